@@ -1,0 +1,20 @@
+package io.kyma.operator.api;
+
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/** One module of one Kyma, walking the installation lifecycle {@link ComponentState}. */
+@Group(Kyma.GROUP)
+@Version(Kyma.VERSION)
+@ShortNames("hc")
+@AdditionalPrinterColumn(name = "KYMA", jsonPath = ".spec.kyma")
+@AdditionalPrinterColumn(name = "MODULE", jsonPath = ".spec.module")
+@AdditionalPrinterColumn(name = "STATE", jsonPath = ".status.state")
+@AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp",
+        type = AdditionalPrinterColumn.Type.DATE)
+public class HelmComponent extends CustomResource<HelmComponentSpec, HelmComponentStatus> implements Namespaced {
+}

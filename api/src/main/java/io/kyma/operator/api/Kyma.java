@@ -1,0 +1,21 @@
+package io.kyma.operator.api;
+
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/** One Kyma installation: a list of modules, each installed as a {@link HelmComponent}. */
+@Group(Kyma.GROUP)
+@Version(Kyma.VERSION)
+@ShortNames("ky")
+@AdditionalPrinterColumn(name = "PHASE", jsonPath = ".status.phase")
+@AdditionalPrinterColumn(name = "READY", jsonPath = ".status.readyComponents")
+@AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp",
+        type = AdditionalPrinterColumn.Type.DATE)
+public class Kyma extends CustomResource<KymaSpec, KymaStatus> implements Namespaced {
+    public static final String GROUP = "inventory.kyma-project.io";
+    public static final String VERSION = "v1alpha1";
+}

@@ -1,0 +1,17 @@
+package io.kyma.operator.api;
+
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/** A job started on a remote job service and polled until it finishes. */
+@Group(Kyma.GROUP)
+@Version(Kyma.VERSION)
+@AdditionalPrinterColumn(name = "PHASE", jsonPath = ".status.phase")
+@AdditionalPrinterColumn(name = "REMOTE-ID", jsonPath = ".status.remoteId")
+@AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp",
+        type = AdditionalPrinterColumn.Type.DATE)
+public class Run extends CustomResource<RunSpec, RunStatus> implements Namespaced {
+}

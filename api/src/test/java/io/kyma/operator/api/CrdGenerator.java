@@ -1,0 +1,91 @@
+package io.kyma.operator.api;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+import io.fabric8.crdv2.generator.CRDGenerationInfo;
+import io.fabric8.crdv2.generator.CRDGenerator;
+import io.fabric8.crdv2.generator.CRDPostProcessor;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
+
+/**
+ * Writes the CRDs of the custom-resource classes. The build runs it into {@code META-INF/fabric8/} of the api
+ * module's classes; {@code make manifests} copies the result to {@code config/crd/bases/}.
+ */
+public final class CrdGenerator {
+    private CrdGenerator() {
+    }
+
+    /** Generates every CRD into {@code dir}; returns CRD name to file. */
+    public static Map<String, File> generate(File dir) {
+        if (!dir.isDirectory() && !dir.mkdirs()) {
+            throw new IllegalStateException("cannot create " + dir);
+        }
+        CRDGenerationInfo info = new CRDGenerator()
+                .inOutputDir(dir)
+                .forCRDVersions("v1")
+                .withPostProcessor(new CRDPostProcessor() {
+                    @Override
+                    public HasMetadata process(HasMetadata crd, String crdSpecVersion) {
+                        return finish(crd);
+                    }
+                })
+                .customResourceClasses(Kyma.class, HelmComponent.class, Run.class)
+                .detailedGenerate();
+        Map<String, File> files = new java.util.TreeMap<>();
+        info.getCRDDetailsPerNameAndVersion().forEach((name, versions) -> files.put(name,
+                new File(versions.get("v1").getFilePath())));
+        return files;
+    }
+
+    /**
+     * The generator sorts printer columns by JSON path, which would put AGE first; kubectl users expect it last.
+     * It also cannot mark the inherited {@code spec} field as required.
+     */
+    private static HasMetadata finish(HasMetadata generated) {
+        CustomResourceDefinition crd = (CustomResourceDefinition) generated;
+        for (CustomResourceDefinitionVersion version : crd.getSpec().getVersions()) {
+            List<CustomResourceColumnDefinition> columns = new ArrayList<>(version.getAdditionalPrinterColumns());
+            columns.sort(Comparator.comparing(c -> c.getJsonPath().startsWith(".metadata.")));
+            version.setAdditionalPrinterColumns(columns);
+            JSONSchemaProps schema = version.getSchema().getOpenAPIV3Schema();
+            schema.setRequired(List.of("spec"));
+        }
+        return crd;
+    }
+
+    /** kubebuilder's file name for a CRD: {@code <group>_<plural>.yaml}. */
+    public static String basesFileName(String crdName) {
+        int dot = crdName.indexOf('.');
+        return crdName.substring(dot + 1) + "_" + crdName.substring(0, dot) + ".yaml";
+    }
+
+    /** {@code CrdGenerator <output-dir> [<bases-dir>]}: also copies the CRDs to bases-dir under kubebuilder's names. */
+    public static void main(String[] args) throws IOException {
+        if (args.length < 1 || args.length > 2) {
+            System.err.println("usage: CrdGenerator <output-dir> [<bases-dir>]");
+            System.exit(2);
+        }
+        Map<String, File> generated = generate(new File(args[0]));
+        Path bases = args.length == 2 && args[1] != null && !args[1].isBlank() ? Path.of(args[1]) : null;
+        for (var entry : generated.entrySet()) {
+            if (bases != null) {
+                Files.createDirectories(bases);
+                Path target = bases.resolve(basesFileName(entry.getKey()));
+                Files.copy(entry.getValue().toPath(), target, StandardCopyOption.REPLACE_EXISTING);
+                System.out.println("wrote " + target);
+            }
+        }
+    }
+}

@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# The embedded control plane: a real kube-apiserver v1.20.2 built from Debian's `kubernetes` source package,
+# and Debian's etcd. `install` lays the binaries out where fabric8 kube-api-test looks for them in offline mode;
+# `up`/`down`/`status` run them in the background for `make run`.
+set -euo pipefail
+
+K8S_VERSION=1.20.2
+REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BIN_DIR=${KUBEAPITEST_DIR:-$HOME/.kubeapitest}/k8s/${K8S_VERSION}-linux-amd64
+BUILD_DIR=${XDG_CACHE_HOME:-$HOME/.cache}/kyma-operator/kubernetes-build
+STATE_DIR=${CONTROL_PLANE_DIR:-$REPO_ROOT/.local/control-plane}
+KUBECONFIG_OUT=${CONTROL_PLANE_KUBECONFIG:-$REPO_ROOT/.local/kubeconfig}
+APISERVER_PORT=${APISERVER_PORT:-6443}
+ETCD_PORT=${ETCD_PORT:-2379}
+ETCD_PEER_PORT=${ETCD_PEER_PORT:-2380}
+APT_PACKAGES=(golang-go etcd-server rsync golang-github-modern-go-reflect2-dev)
+
+START=$(date +%s)
+log() { printf '[control-plane %4ss] %s\n' "$(( $(date +%s) - START ))" "$*"; }
+die() { printf '[control-plane] FAILED: %s\n' "$*" >&2; exit 1; }
+# Runs one named stage; a failure names the stage and what to try.
+stage() {
+  local name=$1 hint=$2; shift 2
+  log "stage: $name"
+  "$@" || die "stage '$name' failed. $hint"
+}
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+installed() {
+  [ -x "$BIN_DIR/kube-apiserver" ] && [ -x "$BIN_DIR/etcd" ] && [ -x "$BIN_DIR/kubectl" ] \
+    && "$BIN_DIR/kube-apiserver" --version 2>/dev/null | grep -q "v$K8S_VERSION"
+}
+
+apt_install() {
+  local missing=()
+  for p in "${APT_PACKAGES[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  command -v kubectl >/dev/null 2>&1 || missing+=(kubernetes-client)
+  [ ${#missing[@]} -eq 0 ] && { log "packages already installed"; return 0; }
+  log "installing ${missing[*]}"
+  as_root apt-get update -qq || true
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+# Enables deb-src for the mirror that is already configured, so `apt-get source` finds the kubernetes package.
+enable_sources() {
+  if apt-get source --print-uris kubernetes 2>/dev/null | grep -q "orig.tar"; then return 0; fi
+  local mirror
+  mirror=$(grep -hE '^(URIs:|deb )' /etc/apt/sources.list /etc/apt/sources.list.d/*.sources 2>/dev/null \
+    | grep -o 'https\?://[^ ]*debian/\?$' | head -n1)
+  mirror=${mirror:-http://deb.debian.org/debian}
+  log "enabling source packages from $mirror"
+  printf 'Types: deb-src\nURIs: %s\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+    "$mirror" | as_root tee /etc/apt/sources.list.d/kyma-operator-src.sources >/dev/null
+  as_root apt-get update -qq || true
+  apt-get source --print-uris kubernetes 2>/dev/null | grep -q "orig.tar"
+}
+
+fetch_source() {
+  mkdir -p "$BUILD_DIR"
+  cd "$BUILD_DIR"
+  if ! ls kubernetes_*.orig.tar.gz >/dev/null 2>&1; then
+    apt-get source --download-only kubernetes >/dev/null 2>&1
+  fi
+  local tarball
+  tarball=$(ls kubernetes_*.orig.tar.gz | head -n1)
+  if [ ! -f src/.unpacked ]; then
+    rm -rf src && mkdir src
+    tar -xzf "$tarball" -C src --strip-components=1
+    touch src/.unpacked
+  fi
+}
+
+# The vendored reflect2 v1.0.1 crashes Go >= 1.18 programs under load; Debian's 1.0.2 does not.
+patch_reflect2() {
+  local vendored=$BUILD_DIR/src/vendor/github.com/modern-go/reflect2
+  [ -f "$vendored/.debian-1.0.2" ] && return 0
+  rm -rf "$vendored"
+  cp -r /usr/share/gocode/src/github.com/modern-go/reflect2 "$vendored"
+  rm -f "$vendored/go.mod" "$vendored/go.sum"
+  touch "$vendored/.debian-1.0.2"
+}
+
+build_apiserver() {
+  cd "$BUILD_DIR/src"
+  if [ ! -x _output/bin/kube-apiserver ]; then
+    make WHAT=cmd/kube-apiserver KUBE_GIT_VERSION=v$K8S_VERSION KUBE_GIT_TREE_STATE=clean \
+      > "$BUILD_DIR/build.log" 2>&1 || { tail -n 30 "$BUILD_DIR/build.log" >&2; return 1; }
+  fi
+}
+
+lay_out_binaries() {
+  mkdir -p "$BIN_DIR"
+  cp "$BUILD_DIR/src/_output/bin/kube-apiserver" "$BIN_DIR/kube-apiserver.tmp"
+  mv "$BIN_DIR/kube-apiserver.tmp" "$BIN_DIR/kube-apiserver"
+  ln -sf "$(command -v etcd)" "$BIN_DIR/etcd"
+  ln -sf "$(command -v kubectl)" "$BIN_DIR/kubectl"
+}
+
+cmd_install() {
+  if installed; then log "already installed in $BIN_DIR"; return 0; fi
+  log "installing kube-apiserver v$K8S_VERSION into $BIN_DIR (a fresh build takes about 6 minutes on 2 cores)"
+  stage "apt packages" "Check that Debian's package mirror is reachable and apt-get works (run as root or with sudo)." apt_install
+  stage "enable deb-src" "Add a deb-src line for bookworm main of your Debian mirror and run apt-get update." enable_sources
+  stage "fetch kubernetes source" "Run 'apt-get source --download-only kubernetes' in $BUILD_DIR to see the error." fetch_source
+  stage "replace vendored reflect2" "Is golang-github-modern-go-reflect2-dev installed?" patch_reflect2
+  stage "build kube-apiserver (log: $BUILD_DIR/build.log)" "Read the build log; delete $BUILD_DIR to start over." build_apiserver
+  stage "lay out binaries" "Check write access to $BIN_DIR." lay_out_binaries
+  installed || die "binaries are in place but '$BIN_DIR/kube-apiserver --version' does not report v$K8S_VERSION"
+  log "installed: $("$BIN_DIR/kube-apiserver" --version), etcd $("$BIN_DIR/etcd" --version 2>/dev/null | head -n1)"
+}
+
+pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+cmd_up() {
+  installed || die "binaries missing: run 'hack/control-plane.sh install' first"
+  if pid_alive "$STATE_DIR/apiserver.pid"; then log "already running"; cmd_status; return 0; fi
+  mkdir -p "$STATE_DIR/etcd" "$STATE_DIR/certs" "$(dirname "$KUBECONFIG_OUT")"
+  local token
+  token=$(cat "$STATE_DIR/token" 2>/dev/null || head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
+  echo "$token" > "$STATE_DIR/token"
+  printf '%s,admin,admin,system:masters\n' "$token" > "$STATE_DIR/tokens.csv"
+  if [ ! -f "$STATE_DIR/certs/sa.key" ]; then
+    openssl genrsa -out "$STATE_DIR/certs/sa.key" 2048 2>/dev/null
+    openssl rsa -in "$STATE_DIR/certs/sa.key" -pubout -out "$STATE_DIR/certs/sa.pub" 2>/dev/null
+  fi
+  log "starting etcd on 127.0.0.1:$ETCD_PORT"
+  nohup "$BIN_DIR/etcd" --data-dir "$STATE_DIR/etcd" \
+    --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
+    --listen-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
+    --initial-cluster "default=http://127.0.0.1:$ETCD_PEER_PORT" --name default \
+    > "$STATE_DIR/etcd.log" 2>&1 &
+  echo $! > "$STATE_DIR/etcd.pid"
+  log "starting kube-apiserver on https://127.0.0.1:$APISERVER_PORT"
+  nohup "$BIN_DIR/kube-apiserver" --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
+    --bind-address 127.0.0.1 --secure-port "$APISERVER_PORT" --cert-dir "$STATE_DIR/certs" \
+    --token-auth-file "$STATE_DIR/tokens.csv" --authorization-mode RBAC \
+    --service-account-issuer https://kubernetes.default.svc --service-account-key-file "$STATE_DIR/certs/sa.pub" \
+    --service-account-signing-key-file "$STATE_DIR/certs/sa.key" --service-cluster-ip-range 10.0.0.0/24 \
+    --disable-admission-plugins ServiceAccount --allow-privileged=true \
+    > "$STATE_DIR/apiserver.log" 2>&1 &
+  echo $! > "$STATE_DIR/apiserver.pid"
+  cat > "$KUBECONFIG_OUT" <<KCFG
+apiVersion: v1
+kind: Config
+clusters:
+- name: embedded
+  cluster:
+    server: https://127.0.0.1:$APISERVER_PORT
+    insecure-skip-tls-verify: true
+users:
+- name: admin
+  user:
+    token: $token
+contexts:
+- name: embedded
+  context: {cluster: embedded, user: admin, namespace: default}
+current-context: embedded
+KCFG
+  chmod 600 "$KUBECONFIG_OUT"
+  for _ in $(seq 1 60); do
+    if curl -ksf -H "Authorization: Bearer $token" "https://127.0.0.1:$APISERVER_PORT/readyz" >/dev/null 2>&1; then
+      log "ready; kubeconfig: $KUBECONFIG_OUT"
+      return 0
+    fi
+    pid_alive "$STATE_DIR/apiserver.pid" || break
+    sleep 1
+  done
+  echo "kube-apiserver did not become ready; last lines of $STATE_DIR/apiserver.log:" >&2
+  tail -n 20 "$STATE_DIR/apiserver.log" >&2 || true
+  cmd_down >/dev/null 2>&1 || true
+  exit 1
+}
+
+stop_pid() {
+  local file=$1 name=$2
+  if pid_alive "$file"; then
+    local pid; pid=$(cat "$file")
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+    log "stopped $name (pid $pid)"
+  fi
+  rm -f "$file"
+}
+
+cmd_down() {
+  stop_pid "$STATE_DIR/apiserver.pid" kube-apiserver
+  stop_pid "$STATE_DIR/etcd.pid" etcd
+}
+
+cmd_status() {
+  if pid_alive "$STATE_DIR/apiserver.pid"; then
+    echo "running: kube-apiserver pid $(cat "$STATE_DIR/apiserver.pid") at https://127.0.0.1:$APISERVER_PORT, etcd pid $(cat "$STATE_DIR/etcd.pid" 2>/dev/null || echo '?')"
+    echo "kubeconfig: $KUBECONFIG_OUT"
+  else
+    echo "not running (installed: $(installed && echo yes || echo no), binaries: $BIN_DIR)"
+    return 3
+  fi
+}
+
+case "${1:-}" in
+  install) cmd_install ;;
+  up) cmd_up ;;
+  down) cmd_down ;;
+  status) cmd_status ;;
+  *) echo "usage: $0 install|up|down|status" >&2; exit 2 ;;
+esac
