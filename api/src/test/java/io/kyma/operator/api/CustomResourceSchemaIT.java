@@ -142,15 +142,15 @@ class CustomResourceSchemaIT {
             kyma.setSpec(null);
             return kyma;
         }));
-        cases.add(invalid("module name with upper case", "spec.modules[0].name",
+        cases.add(invalid("module name with upper case", "spec.modules.name",
                 () -> kyma("k4", List.of(new Module("Istio", null)))));
-        cases.add(invalid("module name of 41 characters", "spec.modules[0].name",
+        cases.add(invalid("module name of 41 characters", "spec.modules.name",
                 () -> kyma("k5", List.of(new Module("a".repeat(41), null)))));
-        cases.add(invalid("module without name", "spec.modules[0].name",
+        cases.add(invalid("module without name", "spec.modules.name",
                 () -> kyma("k6", List.of(new Module(null, "1.0")))));
-        cases.add(invalid("module name ending in a dash", "spec.modules[1].name",
+        cases.add(invalid("module name ending in a dash", "spec.modules.name",
                 () -> kyma("k7", List.of(new Module("ok", null), new Module("bad-", null)))));
-        cases.add(invalid("module version with a space", "spec.modules[0].version",
+        cases.add(invalid("module version with a space", "spec.modules.version",
                 () -> kyma("k8", List.of(new Module("istio", "1 0")))));
         cases.add(invalid("helm component without module", "spec.module", () -> helmComponent("h1", null)));
         cases.add(invalid("helm component module with underscore", "spec.module",
