@@ -1,0 +1,37 @@
+package io.kyma.operator.common;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+
+/**
+ * Writes a primary resource's status with server-side apply and puts the answer into the controller's cache.
+ * <p>
+ * JOSDK 5.2.3 discards the answer of an {@code UpdateControl.patchStatus}, so a timer-driven reconcile that runs
+ * before the watch event arrives would see the old status and could write the same transition twice. The patch
+ * carries the cached resourceVersion: if anything else changed the resource meanwhile it fails with 409 and the
+ * reconcile is retried on fresh data instead of overwriting it.
+ */
+public final class StatusPatch {
+    private StatusPatch() {
+    }
+
+    /**
+     * @param primary the resource as the reconcile received it
+     * @param statusOnly a fresh object holding only apiVersion, kind, name, namespace and the new status
+     * @return the resource as the API server stored it
+     */
+    public static <P extends HasMetadata> P apply(P primary, P statusOnly, Context<P> context) {
+        statusOnly.getMetadata().setResourceVersion(primary.getMetadata().getResourceVersion());
+        P updated = context.getClient().resource(statusOnly).subresource("status").patch(new PatchContext.Builder()
+                .withPatchType(PatchType.SERVER_SIDE_APPLY)
+                .withFieldManager(context.getControllerConfiguration().fieldManager())
+                .withForce(true)
+                .build());
+        context.eventSourceRetriever().getControllerEventSource()
+                .handleRecentResourceUpdate(ResourceID.fromResource(primary), updated, primary);
+        return updated;
+    }
+}

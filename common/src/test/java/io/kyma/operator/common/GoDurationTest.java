@@ -1,0 +1,33 @@
+package io.kyma.operator.common;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class GoDurationTest {
+    @ParameterizedTest
+    @CsvSource({ "500ms,PT0.5S", "5s,PT5S", "1m30s,PT1M30S", "1h,PT1H", "1.5s,PT1.5S", "10h,PT10H", "250us,PT0.00025S",
+            "0s,PT0S", "2h45m,PT2H45M" })
+    void parsesGoNotation(String text, Duration expected) {
+        assertThat(GoDuration.parse(text)).isEqualTo(expected);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "", "5", "5 s", "-1s", "1d", "s", "1.s", "PT5S" })
+    void rejectsAnythingElseNamingTheForm(String text) {
+        assertThatThrownBy(() -> GoDuration.parse(text)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("is not a duration such as 500ms");
+    }
+
+    @ParameterizedTest
+    @CsvSource({ "PT0S,0s", "PT0.01S,10ms", "PT1S,1s", "PT1M30S,1m30s", "PT10H,10h", "PT1.5S,1.5s", "PT0.00025S,250us" })
+    void formatsLikeGo(Duration duration, String expected) {
+        assertThat(GoDuration.format(duration)).isEqualTo(expected);
+        assertThat(GoDuration.parse(expected)).isEqualTo(duration);
+    }
+}

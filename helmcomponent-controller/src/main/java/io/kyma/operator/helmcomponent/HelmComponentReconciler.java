@@ -1,0 +1,102 @@
+package io.kyma.operator.helmcomponent;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.Objects;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.kyma.operator.api.ComponentState;
+import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.HelmComponentStatus;
+import io.kyma.operator.common.GoDuration;
+import io.kyma.operator.common.StatusPatch;
+
+/**
+ * Walks a HelmComponent through its {@link ComponentLifecycle}: one status write per transition, and a reschedule
+ * for exactly the remaining time, so that no reconcile runs in between.
+ */
+@ControllerConfiguration(name = HelmComponentReconciler.NAME)
+public class HelmComponentReconciler implements Reconciler<HelmComponent> {
+    public static final String NAME = "helmcomponent";
+    private static final Logger LOG = LoggerFactory.getLogger(HelmComponentReconciler.class);
+
+    private final Clock clock;
+    private final ComponentLifecycle lifecycle;
+
+    public HelmComponentReconciler(Clock clock, Duration transitionUnit) {
+        this.clock = clock;
+        this.lifecycle = new ComponentLifecycle(transitionUnit);
+    }
+
+    @Override
+    public UpdateControl<HelmComponent> reconcile(HelmComponent component, Context<HelmComponent> context) {
+        Instant now = clock.instant();
+        HelmComponentStatus status = component.getStatus() == null ? new HelmComponentStatus() : component.getStatus();
+        String module = component.getSpec().getModule();
+        var step = lifecycle.next(status.getState(), parseTime(status.getLastTransitionTime()), module, now);
+
+        if (step.enter().isPresent()) {
+            ComponentState next = step.enter().get();
+            writeStatus(component, context, next, now, message(next, step.delay()));
+            LOG.info("{} {}/{}: {} -> {}", component.getKind(), component.getMetadata().getNamespace(),
+                    component.getMetadata().getName(), status.getState() == null ? "new" : status.getState().wireName(),
+                    next.wireName());
+        } else if (!Objects.equals(status.getObservedGeneration(), component.getMetadata().getGeneration())) {
+            // The spec changed (a new version); the lifecycle goes on, the status records that it was seen.
+            writeStatus(component, context, status.getState(), parseTime(status.getLastTransitionTime()),
+                    status.getMessage());
+        }
+        return step.delay()
+                .map(wait -> UpdateControl.<HelmComponent>noUpdate().rescheduleAfter(roundUpToMillis(wait)))
+                .orElseGet(UpdateControl::noUpdate);
+    }
+
+    private void writeStatus(HelmComponent component, Context<HelmComponent> context, ComponentState state,
+            Instant since, String message) {
+        HelmComponentStatus status = new HelmComponentStatus();
+        status.setState(state);
+        status.setLastTransitionTime(since == null ? null : since.truncatedTo(ChronoUnit.MILLIS).toString());
+        status.setObservedGeneration(component.getMetadata().getGeneration());
+        status.setMessage(message);
+        HelmComponent statusOnly = new HelmComponent();
+        statusOnly.setMetadata(new ObjectMetaBuilder().withName(component.getMetadata().getName())
+                .withNamespace(component.getMetadata().getNamespace()).build());
+        statusOnly.setStatus(status);
+        StatusPatch.apply(component, statusOnly, context);
+    }
+
+    private static String message(ComponentState state, java.util.Optional<Duration> wait) {
+        if (wait.isEmpty()) {
+            return "installed";
+        }
+        ComponentState following = ComponentState.values()[state.ordinal() + 1];
+        return following.wireName() + " in " + GoDuration.format(wait.get());
+    }
+
+    /** A timer must not fire before the state is due; a late one is harmless. */
+    private static Duration roundUpToMillis(Duration wait) {
+        Duration millis = wait.truncatedTo(ChronoUnit.MILLIS);
+        return millis.equals(wait) ? wait : millis.plusMillis(1);
+    }
+
+    private static Instant parseTime(String text) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.kyma.operator.kyma;
+
+import java.util.Map;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.HelmComponentSpec;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.Labels;
+import io.kyma.operator.api.Module;
+
+/** The HelmComponent a Kyma's module should have. */
+final class ChildComponents {
+    private ChildComponents() {
+    }
+
+    static HelmComponent desired(Kyma kyma, Module module) {
+        HelmComponent component = new HelmComponent();
+        component.setMetadata(new ObjectMetaBuilder()
+                .withName(ModulePlan.componentName(kyma, module.getName()))
+                .withNamespace(kyma.getMetadata().getNamespace())
+                .withLabels(Map.of(
+                        Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE,
+                        Labels.KYMA, kyma.getMetadata().getName(),
+                        Labels.MODULE, module.getName()))
+                .withOwnerReferences(new OwnerReferenceBuilder()
+                        .withApiVersion(kyma.getApiVersion())
+                        .withKind(kyma.getKind())
+                        .withName(kyma.getMetadata().getName())
+                        .withUid(kyma.getMetadata().getUid())
+                        .withController(true)
+                        .withBlockOwnerDeletion(true)
+                        .build())
+                .build());
+        HelmComponentSpec spec = new HelmComponentSpec();
+        spec.setKyma(kyma.getMetadata().getName());
+        spec.setModule(module.getName());
+        spec.setVersion(module.getVersion());
+        component.setSpec(spec);
+        return component;
+    }
+}

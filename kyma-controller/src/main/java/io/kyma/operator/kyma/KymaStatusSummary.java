@@ -1,0 +1,92 @@
+package io.kyma.operator.kyma;
+
+import java.util.Collection;
+import java.util.List;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.kyma.operator.api.ComponentCounts;
+import io.kyma.operator.api.ComponentState;
+import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.KymaPhase;
+import io.kyma.operator.api.KymaStatus;
+import io.kyma.operator.common.Conditions;
+
+/** Computes a Kyma's status from its plan and the components that exist. */
+public final class KymaStatusSummary {
+    public static final String READY = "Ready";
+    static final String REASON_READY = "AllComponentsReady";
+    static final String REASON_INSTALLING = "ComponentsInstalling";
+    static final String REASON_INVALID = "InvalidSpec";
+    static final String REASON_DELETING = "Deleting";
+
+    private final Conditions conditions;
+
+    public KymaStatusSummary(Conditions conditions) {
+        this.conditions = conditions;
+    }
+
+    public KymaStatus summarise(Kyma kyma, ModulePlan plan, Collection<HelmComponent> components) {
+        ComponentCounts counts = count(plan, components);
+        KymaPhase phase;
+        String reason;
+        String message;
+        if (!plan.valid()) {
+            phase = KymaPhase.ERROR;
+            reason = REASON_INVALID;
+            message = String.join("; ", plan.problems());
+        } else if (counts.getReady() == counts.getTotal()) {
+            phase = KymaPhase.READY;
+            reason = REASON_READY;
+            message = "all " + counts.getTotal() + " components are installed";
+        } else {
+            phase = KymaPhase.PROCESSING;
+            reason = REASON_INSTALLING;
+            message = counts.getReady() + " of " + counts.getTotal() + " components installed";
+        }
+        return status(kyma, phase, counts, reason, message);
+    }
+
+    /** The status shown while the Kyma waits for its components to be deleted. */
+    public KymaStatus deleting(Kyma kyma, int remaining) {
+        ComponentCounts counts = kyma.getStatus() != null && kyma.getStatus().getComponents() != null
+                ? kyma.getStatus().getComponents() : new ComponentCounts();
+        return status(kyma, KymaPhase.DELETING, counts, REASON_DELETING,
+                "deleting " + remaining + " components");
+    }
+
+    private KymaStatus status(Kyma kyma, KymaPhase phase, ComponentCounts counts, String reason, String message) {
+        List<Condition> previous = kyma.getStatus() == null ? List.of() : kyma.getStatus().getConditions();
+        Long generation = kyma.getMetadata().getGeneration();
+        KymaStatus status = new KymaStatus();
+        status.setPhase(phase);
+        status.setObservedGeneration(generation);
+        status.setComponents(counts);
+        status.setReadyComponents(counts.getReady() + "/" + counts.getTotal());
+        status.setConditions(Conditions.replace(previous,
+                conditions.condition(previous, READY, phase == KymaPhase.READY, reason, message, generation)));
+        return status;
+    }
+
+    /** Counts only the components the plan asks for; the total is the plan's size. */
+    static ComponentCounts count(ModulePlan plan, Collection<HelmComponent> components) {
+        ComponentCounts counts = new ComponentCounts();
+        counts.setTotal(plan.modules().size());
+        for (HelmComponent component : components) {
+            if (!plan.modules().containsKey(component.getSpec().getModule()) || component.getStatus() == null
+                    || component.getStatus().getState() == null) {
+                continue;
+            }
+            ComponentState state = component.getStatus().getState();
+            switch (state) {
+                case PENDING -> counts.setPending(counts.getPending() + 1);
+                case STARTED -> counts.setStarted(counts.getStarted() + 1);
+                case FAILING -> counts.setFailing(counts.getFailing() + 1);
+                case RETRYING -> counts.setRetrying(counts.getRetrying() + 1);
+                case SUCCESS -> counts.setSuccess(counts.getSuccess() + 1);
+            }
+        }
+        counts.setReady(counts.getSuccess());
+        return counts;
+    }
+}

@@ -1,0 +1,134 @@
+package io.kyma.operator.kyma;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.kyma.operator.api.ComponentState;
+import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.HelmComponentSpec;
+import io.kyma.operator.api.HelmComponentStatus;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.KymaPhase;
+import io.kyma.operator.api.KymaSpec;
+import io.kyma.operator.api.KymaStatus;
+import io.kyma.operator.api.Module;
+import io.kyma.operator.common.Conditions;
+
+class KymaStatusSummaryTest {
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+    private final KymaStatusSummary summary = new KymaStatusSummary(new Conditions(Clock.fixed(T0, ZoneOffset.UTC)));
+
+    @Test
+    void countsEachStateAndIsProcessingUntilAllSucceed() {
+        Kyma kyma = kyma("prod", "istio", "logging", "tracing", "kiali");
+        List<HelmComponent> components = List.of(component("istio", ComponentState.SUCCESS),
+                component("logging", ComponentState.FAILING), component("tracing", ComponentState.PENDING));
+        KymaStatus status = summary.summarise(kyma, ModulePlan.of(kyma), components);
+
+        assertThat(status.getPhase()).isEqualTo(KymaPhase.PROCESSING);
+        assertThat(status.getComponents().getTotal()).isEqualTo(4);
+        assertThat(status.getComponents().getReady()).isEqualTo(1);
+        assertThat(status.getComponents().getSuccess()).isEqualTo(1);
+        assertThat(status.getComponents().getFailing()).isEqualTo(1);
+        assertThat(status.getComponents().getPending()).isEqualTo(1);
+        assertThat(status.getComponents().getStarted()).isZero();
+        assertThat(status.getReadyComponents()).isEqualTo("1/4");
+        assertThat(status.getObservedGeneration()).isEqualTo(3L);
+        assertThat(status.getConditions()).singleElement().satisfies(c -> {
+            assertThat(c.getType()).isEqualTo("Ready");
+            assertThat(c.getStatus()).isEqualTo("False");
+            assertThat(c.getReason()).isEqualTo("ComponentsInstalling");
+            assertThat(c.getMessage()).isEqualTo("1 of 4 components installed");
+        });
+    }
+
+    @Test
+    void isReadyWhenEveryPlannedComponentSucceeded() {
+        Kyma kyma = kyma("prod", "istio", "ory");
+        KymaStatus status = summary.summarise(kyma, ModulePlan.of(kyma),
+                List.of(component("istio", ComponentState.SUCCESS), component("ory", ComponentState.SUCCESS),
+                        component("removed", ComponentState.PENDING)));
+        assertThat(status.getPhase()).isEqualTo(KymaPhase.READY);
+        assertThat(status.getReadyComponents()).isEqualTo("2/2");
+        assertThat(status.getConditions().get(0).getStatus()).isEqualTo("True");
+        assertThat(status.getConditions().get(0).getLastTransitionTime()).isEqualTo("2026-01-01T00:00:00Z");
+    }
+
+    @Test
+    void duplicateModulesAreAnErrorNamingThem() {
+        Kyma kyma = kyma("prod", "istio", "logging", "istio", "ory", "logging");
+        ModulePlan plan = ModulePlan.of(kyma);
+        assertThat(plan.modules()).containsOnlyKeys("istio", "logging", "ory");
+        assertThat(plan.duplicates()).containsExactly("istio", "logging");
+
+        KymaStatus status = summary.summarise(kyma, plan, List.of());
+        assertThat(status.getPhase()).isEqualTo(KymaPhase.ERROR);
+        assertThat(status.getComponents().getTotal()).isEqualTo(3);
+        assertThat(status.getConditions().get(0).getStatus()).isEqualTo("False");
+        assertThat(status.getConditions().get(0).getReason()).isEqualTo("InvalidSpec");
+        assertThat(status.getConditions().get(0).getMessage()).isEqualTo("duplicate modules: istio, logging");
+    }
+
+    @Test
+    void aNameTooLongForALabelIsAnError() {
+        Kyma kyma = kyma("k".repeat(64), "istio");
+        ModulePlan plan = ModulePlan.of(kyma);
+        assertThat(plan.valid()).isFalse();
+        assertThat(plan.modules()).isEmpty();
+        assertThat(summary.summarise(kyma, plan, List.of()).getConditions().get(0).getMessage())
+                .contains("longer than 63 characters");
+    }
+
+    @Test
+    void theReadyConditionKeepsItsTransitionTimeWhileItsStatusHolds() {
+        Kyma kyma = kyma("prod", "istio");
+        KymaStatus previous = new KymaStatus();
+        previous.setConditions(List.of(new io.fabric8.kubernetes.api.model.ConditionBuilder().withType("Ready")
+                .withStatus("False").withReason("ComponentsInstalling").withLastTransitionTime("2025-12-31T23:00:00Z")
+                .build()));
+        kyma.setStatus(previous);
+        KymaStatus status = summary.summarise(kyma, ModulePlan.of(kyma),
+                List.of(component("istio", ComponentState.STARTED)));
+        assertThat(status.getConditions().get(0).getLastTransitionTime()).isEqualTo("2025-12-31T23:00:00Z");
+    }
+
+    @Test
+    void deletingKeepsTheLastCounts() {
+        Kyma kyma = kyma("prod", "istio");
+        kyma.setStatus(summary.summarise(kyma, ModulePlan.of(kyma), List.of(component("istio", ComponentState.SUCCESS))));
+        KymaStatus status = summary.deleting(kyma, 1);
+        assertThat(status.getPhase()).isEqualTo(KymaPhase.DELETING);
+        assertThat(status.getReadyComponents()).isEqualTo("1/1");
+        assertThat(status.getConditions().get(0).getReason()).isEqualTo("Deleting");
+    }
+
+    static Kyma kyma(String name, String... modules) {
+        Kyma kyma = new Kyma();
+        kyma.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("default").withGeneration(3L).build());
+        kyma.setSpec(new KymaSpec());
+        List<Module> list = new ArrayList<>();
+        for (String module : modules) {
+            list.add(new Module(module, null));
+        }
+        kyma.getSpec().setModules(list);
+        return kyma;
+    }
+
+    static HelmComponent component(String module, ComponentState state) {
+        HelmComponent component = new HelmComponent();
+        component.setMetadata(new ObjectMetaBuilder().withName("prod-" + module).build());
+        component.setSpec(new HelmComponentSpec());
+        component.getSpec().setModule(module);
+        component.setStatus(new HelmComponentStatus());
+        component.getStatus().setState(state);
+        return component;
+    }
+}
