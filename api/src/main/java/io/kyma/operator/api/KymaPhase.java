@@ -10,5 +10,11 @@ public enum KymaPhase {
     @JsonProperty("Error")
     ERROR,
     @JsonProperty("Deleting")
-    DELETING
+    DELETING;
+
+    /** The name as it appears in the API, for example {@code Processing}. */
+    @Override
+    public String toString() {
+        return name().charAt(0) + name().substring(1).toLowerCase(java.util.Locale.ROOT);
+    }
 }

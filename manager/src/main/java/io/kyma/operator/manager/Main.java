@@ -1,0 +1,55 @@
+package io.kyma.operator.manager;
+
+import java.time.Clock;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import ch.qos.logback.classic.Level;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+
+/** Entry point of the manager: reads the configuration, then runs every controller until SIGTERM. */
+public final class Main {
+    private static final Logger LOG = LoggerFactory.getLogger(Main.class);
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        ManagerConfig config;
+        try {
+            config = ManagerConfig.parse(args, System.getenv());
+        } catch (ManagerConfig.HelpRequested help) {
+            System.out.print(ManagerConfig.usage());
+            return;
+        } catch (ConfigException e) {
+            System.err.println("kyma-operator: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        setLogLevel(config.logLevel());
+        LOG.info("Starting kyma-operator with {}", config.describe());
+
+        KubernetesClient client = KubernetesClients.create(config);
+        Operator operator = KymaOperator.create(client, config, Clock.systemUTC());
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LOG.info("Stopping: letting in-flight reconciles finish (at most {}s)",
+                    KymaOperator.GRACEFUL_STOP.toSeconds());
+            operator.stop();
+            client.close();
+            LOG.info("Stopped");
+        }, "shutdown"));
+        operator.start();
+        LOG.info("Running against {}", client.getMasterUrl());
+    }
+
+    private static void setLogLevel(String level) {
+        var root = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+        var ours = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger("io.kyma.operator");
+        Level parsed = Level.toLevel(level, Level.INFO);
+        ours.setLevel(parsed);
+        // Library chatter stays at info unless asked for more.
+        root.setLevel(parsed.isGreaterOrEqual(Level.INFO) ? parsed : Level.DEBUG);
+    }
+}
