@@ -9,6 +9,7 @@ import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.Interceptor;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 
 /**
@@ -74,9 +75,19 @@ public final class EmbeddedControlPlane {
 
     /** A new admin client; the caller closes it. */
     public KubernetesClient newClient() {
+        return newClient(null);
+    }
+
+    /** A new admin client whose requests also pass through {@code interceptor} (may be null). */
+    public KubernetesClient newClient(Interceptor interceptor) {
         return new KubernetesClientBuilder()
                 .withConfig(config())
                 .withHttpClientFactory(new JdkHttpClientFactory())
+                .withHttpClientBuilderConsumer(builder -> {
+                    if (interceptor != null) {
+                        builder.addOrReplaceInterceptor(interceptor.getClass().getSimpleName(), interceptor);
+                    }
+                })
                 .build();
     }
 }
