@@ -1,0 +1,75 @@
+package io.kyma.operator.manager;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.Kyma;
+
+/** What an API-server watch saw in one namespace: every object's versions and deletions, in order. */
+final class History implements AutoCloseable {
+    record Event(Watcher.Action action, HasMetadata object) {
+    }
+
+    private final Map<String, List<HelmComponent>> components = new ConcurrentHashMap<>();
+    private final Map<String, List<Kyma>> kymas = new ConcurrentHashMap<>();
+    private final List<Event> events = new CopyOnWriteArrayList<>();
+    private final Watch componentWatch;
+    private final Watch kymaWatch;
+
+    History(KubernetesClient client, String namespace) {
+        componentWatch = client.resources(HelmComponent.class).inNamespace(namespace).watch(recorder(components));
+        kymaWatch = client.resources(Kyma.class).inNamespace(namespace).watch(recorder(kymas));
+    }
+
+    private <T extends HasMetadata> Watcher<T> recorder(Map<String, List<T>> versions) {
+        return new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, T resource) {
+                events.add(new Event(action, resource));
+                versions.computeIfAbsent(resource.getMetadata().getName(), k -> new CopyOnWriteArrayList<>())
+                        .add(resource);
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+            }
+        };
+    }
+
+    /** The distinct states a component went through, in order. */
+    List<HelmComponent> componentStates(String name) {
+        List<HelmComponent> distinct = new CopyOnWriteArrayList<>();
+        for (HelmComponent version : components.getOrDefault(name, List.of())) {
+            if (version.getStatus() == null || version.getStatus().getState() == null) {
+                continue;
+            }
+            if (distinct.isEmpty() || distinct.get(distinct.size() - 1).getStatus().getState()
+                    != version.getStatus().getState()) {
+                distinct.add(version);
+            }
+        }
+        return distinct;
+    }
+
+    List<Kyma> kymaVersions(String name) {
+        return kymas.getOrDefault(name, List.of());
+    }
+
+    List<Event> events() {
+        return List.copyOf(events);
+    }
+
+    @Override
+    public void close() {
+        componentWatch.close();
+        kymaWatch.close();
+    }
+}

@@ -1,0 +1,180 @@
+package io.kyma.operator.manager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watcher;
+import io.kyma.operator.api.ComponentState;
+import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.KymaPhase;
+import io.kyma.operator.api.Labels;
+import io.kyma.operator.api.Module;
+import io.kyma.operator.testing.Crds;
+import io.kyma.operator.testing.EmbeddedControlPlane;
+
+/** The Kyma and HelmComponent controllers together, through the manager's wiring, with a 10 ms unit. */
+class KymaFlowIT {
+    private static final String NS = "kyma-flow";
+    private static final Duration UNIT = Duration.ofMillis(10);
+    private static KubernetesClient admin;
+    private static RunningManager manager;
+
+    @BeforeAll
+    static void start() {
+        admin = EmbeddedControlPlane.get().newClient();
+        Crds.install(admin);
+        admin.resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build()).serverSideApply();
+        manager = new RunningManager(NS, "--transition-unit", "10ms", "--max-concurrent-reconciles", "50");
+    }
+
+    @AfterAll
+    static void stop() {
+        manager.close();
+        admin.close();
+    }
+
+    @Test
+    void eighteenModulesReachReadyWithEveryComponentWalkingEveryStateInOrder() {
+        try (History history = new History(admin, NS)) {
+            admin.resource(Samples.kyma(NS, "full", Samples.MODULES)).create();
+            awaitPhase("full", KymaPhase.READY, Duration.ofSeconds(60));
+
+            Kyma kyma = get("full");
+            assertThat(kyma.getStatus().getReadyComponents()).isEqualTo("18/18");
+            assertThat(kyma.getStatus().getComponents().getSuccess()).isEqualTo(18);
+            assertThat(kyma.getStatus().getObservedGeneration()).isEqualTo(kyma.getMetadata().getGeneration());
+            assertThat(kyma.getStatus().getConditions()).singleElement()
+                    .satisfies(c -> assertThat(c.getStatus()).isEqualTo("True"));
+
+            for (String module : Samples.MODULES) {
+                HelmComponent component = admin.resources(HelmComponent.class).inNamespace(NS)
+                        .withName("full-" + module).get();
+                assertThat(component.getMetadata().getLabels()).containsEntry(Labels.KYMA, "full")
+                        .containsEntry(Labels.MODULE, module)
+                        .containsEntry(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE);
+                assertThat(component.getMetadata().getOwnerReferences()).singleElement().satisfies(o -> {
+                    assertThat(o.getUid()).isEqualTo(kyma.getMetadata().getUid());
+                    assertThat(o.getController()).isTrue();
+                });
+                List<HelmComponent> states = history.componentStates("full-" + module);
+                assertThat(states).as(module).extracting(c -> c.getStatus().getState()).containsExactly(
+                        ComponentState.PENDING, ComponentState.STARTED, ComponentState.FAILING,
+                        ComponentState.RETRYING, ComponentState.SUCCESS);
+                List<Duration> minimum = List.of(UNIT, UNIT.multipliedBy(module.length()),
+                        UNIT.multipliedBy(module.length()), UNIT.multipliedBy(module.length()));
+                for (int i = 1; i < states.size(); i++) {
+                    assertThat(Duration.between(since(states.get(i - 1)), since(states.get(i))))
+                            .as("%s in %s", module, states.get(i - 1).getStatus().getState())
+                            .isGreaterThanOrEqualTo(minimum.get(i - 1));
+                }
+            }
+        }
+    }
+
+    @Test
+    void removingAModuleDeletesItsComponentAndAddingOneCreatesIt() {
+        admin.resource(Samples.kyma(NS, "edit", List.of("istio", "ory", "rafter"))).create();
+        awaitPhase("edit", KymaPhase.READY, Duration.ofSeconds(30));
+
+        admin.resources(Kyma.class).inNamespace(NS).withName("edit").edit(k -> {
+            k.getSpec().setModules(List.of(new Module("istio", null), new Module("rafter", null),
+                    new Module("kiali", "1.0.0")));
+            return k;
+        });
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(componentNames("edit")).containsExactlyInAnyOrder("edit-istio", "edit-rafter", "edit-kiali");
+            assertThat(get("edit").getStatus().getPhase()).isEqualTo(KymaPhase.READY);
+        });
+        assertThat(admin.resources(HelmComponent.class).inNamespace(NS).withName("edit-kiali").get().getSpec()
+                .getVersion()).isEqualTo("1.0.0");
+        assertThat(get("edit").getStatus().getReadyComponents()).isEqualTo("3/3");
+    }
+
+    @Test
+    void deletingTheKymaDeletesEveryComponentBeforeTheKymaGoes() {
+        admin.resource(Samples.kyma(NS, "gone", List.of("istio", "logging", "ory"))).create();
+        awaitPhase("gone", KymaPhase.READY, Duration.ofSeconds(30));
+        try (History history = new History(admin, NS)) {
+            admin.resources(Kyma.class).inNamespace(NS).withName("gone").delete();
+            await().atMost(Duration.ofSeconds(30)).until(() -> get("gone") == null);
+
+            List<String> deletions = new ArrayList<>();
+            for (History.Event event : history.events()) {
+                if (event.action() == Watcher.Action.DELETED) {
+                    deletions.add(event.object().getMetadata().getName());
+                }
+            }
+            assertThat(deletions).containsExactlyInAnyOrder("gone-istio", "gone-logging", "gone-ory", "gone");
+            assertThat(deletions.get(deletions.size() - 1)).isEqualTo("gone");
+            assertThat(history.kymaVersions("gone")).extracting(k -> k.getStatus().getPhase())
+                    .contains(KymaPhase.DELETING);
+        }
+        assertThat(componentNames("gone")).isEmpty();
+    }
+
+    @Test
+    void duplicateModulesAreAnErrorNamingThemUntilTheSpecIsFixed() {
+        admin.resource(Samples.kyma(NS, "dup", List.of("istio", "ory", "istio"))).create();
+        awaitPhase("dup", KymaPhase.ERROR, Duration.ofSeconds(30));
+        Kyma kyma = get("dup");
+        assertThat(kyma.getStatus().getConditions()).singleElement().satisfies(c -> {
+            assertThat(c.getStatus()).isEqualTo("False");
+            assertThat(c.getMessage()).contains("duplicate modules: istio");
+        });
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(componentNames("dup")).containsExactlyInAnyOrder("dup-istio", "dup-ory"));
+
+        admin.resources(Kyma.class).inNamespace(NS).withName("dup").edit(k -> {
+            k.getSpec().setModules(List.of(new Module("istio", null), new Module("ory", null)));
+            return k;
+        });
+        awaitPhase("dup", KymaPhase.READY, Duration.ofSeconds(30));
+        assertThat(get("dup").getStatus().getConditions().get(0).getStatus()).isEqualTo("True");
+    }
+
+    @Test
+    void fiftyKymasCreatedAtOnceAllBecomeReady() {
+        List<String> names = IntStream.range(0, 50).mapToObj(i -> "many-" + i).toList();
+        names.parallelStream().forEach(name -> admin.resource(Samples.kyma(NS, name, Samples.MODULES)).create());
+        await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500)).until(() -> names.stream()
+                .allMatch(name -> get(name) != null && get(name).getStatus() != null
+                        && get(name).getStatus().getPhase() == KymaPhase.READY));
+        assertThat(admin.resources(HelmComponent.class).inNamespace(NS).withLabel(Labels.MANAGED_BY).list().getItems()
+                .stream().filter(c -> c.getMetadata().getName().startsWith("many-")))
+                .hasSize(50 * 18)
+                .allSatisfy(c -> assertThat(c.getStatus().getState()).isEqualTo(ComponentState.SUCCESS));
+    }
+
+    private static Kyma get(String name) {
+        return admin.resources(Kyma.class).inNamespace(NS).withName(name).get();
+    }
+
+    private static List<String> componentNames(String kyma) {
+        return admin.resources(HelmComponent.class).inNamespace(NS).withLabel(Labels.KYMA, kyma).list().getItems()
+                .stream().map(c -> c.getMetadata().getName()).toList();
+    }
+
+    private static void awaitPhase(String name, KymaPhase phase, Duration timeout) {
+        await().atMost(timeout).pollInterval(Duration.ofMillis(100)).until(() -> {
+            Kyma kyma = get(name);
+            return kyma != null && kyma.getStatus() != null && kyma.getStatus().getPhase() == phase;
+        });
+    }
+
+    private static Instant since(HelmComponent component) {
+        return Instant.parse(component.getStatus().getLastTransitionTime());
+    }
+}
