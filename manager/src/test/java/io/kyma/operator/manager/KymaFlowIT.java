@@ -149,9 +149,11 @@ class KymaFlowIT {
     void fiftyKymasCreatedAtOnceAllBecomeReady() {
         List<String> names = IntStream.range(0, 50).mapToObj(i -> "many-" + i).toList();
         names.parallelStream().forEach(name -> admin.resource(Samples.kyma(NS, name, Samples.MODULES)).create());
-        await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500)).until(() -> names.stream()
-                .allMatch(name -> get(name) != null && get(name).getStatus() != null
-                        && get(name).getStatus().getPhase() == KymaPhase.READY));
+        await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500)).until(() -> admin
+                .resources(Kyma.class).inNamespace(NS).list().getItems().stream()
+                .filter(k -> names.contains(k.getMetadata().getName()) && k.getStatus() != null
+                        && k.getStatus().getPhase() == KymaPhase.READY)
+                .count() == names.size());
         assertThat(admin.resources(HelmComponent.class).inNamespace(NS).withLabel(Labels.MANAGED_BY).list().getItems()
                 .stream().filter(c -> c.getMetadata().getName().startsWith("many-")))
                 .hasSize(50 * 18)

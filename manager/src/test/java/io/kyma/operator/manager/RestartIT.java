@@ -1,0 +1,89 @@
+package io.kyma.operator.manager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kyma.operator.api.ComponentState;
+import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.KymaPhase;
+import io.kyma.operator.testing.Crds;
+import io.kyma.operator.testing.EmbeddedControlPlane;
+
+/** An operator stopped in the middle of an installation and started again finishes it without losing a step. */
+class RestartIT {
+    private static final String NS = "kyma-restart";
+    private static final Duration UNIT = Duration.ofMillis(100);
+    private static KubernetesClient admin;
+
+    @BeforeAll
+    static void setUp() {
+        admin = EmbeddedControlPlane.get().newClient();
+        Crds.install(admin);
+        admin.resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build()).serverSideApply();
+    }
+
+    @AfterAll
+    static void tearDown() {
+        admin.close();
+    }
+
+    @Test
+    void everyComponentCompletesWithNoStateSkippedOrWrittenTwice() throws InterruptedException {
+        long statusWrites;
+        try (History history = new History(admin, NS)) {
+            try (RunningManager first = new RunningManager(NS, "--transition-unit", "100ms")) {
+                admin.resource(Samples.kyma(NS, "restarted", Samples.MODULES)).create();
+                // Stop while components are spread over started, failing and retrying (the whole run takes 6.7 s).
+                await().atMost(Duration.ofSeconds(30)).until(() -> admin.resources(HelmComponent.class).inNamespace(NS)
+                        .list().getItems().stream()
+                        .filter(c -> c.getStatus() != null && c.getStatus().getState() == ComponentState.RETRYING)
+                        .count() >= 3);
+                first.close();
+                statusWrites = first.requests.statusWrites("helmcomponents");
+            }
+            // While no operator runs, several components become overdue.
+            Thread.sleep(UNIT.multipliedBy(25).toMillis());
+            List<ComponentState> statesAtRestart = admin.resources(HelmComponent.class).inNamespace(NS).list()
+                    .getItems().stream().map(c -> c.getStatus().getState()).toList();
+            assertThat(statesAtRestart).hasSize(18).contains(ComponentState.RETRYING)
+                    .anyMatch(s -> s != ComponentState.SUCCESS);
+
+            try (RunningManager second = new RunningManager(NS, "--transition-unit", "100ms")) {
+                await().atMost(Duration.ofSeconds(60)).until(() -> {
+                    Kyma kyma = admin.resources(Kyma.class).inNamespace(NS).withName("restarted").get();
+                    return kyma.getStatus() != null && kyma.getStatus().getPhase() == KymaPhase.READY;
+                });
+                statusWrites += second.requests.statusWrites("helmcomponents");
+            }
+
+            for (String module : Samples.MODULES) {
+                List<HelmComponent> states = history.componentStates("restarted-" + module);
+                assertThat(states).as(module).extracting(c -> c.getStatus().getState()).containsExactly(
+                        ComponentState.PENDING, ComponentState.STARTED, ComponentState.FAILING,
+                        ComponentState.RETRYING, ComponentState.SUCCESS);
+                for (int i = 1; i < states.size(); i++) {
+                    Duration dwell = i == 1 ? UNIT : UNIT.multipliedBy(module.length());
+                    assertThat(Duration.between(since(states.get(i - 1)), since(states.get(i)))).as(module)
+                            .isGreaterThanOrEqualTo(dwell);
+                }
+            }
+        }
+        assertThat(statusWrites).as("one status write per component and state, across both operators")
+                .isEqualTo(18 * 5);
+    }
+
+    private static Instant since(HelmComponent component) {
+        return Instant.parse(component.getStatus().getLastTransitionTime());
+    }
+}
