@@ -124,14 +124,15 @@ cmd_up() {
     openssl rsa -in "$STATE_DIR/certs/sa.key" -pubout -out "$STATE_DIR/certs/sa.pub" 2>/dev/null
   fi
   log "starting etcd on 127.0.0.1:$ETCD_PORT"
-  nohup "$BIN_DIR/etcd" --data-dir "$STATE_DIR/etcd" \
+  # setsid: a Ctrl-C meant for the operator in the same terminal must not reach the control plane.
+  setsid nohup "$BIN_DIR/etcd" --data-dir "$STATE_DIR/etcd" \
     --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
     --listen-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
     --initial-cluster "default=http://127.0.0.1:$ETCD_PEER_PORT" --name default \
     > "$STATE_DIR/etcd.log" 2>&1 &
   echo $! > "$STATE_DIR/etcd.pid"
   log "starting kube-apiserver on https://127.0.0.1:$APISERVER_PORT"
-  nohup "$BIN_DIR/kube-apiserver" --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
+  setsid nohup "$BIN_DIR/kube-apiserver" --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
     --bind-address 127.0.0.1 --secure-port "$APISERVER_PORT" --cert-dir "$STATE_DIR/certs" \
     --token-auth-file "$STATE_DIR/tokens.csv" --authorization-mode RBAC \
     --service-account-issuer https://kubernetes.default.svc --service-account-key-file "$STATE_DIR/certs/sa.pub" \

@@ -135,7 +135,8 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma> {
             patchStatus(kyma, desired, context);
             if (before != desired.getPhase()) {
                 LOG.info("Kyma {}/{}: phase {} -> {} ({})", kyma.getMetadata().getNamespace(),
-                        kyma.getMetadata().getName(), before, desired.getPhase(), desired.getReadyComponents());
+                        kyma.getMetadata().getName(), before == null ? "none" : before, desired.getPhase(),
+                        desired.getReadyComponents());
             }
         }
         return decision.retryAfter().map(delay -> UpdateControl.<Kyma>noUpdate().rescheduleAfter(delay))
