@@ -102,7 +102,7 @@ class StatusWritePolicyTest {
             }
             timer = decision.retryAfter().map(now::plus);
         }
-        assertThat(stored.getPhase()).hasToString("READY");
+        assertThat(stored.getPhase()).isEqualTo(io.kyma.operator.api.KymaPhase.READY);
         assertThat(writes).isLessThanOrEqualTo(20).isGreaterThanOrEqualTo(2);
     }
 
