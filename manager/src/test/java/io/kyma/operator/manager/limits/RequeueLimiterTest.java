@@ -1,0 +1,81 @@
+package io.kyma.operator.manager.limits;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class RequeueLimiterTest {
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    private final List<Duration> recorded = new ArrayList<>();
+
+    private RequeueLimiter limiter(TokenBucket bucket) {
+        return new RequeueLimiter(Duration.ofSeconds(1), Duration.ofSeconds(1000), bucket, clock, recorded::add);
+    }
+
+    @Test
+    void backoffDoublesFromTheBaseAndIsCapped() {
+        RequeueLimiter limiter = limiter(new TokenBucket(30, 200, clock));
+        List<Duration> delays = new ArrayList<>();
+        for (int i = 0; i < 13; i++) {
+            delays.add(limiter.failed("a"));
+        }
+        assertThat(delays).extracting(Duration::toSeconds).containsExactly(1L, 2L, 4L, 8L, 16L, 32L, 64L, 128L, 256L,
+                512L, 1000L, 1000L, 1000L);
+        assertThat(limiter.failures("a")).isEqualTo(13);
+        assertThat(limiter.backoff(10_000)).isEqualTo(Duration.ofSeconds(1000));
+        assertThat(recorded).hasSize(13);
+    }
+
+    @Test
+    void successForgetsTheBackoff() {
+        RequeueLimiter limiter = limiter(new TokenBucket(30, 200, clock));
+        limiter.failed("a");
+        limiter.failed("a");
+        assertThat(limiter.blockedFor("a")).contains(Duration.ofSeconds(2));
+        limiter.succeeded("a");
+        assertThat(limiter.blockedFor("a")).isEmpty();
+        assertThat(limiter.failed("a")).isEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void blockedForCountsDownWithTheClock() {
+        RequeueLimiter limiter = limiter(new TokenBucket(30, 200, clock));
+        limiter.failed("a");
+        clock.advance(Duration.ofMillis(400));
+        assertThat(limiter.blockedFor("a")).contains(Duration.ofMillis(600));
+        clock.advance(Duration.ofMillis(600));
+        assertThat(limiter.blockedFor("a")).isEmpty();
+        assertThat(limiter.blockedFor("never-failed")).isEmpty();
+    }
+
+    @Test
+    void theDelayIsTheLongerOfBackoffAndBucketWait() {
+        // A bucket of 2 per second with burst 1: the first failure gets its token at once, then the bucket queues.
+        RequeueLimiter limiter = limiter(new TokenBucket(2, 1, clock));
+        assertThat(limiter.failed("a")).isEqualTo(Duration.ofSeconds(1));
+        assertThat(limiter.failed("b")).as("backoff 1 s beats bucket 0.5 s").isEqualTo(Duration.ofSeconds(1));
+        for (int i = 0; i < 6; i++) {
+            limiter.failed("c" + i);
+        }
+        assertThat(limiter.failed("d")).as("the bucket's queue beats a first backoff").isEqualTo(Duration.ofMillis(4000));
+    }
+
+    @Test
+    void keysShareOneBucketButHaveTheirOwnBackoff() {
+        TokenBucket shared = new TokenBucket(1, 1, clock);
+        RequeueLimiter kymas = limiter(shared);
+        RequeueLimiter components = limiter(shared);
+        Duration total = Duration.ZERO;
+        for (int i = 0; i < 5; i++) {
+            total = kymas.failed("kyma-" + i);
+            total = components.failed("component-" + i);
+        }
+        assertThat(total).as("10 failures through one bucket of 1/s").isEqualTo(Duration.ofSeconds(9));
+        assertThat(kymas.failures("kyma-0")).isEqualTo(1);
+    }
+}
