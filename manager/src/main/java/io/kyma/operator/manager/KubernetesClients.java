@@ -4,25 +4,45 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.Interceptor;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.kyma.operator.manager.limits.ClientRateLimiter;
+import io.kyma.operator.manager.limits.TokenBucket;
+import io.kyma.operator.manager.metrics.OperatorMetrics;
+import io.kyma.operator.manager.metrics.RestClientMetrics;
 
 /** Builds the one client the manager shares between its controllers. */
 public final class KubernetesClients {
     private KubernetesClients() {
     }
 
-    public static KubernetesClient create(ManagerConfig config) {
-        return create(config.kubeconfig().map(KubernetesClients::fromFile).orElseGet(() -> Config.autoConfigure(null)));
+    /** Where the API server is: {@code --kubeconfig}, else fabric8's defaults ($KUBECONFIG, ~/.kube/config, in-cluster). */
+    public static Config clientConfig(ManagerConfig config) {
+        return config.kubeconfig().map(KubernetesClients::fromFile).orElseGet(() -> Config.autoConfigure(null));
     }
 
-    public static KubernetesClient create(Config clientConfig) {
+    /** A client whose every request passes the QPS/burst limiter (unless turned off) and is measured. */
+    public static KubernetesClient create(Config clientConfig, ManagerConfig config, OperatorMetrics metrics,
+            List<Interceptor> extraInterceptors) {
         return new KubernetesClientBuilder()
                 .withConfig(clientConfig)
                 .withHttpClientFactory(new JdkHttpClientFactory())
+                .withHttpClientBuilderConsumer(builder -> {
+                    if (config.k8sClientQps() > 0) {
+                        builder.addOrReplaceInterceptor(ClientRateLimiter.NAME, new ClientRateLimiter(
+                                new TokenBucket(config.k8sClientQps(), config.k8sClientBurst(), java.time.Clock.systemUTC()),
+                                metrics.restRateLimiterDuration()::record));
+                    }
+                    builder.addOrReplaceInterceptor(RestClientMetrics.NAME, new RestClientMetrics(metrics));
+                    for (Interceptor extra : extraInterceptors) {
+                        builder.addOrReplaceInterceptor(extra.getClass().getName(), extra);
+                    }
+                })
                 .build();
     }
 

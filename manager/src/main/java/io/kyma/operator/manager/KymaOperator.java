@@ -2,39 +2,167 @@ package io.kyma.operator.manager;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.http.Interceptor;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.processing.Controller;
+import io.javaoperatorsdk.operator.processing.event.rate.RateLimiter;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
+import io.kyma.operator.api.ComponentState;
+import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.helmcomponent.HelmComponentReconciler;
 import io.kyma.operator.kyma.KymaReconciler;
+import io.kyma.operator.manager.guard.GuardedReconciler;
+import io.kyma.operator.manager.guard.ReconcileGuard;
+import io.kyma.operator.manager.limits.GlobalGate;
+import io.kyma.operator.manager.limits.RequeueLimiter;
+import io.kyma.operator.manager.limits.TokenBucket;
+import io.kyma.operator.manager.metrics.OperatorMetrics;
+import io.kyma.operator.manager.metrics.QueueMetrics;
 
-/** One {@link Operator} with every controller registered on one shared client. */
-public final class KymaOperator {
+/**
+ * The manager's runtime: one client, one {@link Operator} with every controller, the limiters they share and the
+ * metrics. Built from the configuration in one place, for {@code Main} and the integration tests alike.
+ */
+public final class KymaOperator implements AutoCloseable {
     /** How long in-flight reconciles may run on after a stop was requested. */
     static final Duration GRACEFUL_STOP = Duration.ofSeconds(30);
 
-    private KymaOperator() {
+    private final ManagerConfig config;
+    private final Clock clock;
+    private final OperatorMetrics metrics = new OperatorMetrics();
+    private final KubernetesClient client;
+    private final Operator operator;
+    private final RequeueLimiter requeueLimiter;
+    private final RateLimiter<?> gate;
+    private final ScheduledThreadPoolExecutor watchdog;
+
+    /** The manager with every controller of the product. */
+    public KymaOperator(ManagerConfig config, Config clientConfig, Clock clock, List<Interceptor> extraInterceptors) {
+        this(config, clientConfig, clock, extraInterceptors, List.of(
+                new HelmComponentReconciler(clock, config.transitionUnit()),
+                new KymaReconciler(clock, config.kymaStatusInterval())));
     }
 
-    public static Operator create(KubernetesClient client, ManagerConfig config, Clock clock) {
-        Operator operator = new Operator(o -> o
+    /**
+     * @param clientConfig where the API server is and how to log in
+     * @param extraInterceptors more interceptors for the client, for example to record requests in tests
+     * @param reconcilers the controllers to run, each behind the shared limiters
+     */
+    public KymaOperator(ManagerConfig config, Config clientConfig, Clock clock, List<Interceptor> extraInterceptors,
+            List<Reconciler<?>> reconcilers) {
+        this.config = config;
+        this.clock = clock;
+        this.client = KubernetesClients.create(clientConfig, config, metrics, extraInterceptors);
+        this.requeueLimiter = new RequeueLimiter(config.failureBaseDelay(), config.failureMaxDelay(),
+                new TokenBucket(config.rateLimiterFrequency(), config.rateLimiterBurst(), clock), clock,
+                metrics.requeueLimiterWait()::record);
+        this.gate = config.maxReconcileRate() > 0
+                ? new GlobalGate(new TokenBucket(config.maxReconcileRate(),
+                        (int) Math.max(1, Math.ceil(config.maxReconcileRate())), clock), clock,
+                        metrics.globalGateWait()::record)
+                : GlobalGate.open();
+        this.watchdog = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = Executors.defaultThreadFactory().newThread(r);
+            t.setName("reconcile-timeout-watchdog");
+            t.setDaemon(true);
+            return t;
+        });
+        watchdog.setRemoveOnCancelPolicy(true);
+        this.operator = new Operator(o -> o
                 .withKubernetesClient(client)
                 .withConcurrentReconciliationThreads(config.maxConcurrentReconciles())
                 .withReconciliationTerminationTimeout(GRACEFUL_STOP)
+                .withMetrics(new QueueMetrics(metrics, clock))
                 .withCloseClientOnStop(false));
-        operator.register(new HelmComponentReconciler(clock, config.transitionUnit()), o -> configure(o, config));
-        operator.register(new KymaReconciler(clock, config.kymaStatusInterval()), o -> configure(o, config));
+
+        for (Reconciler<?> reconciler : reconcilers) {
+            Controller<?> controller = register(reconciler);
+            if (reconciler instanceof HelmComponentReconciler) {
+                registerStateGauges(cast(controller));
+            } else if (reconciler instanceof KymaReconciler) {
+                registerPhaseGauges(cast(controller));
+            }
+        }
+    }
+
+    private void registerStateGauges(Controller<HelmComponent> components) {
+        for (ComponentState state : ComponentState.values()) {
+            metrics.gauge("kyma_operator_helmcomponents", components, c -> count(c, r -> r.getStatus() != null
+                    && r.getStatus().getState() == state), "state", state.wireName());
+        }
+    }
+
+    private void registerPhaseGauges(Controller<Kyma> kymas) {
+        for (KymaPhase phase : KymaPhase.values()) {
+            metrics.gauge("kyma_operator_kymas", kymas, c -> count(c, r -> r.getStatus() != null
+                    && r.getStatus().getPhase() == phase), "phase", phase.toString());
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <P extends HasMetadata> Controller<P> cast(Controller<?> controller) {
+        return (Controller<P>) controller;
+    }
+
+    public void start() {
+        operator.start();
+    }
+
+    public KubernetesClient client() {
+        return client;
+    }
+
+    public Operator operator() {
         return operator;
     }
 
-    private static <R extends HasMetadata> void configure(ControllerConfigurationOverrider<R> overrider,
-            ManagerConfig config) {
+    public OperatorMetrics metrics() {
+        return metrics;
+    }
+
+    /** Stops reconciling (in-flight reconciles finish), then closes the client. */
+    @Override
+    public void close() {
+        operator.stop();
+        watchdog.shutdownNow();
+        client.close();
+    }
+
+    @SuppressWarnings({ "unchecked", "rawtypes" })
+    private Controller<?> register(Reconciler reconciler) {
+        return registerTyped(reconciler);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <P extends HasMetadata> Controller<P> registerTyped(Reconciler<P> reconciler) {
+        var configuration = operator.getConfigurationService().getConfigurationFor(reconciler);
+        var overrider = ControllerConfigurationOverrider.override(configuration);
         config.namespace().ifPresentOrElse(overrider::settingNamespace, overrider::watchingAllNamespaces);
-        // Failed reconciles back off from 1 s, doubling up to 1000 s, and are retried for ever.
-        overrider.withRetry(new GenericRetry().setInitialInterval(1000).setIntervalMultiplier(2)
-                .setMaxInterval(1_000_000).withoutMaxAttempts());
+        // Failures are turned into limited reschedules by the guard; JOSDK's own retry is only a safety net.
+        overrider.withRetry(new GenericRetry().setInitialInterval(config.failureBaseDelay().toMillis())
+                .setIntervalMultiplier(2).setMaxInterval(config.failureMaxDelay().toMillis()).withoutMaxAttempts());
+        overrider.withRateLimiter(gate);
+        overrider.withReconciliationMaxInterval(config.syncPeriod());
+        var built = overrider.build();
+        metrics.maxConcurrentReconciles(built.getName(), config.maxConcurrentReconciles());
+        ReconcileGuard guard = new ReconcileGuard(built.getName(), requeueLimiter, config.reconcileTimeout(),
+                config.syncPeriod(), clock, watchdog, metrics);
+        return (Controller<P>) operator.register(GuardedReconciler.wrap(reconciler, guard), built);
+    }
+
+    private static <P extends HasMetadata> double count(Controller<P> controller,
+            java.util.function.Predicate<P> filter) {
+        return controller.getEventSourceManager().getControllerEventSource().list(filter).count();
     }
 }

@@ -1,13 +1,12 @@
 package io.kyma.operator.manager;
 
 import java.time.Clock;
+import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import ch.qos.logback.classic.Level;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.javaoperatorsdk.operator.Operator;
 
 /** Entry point of the manager: reads the configuration, then runs every controller until SIGTERM. */
 public final class Main {
@@ -31,17 +30,33 @@ public final class Main {
         setLogLevel(config.logLevel());
         LOG.info("Starting kyma-operator with {}", config.describe());
 
-        KubernetesClient client = KubernetesClients.create(config);
-        Operator operator = KymaOperator.create(client, config, Clock.systemUTC());
+        KymaOperator manager = new KymaOperator(config, KubernetesClients.clientConfig(config), Clock.systemUTC(),
+                List.of());
+        ManagerEndpoints endpoints;
+        try {
+            endpoints = new ManagerEndpoints(config, manager.metrics()::scrape, () -> ready(manager));
+        } catch (RuntimeException e) {
+            System.err.println("kyma-operator: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("Stopping: letting in-flight reconciles finish (at most {}s)",
                     KymaOperator.GRACEFUL_STOP.toSeconds());
-            operator.stop();
-            client.close();
+            manager.close();
+            endpoints.close();
             LOG.info("Stopped");
         }, "shutdown"));
-        operator.start();
-        LOG.info("Running against {}", client.getMasterUrl());
+        endpoints.metricsAddress().ifPresent(a -> LOG.info("Serving /metrics on {}", a));
+        endpoints.probesAddress().ifPresent(a -> LOG.info("Serving /healthz and /readyz on {}", a));
+        manager.start();
+        LOG.info("Running against {}", manager.client().getMasterUrl());
+    }
+
+    /** Ready once the operator has started and every informer has synced and is healthy. */
+    static boolean ready(KymaOperator manager) {
+        var info = manager.operator().getRuntimeInfo();
+        return info.isStarted() && info.allEventSourcesAreHealthy();
     }
 
     private static void setLogLevel(String level) {

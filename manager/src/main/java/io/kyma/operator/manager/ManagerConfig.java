@@ -21,7 +21,18 @@ public record ManagerConfig(
         Duration transitionUnit,
         Duration kymaStatusInterval,
         int maxConcurrentReconciles,
-        String logLevel) {
+        String logLevel,
+        Duration failureBaseDelay,
+        Duration failureMaxDelay,
+        double rateLimiterFrequency,
+        int rateLimiterBurst,
+        double maxReconcileRate,
+        double k8sClientQps,
+        int k8sClientBurst,
+        Duration syncPeriod,
+        Duration reconcileTimeout,
+        Optional<BindAddress> metricsBindAddress,
+        Optional<BindAddress> healthProbeBindAddress) {
 
     public static final String ENV_PREFIX = "KYMA_OPERATOR_";
 
@@ -32,7 +43,18 @@ public record ManagerConfig(
         TRANSITION_UNIT("transition-unit", "1s", "Time unit of the HelmComponent lifecycle (pending 1 unit, then N units per state, N = length of the module name)."),
         KYMA_STATUS_INTERVAL("kyma-status-interval", "5s", "Least time between two Kyma status writes that only update component counts."),
         MAX_CONCURRENT_RECONCILES("max-concurrent-reconciles", "50", "Size of the reconcile thread pool shared by all controllers."),
-        LOG_LEVEL("log-level", "info", "Log level: error, warn, info, debug or trace.");
+        LOG_LEVEL("log-level", "info", "Log level: error, warn, info, debug or trace."),
+        FAILURE_BASE_DELAY("failure-base-delay", "1s", "First retry delay after a failed reconcile; it doubles with each further failure."),
+        FAILURE_MAX_DELAY("failure-max-delay", "1000s", "Longest retry delay after failed reconciles."),
+        RATE_LIMITER_FREQUENCY("rate-limiter-frequency", "30", "Retries of failed reconciles per second, shared by all controllers (token bucket rate)."),
+        RATE_LIMITER_BURST("rate-limiter-burst", "200", "Burst of the shared retry token bucket."),
+        MAX_RECONCILE_RATE("max-reconcile-rate", "0", "Reconciles per second across all controllers; 0 turns the global gate off."),
+        K8S_CLIENT_QPS("k8s-client-qps", "150", "API requests per second of the manager's client; 0 or less turns the client limiter off."),
+        K8S_CLIENT_BURST("k8s-client-burst", "150", "Burst of the client's request token bucket."),
+        SYNC_PERIOD("sync-period", "10h", "Every resource is reconciled at least this often, without any event."),
+        RECONCILE_TIMEOUT("reconcile-timeout", "1m", "A reconcile running longer is interrupted, counted as failed and retried with backoff."),
+        METRICS_BIND_ADDRESS("metrics-bind-address", ":8080", "Address of the Prometheus /metrics endpoint ([host]:port); 0 turns it off."),
+        HEALTH_PROBE_BIND_ADDRESS("health-probe-bind-address", ":8081", "Address of /healthz and /readyz ([host]:port); 0 turns it off.");
 
         final String name;
         final String defaultValue;
@@ -92,7 +114,18 @@ public record ManagerConfig(
                 positiveDuration(Flag.TRANSITION_UNIT, raw),
                 positiveDuration(Flag.KYMA_STATUS_INTERVAL, raw),
                 intAtLeast(Flag.MAX_CONCURRENT_RECONCILES, raw, 1),
-                oneOf(Flag.LOG_LEVEL, raw, List.of("error", "warn", "info", "debug", "trace")));
+                oneOf(Flag.LOG_LEVEL, raw, List.of("error", "warn", "info", "debug", "trace")),
+                positiveDuration(Flag.FAILURE_BASE_DELAY, raw),
+                positiveDuration(Flag.FAILURE_MAX_DELAY, raw),
+                positiveNumber(Flag.RATE_LIMITER_FREQUENCY, raw),
+                intAtLeast(Flag.RATE_LIMITER_BURST, raw, 1),
+                convert(Flag.MAX_RECONCILE_RATE, raw, ManagerConfig::number),
+                convert(Flag.K8S_CLIENT_QPS, raw, ManagerConfig::number),
+                intAtLeast(Flag.K8S_CLIENT_BURST, raw, 1),
+                positiveDuration(Flag.SYNC_PERIOD, raw),
+                positiveDuration(Flag.RECONCILE_TIMEOUT, raw),
+                convert(Flag.METRICS_BIND_ADDRESS, raw, BindAddress::parse),
+                convert(Flag.HEALTH_PROBE_BIND_ADDRESS, raw, BindAddress::parse));
     }
 
     /** The text of {@code --help}. */
@@ -116,7 +149,63 @@ public record ManagerConfig(
         parts.add("kyma-status-interval=" + GoDuration.format(kymaStatusInterval));
         parts.add("max-concurrent-reconciles=" + maxConcurrentReconciles);
         parts.add("log-level=" + logLevel);
+        parts.add("failure-base-delay=" + GoDuration.format(failureBaseDelay));
+        parts.add("failure-max-delay=" + GoDuration.format(failureMaxDelay));
+        parts.add("rate-limiter-frequency=" + plain(rateLimiterFrequency));
+        parts.add("rate-limiter-burst=" + rateLimiterBurst);
+        parts.add("max-reconcile-rate=" + plain(maxReconcileRate));
+        parts.add("k8s-client-qps=" + plain(k8sClientQps));
+        parts.add("k8s-client-burst=" + k8sClientBurst);
+        parts.add("sync-period=" + GoDuration.format(syncPeriod));
+        parts.add("reconcile-timeout=" + GoDuration.format(reconcileTimeout));
+        parts.add("metrics-bind-address=" + metricsBindAddress.map(BindAddress::toString).orElse("0"));
+        parts.add("health-probe-bind-address=" + healthProbeBindAddress.map(BindAddress::toString).orElse("0"));
         return String.join(" ", parts);
+    }
+
+    /** A listen address such as {@code :8080} or {@code 127.0.0.1:8080}; port 0 picks a free port. */
+    public record BindAddress(String host, int port) {
+        /** Parses an address; {@code 0} means off. */
+        static Optional<BindAddress> parse(String text) {
+            if (text.equals("0")) {
+                return Optional.empty();
+            }
+            int colon = text.lastIndexOf(':');
+            if (colon < 0) {
+                throw new IllegalArgumentException("'" + text + "' is not [host]:port or 0");
+            }
+            int port = Integer.parseInt(text.substring(colon + 1));
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port " + port + " is out of range");
+            }
+            String host = text.substring(0, colon);
+            return Optional.of(new BindAddress(host.isEmpty() ? "0.0.0.0" : host, port));
+        }
+
+        @Override
+        public String toString() {
+            return (host.equals("0.0.0.0") ? "" : host) + ":" + port;
+        }
+    }
+
+    private static double number(String text) {
+        double value = Double.parseDouble(text);
+        if (Double.isNaN(value) || Double.isInfinite(value)) {
+            throw new NumberFormatException(text);
+        }
+        return value;
+    }
+
+    private static String plain(double value) {
+        return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
+    }
+
+    private static double positiveNumber(Flag flag, Map<Flag, String> raw) {
+        double value = convert(flag, raw, ManagerConfig::number);
+        if (value <= 0) {
+            throw new ConfigException(flag.flagName() + " must be greater than 0, got '" + raw.get(flag) + "'");
+        }
+        return value;
     }
 
     private static Optional<Flag> find(String name) {
@@ -163,7 +252,7 @@ public record ManagerConfig(
             return parser.apply(value);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("invalid value '" + value + "' for " + flag.flagName() + ": "
-                    + (e instanceof NumberFormatException ? "not a whole number" : e.getMessage()));
+                    + (e instanceof NumberFormatException ? "not a number" : e.getMessage()));
         }
     }
 }

@@ -21,6 +21,26 @@ class ManagerConfigTest {
         assertThat(config.kymaStatusInterval()).isEqualTo(Duration.ofSeconds(5));
         assertThat(config.maxConcurrentReconciles()).isEqualTo(50);
         assertThat(config.logLevel()).isEqualTo("info");
+        assertThat(config.failureBaseDelay()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(config.failureMaxDelay()).isEqualTo(Duration.ofSeconds(1000));
+        assertThat(config.rateLimiterFrequency()).isEqualTo(30.0);
+        assertThat(config.rateLimiterBurst()).isEqualTo(200);
+        assertThat(config.maxReconcileRate()).isZero();
+        assertThat(config.k8sClientQps()).isEqualTo(150.0);
+        assertThat(config.k8sClientBurst()).isEqualTo(150);
+        assertThat(config.syncPeriod()).isEqualTo(Duration.ofHours(10));
+        assertThat(config.reconcileTimeout()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(config.metricsBindAddress()).contains(new ManagerConfig.BindAddress("0.0.0.0", 8080));
+        assertThat(config.healthProbeBindAddress()).contains(new ManagerConfig.BindAddress("0.0.0.0", 8081));
+    }
+
+    @Test
+    void zeroTurnsTheEndpointsAndTheClientLimiterOff() {
+        ManagerConfig config = ManagerConfig.parse(new String[] { "--metrics-bind-address=0",
+                "--health-probe-bind-address", "127.0.0.1:0", "--k8s-client-qps=-1" }, Map.of());
+        assertThat(config.metricsBindAddress()).isEmpty();
+        assertThat(config.healthProbeBindAddress()).contains(new ManagerConfig.BindAddress("127.0.0.1", 0));
+        assertThat(config.k8sClientQps()).isNegative();
     }
 
     @Test
@@ -42,11 +62,19 @@ class ManagerConfigTest {
             "--transition-unit=0s|--transition-unit must be greater than 0",
             "--kyma-status-interval=-1s|--kyma-status-interval",
             "--max-concurrent-reconciles=0|--max-concurrent-reconciles must be at least 1",
-            "--max-concurrent-reconciles=many|--max-concurrent-reconciles: not a whole number",
+            "--max-concurrent-reconciles=many|--max-concurrent-reconciles: not a number",
             "--log-level=loud|--log-level must be one of",
             "--no-such-flag=1|unknown flag --no-such-flag",
             "--namespace|--namespace needs a value",
-            "stray|unexpected argument 'stray'" })
+            "stray|unexpected argument 'stray'",
+            "--failure-base-delay=0s|--failure-base-delay must be greater than 0",
+            "--rate-limiter-frequency=0|--rate-limiter-frequency must be greater than 0",
+            "--rate-limiter-burst=0|--rate-limiter-burst must be at least 1",
+            "--k8s-client-qps=fast|--k8s-client-qps: not a number",
+            "--sync-period=1d|--sync-period",
+            "--reconcile-timeout=never|--reconcile-timeout",
+            "--metrics-bind-address=8080|--metrics-bind-address",
+            "--health-probe-bind-address=:70000|--health-probe-bind-address: port 70000 is out of range" })
     void badValuesAreRejectedNamingTheFlag(String arg, String message) {
         assertThatThrownBy(() -> ManagerConfig.parse(new String[] { arg }, Map.of()))
                 .isInstanceOf(ConfigException.class).hasMessageContaining(message);
@@ -72,6 +100,9 @@ class ManagerConfigTest {
     void theEffectiveConfigurationNamesEveryValue() {
         assertThat(ManagerConfig.parse(new String[] { "--transition-unit", "10ms" }, Map.of()).describe())
                 .isEqualTo("kubeconfig=<default> namespace=<all> transition-unit=10ms kyma-status-interval=5s "
-                        + "max-concurrent-reconciles=50 log-level=info");
+                        + "max-concurrent-reconciles=50 log-level=info failure-base-delay=1s failure-max-delay=16m40s "
+                        + "rate-limiter-frequency=30 rate-limiter-burst=200 max-reconcile-rate=0 k8s-client-qps=150 "
+                        + "k8s-client-burst=150 sync-period=10h reconcile-timeout=1m metrics-bind-address=:8080 "
+                        + "health-probe-bind-address=:8081");
     }
 }

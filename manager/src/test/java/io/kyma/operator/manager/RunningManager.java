@@ -13,21 +13,24 @@ import io.kyma.operator.testing.RequestRecorder;
 /** The manager's real wiring, started in this JVM against the embedded control plane, watching one namespace. */
 final class RunningManager implements AutoCloseable {
     final RequestRecorder requests = new RequestRecorder();
+    final KymaOperator manager;
     final KubernetesClient client;
     final Operator operator;
 
+    /** Endpoints are off unless the flags turn them on (":0" picks a free port). */
     RunningManager(String namespace, String... flags) {
-        List<String> args = new ArrayList<>(List.of(flags));
+        List<String> args = new ArrayList<>(List.of("--metrics-bind-address", "0", "--health-probe-bind-address", "0"));
+        args.addAll(List.of(flags));
         args.addAll(List.of("--namespace", namespace));
         ManagerConfig config = ManagerConfig.parse(args.toArray(String[]::new), Map.of());
-        client = EmbeddedControlPlane.get().newClient(requests);
-        operator = KymaOperator.create(client, config, Clock.systemUTC());
-        operator.start();
+        manager = new KymaOperator(config, EmbeddedControlPlane.get().config(), Clock.systemUTC(), List.of(requests));
+        client = manager.client();
+        operator = manager.operator();
+        manager.start();
     }
 
     @Override
     public void close() {
-        operator.stop();
-        client.close();
+        manager.close();
     }
 }

@@ -1,0 +1,149 @@
+package io.kyma.operator.manager.guard;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.kyma.operator.manager.limits.RequeueLimiter;
+import io.kyma.operator.manager.metrics.OperatorMetrics;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * What happens around every reconcile of one controller, whatever the controller:
+ * <ul>
+ * <li>a resource that is backing off after a failure is not reconciled before its time, however many events
+ * arrive meanwhile (JOSDK 5.2.3 would resubmit it at once);</li>
+ * <li>a failure, or a reconcile that ran past the timeout, becomes a reschedule through the shared
+ * {@link RequeueLimiter};</li>
+ * <li>no resource waits longer than the sync period for its next reconcile;</li>
+ * <li>the controller-runtime reconcile metrics are kept.</li>
+ * </ul>
+ * A reconcile past its timeout is interrupted once; it still runs to its end on its own thread, so the same
+ * resource is never reconciled twice at a time.
+ */
+public final class ReconcileGuard {
+    private static final Logger LOG = LoggerFactory.getLogger(ReconcileGuard.class);
+
+    private final String controller;
+    private final RequeueLimiter limiter;
+    private final Duration timeout;
+    private final Duration syncPeriod;
+    private final Clock clock;
+    private final ScheduledExecutorService watchdog;
+    private final OperatorMetrics metrics;
+    private final Timer reconcileTime;
+    private final AtomicInteger activeWorkers;
+
+    /** How one guarded reconcile ended. */
+    public enum Outcome {
+        /** Not run: the resource is still backing off; reschedule after {@link Result#delay()}. */
+        DEFERRED,
+        SUCCEEDED,
+        /** Failed or timed out; reschedule after {@link Result#delay()}. */
+        FAILED
+    }
+
+    public record Result<T>(Outcome outcome, T value, Duration delay) {
+    }
+
+    /** The work of one reconcile. */
+    @FunctionalInterface
+    public interface Work<T> {
+        T run() throws Exception;
+    }
+
+    public ReconcileGuard(String controller, RequeueLimiter limiter, Duration timeout, Duration syncPeriod,
+            Clock clock, ScheduledExecutorService watchdog, OperatorMetrics metrics) {
+        this.controller = controller;
+        this.limiter = limiter;
+        this.timeout = timeout;
+        this.syncPeriod = syncPeriod;
+        this.clock = clock;
+        this.watchdog = watchdog;
+        this.metrics = metrics;
+        this.reconcileTime = metrics.reconcileTime(controller);
+        this.activeWorkers = metrics.activeWorkers(controller);
+    }
+
+    public <T> Result<T> run(HasMetadata resource, Work<T> work) {
+        String key = controller + "/" + resource.getMetadata().getNamespace() + "/" + resource.getMetadata().getName();
+        Optional<Duration> blocked = limiter.blockedFor(key);
+        if (blocked.isPresent()) {
+            return new Result<>(Outcome.DEFERRED, null, blocked.get());
+        }
+        Instant started = clock.instant();
+        Thread thread = Thread.currentThread();
+        AtomicBoolean finished = new AtomicBoolean();
+        ScheduledFuture<?> alarm = watchdog.schedule(() -> {
+            synchronized (finished) {
+                if (!finished.get()) {
+                    LOG.warn("{} {}: reconcile still running after {}; interrupting it", resource.getKind(),
+                            name(resource), timeout);
+                    thread.interrupt();
+                }
+            }
+        }, timeout.toNanos(), TimeUnit.NANOSECONDS);
+        activeWorkers.incrementAndGet();
+        T value = null;
+        Exception failure = null;
+        try {
+            value = work.run();
+        } catch (Exception e) {
+            failure = e;
+        } finally {
+            synchronized (finished) {
+                finished.set(true);
+                alarm.cancel(false);
+                Thread.interrupted(); // a late alarm must not leak into the pool thread's next task
+            }
+            activeWorkers.decrementAndGet();
+        }
+        Duration took = Duration.between(started, clock.instant());
+        reconcileTime.record(took);
+        if (failure == null && took.compareTo(timeout) > 0) {
+            failure = new ReconcileTimeoutException(took, timeout);
+        }
+        if (failure != null) {
+            Duration delay = limiter.failed(key);
+            metrics.reconcileErrors(controller).increment();
+            metrics.reconciles(controller, "error").increment();
+            metrics.queueRetries(controller).increment();
+            LOG.warn("{} {}: reconcile failed (attempt {}), retrying in {}: {}", resource.getKind(), name(resource),
+                    limiter.failures(key), delay, failure.toString(), failure);
+            return new Result<>(Outcome.FAILED, null, delay);
+        }
+        limiter.succeeded(key);
+        return new Result<>(Outcome.SUCCEEDED, value, null);
+    }
+
+    /** The reschedule to use: the controller's own, but never later than the sync period. */
+    public Duration capToSyncPeriod(Optional<Long> requestedMillis) {
+        return requestedMillis.map(Duration::ofMillis).filter(d -> d.compareTo(syncPeriod) < 0).orElse(syncPeriod);
+    }
+
+    /** Counts a finished reconcile by its result, as controller-runtime does. */
+    public void countSuccess(boolean requeueAfter) {
+        metrics.reconciles(controller, requeueAfter ? "requeue_after" : "success").increment();
+    }
+
+    private static String name(HasMetadata resource) {
+        return resource.getMetadata().getNamespace() + "/" + resource.getMetadata().getName();
+    }
+
+    /** A reconcile that took longer than the configured timeout. */
+    public static final class ReconcileTimeoutException extends Exception {
+        ReconcileTimeoutException(Duration took, Duration timeout) {
+            super("reconcile took " + took.toMillis() + " ms, longer than the timeout of " + timeout.toMillis() + " ms");
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package io.kyma.operator.manager.metrics;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.ToDoubleFunction;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+/**
+ * Every metric of the manager, under controller-runtime's names so that dashboards and alerts written for Go
+ * operators work unchanged, plus the operator's own under {@code kyma_operator_}.
+ */
+public final class OperatorMetrics {
+    /** controller-runtime's buckets for reconcile time, in seconds. */
+    private static final double[] RECONCILE_BUCKETS = { 0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35,
+            0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20,
+            25, 30, 40, 50, 60 };
+    /** client-go's and workqueue's exponential buckets, in seconds. */
+    private static final double[] LATENCY_BUCKETS = { 0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.064, 0.128, 0.256,
+            0.512, 1.024, 2.048, 4.096, 8.192, 16.384, 32.768, 60, 120, 300, 1000 };
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Map<String, AtomicInteger> gauges = new ConcurrentHashMap<>();
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    /** The Prometheus text exposition of every metric. */
+    public String scrape() {
+        return registry.scrape();
+    }
+
+    public Timer reconcileTime(String controller) {
+        return timer("controller_runtime_reconcile_time", RECONCILE_BUCKETS, "controller", controller);
+    }
+
+    public Counter reconciles(String controller, String result) {
+        return registry.counter("controller_runtime_reconcile", "controller", controller, "result", result);
+    }
+
+    public Counter reconcileErrors(String controller) {
+        return registry.counter("controller_runtime_reconcile_errors", "controller", controller);
+    }
+
+    public AtomicInteger activeWorkers(String controller) {
+        return gauge("controller_runtime_active_workers", "controller", controller);
+    }
+
+    public void maxConcurrentReconciles(String controller, int value) {
+        gauge("controller_runtime_max_concurrent_reconciles", "controller", controller).set(value);
+    }
+
+    public AtomicInteger queueDepth(String name) {
+        return gauge("workqueue_depth", "name", name);
+    }
+
+    public Counter queueAdds(String name) {
+        return registry.counter("workqueue_adds", "name", name);
+    }
+
+    public Counter queueRetries(String name) {
+        return registry.counter("workqueue_retries", "name", name);
+    }
+
+    public Timer queueDuration(String name) {
+        return timer("workqueue_queue_duration", LATENCY_BUCKETS, "name", name);
+    }
+
+    public Counter restRequests(String code, String method, String host) {
+        return registry.counter("rest_client_requests", "code", code, "method", method, "host", host);
+    }
+
+    public Timer restRequestDuration(String verb) {
+        return timer("rest_client_request_duration", LATENCY_BUCKETS, "verb", verb);
+    }
+
+    public Timer restRateLimiterDuration() {
+        return timer("rest_client_rate_limiter_duration", LATENCY_BUCKETS);
+    }
+
+    public Timer requeueLimiterWait() {
+        return timer("kyma_operator_requeue_limiter_wait", LATENCY_BUCKETS);
+    }
+
+    public Timer globalGateWait() {
+        return timer("kyma_operator_global_gate_wait", LATENCY_BUCKETS);
+    }
+
+    /** A gauge whose value is read at scrape time, for example the Kymas in one phase. */
+    public <T> void gauge(String name, T source, ToDoubleFunction<T> value, String... tags) {
+        Gauge.builder(name, source, value).tags(tags).register(registry);
+    }
+
+    private Timer timer(String name, double[] bucketsSeconds, String... tags) {
+        Duration[] buckets = new Duration[bucketsSeconds.length];
+        for (int i = 0; i < bucketsSeconds.length; i++) {
+            buckets[i] = Duration.ofNanos((long) (bucketsSeconds[i] * 1e9));
+        }
+        return Timer.builder(name).tags(tags).serviceLevelObjectives(buckets).register(registry);
+    }
+
+    private AtomicInteger gauge(String name, String tagKey, String tagValue) {
+        return gauges.computeIfAbsent(name + "|" + tagValue, k -> {
+            AtomicInteger value = new AtomicInteger();
+            Gauge.builder(name, value, AtomicInteger::get).tag(tagKey, tagValue).register(registry);
+            return value;
+        });
+    }
+}
