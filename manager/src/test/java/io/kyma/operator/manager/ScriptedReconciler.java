@@ -21,9 +21,9 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
  * many ran at once. The subclasses are two controllers, told apart by a label.
  */
 abstract class ScriptedReconciler implements Reconciler<ConfigMap> {
-    /** What an attempt does: succeed, fail, or sleep first. */
+    /** What an attempt does: succeed, fail, or hang for 5 s and then succeed. */
     enum Action {
-        SUCCEED, FAIL
+        SUCCEED, FAIL, HANG
     }
 
     private final BiFunction<String, Integer, Action> script;
@@ -52,7 +52,11 @@ abstract class ScriptedReconciler implements Reconciler<ConfigMap> {
             if (!work.isZero()) {
                 Thread.sleep(work.toMillis());
             }
-            if (script.apply(name, attempt) == Action.FAIL) {
+            Action action = script.apply(name, attempt);
+            if (action == Action.HANG) {
+                Thread.sleep(5000);
+            }
+            if (action == Action.FAIL) {
                 throw new IllegalStateException("scripted failure of " + name + " on attempt " + attempt);
             }
             return UpdateControl.noUpdate();
