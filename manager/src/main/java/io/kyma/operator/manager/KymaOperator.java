@@ -119,6 +119,17 @@ public final class KymaOperator implements AutoCloseable {
         operator.start();
     }
 
+    /** Serves /metrics and the probes on the configured addresses; the caller closes them. */
+    public ManagerEndpoints serveEndpoints() {
+        return new ManagerEndpoints(config, metrics::scrape, this::ready);
+    }
+
+    /** Ready once the operator has started and every informer has synced and is healthy. */
+    public boolean ready() {
+        var info = operator.getRuntimeInfo();
+        return info.isStarted() && info.allEventSourcesAreHealthy();
+    }
+
     public KubernetesClient client() {
         return client;
     }

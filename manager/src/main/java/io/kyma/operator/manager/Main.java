@@ -34,7 +34,7 @@ public final class Main {
                 List.of());
         ManagerEndpoints endpoints;
         try {
-            endpoints = new ManagerEndpoints(config, manager.metrics()::scrape, () -> ready(manager));
+            endpoints = manager.serveEndpoints();
         } catch (RuntimeException e) {
             System.err.println("kyma-operator: " + e.getMessage());
             System.exit(2);
@@ -51,12 +51,6 @@ public final class Main {
         endpoints.probesAddress().ifPresent(a -> LOG.info("Serving /healthz and /readyz on {}", a));
         manager.start();
         LOG.info("Running against {}", manager.client().getMasterUrl());
-    }
-
-    /** Ready once the operator has started and every informer has synced and is healthy. */
-    static boolean ready(KymaOperator manager) {
-        var info = manager.operator().getRuntimeInfo();
-        return info.isStarted() && info.allEventSourcesAreHealthy();
     }
 
     private static void setLogLevel(String level) {

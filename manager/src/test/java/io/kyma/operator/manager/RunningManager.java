@@ -16,6 +16,7 @@ final class RunningManager implements AutoCloseable {
     final KymaOperator manager;
     final KubernetesClient client;
     final Operator operator;
+    final ManagerEndpoints endpoints;
 
     /** Endpoints are off unless the flags turn them on (":0" picks a free port). */
     RunningManager(String namespace, String... flags) {
@@ -26,11 +27,13 @@ final class RunningManager implements AutoCloseable {
         manager = new KymaOperator(config, EmbeddedControlPlane.get().config(), Clock.systemUTC(), List.of(requests));
         client = manager.client();
         operator = manager.operator();
+        endpoints = manager.serveEndpoints();
         manager.start();
     }
 
     @Override
     public void close() {
         manager.close();
+        endpoints.close();
     }
 }

@@ -73,6 +73,15 @@ public final class ReconcileGuard {
         this.metrics = metrics;
         this.reconcileTime = metrics.reconcileTime(controller);
         this.activeWorkers = metrics.activeWorkers(controller);
+        // Like controller-runtime, every series exists from the start, so rates and alerts see a zero.
+        for (String result : new String[] { "success", "error", "requeue", "requeue_after" }) {
+            metrics.reconciles(controller, result);
+        }
+        metrics.reconcileErrors(controller);
+        metrics.queueRetries(controller);
+        metrics.queueAdds(controller);
+        metrics.queueDepth(controller);
+        metrics.queueDuration(controller);
     }
 
     public <T> Result<T> run(HasMetadata resource, Work<T> work) {

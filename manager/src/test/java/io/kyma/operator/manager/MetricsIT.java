@@ -1,0 +1,147 @@
+package io.kyma.operator.manager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.KymaPhase;
+import io.kyma.operator.testing.Crds;
+import io.kyma.operator.testing.EmbeddedControlPlane;
+
+/** A real scrape of a running manager: every documented metric is there, moves, and the dashboard finds its own. */
+class MetricsIT {
+    private static final String NS = "kyma-metrics";
+    private static final List<String> DOCUMENTED = List.of("controller_runtime_reconcile_total",
+            "controller_runtime_reconcile_errors_total", "controller_runtime_reconcile_time_seconds_bucket",
+            "controller_runtime_max_concurrent_reconciles", "controller_runtime_active_workers", "workqueue_depth",
+            "workqueue_adds_total", "workqueue_retries_total", "workqueue_queue_duration_seconds_bucket",
+            "rest_client_requests_total", "rest_client_request_duration_seconds_bucket",
+            "rest_client_rate_limiter_duration_seconds_bucket", "kyma_operator_kymas", "kyma_operator_helmcomponents",
+            "kyma_operator_requeue_limiter_wait_seconds_bucket", "kyma_operator_global_gate_wait_seconds_bucket");
+    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{[^}]*\\})? ([^ \\n]+)",
+            Pattern.MULTILINE);
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Test
+    void aScrapeDuringAKymaRunShowsEveryNameWithValuesThatMove() throws Exception {
+        try (KubernetesClient admin = EmbeddedControlPlane.get().newClient()) {
+            Crds.install(admin);
+            admin.resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
+                    .serverSideApply();
+            // A tight client QPS makes the client limiter's wait show; the gate is on so that its metric exists.
+            try (RunningManager manager = new RunningManager(NS, "--transition-unit", "10ms", "--k8s-client-qps", "5",
+                    "--k8s-client-burst", "5", "--max-reconcile-rate", "1000", "--metrics-bind-address",
+                    "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0")) {
+                InetSocketAddress metrics = manager.endpoints.metricsAddress().orElseThrow();
+                InetSocketAddress probes = manager.endpoints.probesAddress().orElseThrow();
+                assertThat(get(probes, "/healthz").statusCode()).isEqualTo(200);
+                await().atMost(Duration.ofSeconds(30)).until(() -> get(probes, "/readyz").statusCode() == 200);
+
+                admin.resource(Samples.kyma(NS, "scraped", Samples.MODULES.subList(0, 6))).create();
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> sum(scrape(metrics), "controller_runtime_reconcile_total") > 0);
+                double early = sum(scrape(metrics), "controller_runtime_reconcile_total");
+
+                await().atMost(Duration.ofSeconds(120)).until(() -> {
+                    Kyma kyma = admin.resources(Kyma.class).inNamespace(NS).withName("scraped").get();
+                    return kyma.getStatus() != null && kyma.getStatus().getPhase() == KymaPhase.READY;
+                });
+                await().atMost(Duration.ofSeconds(30)).until(() -> sum(scrape(metrics), "workqueue_depth") == 0);
+
+                String text = scrape(metrics);
+                Set<String> names = names(text);
+                assertThat(names).containsAll(DOCUMENTED);
+                assertThat(sum(text, "controller_runtime_reconcile_total")).isGreaterThan(early);
+                assertThat(sum(text, "rest_client_rate_limiter_duration_seconds_sum")).isGreaterThan(0);
+                assertThat(sum(text, "rest_client_requests_total")).isGreaterThan(0);
+                assertThat(sample(text, "kyma_operator_kymas", "phase=\"Ready\"")).isEqualTo(1.0);
+                assertThat(sample(text, "kyma_operator_helmcomponents", "state=\"success\"")).isEqualTo(6.0);
+                assertThat(sample(text, "controller_runtime_max_concurrent_reconciles", "controller=\"kyma\""))
+                        .isEqualTo(50.0);
+
+                Set<String> queried = dashboardMetrics();
+                assertThat(queried).hasSizeGreaterThan(10);
+                assertThat(names).as("every metric the dashboard queries is in a real scrape").containsAll(queried);
+            }
+        }
+    }
+
+    /** The metric names in the expressions of the Grafana dashboard. */
+    static Set<String> dashboardMetrics() throws IOException {
+        JsonNode dashboard = new ObjectMapper().readTree(Files.readString(
+                io.kyma.operator.testing.Crds.repositoryRoot().resolve("config/prometheus/grafana-dashboard.json")));
+        Set<String> metrics = new TreeSet<>();
+        Pattern name = Pattern.compile("\\b((?:controller_runtime|workqueue|rest_client|kyma_operator)_[a-z_]+)\\b");
+        for (JsonNode panel : dashboard.get("panels")) {
+            for (JsonNode target : panel.get("targets")) {
+                Matcher m = name.matcher(target.get("expr").asText());
+                while (m.find()) {
+                    metrics.add(m.group(1));
+                }
+            }
+        }
+        return metrics;
+    }
+
+    private HttpResponse<String> get(InetSocketAddress address, String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://" + address.getHostString() + ":"
+                + address.getPort() + path)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private String scrape(InetSocketAddress address) throws IOException, InterruptedException {
+        HttpResponse<String> response = get(address, "/metrics");
+        assertThat(response.statusCode()).isEqualTo(200);
+        return response.body();
+    }
+
+    private static Set<String> names(String text) {
+        Set<String> names = new TreeSet<>();
+        Matcher m = SAMPLE.matcher(text);
+        while (m.find()) {
+            names.add(m.group(1));
+        }
+        return names;
+    }
+
+    private static double sum(String text, String metric) {
+        double total = 0;
+        Matcher m = SAMPLE.matcher(text);
+        while (m.find()) {
+            if (m.group(1).equals(metric)) {
+                total += Double.parseDouble(m.group(3));
+            }
+        }
+        return total;
+    }
+
+    private static double sample(String text, String metric, String label) {
+        Matcher m = SAMPLE.matcher(text);
+        while (m.find()) {
+            if (m.group(1).equals(metric) && m.group(2) != null && m.group(2).contains(label)) {
+                return Double.parseDouble(m.group(3));
+            }
+        }
+        return Double.NaN;
+    }
+}
