@@ -1,0 +1,252 @@
+package io.kyma.operator.remotejob;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+/**
+ * The remote job service over HTTP: the job API of {@link JobApi}, fault injection, and an admin API
+ * ({@code GET/POST /admin/faults}, {@code GET /admin/stats}, {@code POST /admin/refuse}).
+ */
+public final class JobServer implements AutoCloseable {
+    private static final int MAX_BODY = 1 << 20;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final String host;
+    private final JobStore store;
+    private final JobApi api;
+    private final Faults faults = new Faults();
+    private final AtomicLong requests = new AtomicLong();
+    private final ExecutorService workers = Executors.newFixedThreadPool(16, daemon("remote-job-server"));
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemon("remote-job-timer"));
+    private volatile int port;
+    private volatile HttpServer server;
+
+    private JobServer(String host, int port, Clock clock) {
+        this.host = host;
+        this.port = port;
+        this.store = new JobStore(clock);
+        this.api = new JobApi(store);
+    }
+
+    /** Starts listening on {@code host:port} (port 0 picks a free one). */
+    public static JobServer start(String host, int port) {
+        JobServer server = new JobServer(host, port, Clock.systemUTC());
+        server.listen();
+        return server;
+    }
+
+    /** Starts, but refuses connections for {@code refuseFor} first, as a server that is down would. */
+    public static JobServer startAfter(String host, int port, Duration refuseFor) {
+        JobServer server = new JobServer(host, port, Clock.systemUTC());
+        server.timer.schedule(server::listen, refuseFor.toMillis(), TimeUnit.MILLISECONDS);
+        return server;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String url() {
+        return "http://" + (host.equals("0.0.0.0") ? "127.0.0.1" : host) + ":" + port;
+    }
+
+    public Faults faults() {
+        return faults;
+    }
+
+    /** Jobs started since the service began; repeated requests with a known idempotency key start none. */
+    public long jobsStarted() {
+        return store.started();
+    }
+
+    /** Job API requests answered, faulted ones included. */
+    public long requests() {
+        return requests.get();
+    }
+
+    /** Stops accepting connections for {@code period}, then listens again on the same port. */
+    public synchronized void refuseFor(Duration period) {
+        if (server != null) {
+            server.stop(0);
+            server = null;
+        }
+        timer.schedule(this::listen, period.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    public boolean listening() {
+        return server != null;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (server != null) {
+            server.stop(0);
+            server = null;
+        }
+        timer.shutdownNow();
+        workers.shutdownNow();
+    }
+
+    private synchronized void listen() {
+        if (server != null) {
+            return;
+        }
+        try {
+            HttpServer created = HttpServer.create(new InetSocketAddress(host, port), 256);
+            created.setExecutor(workers);
+            created.createContext("/jobs", this::jobs);
+            created.createContext("/admin", this::admin);
+            created.start();
+            port = created.getAddress().getPort();
+            server = created;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot listen on " + host + ":" + port, e);
+        }
+    }
+
+    private void jobs(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            requests.incrementAndGet();
+            String body = readBody(exchange);
+            JobApi.Response response;
+            if (faults.failNow()) {
+                response = JobApi.error(503, "injected failure");
+            } else {
+                response = body == null ? JobApi.error(413, "request body larger than 1 MiB")
+                        : api.handle(exchange.getRequestMethod(), exchange.getRequestURI().getPath(), body);
+            }
+            sleep(faults.latency());
+            if (faults.garbageNow()) {
+                respond(exchange, 200, "text/html", "<html>Bad Gateway</html>\u0000{");
+            } else {
+                respond(exchange, response.status(), "application/json", response.body());
+            }
+        }
+    }
+
+    private void admin(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String path = exchange.getRequestURI().getPath();
+            String method = exchange.getRequestMethod();
+            if (path.equals("/admin/stats") && method.equals("GET")) {
+                respond(exchange, 200, "application/json", JSON.createObjectNode()
+                        .put("jobsStarted", jobsStarted()).put("requests", requests()).toString());
+            } else if (path.equals("/admin/faults") && method.equals("GET")) {
+                respond(exchange, 200, "application/json", describeFaults());
+            } else if (path.equals("/admin/faults") && method.equals("POST")) {
+                try {
+                    JsonNode request = JSON.readTree(readBody(exchange));
+                    if (request.has("errorRate")) {
+                        faults.errorRate(request.get("errorRate").asDouble());
+                    }
+                    if (request.has("latencyMillis")) {
+                        faults.latency(Duration.ofMillis(request.get("latencyMillis").asLong()));
+                    }
+                    if (request.has("garbageRate")) {
+                        faults.garbageRate(request.get("garbageRate").asDouble());
+                    }
+                    respond(exchange, 200, "application/json", describeFaults());
+                } catch (IOException | RuntimeException e) {
+                    respond(exchange, 400, "application/json", JobApi.error(400, "bad faults: " + e.getMessage()).body());
+                }
+            } else if (path.equals("/admin/refuse") && method.equals("POST")) {
+                String seconds = exchange.getRequestURI().getQuery();
+                long millis;
+                try {
+                    millis = (long) (Double.parseDouble(seconds == null ? "" : seconds.replace("seconds=", "")) * 1000);
+                } catch (NumberFormatException e) {
+                    respond(exchange, 400, "application/json", JobApi.error(400, "use /admin/refuse?seconds=N").body());
+                    return;
+                }
+                respond(exchange, 202, "application/json", "{}");
+                timer.execute(() -> refuseFor(Duration.ofMillis(millis)));
+            } else {
+                respond(exchange, 404, "application/json", JobApi.error(404, "no such admin path " + path).body());
+            }
+        }
+    }
+
+    private String describeFaults() {
+        return JSON.createObjectNode().put("errorRate", faults.errorRate())
+                .put("latencyMillis", faults.latency().toMillis()).put("garbageRate", faults.garbageRate()).toString();
+    }
+
+    /** The body, or null when it is larger than the limit. */
+    private static String readBody(HttpExchange exchange) throws IOException {
+        try (InputStream in = exchange.getRequestBody()) {
+            byte[] bytes = in.readNBytes(MAX_BODY + 1);
+            return bytes.length > MAX_BODY ? null : new String(bytes, StandardCharsets.UTF_8);
+        }
+    }
+
+    private static void respond(HttpExchange exchange, int status, String type, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", type);
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        if (duration.isZero()) {
+            return;
+        }
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        AtomicLong count = new AtomicLong();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** {@code java -jar remote-job-server.jar [--port 9090] [--host 127.0.0.1] [faults]}; see {@link ServerOptions}. */
+    public static void main(String[] args) throws InterruptedException {
+        ServerOptions options;
+        try {
+            options = ServerOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("remote-job-server: " + e.getMessage());
+            System.err.print(ServerOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        if (options.help()) {
+            System.out.print(ServerOptions.USAGE);
+            return;
+        }
+        JobServer server = options.refuseFor().isZero() ? start(options.host(), options.port())
+                : startAfter(options.host(), options.port(), options.refuseFor());
+        server.faults().errorRate(options.errorRate()).latency(options.latency()).garbageRate(options.garbageRate());
+        Runtime.getRuntime().addShutdownHook(new Thread(server::close));
+        System.out.printf("remote-job-server listening on %s:%d (error rate %s, latency %d ms, garbage rate %s%s)%n",
+                options.host(), options.port(), options.errorRate(), options.latency().toMillis(),
+                options.garbageRate(), options.refuseFor().isZero() ? ""
+                        : ", refusing connections for the first " + options.refuseFor().toMillis() + " ms");
+        Thread.currentThread().join();
+    }
+}
