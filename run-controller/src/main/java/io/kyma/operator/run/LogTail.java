@@ -1,0 +1,34 @@
+package io.kyma.operator.run;
+
+import java.nio.charset.StandardCharsets;
+
+/** The end of a job's log that fits a budget of bytes, cut at a line start so no line is shown half. */
+public record LogTail(String text, boolean truncated) {
+    /** Far below etcd's 1.5 MiB object limit, whatever else the Run holds. */
+    public static final int MAX_BYTES = 32 * 1024;
+
+    public static LogTail of(String log) {
+        return of(log, MAX_BYTES);
+    }
+
+    public static LogTail of(String log, int maxBytes) {
+        if (log == null) {
+            return new LogTail("", false);
+        }
+        byte[] bytes = log.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length <= maxBytes) {
+            return new LogTail(log, false);
+        }
+        int start = bytes.length - maxBytes;
+        while (start < bytes.length && (bytes[start] & 0xC0) == 0x80) {
+            start++; // never start inside a multi-byte character
+        }
+        int lineStart = start;
+        while (lineStart < bytes.length && bytes[lineStart - 1] != '\n') {
+            lineStart++;
+        }
+        // A last line longer than the budget is kept in part rather than dropped.
+        int from = lineStart < bytes.length ? lineStart : start;
+        return new LogTail(new String(bytes, from, bytes.length - from, StandardCharsets.UTF_8), true);
+    }
+}

@@ -1,0 +1,187 @@
+package io.kyma.operator.run;
+
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.kyma.operator.api.Run;
+import io.kyma.operator.api.RunPhase;
+import io.kyma.operator.api.RunStatus;
+import io.kyma.operator.common.Conditions;
+import io.kyma.operator.common.GoDuration;
+import io.kyma.operator.common.StatusPatch;
+
+/**
+ * Starts a Run's job on the remote service and polls it until it ends. Between polls it reschedules itself and
+ * writes nothing unless the job's state or log tail changed; its own status writes never trigger a reconcile.
+ * The job is started with the Run's UID as idempotency key, so an operator that dies between starting the job and
+ * recording it starts no second job.
+ */
+@ControllerConfiguration(name = RunReconciler.NAME)
+public class RunReconciler implements Reconciler<Run>, Cleaner<Run> {
+    public static final String NAME = "run";
+    private static final Logger LOG = LoggerFactory.getLogger(RunReconciler.class);
+    static final Duration MIN_POLL = Duration.ofMillis(100);
+
+    private final Clock clock;
+    private final RunSettings settings;
+    private final RemoteJobClient jobs;
+    private final RunStatuses statuses;
+
+    public RunReconciler(Clock clock, RunSettings settings, RemoteJobClient jobs) {
+        this.clock = clock;
+        this.settings = settings;
+        this.jobs = jobs;
+        this.statuses = new RunStatuses(clock);
+    }
+
+    @Override
+    public UpdateControl<Run> reconcile(Run run, Context<Run> context) throws RemoteJobException {
+        RunStatus current = run.getStatus();
+        if (current != null && (current.getPhase() == RunPhase.SUCCEEDED || current.getPhase() == RunPhase.FAILED)) {
+            return UpdateControl.noUpdate();
+        }
+        Optional<URI> server = server(run);
+        if (server.isEmpty()) {
+            write(run, statuses.failed(run, "NoServer", "no job server: set spec.server or the operator's"
+                    + " --remote-server-url"), context);
+            return UpdateControl.noUpdate();
+        }
+        Duration poll = run.getSpec().getPollInterval() == null ? settings.pollInterval()
+                : GoDuration.parse(run.getSpec().getPollInterval());
+        poll = poll.compareTo(MIN_POLL) < 0 ? MIN_POLL : poll; // "0s" must not become a busy loop
+        try {
+            if (current == null || current.getRemoteId() == null) {
+                return start(run, server.get(), poll, context);
+            }
+            RunTiming timing = new RunTiming(Instant.parse(current.getStartTime()), timeout(run));
+            if (timing.timedOut(clock.instant())) {
+                return timeOut(run, server.get(), current.getRemoteId(), context);
+            }
+            RemoteJob job = jobs.get(server.get(), current.getRemoteId());
+            RunStatus next = statuses.polled(run, job);
+            if (RunStatuses.needsWrite(current, next)) {
+                write(run, next, context);
+            }
+            if (!job.running()) {
+                LOG.info("Run {}/{}: job {} {}", run.getMetadata().getNamespace(), run.getMetadata().getName(),
+                        job.id(), job.state());
+                return UpdateControl.noUpdate();
+            }
+            return UpdateControl.<Run>noUpdate().rescheduleAfter(timing.nextPoll(clock.instant(), poll));
+        } catch (RemoteJobException e) {
+            if (e.kind() == RemoteJobException.Kind.REJECTED || e.kind() == RemoteJobException.Kind.NOT_FOUND) {
+                write(run, statuses.failed(run, e.kind() == RemoteJobException.Kind.REJECTED ? "Rejected" : "JobLost",
+                        e.getMessage()), context);
+                return UpdateControl.noUpdate();
+            }
+            RunStatus next = statuses.unreachable(run, e);
+            if (RunStatuses.needsWrite(current, next)) {
+                write(run, next, context);
+            }
+            throw e; // retried through the shared failure limiter; the phase stays as it is
+        }
+    }
+
+    private UpdateControl<Run> start(Run run, URI server, Duration poll, Context<Run> context)
+            throws RemoteJobException {
+        Map<String, String> params = run.getSpec().getJob().getParams() == null ? Map.of()
+                : run.getSpec().getJob().getParams();
+        String id = jobs.start(server, run.getSpec().getJob().getName(), params, run.getMetadata().getUid());
+        write(run, statuses.started(run, id), context);
+        LOG.info("Run {}/{}: started job {} on {}", run.getMetadata().getNamespace(), run.getMetadata().getName(), id,
+                server);
+        Duration first = new RunTiming(clock.instant(), timeout(run)).nextPoll(clock.instant(), poll);
+        return UpdateControl.<Run>noUpdate().rescheduleAfter(first);
+    }
+
+    private UpdateControl<Run> timeOut(Run run, URI server, String id, Context<Run> context) {
+        String problem = null;
+        try {
+            jobs.cancel(server, id);
+        } catch (RemoteJobException e) {
+            problem = e.getMessage();
+        }
+        write(run, statuses.timedOut(run, timeout(run).orElseThrow(), problem), context);
+        LOG.info("Run {}/{}: timed out, job {} cancelled", run.getMetadata().getNamespace(),
+                run.getMetadata().getName(), id);
+        return UpdateControl.noUpdate();
+    }
+
+    @Override
+    public DeleteControl cleanup(Run run, Context<Run> context) {
+        RunStatus status = run.getStatus();
+        Optional<URI> server = server(run);
+        if (status == null || status.getRemoteId() == null || status.getPhase() != RunPhase.UNKNOWN
+                || server.isEmpty()) {
+            return DeleteControl.defaultDelete();
+        }
+        try {
+            jobs.cancel(server.get(), status.getRemoteId());
+            LOG.info("Run {}/{}: deleted, job {} cancelled", run.getMetadata().getNamespace(),
+                    run.getMetadata().getName(), status.getRemoteId());
+            return DeleteControl.defaultDelete();
+        } catch (RemoteJobException e) {
+            Instant deletedAt = Instant.parse(run.getMetadata().getDeletionTimestamp());
+            Duration elapsed = Duration.between(deletedAt, clock.instant());
+            Duration remaining = settings.cleanupTimeout().minus(elapsed);
+            if (remaining.isNegative() || remaining.isZero()) {
+                warn(run, context, "could not cancel remote job " + status.getRemoteId() + " within "
+                        + GoDuration.format(settings.cleanupTimeout()) + "; letting the Run go: " + e.getMessage());
+                return DeleteControl.defaultDelete();
+            }
+            // Back off by half the time spent so far, between 1 s and what is left.
+            Duration wait = elapsed.dividedBy(2);
+            wait = wait.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : wait;
+            wait = wait.compareTo(remaining) > 0 ? remaining : wait;
+            LOG.warn("Run {}/{}: cannot cancel job {} yet, retrying in {}: {}", run.getMetadata().getNamespace(),
+                    run.getMetadata().getName(), status.getRemoteId(), GoDuration.format(wait), e.getMessage());
+            return DeleteControl.noFinalizerRemoval().rescheduleAfter(wait);
+        }
+    }
+
+    private void write(Run run, RunStatus status, Context<Run> context) {
+        Run statusOnly = new Run();
+        statusOnly.setMetadata(new ObjectMetaBuilder().withName(run.getMetadata().getName())
+                .withNamespace(run.getMetadata().getNamespace()).build());
+        statusOnly.setStatus(status);
+        StatusPatch.apply(run, statusOnly, context);
+    }
+
+    private void warn(Run run, Context<Run> context, String message) {
+        LOG.warn("Run {}/{}: {}", run.getMetadata().getNamespace(), run.getMetadata().getName(), message);
+        String now = Conditions.timestamp(clock.instant());
+        context.getClient().v1().events().inNamespace(run.getMetadata().getNamespace()).resource(new EventBuilder()
+                .withNewMetadata().withGenerateName(run.getMetadata().getName() + ".").endMetadata()
+                .withInvolvedObject(new ObjectReferenceBuilder().withApiVersion(run.getApiVersion())
+                        .withKind(run.getKind()).withName(run.getMetadata().getName())
+                        .withNamespace(run.getMetadata().getNamespace()).withUid(run.getMetadata().getUid()).build())
+                .withType("Warning").withReason("RemoteCleanupAbandoned").withMessage(message)
+                .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
+                .withNewSource().withComponent("kyma-operator").endSource()
+                .build()).create();
+    }
+
+    private Optional<URI> server(Run run) {
+        return Optional.ofNullable(run.getSpec().getServer()).map(URI::create).or(settings::defaultServer);
+    }
+
+    private static Optional<Duration> timeout(Run run) {
+        return Optional.ofNullable(run.getSpec().getTimeout()).map(GoDuration::parse);
+    }
+}

@@ -1,0 +1,144 @@
+package io.kyma.operator.run;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.kyma.operator.api.Run;
+import io.kyma.operator.api.RunPhase;
+import io.kyma.operator.api.RunStatus;
+import io.kyma.operator.common.Conditions;
+
+/** The statuses a Run goes through, and whether a new one is worth a write. */
+public final class RunStatuses {
+    public static final String REMOTE_REACHABLE = "RemoteReachable";
+    static final String REASON_TIMEOUT = "Timeout";
+
+    private final Conditions conditions;
+    private final Clock clock;
+
+    public RunStatuses(Clock clock) {
+        this.clock = clock;
+        this.conditions = new Conditions(clock);
+    }
+
+    /** The job was started: phase Unknown from now. */
+    public RunStatus started(Run run, String remoteId) {
+        RunStatus status = copy(run);
+        status.setRemoteId(remoteId);
+        status.setPhase(RunPhase.UNKNOWN);
+        status.setStartTime(Conditions.timestamp(clock.instant()));
+        status.setMessage("job started");
+        return reachable(run, status);
+    }
+
+    /** What a poll of the job says. */
+    public RunStatus polled(Run run, RemoteJob job) {
+        RunStatus status = copy(run);
+        LogTail tail = LogTail.of(job.log());
+        status.setLogs(tail.text());
+        status.setLogsTruncated(tail.truncated() ? Boolean.TRUE : null);
+        if (!job.running()) {
+            status.setPhase(job.succeeded() ? RunPhase.SUCCEEDED : RunPhase.FAILED);
+            status.setCompletionTime(Conditions.timestamp(clock.instant()));
+            status.setMessage("job " + job.state() + lastLine(tail.text()));
+        } else {
+            status.setMessage("job running");
+        }
+        return reachable(run, status);
+    }
+
+    /** The job ended without success before it was known to run, or its record is gone. */
+    public RunStatus failed(Run run, String reason, String message) {
+        RunStatus status = copy(run);
+        status.setPhase(RunPhase.FAILED);
+        status.setCompletionTime(Conditions.timestamp(clock.instant()));
+        status.setMessage(message);
+        status.setConditions(Conditions.replace(status.getConditions(), conditions.condition(status.getConditions(),
+                "Succeeded", false, reason, message, run.getMetadata().getGeneration())));
+        return status;
+    }
+
+    /** The job ran past spec.timeout and was cancelled. */
+    public RunStatus timedOut(Run run, Duration timeout, String cancelProblem) {
+        return failed(run, REASON_TIMEOUT, "the job did not finish within " + timeout.toSeconds()
+                + "s and was cancelled" + (cancelProblem == null ? "" : "; cancelling failed: " + cancelProblem));
+    }
+
+    /** The server could not be used; the phase does not change. */
+    public RunStatus unreachable(Run run, RemoteJobException problem) {
+        RunStatus status = copy(run);
+        status.setConditions(Conditions.replace(status.getConditions(), conditions.condition(status.getConditions(),
+                REMOTE_REACHABLE, false, problem.kind().name(), problem.getMessage(),
+                run.getMetadata().getGeneration())));
+        return status;
+    }
+
+    /** Whether {@code next} differs from {@code current} in anything but timestamps of unchanged conditions. */
+    public static boolean needsWrite(RunStatus current, RunStatus next) {
+        if (current == null) {
+            return true;
+        }
+        return current.getPhase() != next.getPhase()
+                || !Objects.equals(current.getRemoteId(), next.getRemoteId())
+                || !Objects.equals(current.getLogs(), next.getLogs())
+                || !Objects.equals(current.getLogsTruncated(), next.getLogsTruncated())
+                || !Objects.equals(current.getMessage(), next.getMessage())
+                || !Objects.equals(current.getCompletionTime(), next.getCompletionTime())
+                || !Objects.equals(current.getObservedGeneration(), next.getObservedGeneration())
+                || !sameConditions(current.getConditions(), next.getConditions());
+    }
+
+    private RunStatus reachable(Run run, RunStatus status) {
+        status.setConditions(Conditions.replace(status.getConditions(), conditions.condition(status.getConditions(),
+                REMOTE_REACHABLE, true, "Answered", "the job server answered", run.getMetadata().getGeneration())));
+        return status;
+    }
+
+    private static RunStatus copy(Run run) {
+        RunStatus old = run.getStatus() == null ? new RunStatus() : run.getStatus();
+        RunStatus status = new RunStatus();
+        status.setPhase(old.getPhase());
+        status.setRemoteId(old.getRemoteId());
+        status.setStartTime(old.getStartTime());
+        status.setCompletionTime(old.getCompletionTime());
+        status.setLogs(old.getLogs());
+        status.setLogsTruncated(old.getLogsTruncated());
+        status.setMessage(old.getMessage());
+        status.setObservedGeneration(run.getMetadata().getGeneration());
+        status.setConditions(new ArrayList<>(old.getConditions() == null ? List.of() : old.getConditions()));
+        return status;
+    }
+
+    private static boolean sameConditions(List<Condition> a, List<Condition> b) {
+        List<Condition> left = a == null ? List.of() : a;
+        List<Condition> right = b == null ? List.of() : b;
+        if (left.size() != right.size()) {
+            return false;
+        }
+        for (int i = 0; i < left.size(); i++) {
+            Condition x = left.get(i);
+            Condition y = right.get(i);
+            if (!Objects.equals(x.getType(), y.getType()) || !Objects.equals(x.getStatus(), y.getStatus())
+                    || !Objects.equals(x.getReason(), y.getReason()) || !Objects.equals(x.getMessage(), y.getMessage())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String lastLine(String log) {
+        String trimmed = log.strip();
+        int newline = trimmed.lastIndexOf('\n');
+        String line = newline < 0 ? trimmed : trimmed.substring(newline + 1);
+        return line.isEmpty() ? "" : ": " + (line.length() > 200 ? line.substring(0, 200) : line);
+    }
+
+    static Instant parse(String timestamp) {
+        return timestamp == null ? null : Instant.parse(timestamp);
+    }
+}

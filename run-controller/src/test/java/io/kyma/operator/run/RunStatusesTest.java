@@ -1,0 +1,90 @@
+package io.kyma.operator.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.kyma.operator.api.Run;
+import io.kyma.operator.api.RunPhase;
+import io.kyma.operator.api.RunStatus;
+
+class RunStatusesTest {
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+    private final RunStatuses statuses = new RunStatuses(Clock.fixed(T0, ZoneOffset.UTC));
+
+    @Test
+    void aStartedRunIsUnknownWithItsRemoteIdAndReachable() {
+        RunStatus status = statuses.started(run(null), "job-1");
+        assertThat(status.getPhase()).isEqualTo(RunPhase.UNKNOWN);
+        assertThat(status.getRemoteId()).isEqualTo("job-1");
+        assertThat(status.getStartTime()).isEqualTo("2026-01-01T00:00:00Z");
+        assertThat(status.getObservedGeneration()).isEqualTo(2L);
+        assertThat(status.getConditions()).singleElement().satisfies(c -> {
+            assertThat(c.getType()).isEqualTo("RemoteReachable");
+            assertThat(c.getStatus()).isEqualTo("True");
+        });
+    }
+
+    @Test
+    void nothingIsWrittenWhileNeitherStateNorLogChanged() {
+        Run run = run(statuses.started(run(null), "job-1"));
+        RunStatus first = statuses.polled(run, new RemoteJob("job-1", "running", "a\n", null, null));
+        assertThat(RunStatuses.needsWrite(run.getStatus(), first)).as("the log appeared").isTrue();
+        run.setStatus(first);
+        RunStatus same = statuses.polled(run, new RemoteJob("job-1", "running", "a\n", null, null));
+        assertThat(RunStatuses.needsWrite(run.getStatus(), same)).isFalse();
+        RunStatus grown = statuses.polled(run, new RemoteJob("job-1", "running", "a\nb\n", null, null));
+        assertThat(RunStatuses.needsWrite(run.getStatus(), grown)).isTrue();
+    }
+
+    @Test
+    void completionSetsPhaseTimeAndMessageFromTheLastLogLine() {
+        Run run = run(statuses.started(run(null), "job-1"));
+        RunStatus done = statuses.polled(run, new RemoteJob("job-1", "failed", "step 1\njob x failed\n", null, null));
+        assertThat(done.getPhase()).isEqualTo(RunPhase.FAILED);
+        assertThat(done.getCompletionTime()).isEqualTo("2026-01-01T00:00:00Z");
+        assertThat(done.getMessage()).isEqualTo("job failed: job x failed");
+    }
+
+    @Test
+    void anOutageFlipsRemoteReachableOnceAndRepeatsOfItWriteNothing() {
+        Run run = run(statuses.started(run(null), "job-1"));
+        RemoteJobException refused = new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, "connection refused",
+                null);
+        RunStatus down = statuses.unreachable(run, refused);
+        assertThat(down.getPhase()).isEqualTo(RunPhase.UNKNOWN);
+        assertThat(down.getConditions()).singleElement().satisfies(c -> {
+            assertThat(c.getStatus()).isEqualTo("False");
+            assertThat(c.getReason()).isEqualTo("UNREACHABLE");
+            assertThat(c.getMessage()).isEqualTo("connection refused");
+        });
+        assertThat(RunStatuses.needsWrite(run.getStatus(), down)).isTrue();
+        run.setStatus(down);
+        assertThat(RunStatuses.needsWrite(run.getStatus(), statuses.unreachable(run, refused))).isFalse();
+    }
+
+    @Test
+    void aTimeoutFailsWithReasonTimeout() {
+        Run run = run(statuses.started(run(null), "job-1"));
+        RunStatus status = statuses.timedOut(run, Duration.ofSeconds(30), null);
+        assertThat(status.getPhase()).isEqualTo(RunPhase.FAILED);
+        assertThat(status.getConditions()).anySatisfy(c -> {
+            assertThat(c.getType()).isEqualTo("Succeeded");
+            assertThat(c.getReason()).isEqualTo("Timeout");
+        });
+        assertThat(status.getMessage()).contains("within 30s");
+    }
+
+    private static Run run(RunStatus status) {
+        Run run = new Run();
+        run.setMetadata(new ObjectMetaBuilder().withName("r").withNamespace("ns").withGeneration(2L).build());
+        run.setStatus(status);
+        return run;
+    }
+}
