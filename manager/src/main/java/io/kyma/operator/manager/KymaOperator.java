@@ -22,6 +22,9 @@ import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.helmcomponent.HelmComponentReconciler;
 import io.kyma.operator.kyma.KymaReconciler;
+import io.kyma.operator.run.RemoteJobClient;
+import io.kyma.operator.run.RunReconciler;
+import io.kyma.operator.run.RunSettings;
 import io.kyma.operator.manager.guard.GuardedReconciler;
 import io.kyma.operator.manager.guard.ReconcileGuard;
 import io.kyma.operator.manager.limits.GlobalGate;
@@ -37,6 +40,10 @@ import io.kyma.operator.manager.metrics.QueueMetrics;
 public final class KymaOperator implements AutoCloseable {
     /** How long in-flight reconciles may run on after a stop was requested. */
     static final Duration GRACEFUL_STOP = Duration.ofSeconds(30);
+    /** A job service that does not accept a connection within this time counts as unreachable. */
+    static final Duration REMOTE_CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    /** A job service that has not answered within this time counts as unreachable. */
+    static final Duration REMOTE_REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
     private final ManagerConfig config;
     private final Clock clock;
@@ -51,7 +58,9 @@ public final class KymaOperator implements AutoCloseable {
     public KymaOperator(ManagerConfig config, Config clientConfig, Clock clock, List<Interceptor> extraInterceptors) {
         this(config, clientConfig, clock, extraInterceptors, List.of(
                 new HelmComponentReconciler(clock, config.transitionUnit()),
-                new KymaReconciler(clock, config.kymaStatusInterval())));
+                new KymaReconciler(clock, config.kymaStatusInterval()),
+                new RunReconciler(clock, new RunSettings(config.remoteServerUrl(), config.runPollInterval(),
+                        config.runCleanupTimeout()), new RemoteJobClient(REMOTE_CONNECT_TIMEOUT, REMOTE_REQUEST_TIMEOUT))));
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.kyma.operator.manager;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -32,7 +33,10 @@ public record ManagerConfig(
         Duration syncPeriod,
         Duration reconcileTimeout,
         Optional<BindAddress> metricsBindAddress,
-        Optional<BindAddress> healthProbeBindAddress) {
+        Optional<BindAddress> healthProbeBindAddress,
+        Optional<URI> remoteServerUrl,
+        Duration runPollInterval,
+        Duration runCleanupTimeout) {
 
     public static final String ENV_PREFIX = "KYMA_OPERATOR_";
 
@@ -54,7 +58,10 @@ public record ManagerConfig(
         SYNC_PERIOD("sync-period", "10h", "Every resource is reconciled at least this often, without any event."),
         RECONCILE_TIMEOUT("reconcile-timeout", "1m", "A reconcile running longer is interrupted, counted as failed and retried with backoff."),
         METRICS_BIND_ADDRESS("metrics-bind-address", ":8080", "Address of the Prometheus /metrics endpoint ([host]:port); 0 turns it off."),
-        HEALTH_PROBE_BIND_ADDRESS("health-probe-bind-address", ":8081", "Address of /healthz and /readyz ([host]:port); 0 turns it off.");
+        HEALTH_PROBE_BIND_ADDRESS("health-probe-bind-address", ":8081", "Address of /healthz and /readyz ([host]:port); 0 turns it off."),
+        REMOTE_SERVER_URL("remote-server-url", "", "Job service (http or https URL) for Runs without spec.server."),
+        RUN_POLL_INTERVAL("run-poll-interval", "5s", "How often a running Run polls its job, unless spec.pollInterval says otherwise."),
+        RUN_CLEANUP_TIMEOUT("run-cleanup-timeout", "5m", "How long deleting a Run keeps trying to cancel its job on an unreachable server.");
 
         final String name;
         final String defaultValue;
@@ -125,7 +132,10 @@ public record ManagerConfig(
                 positiveDuration(Flag.SYNC_PERIOD, raw),
                 positiveDuration(Flag.RECONCILE_TIMEOUT, raw),
                 convert(Flag.METRICS_BIND_ADDRESS, raw, BindAddress::parse),
-                convert(Flag.HEALTH_PROBE_BIND_ADDRESS, raw, BindAddress::parse));
+                convert(Flag.HEALTH_PROBE_BIND_ADDRESS, raw, BindAddress::parse),
+                convert(Flag.REMOTE_SERVER_URL, raw, ManagerConfig::httpUrl),
+                positiveDuration(Flag.RUN_POLL_INTERVAL, raw),
+                positiveDuration(Flag.RUN_CLEANUP_TIMEOUT, raw));
     }
 
     /** The text of {@code --help}. */
@@ -160,6 +170,9 @@ public record ManagerConfig(
         parts.add("reconcile-timeout=" + GoDuration.format(reconcileTimeout));
         parts.add("metrics-bind-address=" + metricsBindAddress.map(BindAddress::toString).orElse("0"));
         parts.add("health-probe-bind-address=" + healthProbeBindAddress.map(BindAddress::toString).orElse("0"));
+        parts.add("remote-server-url=" + remoteServerUrl.map(URI::toString).orElse("<none>"));
+        parts.add("run-poll-interval=" + GoDuration.format(runPollInterval));
+        parts.add("run-cleanup-timeout=" + GoDuration.format(runCleanupTimeout));
         return String.join(" ", parts);
     }
 
@@ -186,6 +199,17 @@ public record ManagerConfig(
         public String toString() {
             return (host.equals("0.0.0.0") ? "" : host) + ":" + port;
         }
+    }
+
+    private static Optional<URI> httpUrl(String text) {
+        if (text.isEmpty()) {
+            return Optional.empty();
+        }
+        URI uri = URI.create(text);
+        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+            throw new IllegalArgumentException("'" + text + "' is not an http or https URL");
+        }
+        return Optional.of(uri);
     }
 
     private static double number(String text) {

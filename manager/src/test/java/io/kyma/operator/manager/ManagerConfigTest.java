@@ -74,7 +74,10 @@ class ManagerConfigTest {
             "--sync-period=1d|--sync-period",
             "--reconcile-timeout=never|--reconcile-timeout",
             "--metrics-bind-address=8080|--metrics-bind-address",
-            "--health-probe-bind-address=:70000|--health-probe-bind-address: port 70000 is out of range" })
+            "--health-probe-bind-address=:70000|--health-probe-bind-address: port 70000 is out of range",
+            "--remote-server-url=ftp://host|--remote-server-url: 'ftp://host' is not an http or https URL",
+            "--run-poll-interval=0s|--run-poll-interval must be greater than 0",
+            "--run-cleanup-timeout=forever|--run-cleanup-timeout" })
     void badValuesAreRejectedNamingTheFlag(String arg, String message) {
         assertThatThrownBy(() -> ManagerConfig.parse(new String[] { arg }, Map.of()))
                 .isInstanceOf(ConfigException.class).hasMessageContaining(message);
@@ -103,6 +106,7 @@ class ManagerConfigTest {
                         + "max-concurrent-reconciles=50 log-level=info failure-base-delay=1s failure-max-delay=16m40s "
                         + "rate-limiter-frequency=30 rate-limiter-burst=200 max-reconcile-rate=0 k8s-client-qps=150 "
                         + "k8s-client-burst=150 sync-period=10h reconcile-timeout=1m metrics-bind-address=:8080 "
-                        + "health-probe-bind-address=:8081");
+                        + "health-probe-bind-address=:8081 remote-server-url=<none> run-poll-interval=5s "
+                        + "run-cleanup-timeout=5m");
     }
 }

@@ -1,0 +1,288 @@
+package io.kyma.operator.manager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.kyma.operator.api.JobSpec;
+import io.kyma.operator.api.Run;
+import io.kyma.operator.api.RunPhase;
+import io.kyma.operator.api.RunSpec;
+import io.kyma.operator.remotejob.JobServer;
+import io.kyma.operator.testing.Crds;
+import io.kyma.operator.testing.EmbeddedControlPlane;
+
+/** The Run controller through the manager's wiring, against the real job service. */
+class RunFlowIT {
+    private static KubernetesClient admin;
+    private static JobServer server;
+
+    @BeforeAll
+    static void setUp() {
+        admin = EmbeddedControlPlane.get().newClient();
+        Crds.install(admin);
+        server = JobServer.start("127.0.0.1", 0);
+    }
+
+    @AfterAll
+    static void tearDown() {
+        server.close();
+        admin.close();
+    }
+
+    @Test
+    void runsSucceedFailAndTimeOut() {
+        String ns = namespace("run-outcomes");
+        try (RunningManager manager = manager(ns, server.url())) {
+            create(run(ns, "ok", "build", Map.of("durationSeconds", "2", "linesPerSecond", "4"), "200ms", null));
+            create(run(ns, "broken", "build", Map.of("durationSeconds", "1", "fail", "true"), "200ms", null));
+            create(run(ns, "slow", "build", Map.of("durationSeconds", "600"), "200ms", "2s"));
+            create(run(ns, "refused", "build", Map.of("reject", "quota exceeded"), "200ms", null));
+
+            Run ok = awaitPhase(ns, "ok", RunPhase.SUCCEEDED, 30);
+            assertThat(ok.getStatus().getLogs()).contains("job build started", "step 8", "job build succeeded");
+            assertThat(ok.getStatus().getCompletionTime()).isNotNull();
+            assertThat(ok.getStatus().getRemoteId()).isNotBlank();
+            assertThat(ok.getStatus().getMessage()).isEqualTo("job succeeded: " + lastLine(ok.getStatus().getLogs()));
+
+            Run broken = awaitPhase(ns, "broken", RunPhase.FAILED, 30);
+            assertThat(broken.getStatus().getLogs()).contains("job build failed");
+
+            Run slow = awaitPhase(ns, "slow", RunPhase.FAILED, 30);
+            assertThat(slow.getStatus().getConditions()).anySatisfy(c -> {
+                assertThat(c.getType()).isEqualTo("Succeeded");
+                assertThat(c.getReason()).isEqualTo("Timeout");
+            });
+            assertThat(jobState(slow.getStatus().getRemoteId())).isEqualTo("failed");
+
+            Run refused = awaitPhase(ns, "refused", RunPhase.FAILED, 30);
+            assertThat(refused.getStatus().getMessage()).contains("quota exceeded");
+            assertThat(refused.getStatus().getRemoteId()).isNull();
+        }
+    }
+
+    @Test
+    void pollingCostsAboutOneReconcilePerIntervalAndWritesOnlyChanges() {
+        String ns = namespace("run-polling");
+        try (RunningManager manager = manager(ns, server.url())) {
+            // 3 s of job, polled every 500 ms, with a log that does not grow while it runs.
+            create(run(ns, "quiet", "build", Map.of("durationSeconds", "3", "linesPerSecond", "0.01"), "500ms", null));
+            awaitPhase(ns, "quiet", RunPhase.SUCCEEDED, 30);
+            double reconciles = manager.manager.metrics().registry().get("controller_runtime_reconcile")
+                    .tag("controller", "run").counters().stream().mapToDouble(c -> c.count()).sum();
+            long statusWrites = manager.requests.requests().stream()
+                    .filter(r -> r.isWrite() && r.name().equals("quiet") && r.subresource().equals("status")).count();
+            System.out.printf("Run of 3 s polled every 500 ms: %.0f reconciles, %d status writes%n", reconciles,
+                    statusWrites);
+            assertThat(reconciles).isBetween(5.0, 10.0);
+            assertThat(statusWrites).as("started, the first log, and the end").isLessThanOrEqualTo(3);
+        }
+    }
+
+    @Test
+    void aServerThatIsDownAtFirstDelaysTheRunWithoutFailingItOrSpinning() throws IOException {
+        String ns = namespace("run-outage");
+        int port = freePort();
+        List<String> reachability = new CopyOnWriteArrayList<>();
+        try (JobServer late = JobServer.startAfter("127.0.0.1", port, Duration.ofSeconds(4));
+                RunningManager manager = manager(ns, "http://127.0.0.1:" + port, "--failure-base-delay", "500ms");
+                Watch ignored = watchReachability(ns, "patient", reachability)) {
+            create(run(ns, "patient", "build", Map.of("durationSeconds", "1"), "200ms", null));
+            Run done = awaitPhase(ns, "patient", RunPhase.SUCCEEDED, 60);
+            assertThat(reachability).startsWith("False").endsWith("True");
+            assertThat(reachable(done)).isEqualTo("True");
+            double errors = manager.manager.metrics().registry().get("controller_runtime_reconcile_errors")
+                    .tag("controller", "run").counter().count();
+            assertThat(errors).as("attempts while down for 4 s with a 500 ms doubling backoff").isBetween(1.0, 5.0);
+            assertThat(late.jobsStarted()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void anOperatorKilledRightAfterStartingTheJobStartsNoSecondOne() throws Exception {
+        String ns = namespace("run-restart");
+        Path kubeconfig = Files.createTempFile("kubeconfig", ".yaml");
+        Files.writeString(kubeconfig, EmbeddedControlPlane.get().kubeconfigYaml());
+        long before = server.jobsStarted();
+        server.faults().latency(Duration.ofSeconds(5)); // the job is started, the answer comes late
+        Process operator = new ProcessBuilder("java", "-jar", "target/kyma-operator.jar", "--kubeconfig",
+                kubeconfig.toString(), "--namespace", ns, "--remote-server-url", server.url(),
+                "--metrics-bind-address", "0", "--health-probe-bind-address", "0")
+                .redirectErrorStream(true).redirectOutput(Files.createTempFile("operator", ".log").toFile()).start();
+        try {
+            create(run(ns, "once", "build", Map.of("durationSeconds", "1"), "200ms", null));
+            await().atMost(Duration.ofSeconds(60)).until(() -> server.jobsStarted() == before + 1);
+            operator.destroyForcibly().waitFor();
+        } finally {
+            operator.destroyForcibly();
+            server.faults().latency(Duration.ZERO);
+        }
+        assertThat(admin.resources(Run.class).inNamespace(ns).withName("once").get().getStatus()).isNull();
+        try (RunningManager restarted = manager(ns, server.url())) {
+            awaitPhase(ns, "once", RunPhase.SUCCEEDED, 30);
+        }
+        assertThat(server.jobsStarted()).as("jobs started for the Run, across both operators").isEqualTo(before + 1);
+    }
+
+    @Test
+    void deletingARunCancelsItsJobAndAnUnreachableServerDelaysDeletionOnlyUntilTheCleanupTimeout() {
+        String ns = namespace("run-delete");
+        try (RunningManager manager = manager(ns, server.url(), "--run-cleanup-timeout", "3s")) {
+            create(run(ns, "cancelled", "build", Map.of("durationSeconds", "600"), "200ms", null));
+            String id = awaitPhase(ns, "cancelled", RunPhase.UNKNOWN, 30).getStatus().getRemoteId();
+            admin.resources(Run.class).inNamespace(ns).withName("cancelled").delete();
+            await().atMost(Duration.ofSeconds(20)).until(() -> get(ns, "cancelled") == null);
+            assertThat(jobState(id)).isEqualTo("failed");
+
+            create(run(ns, "orphaned", "build", Map.of("durationSeconds", "600"), "200ms", null));
+            awaitPhase(ns, "orphaned", RunPhase.UNKNOWN, 30);
+            server.refuseFor(Duration.ofSeconds(20));
+            long deleted = System.nanoTime();
+            admin.resources(Run.class).inNamespace(ns).withName("orphaned").delete();
+            await().atMost(Duration.ofSeconds(20)).until(() -> get(ns, "orphaned") == null);
+            assertThat(Duration.ofNanos(System.nanoTime() - deleted)).isGreaterThanOrEqualTo(Duration.ofMillis(2500));
+            assertThat(admin.v1().events().inNamespace(ns).list().getItems()).anySatisfy(e -> {
+                assertThat(e.getType()).isEqualTo("Warning");
+                assertThat(e.getReason()).isEqualTo("RemoteCleanupAbandoned");
+                assertThat(e.getInvolvedObject().getName()).isEqualTo("orphaned");
+            });
+        } finally {
+            await().atMost(Duration.ofSeconds(30)).until(server::listening);
+        }
+    }
+
+    @Test
+    void aThousandRunsWithAHundredWorkersAllCompleteWithinTheirWriteBudget() {
+        String ns = namespace("run-scale");
+        int runs = 1000;
+        int durationSeconds = 10;
+        try (RunningManager manager = manager(ns, server.url(), "--max-concurrent-reconciles", "100",
+                "--k8s-client-qps", "150", "--k8s-client-burst", "150")) {
+            long started = System.nanoTime();
+            IntStream.range(0, runs).parallel().forEach(i -> create(run(ns, "scale-" + i, "batch",
+                    Map.of("durationSeconds", Integer.toString(durationSeconds)), "1s", null)));
+            await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofSeconds(2)).until(() -> admin
+                    .resources(Run.class).inNamespace(ns).list().getItems().stream()
+                    .filter(r -> r.getStatus() != null && r.getStatus().getPhase() == RunPhase.SUCCEEDED)
+                    .count() == runs);
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+            await().atMost(Duration.ofSeconds(30)).until(() -> manager.manager.metrics().registry()
+                    .get("workqueue_depth").tag("name", "run").gauge().value() == 0);
+
+            Map<String, Long> writesPerRun = new java.util.HashMap<>();
+            manager.requests.requests().stream().filter(r -> r.isWrite() && r.resource().equals("runs")
+                    && r.subresource().equals("status")).forEach(r -> writesPerRun.merge(r.name(), 1L, Long::sum));
+            long max = writesPerRun.values().stream().mapToLong(Long::longValue).max().orElse(0);
+            System.out.printf("%d Runs of %d s polled every 1 s with 100 workers at QPS 150: all succeeded %d s after"
+                    + " the first create; status writes per Run: max %d, mean %.1f%n", runs, durationSeconds,
+                    took.toSeconds(), max, writesPerRun.values().stream().mapToLong(Long::longValue).average()
+                            .orElse(0));
+            assertThat(writesPerRun).hasSize(runs);
+            assertThat(max).as("at most 2 + D/P status writes per Run").isLessThanOrEqualTo(2 + durationSeconds);
+        }
+    }
+
+    private static RunningManager manager(String ns, String serverUrl, String... flags) {
+        List<String> args = new ArrayList<>(List.of("--remote-server-url", serverUrl, "--failure-base-delay",
+                "200ms"));
+        args.addAll(List.of(flags));
+        return new RunningManager(ns, args.toArray(String[]::new));
+    }
+
+    private static Watch watchReachability(String ns, String name, List<String> seen) {
+        return admin.resources(Run.class).inNamespace(ns).withName(name).watch(new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, Run run) {
+                String value = reachable(run);
+                if (value != null && (seen.isEmpty() || !seen.get(seen.size() - 1).equals(value))) {
+                    seen.add(value);
+                }
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+            }
+        });
+    }
+
+    private static String reachable(Run run) {
+        return run.getStatus() == null ? null : run.getStatus().getConditions().stream()
+                .filter(c -> c.getType().equals("RemoteReachable")).map(Condition::getStatus).findFirst().orElse(null);
+    }
+
+    private static String jobState(String id) {
+        try {
+            var http = java.net.http.HttpClient.newHttpClient();
+            String body = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.url() + "/jobs/"
+                    + id)).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(body).get("state").asText();
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Run awaitPhase(String ns, String name, RunPhase phase, int seconds) {
+        await().atMost(Duration.ofSeconds(seconds)).pollInterval(Duration.ofMillis(100)).until(() -> {
+            Run run = get(ns, name);
+            return run != null && run.getStatus() != null && run.getStatus().getPhase() == phase;
+        });
+        return get(ns, name);
+    }
+
+    private static Run get(String ns, String name) {
+        return admin.resources(Run.class).inNamespace(ns).withName(name).get();
+    }
+
+    private static void create(Run run) {
+        admin.resource(run).create();
+    }
+
+    private static String namespace(String name) {
+        admin.resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).serverSideApply();
+        return name;
+    }
+
+    private static String lastLine(String log) {
+        String[] lines = log.strip().split("\n");
+        return lines[lines.length - 1];
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    static Run run(String ns, String name, String job, Map<String, String> params, String poll, String timeout) {
+        Run run = new Run();
+        run.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
+        run.setSpec(new RunSpec());
+        run.getSpec().setJob(new JobSpec());
+        run.getSpec().getJob().setName(job);
+        run.getSpec().getJob().setParams(params);
+        run.getSpec().setPollInterval(poll);
+        run.getSpec().setTimeout(timeout);
+        return run;
+    }
+}
