@@ -43,3 +43,8 @@ run: ## Run the operator in the foreground against the current cluster, or the e
 .PHONY: stop
 stop: ## Stop the embedded control plane started by `make run`.
 	hack/control-plane.sh down
+
+.PHONY: remote-server
+remote-server: ## Run the remote job service in the foreground (PORT=9090).
+	@test -f remote-job-server/target/remote-job-server.jar || $(MAKE) build
+	java -jar remote-job-server/target/remote-job-server.jar --port $(or $(PORT),9090)

@@ -6,10 +6,12 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 JAR=manager/target/kyma-operator.jar
+JOB_SERVER_JAR=remote-job-server/target/remote-job-server.jar
+JOB_SERVER_PORT=${JOB_SERVER_PORT:-9090}
 MVN=${MVN:-mvn}
 KUBECTL=${KUBECTL:-kubectl}
 
-if [ ! -f "$JAR" ] || [ -n "$(find . -path ./.local -prune -o \( -name '*.java' -o -name 'pom.xml' -o -name '*.xml' -path '*/resources/*' \) -newer "$JAR" -print -quit)" ]; then
+if [ ! -f "$JAR" ] || [ ! -f "$JOB_SERVER_JAR" ] || [ -n "$(find . -path ./.local -prune -o \( -name '*.java' -o -name 'pom.xml' -o -name '*.xml' -path '*/resources/*' \) -newer "$JAR" -print -quit)" ]; then
   echo "Building $JAR"
   "$MVN" -B -ntp -q install -DskipTests
 fi
@@ -30,14 +32,25 @@ fi
 "$KUBECTL" wait --for condition=established --timeout=60s -f config/crd/bases/ >/dev/null
 echo "CRDs installed"
 
+server_args=()
 if [ "$embedded" = true ]; then
+  # The remote job service for Runs, stopped together with the operator.
+  java -jar "$JOB_SERVER_JAR" --port "$JOB_SERVER_PORT" > .local/remote-job-server.log 2>&1 &
+  echo $! > .local/remote-job-server.pid
+  trap 'kill "$(cat .local/remote-job-server.pid)" 2>/dev/null; rm -f .local/remote-job-server.pid' EXIT
+  server_args=(--remote-server-url "http://127.0.0.1:$JOB_SERVER_PORT")
+  echo "Remote job service on http://127.0.0.1:$JOB_SERVER_PORT (log: .local/remote-job-server.log)"
+
   "$KUBECTL" apply -f samples/kyma.yaml
   echo
   echo "Watch progress in another terminal with:"
   echo "  kubectl --kubeconfig .local/kubeconfig get kymas,helmcomponents -A -w"
+  echo "Try the Runs too:"
+  echo "  kubectl --kubeconfig .local/kubeconfig apply -f samples/run.yaml"
+  echo "  kubectl --kubeconfig .local/kubeconfig get runs -w"
   echo "Ctrl-C stops the operator; 'make stop' stops the embedded control plane."
   echo
 fi
 
 # shellcheck disable=SC2086
-exec java ${JAVA_OPTS:-} -jar "$JAR" "${kubeconfig_args[@]}" ${ARGS:-}
+java ${JAVA_OPTS:-} -jar "$JAR" "${kubeconfig_args[@]}" "${server_args[@]}" ${ARGS:-}
