@@ -3,6 +3,7 @@ package io.kyma.operator.manager;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 
@@ -53,14 +54,20 @@ public final class KymaOperator implements AutoCloseable {
     private final RequeueLimiter requeueLimiter;
     private final RateLimiter<?> gate;
     private final ScheduledThreadPoolExecutor watchdog;
+    private final Optional<Leadership> leadership;
 
-    /** The manager with every controller of the product. */
+    /** The manager with every controller of the product; losing the leader lease stops it without exiting. */
     public KymaOperator(ManagerConfig config, Config clientConfig, Clock clock, List<Interceptor> extraInterceptors) {
-        this(config, clientConfig, clock, extraInterceptors, List.of(
+        this(config, clientConfig, clock, extraInterceptors, standardControllers(config, clock), false);
+    }
+
+    /** Every controller of the product. */
+    public static List<Reconciler<?>> standardControllers(ManagerConfig config, Clock clock) {
+        return List.of(
                 new HelmComponentReconciler(clock, config.transitionUnit()),
                 new KymaReconciler(clock, config.kymaStatusInterval()),
                 new RunReconciler(clock, new RunSettings(config.remoteServerUrl(), config.runPollInterval(),
-                        config.runCleanupTimeout()), new RemoteJobClient(REMOTE_CONNECT_TIMEOUT, REMOTE_REQUEST_TIMEOUT))));
+                        config.runCleanupTimeout()), new RemoteJobClient(REMOTE_CONNECT_TIMEOUT, REMOTE_REQUEST_TIMEOUT)));
     }
 
     /**
@@ -70,6 +77,15 @@ public final class KymaOperator implements AutoCloseable {
      */
     public KymaOperator(ManagerConfig config, Config clientConfig, Clock clock, List<Interceptor> extraInterceptors,
             List<Reconciler<?>> reconcilers) {
+        this(config, clientConfig, clock, extraInterceptors, reconcilers, false);
+    }
+
+    /**
+     * @param exitOnLostLease whether losing the leader lease ends the process (in production) or only stops this
+     *        operator (in tests)
+     */
+    public KymaOperator(ManagerConfig config, Config clientConfig, Clock clock, List<Interceptor> extraInterceptors,
+            List<Reconciler<?>> reconcilers, boolean exitOnLostLease) {
         this.config = config;
         this.clock = clock;
         this.client = KubernetesClients.create(clientConfig, config, metrics, extraInterceptors);
@@ -88,13 +104,17 @@ public final class KymaOperator implements AutoCloseable {
             return t;
         });
         watchdog.setRemoveOnCancelPolicy(true);
+        this.leadership = config.leaderElect() ? Optional.of(new Leadership(exitOnLostLease, clock))
+                : Optional.empty();
         this.operator = new Operator(o -> o
                 .withKubernetesClient(client)
+                .withLeaderElectionConfiguration(leadership.map(l -> l.configuration(config)).orElse(null))
                 .withConcurrentReconciliationThreads(config.maxConcurrentReconciles())
                 .withReconciliationTerminationTimeout(GRACEFUL_STOP)
                 .withMetrics(new QueueMetrics(metrics, clock))
                 .withCloseClientOnStop(false));
 
+        leadership.ifPresent(l -> l.onLoss(operator::stop));
         for (Reconciler<?> reconciler : reconcilers) {
             Controller<?> controller = register(reconciler);
             if (reconciler instanceof HelmComponentReconciler) {
@@ -133,10 +153,27 @@ public final class KymaOperator implements AutoCloseable {
         return new ManagerEndpoints(config, metrics::scrape, this::ready);
     }
 
-    /** Ready once the operator has started and every informer has synced and is healthy. */
+    /**
+     * Ready once the operator has started and every informer has synced and is healthy, and, with leader election,
+     * only while this manager leads.
+     */
     public boolean ready() {
         var info = operator.getRuntimeInfo();
-        return info.isStarted() && info.allEventSourcesAreHealthy();
+        return info.isStarted() && info.allEventSourcesAreHealthy() && leadership.map(Leadership::leading).orElse(true);
+    }
+
+    /** Whether this manager reconciles: always without leader election, else while it holds the lease. */
+    public boolean leading() {
+        return leadership.map(Leadership::leading).orElse(true);
+    }
+
+    /** When this manager became the leader and when it stopped leading, if it did. */
+    public Optional<java.time.Instant> leadingSince() {
+        return leadership.flatMap(Leadership::leadingSince);
+    }
+
+    public Optional<java.time.Instant> stoppedLeadingAt() {
+        return leadership.flatMap(Leadership::stoppedAt);
     }
 
     public KubernetesClient client() {

@@ -30,8 +30,9 @@ public final class Main {
         setLogLevel(config.logLevel());
         LOG.info("Starting kyma-operator with {}", config.describe());
 
-        KymaOperator manager = new KymaOperator(config, KubernetesClients.clientConfig(config), Clock.systemUTC(),
-                List.of());
+        Clock clock = Clock.systemUTC();
+        KymaOperator manager = new KymaOperator(config, KubernetesClients.clientConfig(config), clock, List.of(),
+                KymaOperator.standardControllers(config, clock), true);
         ManagerEndpoints endpoints;
         try {
             endpoints = manager.serveEndpoints();

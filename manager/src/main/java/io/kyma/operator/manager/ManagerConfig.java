@@ -36,7 +36,10 @@ public record ManagerConfig(
         Optional<BindAddress> healthProbeBindAddress,
         Optional<URI> remoteServerUrl,
         Duration runPollInterval,
-        Duration runCleanupTimeout) {
+        Duration runCleanupTimeout,
+        boolean leaderElect,
+        Optional<String> leaderElectionNamespace,
+        String leaderElectionId) {
 
     public static final String ENV_PREFIX = "KYMA_OPERATOR_";
 
@@ -61,7 +64,10 @@ public record ManagerConfig(
         HEALTH_PROBE_BIND_ADDRESS("health-probe-bind-address", ":8081", "Address of /healthz and /readyz ([host]:port); 0 turns it off."),
         REMOTE_SERVER_URL("remote-server-url", "", "Job service (http or https URL) for Runs without spec.server."),
         RUN_POLL_INTERVAL("run-poll-interval", "5s", "How often a running Run polls its job, unless spec.pollInterval says otherwise."),
-        RUN_CLEANUP_TIMEOUT("run-cleanup-timeout", "5m", "How long deleting a Run keeps trying to cancel its job on an unreachable server.");
+        RUN_CLEANUP_TIMEOUT("run-cleanup-timeout", "5m", "How long deleting a Run keeps trying to cancel its job on an unreachable server."),
+        LEADER_ELECT("leader-elect", "false", "Elect a leader through a Lease, so that of several replicas only one reconciles."),
+        LEADER_ELECTION_NAMESPACE("leader-election-namespace", "", "Namespace of the leader-election Lease; empty uses the namespace the operator runs in."),
+        LEADER_ELECTION_ID("leader-election-id", "kyma-operator-leader", "Name of the leader-election Lease.");
 
         final String name;
         final String defaultValue;
@@ -108,6 +114,8 @@ public record ManagerConfig(
             String value;
             if (eq >= 0) {
                 value = arg.substring(eq + 1);
+            } else if (flag == Flag.LEADER_ELECT && (i + 1 >= args.length || args[i + 1].startsWith("--"))) {
+                value = "true"; // a switch: --leader-elect alone turns it on
             } else if (i + 1 < args.length) {
                 value = args[++i];
             } else {
@@ -135,7 +143,10 @@ public record ManagerConfig(
                 convert(Flag.HEALTH_PROBE_BIND_ADDRESS, raw, BindAddress::parse),
                 convert(Flag.REMOTE_SERVER_URL, raw, ManagerConfig::httpUrl),
                 positiveDuration(Flag.RUN_POLL_INTERVAL, raw),
-                positiveDuration(Flag.RUN_CLEANUP_TIMEOUT, raw));
+                positiveDuration(Flag.RUN_CLEANUP_TIMEOUT, raw),
+                bool(Flag.LEADER_ELECT, raw),
+                optional(raw.get(Flag.LEADER_ELECTION_NAMESPACE)),
+                convert(Flag.LEADER_ELECTION_ID, raw, ManagerConfig::dnsName));
     }
 
     /** The text of {@code --help}. */
@@ -173,6 +184,9 @@ public record ManagerConfig(
         parts.add("remote-server-url=" + remoteServerUrl.map(URI::toString).orElse("<none>"));
         parts.add("run-poll-interval=" + GoDuration.format(runPollInterval));
         parts.add("run-cleanup-timeout=" + GoDuration.format(runCleanupTimeout));
+        parts.add("leader-elect=" + leaderElect);
+        parts.add("leader-election-namespace=" + leaderElectionNamespace.orElse("<own>"));
+        parts.add("leader-election-id=" + leaderElectionId);
         return String.join(" ", parts);
     }
 
@@ -199,6 +213,21 @@ public record ManagerConfig(
         public String toString() {
             return (host.equals("0.0.0.0") ? "" : host) + ":" + port;
         }
+    }
+
+    private static boolean bool(Flag flag, Map<Flag, String> raw) {
+        String value = raw.get(flag).trim().toLowerCase(Locale.ROOT);
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new ConfigException(flag.flagName() + " must be true or false, got '" + raw.get(flag) + "'");
+        }
+        return Boolean.parseBoolean(value);
+    }
+
+    private static String dnsName(String text) {
+        if (!text.matches("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?")) {
+            throw new IllegalArgumentException("'" + text + "' is not a valid object name");
+        }
+        return text;
     }
 
     private static Optional<URI> httpUrl(String text) {

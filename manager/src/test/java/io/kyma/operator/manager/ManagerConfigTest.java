@@ -77,10 +77,22 @@ class ManagerConfigTest {
             "--health-probe-bind-address=:70000|--health-probe-bind-address: port 70000 is out of range",
             "--remote-server-url=ftp://host|--remote-server-url: 'ftp://host' is not an http or https URL",
             "--run-poll-interval=0s|--run-poll-interval must be greater than 0",
-            "--run-cleanup-timeout=forever|--run-cleanup-timeout" })
+            "--run-cleanup-timeout=forever|--run-cleanup-timeout",
+            "--leader-elect=maybe|--leader-elect must be true or false",
+            "--leader-election-id=Kyma_Lease|--leader-election-id" })
     void badValuesAreRejectedNamingTheFlag(String arg, String message) {
         assertThatThrownBy(() -> ManagerConfig.parse(new String[] { arg }, Map.of()))
                 .isInstanceOf(ConfigException.class).hasMessageContaining(message);
+    }
+
+    @Test
+    void leaderElectIsASwitch() {
+        assertThat(ManagerConfig.parse(new String[] { "--leader-elect" }, Map.of()).leaderElect()).isTrue();
+        assertThat(ManagerConfig.parse(new String[] { "--leader-elect", "--namespace", "x" }, Map.of()).leaderElect())
+                .isTrue();
+        assertThat(ManagerConfig.parse(new String[] { "--leader-elect=false" }, Map.of()).leaderElect()).isFalse();
+        assertThat(ManagerConfig.parse(new String[0], Map.of("KYMA_OPERATOR_LEADER_ELECT", "true")).leaderElect())
+                .isTrue();
     }
 
     @Test
@@ -107,6 +119,7 @@ class ManagerConfigTest {
                         + "rate-limiter-frequency=30 rate-limiter-burst=200 max-reconcile-rate=0 k8s-client-qps=150 "
                         + "k8s-client-burst=150 sync-period=10h reconcile-timeout=1m metrics-bind-address=:8080 "
                         + "health-probe-bind-address=:8081 remote-server-url=<none> run-poll-interval=5s "
-                        + "run-cleanup-timeout=5m");
+                        + "run-cleanup-timeout=5m leader-elect=false leader-election-namespace=<own> "
+                        + "leader-election-id=kyma-operator-leader");
     }
 }

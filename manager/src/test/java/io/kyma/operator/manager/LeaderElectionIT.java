@@ -1,0 +1,141 @@
+package io.kyma.operator.manager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.http.BasicBuilder;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.Interceptor;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.KymaPhase;
+import io.kyma.operator.testing.Crds;
+import io.kyma.operator.testing.EmbeddedControlPlane;
+
+/** Two managers against one API server: only the leader reconciles, and a lost lease hands over safely. */
+class LeaderElectionIT {
+    private static KubernetesClient admin;
+
+    @BeforeAll
+    static void setUp() {
+        admin = EmbeddedControlPlane.get().newClient();
+        Crds.install(admin);
+    }
+
+    @AfterAll
+    static void tearDown() {
+        admin.close();
+    }
+
+    @Test
+    void onlyTheLeaderReconcilesAndTheOtherTakesOverWhenItStops() {
+        String ns = namespace("leader-takeover");
+        KymaOperator first = start(ns, null);
+        await().atMost(Duration.ofSeconds(30)).until(first::leading);
+        KymaOperator second = start(ns, null);
+        try {
+            admin.resource(Samples.kyma(ns, "led", Samples.MODULES.subList(0, 3))).create();
+            awaitReady(ns, "led");
+            assertThat(second.leading()).isFalse();
+            assertThat(second.ready()).as("/readyz of the follower").isFalse();
+            assertThat(first.ready()).as("/readyz of the leader").isTrue();
+            assertThat(reconciles(first)).isGreaterThan(0);
+            assertThat(reconciles(second)).as("the follower reconciles nothing").isZero();
+
+            Instant stopped = Instant.now();
+            first.close();
+            await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(100)).until(second::leading);
+            Duration takeover = Duration.between(stopped, second.leadingSince().orElseThrow());
+            System.out.printf("Leader stopped; the other manager took over after %d ms%n", takeover.toMillis());
+            assertThat(takeover).as("lease duration 15 s, retry period 2 s, plus a margin")
+                    .isLessThan(Duration.ofSeconds(22));
+
+            admin.resource(Samples.kyma(ns, "after", Samples.MODULES.subList(0, 2))).create();
+            awaitReady(ns, "after");
+            assertThat(reconciles(second)).isGreaterThan(0);
+        } finally {
+            first.close();
+            second.close();
+        }
+    }
+
+    @Test
+    void aLeaderThatLosesTheLeaseStopsBeforeTheOtherStarts() {
+        String ns = namespace("leader-loss");
+        Partition partition = new Partition();
+        KymaOperator first = start(ns, partition);
+        await().atMost(Duration.ofSeconds(30)).until(first::leading);
+        KymaOperator second = start(ns, null);
+        try {
+            partition.cut = true; // the leader can no longer renew its lease
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> second.leadingSince().isPresent());
+            Instant lost = first.stoppedLeadingAt().orElseThrow();
+            Instant taken = second.leadingSince().orElseThrow();
+            System.out.printf("Partitioned leader stopped at +0 ms; the other started leading at +%d ms%n",
+                    Duration.between(lost, taken).toMillis());
+            assertThat(lost).isBefore(taken);
+            assertThat(first.leading()).isFalse();
+
+            admin.resource(Samples.kyma(ns, "handed-over", Samples.MODULES.subList(0, 2))).create();
+            awaitReady(ns, "handed-over");
+        } finally {
+            partition.cut = false;
+            first.close();
+            second.close();
+        }
+    }
+
+    /** Fails every request of one client while cut, as a network partition would. */
+    static final class Partition implements Interceptor {
+        volatile boolean cut;
+
+        @Override
+        public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
+            if (cut) {
+                throw new KubernetesClientException("partitioned from the API server");
+            }
+        }
+    }
+
+    private static KymaOperator start(String ns, Interceptor interceptor) {
+        List<String> args = new ArrayList<>(List.of("--metrics-bind-address", "0", "--health-probe-bind-address",
+                "0", "--namespace", ns, "--transition-unit", "10ms", "--leader-elect", "--leader-election-namespace",
+                ns));
+        ManagerConfig config = ManagerConfig.parse(args.toArray(String[]::new), Map.of());
+        KymaOperator manager = new KymaOperator(config, EmbeddedControlPlane.get().config(), Clock.systemUTC(),
+                interceptor == null ? List.of() : List.of(interceptor));
+        manager.start();
+        return manager;
+    }
+
+    private static double reconciles(KymaOperator manager) {
+        return manager.metrics().registry().find("controller_runtime_reconcile").counters().stream()
+                .mapToDouble(c -> c.count()).sum();
+    }
+
+    private static void awaitReady(String ns, String name) {
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
+            Kyma kyma = admin.resources(Kyma.class).inNamespace(ns).withName(name).get();
+            return kyma != null && kyma.getStatus() != null && kyma.getStatus().getPhase() == KymaPhase.READY;
+        });
+    }
+
+    private static String namespace(String name) {
+        admin.resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).serverSideApply();
+        return name;
+    }
+}
