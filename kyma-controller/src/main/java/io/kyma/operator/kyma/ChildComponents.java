@@ -30,7 +30,6 @@ final class ChildComponents {
                         .withName(kyma.getMetadata().getName())
                         .withUid(kyma.getMetadata().getUid())
                         .withController(true)
-                        .withBlockOwnerDeletion(true)
                         .build())
                 .build());
         HelmComponentSpec spec = new HelmComponentSpec();

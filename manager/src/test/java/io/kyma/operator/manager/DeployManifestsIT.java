@@ -1,0 +1,138 @@
+package io.kyma.operator.manager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.kyma.operator.testing.Crds;
+import io.kyma.operator.testing.EmbeddedControlPlane;
+
+/** config/default renders with kustomize and the API server accepts every object of it (server-side dry run). */
+class DeployManifestsIT {
+    private static String rendered;
+    private static List<HasMetadata> objects;
+
+    @BeforeAll
+    static void render() throws Exception {
+        rendered = kubectl(null, "kustomize", Crds.repositoryRoot().resolve("config/default").toString());
+        try (KubernetesClient client = EmbeddedControlPlane.get().newClient()) {
+            objects = client.load(new ByteArrayInputStream(rendered.getBytes(StandardCharsets.UTF_8))).items();
+        }
+    }
+
+    @Test
+    void everyObjectButTheServiceMonitorPassesAServerSideDryRun() throws Exception {
+        assertThat(objects).extracting(HasMetadata::getKind).contains("Namespace", "CustomResourceDefinition",
+                "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "Deployment", "Service",
+                "ConfigMap", "ServiceMonitor");
+        String withoutMonitor = String.join("\n---\n", objects.stream()
+                .filter(o -> !o.getKind().equals("ServiceMonitor")).map(Serialization::asYaml).toList());
+        try (KubernetesClient client = EmbeddedControlPlane.get().newClient()) {
+            // A dry run creates nothing, so the namespaced objects need their namespace for real.
+            client.resource(new NamespaceBuilder().withNewMetadata().withName("kyma-operator-system").endMetadata()
+                    .build()).serverSideApply();
+        }
+        Path manifest = Files.createTempFile("deploy", ".yaml");
+        Files.writeString(manifest, withoutMonitor);
+        String out = kubectl(kubeconfig(), "apply", "--server-side", "--force-conflicts", "--dry-run=server", "-f",
+                manifest.toString());
+        assertThat(out).contains("deployment.apps/kyma-operator-controller-manager serverside-applied (server dry run)",
+                "clusterrole.rbac.authorization.k8s.io/kyma-operator-manager-role serverside-applied (server dry run)");
+    }
+
+    @Test
+    void theServiceMonitorUsesOnlyFieldsOfThePrometheusOperatorsV1ApiAndFindsTheMetricsPort() {
+        GenericKubernetesResource monitor = (GenericKubernetesResource) only("ServiceMonitor");
+        assertThat(monitor.getApiVersion()).isEqualTo("monitoring.coreos.com/v1");
+        Map<String, Object> spec = monitor.get("spec");
+        // Fields of monitoring.coreos.com/v1 ServiceMonitorSpec and Endpoint (Prometheus Operator API reference).
+        assertThat(spec.keySet()).isSubsetOf(Set.of("selector", "endpoints", "namespaceSelector", "jobLabel",
+                "targetLabels", "podTargetLabels", "sampleLimit", "targetLimit", "attachMetadata", "scrapeProtocols",
+                "labelLimit", "labelNameLengthLimit", "labelValueLengthLimit", "keepDroppedTargets",
+                "scrapeClass", "bodySizeLimit", "fallbackScrapeProtocol"));
+        List<Map<String, Object>> endpoints = monitor.get("spec", "endpoints");
+        assertThat(endpoints).isNotEmpty().allSatisfy(e -> assertThat(e.keySet()).isSubsetOf(Set.of("port",
+                "targetPort", "path", "scheme", "params", "interval", "scrapeTimeout", "honorLabels",
+                "honorTimestamps", "relabelings", "metricRelabelings", "tlsConfig", "bearerTokenSecret",
+                "authorization", "basicAuth", "oauth2", "followRedirects", "enableHttp2", "filterRunning",
+                "proxyUrl", "trackTimestampsStaleness", "noProxy", "proxyFromEnvironment",
+                "proxyConnectHeader")));
+
+        Service service = (Service) only("Service");
+        Map<String, String> selector = monitor.get("spec", "selector", "matchLabels");
+        assertThat(service.getMetadata().getLabels()).containsAllEntriesOf(selector);
+        assertThat(service.getSpec().getPorts()).extracting(p -> p.getName()).contains((String) endpoints.get(0)
+                .get("port"));
+        assertThat(endpoints.get(0).get("path")).isEqualTo("/metrics");
+        assertThat(monitor.getMetadata().getNamespace()).isEqualTo(service.getMetadata().getNamespace());
+    }
+
+    @Test
+    void theDeploymentRunsLockedDownWithProbesMetricsAndLeaderElection() {
+        Deployment deployment = (Deployment) only("Deployment");
+        var pod = deployment.getSpec().getTemplate().getSpec();
+        var container = pod.getContainers().get(0);
+        assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+        assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+        assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+        assertThat(container.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+        assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+        assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+        assertThat(container.getPorts()).extracting(p -> p.getContainerPort()).containsExactlyInAnyOrder(8080, 8081);
+        assertThat(container.getArgs()).contains("--leader-elect");
+        assertThat(container.getResources().getLimits()).containsKeys("cpu", "memory");
+        assertThat(container.getResources().getRequests()).containsKeys("cpu", "memory");
+        assertThat(pod.getServiceAccountName()).isEqualTo("kyma-operator-controller-manager");
+        Service service = (Service) only("Service");
+        assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels())
+                .containsAllEntriesOf(service.getSpec().getSelector());
+        // Every flag the Deployment passes is one the manager knows.
+        List<String> args = container.getArgs();
+        ManagerConfig.parse(args.toArray(String[]::new), Map.of());
+    }
+
+    private static HasMetadata only(String kind) {
+        List<HasMetadata> matching = objects.stream().filter(o -> o.getKind().equals(kind)).toList();
+        assertThat(matching).as(kind).hasSize(1);
+        return matching.get(0);
+    }
+
+    static Path kubeconfig() throws IOException {
+        Path file = Files.createTempFile("kubeconfig", ".yaml");
+        Files.writeString(file, EmbeddedControlPlane.get().kubeconfigYaml());
+        return file;
+    }
+
+    /** Runs kubectl and returns its output; fails the test with kubectl's own words if it fails. */
+    static String kubectl(Path kubeconfig, String... args) throws IOException, InterruptedException {
+        List<String> command = new java.util.ArrayList<>(List.of("kubectl"));
+        if (kubeconfig != null) {
+            command.addAll(List.of("--kubeconfig", kubeconfig.toString()));
+        }
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as("kubectl %s:%n%s", String.join(" ", args), out).isZero();
+        return out;
+    }
+}
