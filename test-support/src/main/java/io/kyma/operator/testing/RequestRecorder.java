@@ -15,12 +15,18 @@ import io.fabric8.kubernetes.client.http.Interceptor;
 /** Records every API request a client made and how it was answered, so tests can count writes. */
 public final class RequestRecorder implements Interceptor {
     private static final Pattern RESOURCE_PATH = Pattern.compile(
-            "^/apis?(?:/[^/]+)?/v[^/]+(?:/namespaces/[^/]+)?/([a-z0-9.-]+)(?:/([^/?]+))?(?:/([a-z]+))?");
+            "^/api(?:s/([^/]+))?/v[^/]+(?:/namespaces/[^/]+)?/([a-z0-9.-]+)(?:/([^/?]+))?(?:/([a-z]+))?");
 
-    /** One answered request. */
-    public record Request(String method, String resource, String name, String subresource, int code) {
+    /** One answered request, with the RBAC verb it needs. */
+    public record Request(String method, String group, String resource, String name, String subresource, String verb,
+            int code) {
         public boolean isWrite() {
             return !method.equals("GET") && code < 400;
+        }
+
+        /** The resource as RBAC names it, for example {@code kymas/status}. */
+        public String rbacResource() {
+            return subresource.isEmpty() ? resource : resource + "/" + subresource;
         }
     }
 
@@ -28,12 +34,28 @@ public final class RequestRecorder implements Interceptor {
 
     @Override
     public void after(HttpRequest request, HttpResponse<?> response, AsyncBody.Consumer<List<ByteBuffer>> consumer) {
-        Matcher m = RESOURCE_PATH.matcher(request.uri().getPath());
-        String resource = m.find() ? m.group(1) : request.uri().getPath();
-        String name = m.group(2) == null ? "" : m.group(2);
-        String subresource = m.group(3) == null ? "" : m.group(3);
-        requests.add(new Request(request.method().toUpperCase(Locale.ROOT), resource, name, subresource,
+        String path = request.uri().getPath();
+        Matcher m = RESOURCE_PATH.matcher(path);
+        boolean matched = m.find();
+        String group = matched && m.group(1) != null ? m.group(1) : "";
+        String resource = matched ? m.group(2) : path;
+        String name = matched && m.group(3) != null ? m.group(3) : "";
+        String subresource = matched && m.group(4) != null ? m.group(4) : "";
+        String method = request.method().toUpperCase(Locale.ROOT);
+        String query = request.uri().getQuery() == null ? "" : request.uri().getQuery();
+        requests.add(new Request(method, group, resource, name, subresource, verb(method, name, query),
                 response.code()));
+    }
+
+    private static String verb(String method, String name, String query) {
+        return switch (method) {
+            case "GET" -> query.contains("watch=true") ? "watch" : name.isEmpty() ? "list" : "get";
+            case "POST" -> "create";
+            case "PUT" -> "update";
+            case "PATCH" -> "patch";
+            case "DELETE" -> name.isEmpty() ? "deletecollection" : "delete";
+            default -> method.toLowerCase(Locale.ROOT);
+        };
     }
 
     public List<Request> requests() {
