@@ -3,7 +3,13 @@ SHELL := /usr/bin/env bash
 MVN ?= mvn
 MVN_FLAGS ?= -B -ntp
 JAR := manager/target/kyma-operator.jar
-KUBECONFIG_EMBEDDED := .local/kubeconfig
+# Image for docker-build, docker-push and deploy.
+IMG ?= controller:latest
+# Kymas for sample-data.
+N ?= 100
+KUBECTL ?= kubectl
+# The cluster: the current kubeconfig context, else the embedded control plane (same rule as make run).
+CLUSTER = $(KUBECTL) --kubeconfig "$$(hack/kubeconfig.sh)"
 
 .DEFAULT_GOAL := help
 
@@ -44,7 +50,37 @@ run: ## Run the operator in the foreground against the current cluster, or the e
 stop: ## Stop the embedded control plane started by `make run`.
 	hack/control-plane.sh down
 
+.PHONY: sample-data
+sample-data: ## Create N Kymas (default 100) in namespace pb and wait until all are Ready (UNIT=1, BATCHES=1, PAUSE=0).
+	KUBECONFIG="$$(hack/kubeconfig.sh)" samples/sample-data.sh -n $(N) -u $(or $(UNIT),1) -b $(or $(BATCHES),1) -p $(or $(PAUSE),0)
+
 .PHONY: remote-server
 remote-server: ## Run the remote job service in the foreground (PORT=9090).
 	@test -f remote-job-server/target/remote-job-server.jar || $(MAKE) build
 	java -jar remote-job-server/target/remote-job-server.jar --port $(or $(PORT),9090)
+
+##@ Deployment
+
+.PHONY: install
+install: ## Install the CRDs into the cluster.
+	$(CLUSTER) apply --server-side --force-conflicts -k config/crd
+
+.PHONY: uninstall
+uninstall: ## Remove the CRDs, and with them every Kyma, HelmComponent and Run, from the cluster.
+	$(CLUSTER) delete --ignore-not-found --wait=false -k config/crd
+
+.PHONY: deploy
+deploy: ## Deploy the operator with image IMG into kyma-operator-system (CRDs, RBAC, manager, monitoring).
+	hack/render.sh $(IMG) | $(CLUSTER) apply --server-side --force-conflicts -f -
+
+.PHONY: undeploy
+undeploy: ## Remove everything deploy installed.
+	hack/render.sh $(IMG) | $(CLUSTER) delete --ignore-not-found --wait=false -f -
+
+.PHONY: docker-build
+docker-build: ## Build the container image IMG (needs a Docker engine).
+	docker build -t $(IMG) .
+
+.PHONY: docker-push
+docker-push: ## Push the container image IMG.
+	docker push $(IMG)
