@@ -39,8 +39,9 @@ control-plane: ## Install the embedded control plane (kube-apiserver v1.20.2 bui
 	hack/control-plane.sh install
 
 .PHONY: test
-test: control-plane ## Run every unit and integration test (installs what is missing first).
+test: control-plane ## Run every unit and integration test, then the README's commands (installs what is missing first).
 	$(MVN) $(MVN_FLAGS) verify
+	hack/readme-smoke.sh
 
 .PHONY: run
 run: ## Run the operator in the foreground against the current cluster, or the embedded one (EMBEDDED=true).

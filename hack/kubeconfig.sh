@@ -4,7 +4,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if [ "${EMBEDDED:-}" != "true" ] && kubectl config current-context >/dev/null 2>&1; then
-  echo "${KUBECONFIG:-$HOME/.kube/config}"
+  echo "${KUBECONFIG:-$HOME/.kube/config}" | cut -d: -f1
 elif [ -f "$root/.local/kubeconfig" ]; then
   echo "$root/.local/kubeconfig"
 else

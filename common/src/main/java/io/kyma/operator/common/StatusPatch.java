@@ -1,6 +1,10 @@
 package io.kyma.operator.common;
 
+import java.util.function.Supplier;
+
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -16,6 +20,21 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
  */
 public final class StatusPatch {
     private StatusPatch() {
+    }
+
+    /**
+     * Writes {@code status} as the status of {@code primary}, through a fresh object that holds only the name,
+     * namespace and status, so that server-side apply claims nothing else.
+     *
+     * @param fresh makes an empty object of the primary's type
+     */
+    public static <S, P extends CustomResource<?, S>> P apply(P primary, Supplier<P> fresh, S status,
+            Context<P> context) {
+        P statusOnly = fresh.get();
+        statusOnly.setMetadata(new ObjectMetaBuilder().withName(primary.getMetadata().getName())
+                .withNamespace(primary.getMetadata().getNamespace()).build());
+        statusOnly.setStatus(status);
+        return apply(primary, statusOnly, context);
     }
 
     /**

@@ -10,7 +10,6 @@ import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -68,11 +67,7 @@ public class HelmComponentReconciler implements Reconciler<HelmComponent> {
         status.setLastTransitionTime(since == null ? null : since.truncatedTo(ChronoUnit.MILLIS).toString());
         status.setObservedGeneration(component.getMetadata().getGeneration());
         status.setMessage(message);
-        HelmComponent statusOnly = new HelmComponent();
-        statusOnly.setMetadata(new ObjectMetaBuilder().withName(component.getMetadata().getName())
-                .withNamespace(component.getMetadata().getNamespace()).build());
-        statusOnly.setStatus(status);
-        StatusPatch.apply(component, statusOnly, context);
+        StatusPatch.apply(component, HelmComponent::new, status, context);
     }
 
     private static String message(ComponentState state, java.util.Optional<Duration> wait) {

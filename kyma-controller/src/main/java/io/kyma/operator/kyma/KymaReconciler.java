@@ -13,7 +13,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -144,11 +143,7 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma> {
     }
 
     private void patchStatus(Kyma kyma, KymaStatus status, Context<Kyma> context) {
-        Kyma statusOnly = new Kyma();
-        statusOnly.setMetadata(new ObjectMetaBuilder().withName(kyma.getMetadata().getName())
-                .withNamespace(kyma.getMetadata().getNamespace()).build());
-        statusOnly.setStatus(status);
-        StatusPatch.apply(kyma, statusOnly, context);
+        StatusPatch.apply(kyma, Kyma::new, status, context);
         lastStatusWrite.put(kyma.getMetadata().getUid(), clock.instant());
     }
 }

@@ -2,11 +2,8 @@ package io.kyma.operator.remotejob;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -15,9 +12,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.kyma.operator.testing.MutableClock;
+
 class JobApiTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final SteppingClock clock = new SteppingClock(Instant.parse("2026-01-01T00:00:00Z"));
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final JobStore store = new JobStore(clock);
     private final JobApi api = new JobApi(store);
 
@@ -110,33 +109,5 @@ class JobApiTest {
 
     private static String id(JobApi.Response response) throws Exception {
         return JSON.readTree(response.body()).get("id").asText();
-    }
-
-    /** A clock that moves only when told to. */
-    static final class SteppingClock extends Clock {
-        private Instant now;
-
-        SteppingClock(Instant start) {
-            this.now = start;
-        }
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
     }
 }

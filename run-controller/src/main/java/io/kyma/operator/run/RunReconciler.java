@@ -11,7 +11,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.fabric8.kubernetes.api.model.EventBuilder;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -156,11 +155,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run> {
     }
 
     private void write(Run run, RunStatus status, Context<Run> context) {
-        Run statusOnly = new Run();
-        statusOnly.setMetadata(new ObjectMetaBuilder().withName(run.getMetadata().getName())
-                .withNamespace(run.getMetadata().getNamespace()).build());
-        statusOnly.setStatus(status);
-        StatusPatch.apply(run, statusOnly, context);
+        StatusPatch.apply(run, Run::new, status, context);
     }
 
     private void warn(Run run, Context<Run> context, String message) {

@@ -9,6 +9,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.kyma.operator.testing.MutableClock;
+
 class RequeueLimiterTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final List<Duration> recorded = new ArrayList<>();

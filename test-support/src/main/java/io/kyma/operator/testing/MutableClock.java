@@ -1,4 +1,4 @@
-package io.kyma.operator.manager.limits;
+package io.kyma.operator.testing;
 
 import java.time.Clock;
 import java.time.Duration;
