@@ -31,13 +31,15 @@ hack/control-plane.sh up
 hack/control-plane.sh status
 
 step "make help"
-make --no-print-directory help | grep -q 'sample-data'
+help_text=$(make --no-print-directory help)
+grep -q 'sample-data' <<< "$help_text"
 
 step "make install; kubectl get kymas shows the printer columns"
 make --no-print-directory install
 k wait --for condition=established --timeout=60s -f config/crd/bases/ >/dev/null
 k apply -f samples/kyma.yaml >/dev/null
-k get kymas | head -1 | grep -Eq '^NAME +PHASE +READY +AGE'
+columns=$(k get kymas)
+head -1 <<< "$columns" | grep -Eq '^NAME +PHASE +READY +AGE'
 
 step "the operator jar and the remote job service"
 java -jar remote-job-server/target/remote-job-server.jar --port 19090 > "$work/jobs.log" 2>&1 &
@@ -60,17 +62,20 @@ phase() { [ "$(k get run "$1" -o jsonpath='{.status.phase}')" = "$2" ]; }
 wait_for 90 "run-fails" phase run-fails Failed
 wait_for 90 "run-succeeds" phase run-succeeds Succeeded
 k get runs
-k get run run-succeeds -o jsonpath='{.status.logs}' | grep -q 'job build succeeded'
+logs=$(k get run run-succeeds -o jsonpath='{.status.logs}')
+grep -q 'job build succeeded' <<< "$logs"
 
 step "curl /metrics"
-curl -s localhost:18080/metrics | grep -q '^workqueue_depth{name="kyma"}'
-curl -s localhost:18080/metrics | grep -q '^controller_runtime_reconcile_total'
+scrape=$(curl -s localhost:18080/metrics)
+grep -q '^workqueue_depth{name="kyma"}' <<< "$scrape"
+grep -q '^controller_runtime_reconcile_total' <<< "$scrape"
 
 step "make sample-data"
 make --no-print-directory sample-data N=5 UNIT=0.05
 
 step "make deploy / undeploy"
-make --no-print-directory deploy IMG=registry.example/kyma-operator:0.1.0 2>&1 | grep -q 'deployment.apps/kyma-operator-controller-manager serverside-applied'
+deployed=$(make --no-print-directory deploy IMG=registry.example/kyma-operator:0.1.0 2>&1)
+grep -q 'deployment.apps/kyma-operator-controller-manager serverside-applied' <<< "$deployed"
 make --no-print-directory undeploy >/dev/null 2>&1
 
 step "hack/control-plane.sh down leaves no process behind"
