@@ -13,7 +13,7 @@ KUBECONFIG_OUT=${CONTROL_PLANE_KUBECONFIG:-$REPO_ROOT/.local/kubeconfig}
 APISERVER_PORT=${APISERVER_PORT:-6443}
 ETCD_PORT=${ETCD_PORT:-2379}
 ETCD_PEER_PORT=${ETCD_PEER_PORT:-2380}
-APT_PACKAGES=(golang-go etcd-server rsync golang-github-modern-go-reflect2-dev)
+APT_PACKAGES=(golang-go etcd-server rsync golang-github-modern-go-reflect2-dev curl openssl)
 
 START=$(date +%s)
 log() { printf '[control-plane %4ss] %s\n' "$(( $(date +%s) - START ))" "$*"; }
