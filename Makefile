@@ -5,8 +5,6 @@ MVN_FLAGS ?= -B -ntp
 JAR := manager/target/kyma-operator.jar
 # Image for docker-build, docker-push and deploy.
 IMG ?= controller:latest
-# Kymas for sample-data.
-N ?= 100
 KUBECTL ?= kubectl
 # The cluster: the current kubeconfig context, else the embedded control plane (same rule as make run).
 CLUSTER = $(KUBECTL) --kubeconfig "$$(hack/kubeconfig.sh)"
@@ -53,7 +51,17 @@ stop: ## Stop the embedded control plane started by `make run`.
 
 .PHONY: sample-data
 sample-data: ## Create N Kymas (default 100) in namespace pb and wait until all are Ready (UNIT=1, BATCHES=1, PAUSE=0).
-	KUBECONFIG="$$(hack/kubeconfig.sh)" samples/sample-data.sh -n $(N) -u $(or $(UNIT),1) -b $(or $(BATCHES),1) -p $(or $(PAUSE),0)
+	KUBECONFIG="$$(hack/kubeconfig.sh)" samples/sample-data.sh -n $(or $(N),100) -u $(or $(UNIT),1) -b $(or $(BATCHES),1) -p $(or $(PAUSE),0)
+
+.PHONY: bench
+bench: ## Scale benchmark: N Kymas (default 1000) at UNIT (default 1s), embedded control plane unless KUBECONFIG; OUT=dir.
+	@test -f bench/target/kyma-bench.jar -a -f $(JAR) || $(MAKE) build
+	java -jar bench/target/kyma-bench.jar --n $(or $(N),1000) --unit $(or $(UNIT),1s) $(if $(KUBECONFIG),--kubeconfig $(KUBECONFIG)) $(if $(OUT),--out $(OUT))
+
+.PHONY: bench-memory
+bench-memory: ## Memory at the seed's scale: 4000 Kymas (76,000 objects), client QPS raised so it ends in about 30 min.
+	@test -f bench/target/kyma-bench.jar -a -f $(JAR) || $(MAKE) build
+	java -jar bench/target/kyma-bench.jar --n $(or $(N),4000) --unit $(or $(UNIT),1s) $(if $(KUBECONFIG),--kubeconfig $(KUBECONFIG)) $(if $(OUT),--out $(OUT)) -- --k8s-client-qps 500 --k8s-client-burst 500 --max-concurrent-reconciles 100
 
 .PHONY: remote-server
 remote-server: ## Run the remote job service in the foreground (PORT=9090).

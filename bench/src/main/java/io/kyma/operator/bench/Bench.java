@@ -1,0 +1,296 @@
+package io.kyma.operator.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.HelmComponentSpec;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.KymaSpec;
+import io.kyma.operator.api.Module;
+import io.kyma.operator.manager.KubernetesClients;
+import io.kyma.operator.manager.ManagerConfig;
+import io.kyma.operator.manager.metrics.OperatorMetrics;
+
+/**
+ * The scale benchmark: measures the API server's write ceiling L, the time T(1) of one Kyma of the 18 modules and the
+ * time T(N) of N at once, and reports T(N) / max(T(1), N x W / L), W being the writes per Kyma counted in the run.
+ */
+public final class Bench {
+    static final List<String> MODULES = List.of("istio", "cluster-essentials", "certificates", "istio-resources",
+            "logging", "tracing", "kiali", "monitoring", "eventing", "ory", "api-gateway", "service-catalog",
+            "service-catalog-addons", "rafter", "helm-broker", "cluster-users", "serverless", "application-connector");
+    private static final String NS = "bench";
+    private static final String CEILING_NS = "bench-ceiling";
+    private static final int[] CEILING_CONCURRENCY = { 8, 32, 64 };
+    private static final int CEILING_OBJECTS = 120;
+
+    private final BenchOptions options;
+    private final ManagerConfig operatorConfig;
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final Progress progress = new Progress();
+
+    Bench(BenchOptions options) {
+        this.options = options;
+        this.operatorConfig = ManagerConfig.parse(options.operatorFlags().toArray(String[]::new), Map.of());
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.setProperty("java.awt.headless", "true");
+        BenchOptions options;
+        try {
+            options = BenchOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("bench: " + e.getMessage());
+            System.err.print(BenchOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        Result result = new Bench(options).run();
+        System.out.println(result.summaryLine());
+    }
+
+    Result run() throws Exception {
+        Files.createDirectories(options.out());
+        try (ClusterUnderTest cluster = ClusterUnderTest.start(options)) {
+            Config config = cluster.clientConfig();
+            try (KubernetesClient client = KubernetesClients.create(config, operatorConfig, new OperatorMetrics(),
+                    List.of())) {
+                installCrds(client);
+                namespace(client, NS);
+                namespace(client, CEILING_NS);
+                progress.say("measuring the API server's write ceiling");
+                Ceiling ceiling = measureCeiling(client);
+                progress.say(String.format(Locale.ROOT, "ceiling: %.0f writes/s at concurrency %d",
+                        ceiling.writesPerSecond(), ceiling.concurrency()));
+                try (OperatorProcess operator = OperatorProcess.start(options, cluster, operatorConfig)) {
+                    return measure(client, cluster, operator, ceiling);
+                }
+            }
+        }
+    }
+
+    private Result measure(KubernetesClient client, ClusterUnderTest cluster, OperatorProcess operator,
+            Ceiling ceiling) throws Exception {
+        progress.say("T(1): one Kyma of the 18 modules");
+        long t1Start = System.nanoTime();
+        client.resource(kyma("bench-t1")).create();
+        while (operator.scrape().sum("kyma_operator_kymas", l -> "Ready".equals(l.get("phase"))) < 1) {
+            Thread.sleep(200);
+        }
+        double t1 = (System.nanoTime() - t1Start) / 1e9;
+        progress.say(String.format(Locale.ROOT, "T(1) = %.1f s", t1));
+
+        PromText operatorBefore = operator.scrape();
+        PromText apiBefore = cluster.apiserverMetrics(client);
+        Sampler sampler = new Sampler(operator, options.n() + 1);
+        sampler.start();
+        long loadStart = System.nanoTime();
+        createLoad(client);
+        progress.say("waiting for all " + options.n() + " Kymas to be Ready");
+        while (sampler.lastReady() < options.n() + 1) {
+            Thread.sleep(250);
+            progress.bar("ready", (int) sampler.lastReady() - 1, options.n(), loadStart);
+        }
+        double tn = (System.nanoTime() - loadStart) / 1e9;
+        progress.done();
+        sampler.stop();
+        PromText operatorAfter = operator.scrape();
+        PromText apiAfter = cluster.apiserverMetrics(client);
+        double heap = operator.heapAfterFullGc();
+
+        Result result = Result.compute(options, ceiling, t1, tn, sampler, operatorBefore, operatorAfter, apiBefore,
+                apiAfter, heap, operator.peakRssMiB(), operator.cpuSeconds(), cluster.cpuSeconds());
+        Files.writeString(options.out().resolve("timeseries.csv"), sampler.csv());
+        Charts.progress(sampler, options.out().resolve("progress.png"));
+        Charts.memory(sampler, options.out().resolve("memory.png"));
+        Files.writeString(options.out().resolve("report.md"), result.report(options));
+        progress.say("report: " + options.out().resolve("report.md"));
+        return result;
+    }
+
+    private void createLoad(KubernetesClient client) throws InterruptedException {
+        ExecutorService creators = Executors.newFixedThreadPool(16);
+        AtomicInteger created = new AtomicInteger();
+        long start = System.nanoTime();
+        for (int i = 0; i < options.n(); i++) {
+            String name = "kyma-" + i;
+            creators.submit(() -> {
+                client.resource(kyma(name)).create();
+                progress.bar("created", created.incrementAndGet(), options.n(), start);
+            });
+        }
+        creators.shutdown();
+        creators.awaitTermination(1, TimeUnit.HOURS);
+        progress.done();
+    }
+
+    /** Create plus five status merge-patches per throwaway object, at several concurrencies; the best one counts. */
+    private Ceiling measureCeiling(KubernetesClient client) throws InterruptedException {
+        writeThrowaways(client, 16, "warmup"); // a cold client and API server would understate the ceiling
+        Ceiling best = new Ceiling(0, 0);
+        for (int concurrency : CEILING_CONCURRENCY) {
+            double rate = writeThrowaways(client, concurrency, "c" + concurrency);
+            if (rate > best.writesPerSecond()) {
+                best = new Ceiling(rate, concurrency);
+            }
+        }
+        client.resources(HelmComponent.class).inNamespace(CEILING_NS).withLabel("bench", "ceiling").delete();
+        return best;
+    }
+
+    /** Writes CEILING_OBJECTS throwaway objects six times each; returns writes per second. */
+    private static double writeThrowaways(KubernetesClient client, int concurrency, String prefix)
+        throws InterruptedException {
+        ExecutorService workers = Executors.newFixedThreadPool(concurrency);
+        long start = System.nanoTime();
+        for (int i = 0; i < CEILING_OBJECTS; i++) {
+            String name = prefix + "-" + i;
+            workers.submit(() -> {
+                HelmComponent component = new HelmComponent();
+                component.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(CEILING_NS)
+                        .addToLabels("bench", "ceiling").build());
+                component.setSpec(new HelmComponentSpec());
+                component.getSpec().setModule("ceiling");
+                client.resource(component).create();
+                for (String state : List.of("pending", "started", "failing", "retrying", "success")) {
+                    client.resources(HelmComponent.class).inNamespace(CEILING_NS).withName(name)
+                            .subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE),
+                                    "{\"status\":{\"state\":\"" + state + "\"}}");
+                }
+            });
+        }
+        workers.shutdown();
+        workers.awaitTermination(1, TimeUnit.HOURS);
+        return CEILING_OBJECTS * 6 / ((System.nanoTime() - start) / 1e9);
+    }
+
+    record Ceiling(double writesPerSecond, int concurrency) {
+    }
+
+    private static Kyma kyma(String name) {
+        Kyma kyma = new Kyma();
+        kyma.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
+        kyma.setSpec(new KymaSpec());
+        kyma.getSpec().setModules(MODULES.stream().map(m -> new Module(m, null)).toList());
+        return kyma;
+    }
+
+    private void installCrds(KubernetesClient client) throws IOException {
+        try (var files = Files.list(options.repository().resolve("config/crd/bases"))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+                try (InputStream in = Files.newInputStream(file)) {
+                    CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().load(in)
+                            .item();
+                    client.resource(crd).forceConflicts().serverSideApply();
+                    client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
+                            .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions() != null
+                                    && c.getStatus().getConditions().stream().anyMatch(
+                                            x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
+                                    60, TimeUnit.SECONDS);
+                }
+            }
+        }
+    }
+
+    private static void namespace(KubernetesClient client, String name) {
+        client.resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+                .serverSideApply();
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    static String get(HttpClient http, URI uri) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    /** A progress bar with an ETA on a terminal, a line per tenth in a log. */
+    static final class Progress {
+        private final boolean terminal = System.console() != null;
+        private int lastTenth = -1;
+        private int lastDone = -1;
+
+        synchronized void say(String line) {
+            System.err.println("[bench] " + line);
+        }
+
+        synchronized void bar(String what, int done, int total, long startNanos) {
+            if (done <= lastDone) {
+                return; // callers on several threads may report out of order
+            }
+            lastDone = done;
+            double fraction = total == 0 ? 1 : (double) done / total;
+            double elapsed = (System.nanoTime() - startNanos) / 1e9;
+            String eta = done == 0 ? "?" : String.format(Locale.ROOT, "%.0fs", elapsed / done * (total - done));
+            int width = 30;
+            int filled = (int) Math.round(fraction * width);
+            String line = String.format(Locale.ROOT, "[%s%s] %3.0f%% %s %d/%d, ETA %s", "#".repeat(filled),
+                    " ".repeat(width - filled), fraction * 100, what, done, total, eta);
+            if (terminal) {
+                System.err.print("\r" + line);
+            } else if ((int) (fraction * 10) != lastTenth) {
+                lastTenth = (int) (fraction * 10);
+                System.err.println(line);
+            }
+        }
+
+        synchronized void done() {
+            if (terminal) {
+                System.err.println();
+            }
+            lastTenth = -1;
+            lastDone = -1;
+        }
+    }
+
+    static Map<String, Double> byLabel(PromText before, PromText after, String metric, String label,
+            java.util.function.Predicate<Map<String, String>> filter) {
+        Map<String, Double> result = new TreeMap<>();
+        for (PromText.Sample s : after.samples()) {
+            if (s.name().equals(metric) && filter.test(s.labels())) {
+                result.merge(s.labels().getOrDefault(label, ""), s.value(), Double::sum);
+            }
+        }
+        for (PromText.Sample s : before.samples()) {
+            if (s.name().equals(metric) && filter.test(s.labels())) {
+                result.merge(s.labels().getOrDefault(label, ""), -s.value(), Double::sum);
+            }
+        }
+        result.values().removeIf(v -> v == 0);
+        return result;
+    }
+
+    static String table(Map<String, Double> values) {
+        return values.entrySet().stream().map(e -> String.format(Locale.ROOT, "%s=%.0f", e.getKey(), e.getValue()))
+                .collect(Collectors.joining(", "));
+    }
+}

@@ -1,0 +1,75 @@
+package io.kyma.operator.bench;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import io.kyma.operator.common.GoDuration;
+
+/** The benchmark's options: {@code --n 1000 --unit 1s [--kubeconfig FILE] [--out DIR] [operator flags after --]}. */
+record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, Path repository,
+        List<String> operatorFlags) {
+    static final String USAGE = """
+            Usage: java -jar bench/target/kyma-bench.jar [--n N] [--unit DURATION] [--kubeconfig FILE] [--out DIR]
+                   [--repository DIR] [-- operator flags]
+              --n           Kymas of the 18 modules in the load (default 1000)
+              --unit        the operator's --transition-unit (default 1s)
+              --kubeconfig  a cluster to use; without it an embedded control plane is started
+              --out         where the report goes (default target/bench/<timestamp>)
+              --repository  the repository root, for the operator jar and hack/ (default: found upwards)
+            Flags after -- go to the operator, for example -- --k8s-client-qps 300 --k8s-client-burst 300.
+            """;
+
+    static BenchOptions parse(String[] args) {
+        int n = 1000;
+        Duration unit = Duration.ofSeconds(1);
+        Optional<Path> kubeconfig = Optional.empty();
+        Path out = null;
+        Path repository = null;
+        List<String> operatorFlags = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--")) {
+                operatorFlags.addAll(List.of(args).subList(i + 1, args.length));
+                break;
+            }
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(args[i] + " needs a value");
+            }
+            String value = args[++i];
+            switch (args[i - 1]) {
+                case "--n" -> n = Integer.parseInt(value);
+                case "--unit" -> unit = GoDuration.parse(value);
+                case "--kubeconfig" -> kubeconfig = value.isBlank() ? Optional.empty() : Optional.of(Path.of(value));
+                case "--out" -> out = value.isBlank() ? null : Path.of(value);
+                case "--repository" -> repository = Path.of(value);
+                default -> throw new IllegalArgumentException("unknown option " + args[i - 1]);
+            }
+        }
+        if (n < 1 || unit.isZero()) {
+            throw new IllegalArgumentException("--n must be at least 1 and --unit above 0");
+        }
+        if (repository == null) {
+            repository = findRepository();
+        }
+        if (out == null) {
+            out = repository.resolve("target/bench")
+                    .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        }
+        return new BenchOptions(n, unit, kubeconfig, out, repository, operatorFlags);
+    }
+
+    private static Path findRepository() {
+        Path dir = Path.of("").toAbsolutePath();
+        while (dir != null && !java.nio.file.Files.exists(dir.resolve("hack/control-plane.sh"))) {
+            dir = dir.getParent();
+        }
+        if (dir == null) {
+            throw new IllegalArgumentException("run it inside the repository, or give --repository");
+        }
+        return dir;
+    }
+}

@@ -1,0 +1,54 @@
+package io.kyma.operator.bench;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/** The report's charts, drawn with XChart. */
+final class Charts {
+    private Charts() {
+    }
+
+    /** Components by state over time, with Kymas Ready on a second axis. */
+    static void progress(Sampler sampler, Path file) throws IOException {
+        List<Sampler.Row> rows = sampler.rows();
+        XYChart chart = new XYChartBuilder().width(1000).height(560).title("Components by state, Kymas Ready")
+                .xAxisTitle("seconds since the first create").yAxisTitle("HelmComponents").build();
+        double[] x = rows.stream().mapToDouble(Sampler.Row::seconds).toArray();
+        for (int s = 0; s < Sampler.STATES.size(); s++) {
+            final int state = s;
+            XYSeries series = chart.addSeries(Sampler.STATES.get(s), x,
+                    rows.stream().mapToDouble(r -> r.components()[state]).toArray());
+            series.setMarker(SeriesMarkers.NONE);
+        }
+        XYSeries ready = chart.addSeries("Kymas Ready", x, rows.stream().mapToDouble(r -> r.kymas()[1]).toArray());
+        ready.setMarker(SeriesMarkers.NONE);
+        ready.setYAxisGroup(1);
+        chart.setYAxisGroupTitle(1, "Kymas Ready");
+        BitmapEncoder.saveBitmap(chart, strip(file), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    /** Operator RSS against the number of objects it watches. */
+    static void memory(Sampler sampler, Path file) throws IOException {
+        List<Sampler.Row> rows = sampler.rows();
+        XYChart chart = new XYChartBuilder().width(1000).height(560).title("Operator memory")
+                .xAxisTitle("watched objects (Kymas + HelmComponents)").yAxisTitle("RSS (MiB)").build();
+        XYSeries series = chart.addSeries("RSS", rows.stream().mapToDouble(Sampler.Row::watchedObjects).toArray(),
+                rows.stream().mapToDouble(Sampler.Row::rssMiB).toArray());
+        series.setMarker(SeriesMarkers.CIRCLE);
+        chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        BitmapEncoder.saveBitmap(chart, strip(file), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    /** XChart adds the extension itself. */
+    private static String strip(Path file) {
+        String name = file.toString();
+        return name.endsWith(".png") ? name.substring(0, name.length() - 4) : name;
+    }
+}

@@ -1,0 +1,98 @@
+package io.kyma.operator.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/**
+ * The cluster the benchmark runs on: the one of --kubeconfig, or an embedded control plane started with
+ * hack/control-plane.sh on ports of its own, whose processes are known so that their CPU time can be read.
+ */
+final class ClusterUnderTest implements AutoCloseable {
+    private final Path kubeconfig;
+    private final Optional<Path> stateDir;
+    private final Map<String, String> environment;
+    private final Path script;
+
+    private ClusterUnderTest(Path kubeconfig, Optional<Path> stateDir, Map<String, String> environment, Path script) {
+        this.kubeconfig = kubeconfig;
+        this.stateDir = stateDir;
+        this.environment = environment;
+        this.script = script;
+    }
+
+    static ClusterUnderTest start(BenchOptions options) throws IOException, InterruptedException {
+        Path script = options.repository().resolve("hack/control-plane.sh");
+        if (options.kubeconfig().isPresent()) {
+            return new ClusterUnderTest(options.kubeconfig().get(), Optional.empty(), Map.of(), script);
+        }
+        Path dir = options.out().resolve("control-plane");
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("CONTROL_PLANE_DIR", dir.toString());
+        env.put("CONTROL_PLANE_KUBECONFIG", options.out().resolve("kubeconfig").toString());
+        env.put("APISERVER_PORT", Integer.toString(Bench.freePort()));
+        env.put("ETCD_PORT", Integer.toString(Bench.freePort()));
+        env.put("ETCD_PEER_PORT", Integer.toString(Bench.freePort()));
+        ClusterUnderTest cluster = new ClusterUnderTest(options.out().resolve("kubeconfig"), Optional.of(dir), env,
+                script);
+        cluster.script("install");
+        cluster.script("up");
+        return cluster;
+    }
+
+    Path kubeconfig() {
+        return kubeconfig;
+    }
+
+    Config clientConfig() throws IOException {
+        return Config.fromKubeconfig(null, Files.readString(kubeconfig), kubeconfig.toString());
+    }
+
+    /** The API server's own metrics. */
+    PromText apiserverMetrics(KubernetesClient client) {
+        return PromText.parse(client.raw("/metrics"));
+    }
+
+    /** CPU seconds of the embedded API server and etcd; empty for a cluster of --kubeconfig. */
+    Map<String, Double> cpuSeconds() {
+        Map<String, Double> cpu = new LinkedHashMap<>();
+        stateDir.ifPresent(dir -> {
+            pid(dir.resolve("apiserver.pid")).ifPresent(pid -> cpu.put("apiserver", ProcStats.cpuSeconds(pid)));
+            pid(dir.resolve("etcd.pid")).ifPresent(pid -> cpu.put("etcd", ProcStats.cpuSeconds(pid)));
+        });
+        return cpu;
+    }
+
+    @Override
+    public void close() throws IOException, InterruptedException {
+        if (stateDir.isPresent()) {
+            script("down");
+        }
+    }
+
+    private void script(String command) throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder("bash", script.toString(), command).inheritIO();
+        builder.environment().putAll(environment);
+        builder.redirectOutput(ProcessBuilder.Redirect.appendTo(
+                kubeconfig.resolveSibling("control-plane.log").toFile()));
+        int exit = builder.start().waitFor();
+        if (exit != 0) {
+            throw new IllegalStateException("hack/control-plane.sh " + command + " failed (exit " + exit + "); see "
+                    + kubeconfig.resolveSibling("control-plane.log"));
+        }
+    }
+
+    private static Optional<Long> pid(Path file) {
+        try {
+            return Optional.of(Long.parseLong(Files.readString(file).trim()));
+        } catch (IOException | NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package io.kyma.operator.bench;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.kyma.operator.common.GoDuration;
+import io.kyma.operator.manager.ManagerConfig;
+
+/** The real manager jar, started as a process of its own with the real flags. */
+final class OperatorProcess implements AutoCloseable {
+    private static final Pattern USED = Pattern.compile("used (\\d+)K");
+    private final Process process;
+    private final URI metrics;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private OperatorProcess(Process process, URI metrics) {
+        this.process = process;
+        this.metrics = metrics;
+    }
+
+    static OperatorProcess start(BenchOptions options, ClusterUnderTest cluster, ManagerConfig config)
+            throws IOException, InterruptedException {
+        Path jar = options.repository().resolve("manager/target/kyma-operator.jar");
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException(jar + " is missing: build it with `make build`");
+        }
+        int metricsPort = Bench.freePort();
+        int probesPort = Bench.freePort();
+        List<String> command = new ArrayList<>(List.of("java", "-jar", jar.toString(), "--kubeconfig",
+                cluster.kubeconfig().toString(), "--namespace", "bench", "--transition-unit",
+                GoDuration.format(options.unit()), "--metrics-bind-address", "127.0.0.1:" + metricsPort,
+                "--health-probe-bind-address", "127.0.0.1:" + probesPort, "--log-level", "warn"));
+        command.addAll(options.operatorFlags());
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(options.out().resolve("operator.log").toFile()).start();
+        OperatorProcess operator = new OperatorProcess(process, URI.create("http://127.0.0.1:" + metricsPort
+                + "/metrics"));
+        URI ready = URI.create("http://127.0.0.1:" + probesPort + "/readyz");
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (true) {
+            try {
+                if (Bench.get(operator.http, ready).equals("ok")) {
+                    return operator;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            if (!process.isAlive() || System.nanoTime() > deadline) {
+                operator.close();
+                throw new IllegalStateException("the operator did not become ready; see "
+                        + options.out().resolve("operator.log"));
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    PromText scrape() throws IOException, InterruptedException {
+        return PromText.parse(Bench.get(http, metrics));
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    double rssMiB() {
+        return ProcStats.rssMiB(process.pid());
+    }
+
+    double peakRssMiB() {
+        return ProcStats.peakRssMiB(process.pid());
+    }
+
+    double cpuSeconds() {
+        return ProcStats.cpuSeconds(process.pid());
+    }
+
+    /** Bytes of Java heap in use after a full collection, from jcmd. */
+    double heapAfterFullGc() throws IOException, InterruptedException {
+        jcmd("GC.run");
+        String info = jcmd("GC.heap_info");
+        long usedKiB = 0;
+        for (String line : info.split("\n")) {
+            if (line.contains("Metaspace") || line.contains("class space")) {
+                continue;
+            }
+            Matcher m = USED.matcher(line);
+            if (m.find() && (line.contains("generation") || line.contains("heap"))) {
+                usedKiB += Long.parseLong(m.group(1));
+            }
+        }
+        return usedKiB * 1024.0;
+    }
+
+    private String jcmd(String command) throws IOException, InterruptedException {
+        Process jcmd = new ProcessBuilder("jcmd", Long.toString(process.pid()), command).redirectErrorStream(true)
+                .start();
+        String out = new String(jcmd.getInputStream().readAllBytes());
+        jcmd.waitFor();
+        return out;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(40, java.util.concurrent.TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+    }
+}

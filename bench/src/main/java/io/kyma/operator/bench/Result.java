@@ -1,0 +1,131 @@
+package io.kyma.operator.bench;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import io.kyma.operator.common.GoDuration;
+
+/** The benchmark's figures, as the one-line summary and as report.md. */
+record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map<String, Double> writesByResource,
+        Map<String, Double> apiserverByVerbAndCode, Map<String, Double> operatorByMethodAndCode) {
+
+    static Result compute(BenchOptions options, Bench.Ceiling ceiling, double t1, double tn, Sampler sampler,
+            PromText opBefore, PromText opAfter, PromText apiBefore, PromText apiAfter, double heapBytes,
+            double peakRss, double operatorCpu, Map<String, Double> clusterCpu) {
+        int n = options.n();
+        Map<String, Double> byMethod = Bench.byLabel(opBefore, opAfter, "rest_client_requests_total", "method",
+                l -> !"GET".equals(l.get("method")) && l.getOrDefault("code", "").startsWith("2"));
+        double writes = byMethod.values().stream().mapToDouble(Double::doubleValue).sum();
+        double writesPerKyma = writes / n;
+        double ideal = Math.max(t1, n * writesPerKyma / ceiling.writesPerSecond());
+        Map<String, Double> byResource = Bench.byLabel(apiBefore, apiAfter, "apiserver_request_total", "resource",
+                l -> isWrite(l.get("verb")) && "inventory.kyma-project.io".equals(l.get("group")));
+        Map<String, Double> apiByVerbCode = new java.util.TreeMap<>();
+        for (PromText.Sample s : apiAfter.samples()) {
+            if (s.name().equals("apiserver_request_total")) {
+                apiByVerbCode.merge(s.labels().get("verb") + " " + s.labels().get("code"), s.value(), Double::sum);
+            }
+        }
+        for (PromText.Sample s : apiBefore.samples()) {
+            if (s.name().equals("apiserver_request_total")) {
+                apiByVerbCode.merge(s.labels().get("verb") + " " + s.labels().get("code"), -s.value(), Double::sum);
+            }
+        }
+        apiByVerbCode.values().removeIf(v -> v == 0);
+        Map<String, Double> opByMethodCode = new java.util.TreeMap<>();
+        for (PromText.Sample s : opAfter.samples()) {
+            if (s.name().equals("rest_client_requests_total")) {
+                opByMethodCode.merge(s.labels().get("method") + " " + s.labels().get("code"), s.value(), Double::sum);
+            }
+        }
+        double queued = opAfter.sum("workqueue_queue_duration_seconds_count")
+                - opBefore.sum("workqueue_queue_duration_seconds_count");
+        var before = opBefore.buckets("workqueue_queue_duration_seconds");
+        var after = opAfter.buckets("workqueue_queue_duration_seconds");
+        double watched = (n + 1) * 19.0;
+        double conflicts = Bench.byLabel(apiBefore, apiAfter, "apiserver_request_total", "code",
+                l -> "409".equals(l.get("code"))).values().stream().mapToDouble(Double::doubleValue).sum();
+
+        Map<String, String> summary = new LinkedHashMap<>();
+        summary.put("n", Integer.toString(n));
+        summary.put("unit", GoDuration.format(options.unit()));
+        summary.put("t1_s", f1(t1));
+        summary.put("tn_s", f1(tn));
+        summary.put("ideal_s", f1(ideal));
+        summary.put("ratio", String.format(Locale.ROOT, "%.3f", tn / ideal));
+        summary.put("ceiling_writes_per_s", f1(ceiling.writesPerSecond()));
+        summary.put("ceiling_concurrency", Integer.toString(ceiling.concurrency()));
+        summary.put("writes_per_kyma", f1(writesPerKyma));
+        summary.put("p50_queue_wait_s", String.format(Locale.ROOT, "%.3f", PromText.quantile(0.5, before, after, queued)));
+        summary.put("p99_queue_wait_s", String.format(Locale.ROOT, "%.3f", PromText.quantile(0.99, before, after, queued)));
+        summary.put("max_queue_depth", Long.toString((long) sampler.maxQueueDepth()));
+        summary.put("peak_rss_mb", f1(peakRss));
+        summary.put("heap_bytes_per_object", Long.toString((long) (heapBytes / watched)));
+        summary.put("reconcile_errors", Long.toString((long) opAfter.sum("controller_runtime_reconcile_errors_total")));
+        summary.put("conflicts", Long.toString((long) conflicts));
+        summary.put("cpu_operator_s", f1(operatorCpu));
+        clusterCpu.forEach((k, v) -> summary.put("cpu_" + k + "_s", f1(v)));
+        return new Result(summary, byMethod, byResource, apiByVerbCode, opByMethodCode);
+    }
+
+    String summaryLine() {
+        return summary.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
+    }
+
+    String report(BenchOptions options) {
+        StringBuilder out = new StringBuilder();
+        out.append("# kyma-operator benchmark\n\n");
+        out.append("```\n").append(summaryLine()).append("\n```\n\n");
+        out.append("- N = ").append(summary.get("n")).append(" Kymas of the 18 modules, transition unit ")
+                .append(summary.get("unit")).append(", operator flags: ")
+                .append(options.operatorFlags().isEmpty() ? "defaults" : String.join(" ", options.operatorFlags()))
+                .append("\n");
+        out.append("- Machine: ").append(Runtime.getRuntime().availableProcessors()).append(" cores, Java ")
+                .append(System.getProperty("java.version")).append(", ").append(System.getProperty("os.name"))
+                .append(' ').append(System.getProperty("os.arch")).append("\n");
+        out.append("- Cluster: ").append(options.kubeconfig().map(k -> "from " + k)
+                .orElse("embedded kube-apiserver v1.20.2 and etcd started for this run")).append("\n\n");
+        out.append("## Verdict\n\n");
+        out.append("T(N) = ").append(summary.get("tn_s")).append(" s; the ideal T*(N) = max(T(1), N x W / L) = max(")
+                .append(summary.get("t1_s")).append(", ").append(summary.get("n")).append(" x ")
+                .append(summary.get("writes_per_kyma")).append(" / ").append(summary.get("ceiling_writes_per_s"))
+                .append(") = ").append(summary.get("ideal_s")).append(" s; ratio **").append(summary.get("ratio"))
+                .append("**.\n\n");
+        out.append("The ceiling L was measured in this run before the operator started: create plus five status\n")
+                .append("merge-patches on throwaway HelmComponents, by a client with the operator's QPS/burst, at\n")
+                .append("concurrency 8, 32 and 64; the best was ").append(summary.get("ceiling_concurrency"))
+                .append(".\n\n");
+        out.append("## Writes\n\n");
+        out.append("- per Kyma: ").append(summary.get("writes_per_kyma")).append("\n");
+        out.append("- operator writes by method: ").append(Bench.table(writesByVerb)).append("\n");
+        out.append("- API server writes by resource: ").append(Bench.table(writesByResource)).append("\n");
+        out.append("- API server requests by verb and code: ").append(Bench.table(apiserverByVerbAndCode))
+                .append("\n");
+        out.append("- operator requests by method and code (whole run): ").append(Bench.table(operatorByMethodAndCode))
+                .append("\n\n");
+        out.append("## Queue, memory, CPU\n\n");
+        out.append("- queue wait p50 ").append(summary.get("p50_queue_wait_s")).append(" s, p99 ")
+                .append(summary.get("p99_queue_wait_s")).append(" s; max depth ")
+                .append(summary.get("max_queue_depth")).append("\n");
+        out.append("- operator peak RSS ").append(summary.get("peak_rss_mb")).append(" MiB; heap after a full GC per ")
+                .append("watched object ").append(summary.get("heap_bytes_per_object")).append(" bytes\n");
+        out.append("- CPU seconds: operator ").append(summary.get("cpu_operator_s"));
+        if (summary.containsKey("cpu_apiserver_s")) {
+            out.append(", kube-apiserver ").append(summary.get("cpu_apiserver_s")).append(", etcd ")
+                    .append(summary.get("cpu_etcd_s"));
+        }
+        out.append("\n\n![progress](progress.png)\n\n![memory](memory.png)\n");
+        return out.toString();
+    }
+
+    private static boolean isWrite(String verb) {
+        return verb != null && (verb.equals("POST") || verb.equals("PATCH") || verb.equals("PUT")
+                || verb.equals("DELETE") || verb.equals("CREATE") || verb.equals("APPLY"));
+    }
+
+    private static String f1(double value) {
+        return String.format(Locale.ROOT, "%.1f", value);
+    }
+}

@@ -1,0 +1,101 @@
+package io.kyma.operator.bench;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/** Once a second: components by state, Kymas by phase, queue depth, operator RSS and API writes per second. */
+final class Sampler {
+    static final List<String> STATES = List.of("pending", "started", "failing", "retrying", "success");
+    static final List<String> PHASES = List.of("Processing", "Ready", "Error", "Deleting");
+
+    record Row(double seconds, double[] components, double[] kymas, double queueDepth, double rssMiB,
+            double writesPerSecond) {
+        double watchedObjects() {
+            double total = 0;
+            for (double c : components) {
+                total += c;
+            }
+            for (double k : kymas) {
+                total += k;
+            }
+            return total;
+        }
+    }
+
+    private final OperatorProcess operator;
+    private final List<Row> rows = new CopyOnWriteArrayList<>();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    private final long start = System.nanoTime();
+    private volatile double lastWrites = -1;
+    private volatile double lastReady;
+    private volatile double maxDepth;
+
+    Sampler(OperatorProcess operator, int expected) {
+        this.operator = operator;
+    }
+
+    void start() {
+        timer.scheduleAtFixedRate(this::sample, 0, 1, TimeUnit.SECONDS);
+    }
+
+    void stop() throws InterruptedException {
+        timer.shutdown();
+        timer.awaitTermination(10, TimeUnit.SECONDS);
+        sample();
+    }
+
+    private synchronized void sample() {
+        try {
+            PromText m = operator.scrape();
+            double[] components = STATES.stream()
+                    .mapToDouble(s -> m.sum("kyma_operator_helmcomponents", l -> s.equals(l.get("state")))).toArray();
+            double[] kymas = PHASES.stream()
+                    .mapToDouble(p -> m.sum("kyma_operator_kymas", l -> p.equals(l.get("phase")))).toArray();
+            double depth = m.sum("workqueue_depth");
+            double writes = m.sum("rest_client_requests_total", l -> !"GET".equals(l.get("method")));
+            double perSecond = lastWrites < 0 ? 0 : writes - lastWrites;
+            lastWrites = writes;
+            lastReady = kymas[1];
+            maxDepth = Math.max(maxDepth, depth);
+            rows.add(new Row((System.nanoTime() - start) / 1e9, components, kymas, depth, operator.rssMiB(),
+                    perSecond));
+        } catch (Exception e) {
+            // a missed second is no reason to stop measuring
+        }
+    }
+
+    double lastReady() {
+        return lastReady;
+    }
+
+    double maxQueueDepth() {
+        return maxDepth;
+    }
+
+    List<Row> rows() {
+        return rows;
+    }
+
+    String csv() {
+        StringBuilder out = new StringBuilder("seconds");
+        STATES.forEach(s -> out.append(",components_").append(s));
+        PHASES.forEach(p -> out.append(",kymas_").append(p.toLowerCase(Locale.ROOT)));
+        out.append(",queue_depth,operator_rss_mib,api_writes_per_s\n");
+        for (Row row : rows) {
+            out.append(String.format(Locale.ROOT, "%.1f", row.seconds()));
+            for (double c : row.components()) {
+                out.append(',').append((long) c);
+            }
+            for (double k : row.kymas()) {
+                out.append(',').append((long) k);
+            }
+            out.append(String.format(Locale.ROOT, ",%d,%.1f,%.0f%n", (long) row.queueDepth(), row.rssMiB(),
+                    row.writesPerSecond()));
+        }
+        return out.toString();
+    }
+}

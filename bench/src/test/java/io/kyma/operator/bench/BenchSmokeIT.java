@@ -1,0 +1,56 @@
+package io.kyma.operator.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import javax.imageio.ImageIO;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A small run of the real harness (N = 20, unit 10 ms) keeps it working: its outputs exist and parse. */
+class BenchSmokeIT {
+    private static final List<String> SUMMARY_KEYS = List.of("n", "unit", "t1_s", "tn_s", "ideal_s", "ratio",
+            "ceiling_writes_per_s", "writes_per_kyma", "p99_queue_wait_s", "max_queue_depth", "peak_rss_mb",
+            "heap_bytes_per_object", "reconcile_errors", "conflicts");
+
+    @Test
+    void aSmallRunWritesTheSummaryTheReportTheTimeSeriesAndTheCharts(@TempDir Path out) throws Exception {
+        System.setProperty("java.awt.headless", "true");
+        Result result = new Bench(BenchOptions.parse(new String[] { "--n", "20", "--unit", "10ms", "--out",
+                out.toString(), "--repository", Path.of("..").toAbsolutePath().normalize().toString() })).run();
+        String line = result.summaryLine();
+        System.out.println(line);
+        Map<String, String> summary = Arrays.stream(line.split(" ")).map(kv -> kv.split("=", 2))
+                .collect(Collectors.toMap(kv -> kv[0], kv -> kv[1]));
+        assertThat(summary).containsKeys(SUMMARY_KEYS.toArray(String[]::new));
+        assertThat(summary.get("n")).isEqualTo("20");
+        for (String key : SUMMARY_KEYS) {
+            if (!key.equals("unit")) {
+                assertThat(Double.parseDouble(summary.get(key))).as(key).isGreaterThanOrEqualTo(0);
+            }
+        }
+        assertThat(Double.parseDouble(summary.get("writes_per_kyma"))).as("18 creates and 90 status writes at least")
+                .isGreaterThanOrEqualTo(108);
+
+        assertThat(Files.readString(out.resolve("report.md"))).contains(line, "## Verdict", "progress.png");
+        List<String> csv = Files.readAllLines(out.resolve("timeseries.csv"));
+        assertThat(csv.get(0)).startsWith("seconds,components_pending").contains("queue_depth", "operator_rss_mib",
+                "api_writes_per_s");
+        assertThat(csv).hasSizeGreaterThan(2);
+        int columns = csv.get(0).split(",").length;
+        assertThat(csv).allSatisfy(row -> assertThat(row.split(",")).hasSize(columns));
+        for (String chart : List.of("progress.png", "memory.png")) {
+            BufferedImage image = ImageIO.read(out.resolve(chart).toFile());
+            assertThat(image).as(chart).isNotNull();
+            assertThat(image.getWidth()).isEqualTo(1000);
+        }
+    }
+}
