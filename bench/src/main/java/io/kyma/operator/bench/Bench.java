@@ -27,8 +27,10 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.kyma.operator.api.ComponentState;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.HelmComponentSpec;
+import io.kyma.operator.api.HelmComponentStatus;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaSpec;
 import io.kyma.operator.api.Module;
@@ -78,15 +80,18 @@ public final class Bench {
         Files.createDirectories(options.out());
         try (ClusterUnderTest cluster = ClusterUnderTest.start(options)) {
             Config config = cluster.clientConfig();
-            try (KubernetesClient client = KubernetesClients.create(config, operatorConfig, new OperatorMetrics(),
+            OperatorMetrics clientMetrics = new OperatorMetrics();
+            try (KubernetesClient client = KubernetesClients.create(config, operatorConfig, clientMetrics,
                     List.of())) {
                 installCrds(client);
                 namespace(client, NS);
                 namespace(client, CEILING_NS);
                 progress.say("measuring the API server's write ceiling");
                 Ceiling ceiling = measureCeiling(client);
-                progress.say(String.format(Locale.ROOT, "ceiling: %.0f writes/s at concurrency %d",
-                        ceiling.writesPerSecond(), ceiling.concurrency()));
+                progress.say(String.format(Locale.ROOT, "ceiling: %.0f writes/s at concurrency %d; requests: %s",
+                        ceiling.writesPerSecond(), ceiling.concurrency(), Bench.table(Bench.byLabel(
+                                PromText.parse(""), PromText.parse(clientMetrics.scrape()),
+                                "rest_client_requests_total", "method", l -> true))));
                 try (OperatorProcess operator = OperatorProcess.start(options, cluster, operatorConfig)) {
                     return measure(client, cluster, operator, ceiling);
                 }
@@ -177,11 +182,14 @@ public final class Bench {
                 component.setSpec(new HelmComponentSpec());
                 component.getSpec().setModule("ceiling");
                 client.resource(component).create();
-                for (String state : List.of("pending", "started", "failing", "retrying", "success")) {
-                    client.resources(HelmComponent.class).inNamespace(CEILING_NS).withName(name)
-                            .subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE),
-                                    "{\"status\":{\"state\":\"" + state + "\"}}");
-                }
+                    for (ComponentState state : ComponentState.values()) {
+                        // The object itself is the merge patch: no GET before each write.
+                        HelmComponent patch = new HelmComponent();
+                        patch.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(CEILING_NS).build());
+                        patch.setStatus(new HelmComponentStatus());
+                        patch.getStatus().setState(state);
+                        client.resource(patch).subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE));
+                    }
             });
         }
         workers.shutdown();

@@ -112,6 +112,9 @@ public final class KymaOperator implements AutoCloseable {
                 .withConcurrentReconciliationThreads(config.maxConcurrentReconciles())
                 .withReconciliationTerminationTimeout(GRACEFUL_STOP)
                 .withMetrics(new QueueMetrics(metrics, clock))
+                // Without comparing resourceVersions, a late watch event for an older version evicts the version a
+                // reconcile just wrote from JOSDK's temporary cache, and the next status patch conflicts (409).
+                .withParseResourceVersions(true)
                 .withCloseClientOnStop(false));
 
         leadership.ifPresent(l -> l.onLoss(operator::stop));
