@@ -110,6 +110,7 @@ public final class Bench {
         double t1 = (System.nanoTime() - t1Start) / 1e9;
         progress.say(String.format(Locale.ROOT, "T(1) = %.1f s", t1));
 
+        double heapBefore = operator.heapAfterFullGc();
         PromText operatorBefore = operator.scrape();
         PromText apiBefore = cluster.apiserverMetrics(client);
         Sampler sampler = new Sampler(operator, options.n() + 1);
@@ -127,9 +128,13 @@ public final class Bench {
         PromText operatorAfter = operator.scrape();
         PromText apiAfter = cluster.apiserverMetrics(client);
         double heap = operator.heapAfterFullGc();
+        Files.writeString(options.out().resolve("heap-histogram.txt"), operator.heapHistogram(40));
+        if (options.heapDump()) {
+            operator.heapDump(options.out().resolve("heap.hprof"));
+        }
 
         Result result = Result.compute(options, ceiling, t1, tn, sampler, operatorBefore, operatorAfter, apiBefore,
-                apiAfter, heap, operator.peakRssMiB(), operator.cpuSeconds(), cluster.cpuSeconds());
+                apiAfter, heapBefore, heap, operator.peakRssMiB(), operator.cpuSeconds(), cluster.cpuSeconds());
         Files.writeString(options.out().resolve("timeseries.csv"), sampler.csv());
         Charts.progress(sampler, options.out().resolve("progress.png"));
         Charts.memory(sampler, options.out().resolve("memory.png"));

@@ -11,18 +11,28 @@ import java.util.Optional;
 import io.kyma.operator.common.GoDuration;
 
 /** The benchmark's options: {@code --n 1000 --unit 1s [--kubeconfig FILE] [--out DIR] [operator flags after --]}. */
-record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, Path repository,
-        List<String> operatorFlags) {
+record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, Path repository, String javaCommand,
+        List<String> jvmOptions, boolean heapDump, List<String> operatorFlags) {
+    /**
+     * The Deployment's JVM flags, with the container's 512 MiB memory limit made explicit: outside a container the
+     * JVM would size its heap from the whole machine and RSS would say little about a pod.
+     */
+    static final String DEFAULT_JVM_OPTIONS = "-XX:MaxRAM=512m -XX:MaxRAMPercentage=70 -XX:+UseSerialGC";
+
     static final String USAGE = """
             Usage: java -jar bench/target/kyma-bench.jar [--n N] [--unit DURATION] [--kubeconfig FILE] [--out DIR]
-                   [--repository DIR] [-- operator flags]
+                   [--repository DIR] [--java FILE] [--jvm-options "FLAGS"] [--heap-dump]
+                   [-- operator flags]
               --n           Kymas of the 18 modules in the load (default 1000)
               --unit        the operator's --transition-unit (default 1s)
               --kubeconfig  a cluster to use; without it an embedded control plane is started
               --out         where the report goes (default target/bench/<timestamp>)
               --repository  the repository root, for the operator jar and hack/ (default: found upwards)
+              --java        the java that runs the operator (default: $JAVA_HOME/bin/java, else java)
+              --jvm-options the operator's JVM flags (default: "%s")
+              --heap-dump   also write the operator's heap at the end to heap.hprof (large)
             Flags after -- go to the operator, for example -- --k8s-client-qps 300 --k8s-client-burst 300.
-            """;
+            """.formatted(DEFAULT_JVM_OPTIONS);
 
     static BenchOptions parse(String[] args) {
         int n = 1000;
@@ -30,11 +40,19 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
         Optional<Path> kubeconfig = Optional.empty();
         Path out = null;
         Path repository = null;
+        String javaCommand = System.getenv("JAVA_HOME") == null ? "java"
+                : Path.of(System.getenv("JAVA_HOME"), "bin", "java").toString();
+        String jvmOptions = DEFAULT_JVM_OPTIONS;
+        boolean heapDump = false;
         List<String> operatorFlags = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--")) {
                 operatorFlags.addAll(List.of(args).subList(i + 1, args.length));
                 break;
+            }
+            if (args[i].equals("--heap-dump")) {
+                heapDump = true;
+                continue;
             }
             if (i + 1 >= args.length) {
                 throw new IllegalArgumentException(args[i] + " needs a value");
@@ -46,6 +64,8 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
                 case "--kubeconfig" -> kubeconfig = value.isBlank() ? Optional.empty() : Optional.of(Path.of(value));
                 case "--out" -> out = value.isBlank() ? null : Path.of(value);
                 case "--repository" -> repository = Path.of(value);
+                case "--java" -> javaCommand = value;
+                case "--jvm-options" -> jvmOptions = value;
                 default -> throw new IllegalArgumentException("unknown option " + args[i - 1]);
             }
         }
@@ -59,7 +79,8 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
             out = repository.resolve("target/bench")
                     .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         }
-        return new BenchOptions(n, unit, kubeconfig, out, repository, operatorFlags);
+        List<String> jvm = jvmOptions.isBlank() ? List.of() : List.of(jvmOptions.trim().split("\\s+"));
+        return new BenchOptions(n, unit, kubeconfig, out, repository, javaCommand, jvm, heapDump, operatorFlags);
     }
 
     private static Path findRepository() {

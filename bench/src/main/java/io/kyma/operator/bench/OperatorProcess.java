@@ -20,10 +20,14 @@ final class OperatorProcess implements AutoCloseable {
     private final Process process;
     private final URI metrics;
     private final HttpClient http = HttpClient.newHttpClient();
+    private final String jcmd;
 
-    private OperatorProcess(Process process, URI metrics) {
+    private OperatorProcess(Process process, URI metrics, String java) {
         this.process = process;
         this.metrics = metrics;
+        // jcmd attaches only to a JVM of its own version
+        Path javaPath = Path.of(java);
+        this.jcmd = javaPath.getParent() == null ? "jcmd" : javaPath.resolveSibling("jcmd").toString();
     }
 
     static OperatorProcess start(BenchOptions options, ClusterUnderTest cluster, ManagerConfig config)
@@ -34,7 +38,10 @@ final class OperatorProcess implements AutoCloseable {
         }
         int metricsPort = Bench.freePort();
         int probesPort = Bench.freePort();
-        List<String> command = new ArrayList<>(List.of("java", "-jar", jar.toString(), "--kubeconfig",
+        List<String> command = new ArrayList<>();
+        command.add(options.javaCommand());
+        command.addAll(options.jvmOptions());
+        command.addAll(List.of("-jar", jar.toString(), "--kubeconfig",
                 cluster.kubeconfig().toString(), "--namespace", "bench", "--transition-unit",
                 GoDuration.format(options.unit()), "--metrics-bind-address", "127.0.0.1:" + metricsPort,
                 "--health-probe-bind-address", "127.0.0.1:" + probesPort, "--log-level", "warn"));
@@ -42,7 +49,7 @@ final class OperatorProcess implements AutoCloseable {
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(options.out().resolve("operator.log").toFile()).start();
         OperatorProcess operator = new OperatorProcess(process, URI.create("http://127.0.0.1:" + metricsPort
-                + "/metrics"));
+                + "/metrics"), options.javaCommand());
         URI ready = URI.create("http://127.0.0.1:" + probesPort + "/readyz");
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (true) {
@@ -99,11 +106,22 @@ final class OperatorProcess implements AutoCloseable {
         return usedKiB * 1024.0;
     }
 
+    /** The classes taking the most heap, live objects only: where the memory went. */
+    String heapHistogram(int lines) throws IOException, InterruptedException {
+        return jcmd("GC.class_histogram").lines().limit(lines + 3L).collect(java.util.stream.Collectors.joining("\n"))
+                + "\n";
+    }
+
+    void heapDump(Path file) throws IOException, InterruptedException {
+        jcmd("GC.heap_dump " + file.toAbsolutePath());
+    }
+
     private String jcmd(String command) throws IOException, InterruptedException {
-        Process jcmd = new ProcessBuilder("jcmd", Long.toString(process.pid()), command).redirectErrorStream(true)
-                .start();
-        String out = new String(jcmd.getInputStream().readAllBytes());
-        jcmd.waitFor();
+        List<String> line = new ArrayList<>(List.of(jcmd, Long.toString(process.pid())));
+        line.addAll(List.of(command.split(" ")));
+        Process tool = new ProcessBuilder(line).redirectErrorStream(true).start();
+        String out = new String(tool.getInputStream().readAllBytes());
+        tool.waitFor();
         return out;
     }
 

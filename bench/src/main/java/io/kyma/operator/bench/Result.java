@@ -12,7 +12,7 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
         Map<String, Double> apiserverByVerbAndCode, Map<String, Double> operatorByMethodAndCode) {
 
     static Result compute(BenchOptions options, Bench.Ceiling ceiling, double t1, double tn, Sampler sampler,
-            PromText opBefore, PromText opAfter, PromText apiBefore, PromText apiAfter, double heapBytes,
+            PromText opBefore, PromText opAfter, PromText apiBefore, PromText apiAfter, double heapBeforeBytes, double heapBytes,
             double peakRss, double operatorCpu, Map<String, Double> clusterCpu) {
         int n = options.n();
         Map<String, Double> byMethod = Bench.byLabel(opBefore, opAfter, "rest_client_requests_total", "method",
@@ -45,8 +45,8 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
         var before = opBefore.buckets("workqueue_queue_duration_seconds");
         var after = opAfter.buckets("workqueue_queue_duration_seconds");
         double watched = (n + 1) * 19.0;
-        double conflicts = Bench.byLabel(apiBefore, apiAfter, "apiserver_request_total", "code",
-                l -> "409".equals(l.get("code"))).values().stream().mapToDouble(Double::doubleValue).sum();
+        // The whole run, T(1) included: every 409 the operator received, each retried by its reconcile guard.
+        double conflicts = opAfter.sum("rest_client_requests_total", l -> "409".equals(l.get("code")));
 
         Map<String, String> summary = new LinkedHashMap<>();
         summary.put("n", Integer.toString(n));
@@ -62,7 +62,11 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
         summary.put("p99_queue_wait_s", String.format(Locale.ROOT, "%.3f", PromText.quantile(0.99, before, after, queued)));
         summary.put("max_queue_depth", Long.toString((long) sampler.maxQueueDepth()));
         summary.put("peak_rss_mb", f1(peakRss));
+        summary.put("heap_mb", f1(heapBytes / (1 << 20)));
         summary.put("heap_bytes_per_object", Long.toString((long) (heapBytes / watched)));
+        // The load's own share: the heap an empty operator already needs is not spread over the objects.
+        summary.put("heap_growth_bytes_per_object", Long.toString((long) ((heapBytes - heapBeforeBytes)
+                / (watched - 19))));
         summary.put("reconcile_errors", Long.toString((long) opAfter.sum("controller_runtime_reconcile_errors_total")));
         summary.put("conflicts", Long.toString((long) conflicts));
         summary.put("cpu_operator_s", f1(operatorCpu));
@@ -109,8 +113,13 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
         out.append("- queue wait p50 ").append(summary.get("p50_queue_wait_s")).append(" s, p99 ")
                 .append(summary.get("p99_queue_wait_s")).append(" s; max depth ")
                 .append(summary.get("max_queue_depth")).append("\n");
-        out.append("- operator peak RSS ").append(summary.get("peak_rss_mb")).append(" MiB; heap after a full GC per ")
-                .append("watched object ").append(summary.get("heap_bytes_per_object")).append(" bytes\n");
+        out.append("- operator peak RSS ").append(summary.get("peak_rss_mb")).append(" MiB; heap after a full GC ")
+                .append(summary.get("heap_mb")).append(" MiB, per watched object ")
+                .append(summary.get("heap_bytes_per_object")).append(" bytes, of which the load added ")
+                .append(summary.get("heap_growth_bytes_per_object")).append(" bytes per object (heap after the load ")
+                .append("minus heap after T(1), over the load's objects)\n");
+        out.append("- operator JVM: ").append(options.javaCommand()).append(' ').append(String.join(" ", options.jvmOptions()))
+                .append("\n");
         out.append("- CPU seconds: operator ").append(summary.get("cpu_operator_s"));
         if (summary.containsKey("cpu_apiserver_s")) {
             out.append(", kube-apiserver ").append(summary.get("cpu_apiserver_s")).append(", etcd ")

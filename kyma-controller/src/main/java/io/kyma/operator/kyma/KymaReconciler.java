@@ -33,6 +33,7 @@ import io.kyma.operator.api.KymaStatus;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Module;
 import io.kyma.operator.common.Conditions;
+import io.kyma.operator.common.LeanCache;
 import io.kyma.operator.common.StatusPatch;
 
 /**
@@ -64,6 +65,7 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma> {
                 .from(HelmComponent.class, Kyma.class)
                 .withLabelSelector(Labels.MANAGED_BY + "=" + Labels.MANAGED_BY_VALUE)
                 .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Kyma.class))
+                .withItemStore(LeanCache.store(ComponentView::of))
                 .build(), context);
         return List.of(components);
     }

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
+import io.kyma.operator.common.LeanCache;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.processing.Controller;
 import io.javaoperatorsdk.operator.processing.event.rate.RateLimiter;
@@ -214,6 +215,7 @@ public final class KymaOperator implements AutoCloseable {
                 .setIntervalMultiplier(2).setMaxInterval(config.failureMaxDelay().toMillis()).withoutMaxAttempts());
         overrider.withRateLimiter(gate);
         overrider.withReconciliationMaxInterval(config.syncPeriod());
+        overrider.withItemStore(LeanCache.store());
         var built = overrider.build();
         metrics.maxConcurrentReconciles(built.getName(), config.maxConcurrentReconciles());
         ReconcileGuard guard = new ReconcileGuard(built.getName(), requeueLimiter, config.reconcileTimeout(),

@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kyma.operator.manager.limits.RequeueLimiter;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.micrometer.core.instrument.Timer;
@@ -78,6 +79,7 @@ public final class ReconcileGuard {
             metrics.reconciles(controller, result);
         }
         metrics.reconcileErrors(controller);
+        metrics.reconcileConflicts(controller);
         metrics.queueRetries(controller);
         metrics.queueAdds(controller);
         metrics.queueDepth(controller);
@@ -122,6 +124,17 @@ public final class ReconcileGuard {
         if (failure == null && took.compareTo(timeout) > 0) {
             failure = new ReconcileTimeoutException(took, timeout);
         }
+        if (failure != null && isConflict(failure)) {
+            // The reconcile worked on a stale copy and the API server refused its write: the ordinary
+            // optimistic-concurrency outcome, retried on fresh data like controller-runtime's requeue, not an error.
+            Duration delay = limiter.failed(key);
+            metrics.reconcileConflicts(controller).increment();
+            metrics.reconciles(controller, "requeue").increment();
+            metrics.queueRetries(controller).increment();
+            LOG.info("{} {}: write conflict, retrying on fresh data in {}: {}", resource.getKind(), name(resource),
+                    delay, failure.getMessage());
+            return new Result<>(Outcome.FAILED, null, delay);
+        }
         if (failure != null) {
             Duration delay = limiter.failed(key);
             metrics.reconcileErrors(controller).increment();
@@ -143,6 +156,10 @@ public final class ReconcileGuard {
     /** Counts a finished reconcile by its result, as controller-runtime does. */
     public void countSuccess(boolean requeueAfter) {
         metrics.reconciles(controller, requeueAfter ? "requeue_after" : "success").increment();
+    }
+
+    private static boolean isConflict(Exception failure) {
+        return failure instanceof KubernetesClientException e && e.getCode() == 409;
     }
 
     private static String name(HasMetadata resource) {

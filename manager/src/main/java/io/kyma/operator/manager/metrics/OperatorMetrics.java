@@ -49,6 +49,11 @@ public final class OperatorMetrics {
         return registry.counter("controller_runtime_reconcile_errors", "controller", controller);
     }
 
+    /** Writes refused with 409 because the reconcile read a stale copy; retried, not counted as errors. */
+    public Counter reconcileConflicts(String controller) {
+        return registry.counter("kyma_operator_reconcile_conflicts", "controller", controller);
+    }
+
     public AtomicInteger activeWorkers(String controller) {
         return gauge("controller_runtime_active_workers", "controller", controller);
     }

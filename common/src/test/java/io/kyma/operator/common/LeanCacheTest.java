@@ -1,0 +1,69 @@
+package io.kyma.operator.common;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LeanCacheTest {
+
+    @Test
+    void dropsManagedFieldsAndKeepsEverythingElse() {
+        ItemStore<ConfigMap> store = LeanCache.store();
+        ConfigMap stored = put(store, object("a", "7"));
+
+        assertThat(stored.getMetadata().getManagedFields()).isNull();
+        assertThat(stored.getMetadata().getResourceVersion()).isEqualTo("7");
+        assertThat(stored.getMetadata().getLabels()).containsExactly(Map.entry("app", "x"));
+        assertThat(stored.getMetadata().getOwnerReferences()).singleElement()
+                .satisfies(o -> assertThat(o.getUid()).isEqualTo("owner-uid"));
+        assertThat(stored.getData()).containsEntry("k", "v");
+    }
+
+    @Test
+    void objectsRepeatingAStringShareOneCopy() {
+        ItemStore<ConfigMap> store = LeanCache.store();
+        // new String(...) so that equal values start out as distinct objects, as they do off the wire
+        ConfigMap first = put(store, object("a", "1"));
+        ConfigMap second = put(store, object("b", "2"));
+
+        assertThat(second.getMetadata().getNamespace()).isSameAs(first.getMetadata().getNamespace());
+        assertThat(second.getMetadata().getLabels().get("app")).isSameAs(first.getMetadata().getLabels().get("app"));
+        assertThat(second.getMetadata().getOwnerReferences().get(0).getUid())
+                .isSameAs(first.getMetadata().getOwnerReferences().get(0).getUid());
+    }
+
+    @Test
+    void aViewCutsTheObjectBeforeItIsStored() {
+        ItemStore<ConfigMap> store = LeanCache.store(c -> {
+            c.setData(null);
+            return c;
+        });
+        assertThat(put(store, object("a", "1")).getData()).isNull();
+    }
+
+    private static ConfigMap put(ItemStore<ConfigMap> store, ConfigMap object) {
+        String key = store.getKey(object);
+        store.put(key, object);
+        return store.get(key);
+    }
+
+    private static ConfigMap object(String name, String resourceVersion) {
+        return new ConfigMapBuilder().withNewMetadata().withName(name).withNamespace(new String("ns"))
+                .withResourceVersion(resourceVersion)
+                .withLabels(Map.of(new String("app"), new String("x")))
+                .withOwnerReferences(List.of(new OwnerReferenceBuilder().withApiVersion(new String("v1"))
+                        .withKind(new String("Owner")).withName(new String("o")).withUid(new String("owner-uid"))
+                        .build()))
+                .withManagedFields(new ManagedFieldsEntryBuilder().withManager("m").withOperation("Apply").build())
+                .endMetadata().addToData("k", "v").build();
+    }
+}

@@ -1,0 +1,72 @@
+package io.kyma.operator.manager.guard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.kyma.operator.manager.limits.RequeueLimiter;
+import io.kyma.operator.manager.limits.TokenBucket;
+import io.kyma.operator.manager.metrics.OperatorMetrics;
+import io.kyma.operator.testing.MutableClock;
+
+class ReconcileGuardTest {
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    private final OperatorMetrics metrics = new OperatorMetrics();
+    private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor();
+    private final ReconcileGuard guard = new ReconcileGuard("test",
+            new RequeueLimiter(Duration.ofMillis(500), Duration.ofSeconds(60), new TokenBucket(10, 100, clock), clock,
+                    d -> {
+                    }),
+            Duration.ofMinutes(1), Duration.ofMinutes(10), clock, watchdog, metrics);
+    private final ConfigMap resource = new ConfigMapBuilder().withNewMetadata().withName("r").withNamespace("ns")
+            .endMetadata().build();
+
+    @AfterEach
+    void stopWatchdog() {
+        watchdog.shutdownNow();
+    }
+
+    @Test
+    void aWriteConflictIsRetriedWithoutCountingAsAnError() {
+        var result = guard.run(resource, () -> {
+            throw new KubernetesClientException("the object has been modified", 409, null);
+        });
+
+        assertThat(result.outcome()).isEqualTo(ReconcileGuard.Outcome.FAILED);
+        assertThat(result.delay()).isEqualTo(Duration.ofMillis(500));
+        assertThat(metrics.reconcileConflicts("test").count()).isEqualTo(1);
+        assertThat(metrics.reconcileErrors("test").count()).isZero();
+        assertThat(metrics.reconciles("test", "requeue").count()).isEqualTo(1);
+    }
+
+    @Test
+    void anyOtherFailureIsAnError() {
+        var result = guard.run(resource, () -> {
+            throw new KubernetesClientException("forbidden", 403, null);
+        });
+
+        assertThat(result.outcome()).isEqualTo(ReconcileGuard.Outcome.FAILED);
+        assertThat(metrics.reconcileErrors("test").count()).isEqualTo(1);
+        assertThat(metrics.reconcileConflicts("test").count()).isZero();
+    }
+
+    @Test
+    void aConflictedResourceWaitsOutItsBackoffBeforeTheNextAttempt() {
+        guard.run(resource, () -> {
+            throw new KubernetesClientException("conflict", 409, null);
+        });
+
+        assertThat(guard.run(resource, () -> "ran").outcome()).isEqualTo(ReconcileGuard.Outcome.DEFERRED);
+        clock.advance(Duration.ofMillis(500));
+        assertThat(guard.run(resource, () -> "ran").value()).isEqualTo("ran");
+    }
+}
