@@ -53,15 +53,19 @@ stop: ## Stop the embedded control plane started by `make run`.
 sample-data: ## Create N Kymas (default 100) in namespace pb and wait until all are Ready (UNIT=1, BATCHES=1, PAUSE=0).
 	KUBECONFIG="$$(hack/kubeconfig.sh)" samples/sample-data.sh -n $(or $(N),100) -u $(or $(UNIT),1) -b $(or $(BATCHES),1) -p $(or $(PAUSE),0)
 
+# OPERATOR_JAVA: the java that runs the operator (the image has Java 25); JVM_OPTIONS: its flags.
+BENCH_FLAGS = $(if $(KUBECONFIG),--kubeconfig $(KUBECONFIG)) $(if $(OUT),--out $(OUT)) \
+	$(if $(OPERATOR_JAVA),--java $(OPERATOR_JAVA)) $(if $(JVM_OPTIONS),--jvm-options "$(JVM_OPTIONS)")
+
 .PHONY: bench
 bench: ## Scale benchmark: N Kymas (default 1000) at UNIT (default 1s), embedded control plane unless KUBECONFIG; OUT=dir.
 	@test -f bench/target/kyma-bench.jar -a -f $(JAR) || $(MAKE) build
-	java -jar bench/target/kyma-bench.jar --n $(or $(N),1000) --unit $(or $(UNIT),1s) $(if $(KUBECONFIG),--kubeconfig $(KUBECONFIG)) $(if $(OUT),--out $(OUT))
+	java -jar bench/target/kyma-bench.jar --n $(or $(N),1000) --unit $(or $(UNIT),1s) $(BENCH_FLAGS)
 
 .PHONY: bench-memory
 bench-memory: ## Memory at the seed's scale: 4000 Kymas (76,000 objects), client QPS raised so it ends in about 30 min.
 	@test -f bench/target/kyma-bench.jar -a -f $(JAR) || $(MAKE) build
-	java -jar bench/target/kyma-bench.jar --n $(or $(N),4000) --unit $(or $(UNIT),1s) $(if $(KUBECONFIG),--kubeconfig $(KUBECONFIG)) $(if $(OUT),--out $(OUT)) -- --k8s-client-qps 500 --k8s-client-burst 500 --max-concurrent-reconciles 100
+	java -jar bench/target/kyma-bench.jar --n $(or $(N),4000) --unit $(or $(UNIT),1s) $(BENCH_FLAGS) -- --k8s-client-qps 500 --k8s-client-burst 500 --max-concurrent-reconciles 100
 
 .PHONY: remote-server
 remote-server: ## Run the remote job service in the foreground (PORT=9090).

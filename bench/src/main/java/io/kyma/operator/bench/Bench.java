@@ -129,6 +129,9 @@ public final class Bench {
         PromText apiAfter = cluster.apiserverMetrics(client);
         double heap = operator.heapAfterFullGc();
         Files.writeString(options.out().resolve("heap-histogram.txt"), operator.heapHistogram(40));
+        if (options.jvmOptions().stream().anyMatch(o -> o.startsWith("-XX:NativeMemoryTracking"))) {
+            Files.writeString(options.out().resolve("native-memory.txt"), operator.nativeMemory());
+        }
         if (options.heapDump()) {
             operator.heapDump(options.out().resolve("heap.hprof"));
         }

@@ -99,7 +99,9 @@ final class OperatorProcess implements AutoCloseable {
                 continue;
             }
             Matcher m = USED.matcher(line);
-            if (m.find() && (line.contains("generation") || line.contains("heap"))) {
+            // one line per generation or region set: "tenured generation total ..., used ..." (Java 17),
+            // "Tenured total ..., used ..." (Java 25); the space lines below them have no total
+            if (m.find() && line.contains("total")) {
                 usedKiB += Long.parseLong(m.group(1));
             }
         }
@@ -110,6 +112,11 @@ final class OperatorProcess implements AutoCloseable {
     String heapHistogram(int lines) throws IOException, InterruptedException {
         return jcmd("GC.class_histogram").lines().limit(lines + 3L).collect(java.util.stream.Collectors.joining("\n"))
                 + "\n";
+    }
+
+    /** The JVM's own account of its memory, when it runs with -XX:NativeMemoryTracking. */
+    String nativeMemory() throws IOException, InterruptedException {
+        return jcmd("VM.native_memory summary");
     }
 
     void heapDump(Path file) throws IOException, InterruptedException {
