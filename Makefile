@@ -92,8 +92,10 @@ undeploy: ## Remove everything deploy installed.
 
 .PHONY: docker-build
 docker-build: ## Build the container image IMG (needs a Docker engine).
+	@command -v docker >/dev/null || { echo "docker-build needs a Docker engine and none was found; the image layout is built by 'make build' in manager/target/image/" >&2; exit 1; }
 	docker build -t $(IMG) .
 
 .PHONY: docker-push
 docker-push: ## Push the container image IMG.
+	@command -v docker >/dev/null || { echo "docker-push needs a Docker engine and none was found" >&2; exit 1; }
 	docker push $(IMG)

@@ -8,6 +8,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 JAR=manager/target/kyma-operator.jar
 JOB_SERVER_JAR=remote-job-server/target/remote-job-server.jar
 JOB_SERVER_PORT=${JOB_SERVER_PORT:-9090}
+# The embedded control plane's files, as hack/control-plane.sh places them.
+LOCAL_KUBECONFIG=${CONTROL_PLANE_KUBECONFIG:-$PWD/.local/kubeconfig}
+LOCAL_DIR=$(dirname "$LOCAL_KUBECONFIG")
 MVN=${MVN:-mvn}
 KUBECTL=${KUBECTL:-kubectl}
 
@@ -23,7 +26,7 @@ if [ "${EMBEDDED:-}" != "true" ] && command -v "$KUBECTL" >/dev/null && "$KUBECT
 else
   hack/control-plane.sh install
   hack/control-plane.sh up
-  export KUBECONFIG=$PWD/.local/kubeconfig
+  export KUBECONFIG=$LOCAL_KUBECONFIG
   kubeconfig_args=(--kubeconfig "$KUBECONFIG")
   embedded=true
 fi
@@ -35,22 +38,26 @@ echo "CRDs installed"
 server_args=()
 if [ "$embedded" = true ]; then
   # The remote job service for Runs, stopped together with the operator.
-  java -jar "$JOB_SERVER_JAR" --port "$JOB_SERVER_PORT" > .local/remote-job-server.log 2>&1 &
-  echo $! > .local/remote-job-server.pid
-  trap 'kill "$(cat .local/remote-job-server.pid)" 2>/dev/null; rm -f .local/remote-job-server.pid' EXIT
+  java -jar "$JOB_SERVER_JAR" --port "$JOB_SERVER_PORT" > "$LOCAL_DIR/remote-job-server.log" 2>&1 &
+  job_server=$!
+  trap 'kill "$job_server" 2>/dev/null' EXIT
   server_args=(--remote-server-url "http://127.0.0.1:$JOB_SERVER_PORT")
-  echo "Remote job service on http://127.0.0.1:$JOB_SERVER_PORT (log: .local/remote-job-server.log)"
+  echo "Remote job service on http://127.0.0.1:$JOB_SERVER_PORT (log: $LOCAL_DIR/remote-job-server.log)"
 
   "$KUBECTL" apply -f samples/kyma.yaml
   echo
   echo "Watch progress in another terminal with:"
-  echo "  kubectl --kubeconfig .local/kubeconfig get kymas,helmcomponents -A -w"
+  echo "  kubectl --kubeconfig $KUBECONFIG get kymas,helmcomponents -A -w"
   echo "Try the Runs too:"
-  echo "  kubectl --kubeconfig .local/kubeconfig apply -f samples/run.yaml"
-  echo "  kubectl --kubeconfig .local/kubeconfig get runs -w"
+  echo "  kubectl --kubeconfig $KUBECONFIG apply -f samples/run.yaml"
+  echo "  kubectl --kubeconfig $KUBECONFIG get runs -w"
   echo "Ctrl-C stops the operator; 'make stop' stops the embedded control plane."
   echo
 fi
 
 # shellcheck disable=SC2086
-java ${JAVA_OPTS:-} -jar "$JAR" "${kubeconfig_args[@]}" "${server_args[@]}" ${ARGS:-}
+java ${JAVA_OPTS:-} -jar "$JAR" "${kubeconfig_args[@]}" "${server_args[@]}" ${ARGS:-} &
+operator=$!
+# The operator runs in the background so that the EXIT trap, which stops the job service, also runs on SIGTERM.
+trap 'kill "$operator" 2>/dev/null; wait "$operator"' INT TERM
+wait "$operator"

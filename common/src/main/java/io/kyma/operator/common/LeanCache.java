@@ -1,14 +1,21 @@
 package io.kyma.operator.common;
 
+import java.lang.reflect.Field;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 
@@ -19,9 +26,16 @@ import io.fabric8.kubernetes.client.informers.cache.ItemStore;
  * than the rest of it, and nothing here reads them.</li>
  * <li>Strings that thousands of objects repeat (namespace, labels, the owner, the API version) are interned, so each
  * is held once rather than once per object and per informer.</li>
+ * <li>fabric8's {@link CustomResource} computes its API version, CRD name, singular and plural afresh in every
+ * instance, four new strings (about 270 bytes) per object of what is a constant of its class. They are replaced by
+ * shared copies, through reflection because the fields are final; should fabric8 rename them, the objects just keep
+ * their own copies and a warning says so.</li>
  * </ul>
  */
 public final class LeanCache {
+    private static final Logger LOG = LoggerFactory.getLogger(LeanCache.class);
+    private static final List<Field> CUSTOM_RESOURCE_NAMES = customResourceNames();
+
     private LeanCache() {
     }
 
@@ -50,10 +64,40 @@ public final class LeanCache {
                 owner.setUid(intern(owner.getUid()));
             }
         }
-        if (resource.getApiVersion() != null) {
+        if (resource instanceof CustomResource<?, ?> custom) {
+            shareNames(custom);
+        } else if (resource.getApiVersion() != null) {
             resource.setApiVersion(resource.getApiVersion().intern());
         }
         return resource;
+    }
+
+    private static void shareNames(CustomResource<?, ?> resource) {
+        try {
+            for (Field field : CUSTOM_RESOURCE_NAMES) {
+                Object value = field.get(resource);
+                if (value instanceof String name) {
+                    field.set(resource, name.intern());
+                }
+            }
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("fields made accessible are no longer", e);
+        }
+    }
+
+    private static List<Field> customResourceNames() {
+        try {
+            List<Field> fields = new ArrayList<>();
+            for (String name : List.of("apiVersion", "crdName", "singular", "plural")) {
+                Field field = CustomResource.class.getDeclaredField(name);
+                field.setAccessible(true);
+                fields.add(field);
+            }
+            return List.copyOf(fields);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            LOG.warn("Custom resources in the informer caches keep their own copies of their names: {}", e.toString());
+            return List.of();
+        }
     }
 
     private static Map<String, String> intern(Map<String, String> map) {

@@ -6,6 +6,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Version;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
@@ -50,7 +54,31 @@ class LeanCacheTest {
         assertThat(put(store, object("a", "1")).getData()).isNull();
     }
 
-    private static ConfigMap put(ItemStore<ConfigMap> store, ConfigMap object) {
+    @Test
+    void customResourcesShareTheNamesTheirClassDetermines() {
+        ItemStore<Widget> store = LeanCache.store();
+        Widget first = put(store, widget("a"));
+        Widget second = put(store, widget("b"));
+
+        assertThat(second.getApiVersion()).isEqualTo("test.example.io/v1").isSameAs(first.getApiVersion());
+        assertThat(second.getCRDName()).isEqualTo("widgets.test.example.io").isSameAs(first.getCRDName());
+        assertThat(second.getPlural()).isSameAs(first.getPlural());
+        assertThat(second.getSingular()).isSameAs(first.getSingular());
+    }
+
+    @Group("test.example.io")
+    @Version("v1")
+    static final class Widget extends CustomResource<Void, Void> implements Namespaced {
+    }
+
+    private static Widget widget(String name) {
+        Widget widget = new Widget();
+        widget.getMetadata().setName(name);
+        widget.getMetadata().setNamespace("ns");
+        return widget;
+    }
+
+    private static <R extends io.fabric8.kubernetes.api.model.HasMetadata> R put(ItemStore<R> store, R object) {
         String key = store.getKey(object);
         store.put(key, object);
         return store.get(key);
