@@ -114,6 +114,21 @@ final class OperatorProcess implements AutoCloseable {
                 + "\n";
     }
 
+    /** The first line of {@code java -version}, which names the runtime without naming where it is installed. */
+    static String javaVersion(String java) {
+        try {
+            Process version = new ProcessBuilder(java, "-version").redirectErrorStream(true).start();
+            String first = new String(version.getInputStream().readAllBytes()).lines().findFirst().orElse("?");
+            version.waitFor();
+            return first.trim();
+        } catch (IOException e) {
+            return "unknown (" + e.getMessage() + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
+    }
+
     /** The JVM's own account of its memory, when it runs with -XX:NativeMemoryTracking. */
     String nativeMemory() throws IOException, InterruptedException {
         return jcmd("VM.native_memory summary");

@@ -118,8 +118,8 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
                 .append(summary.get("heap_bytes_per_object")).append(" bytes, of which the load added ")
                 .append(summary.get("heap_growth_bytes_per_object")).append(" bytes per object (heap after the load ")
                 .append("minus heap after T(1), over the load's objects)\n");
-        out.append("- operator JVM: ").append(options.javaCommand()).append(' ').append(String.join(" ", options.jvmOptions()))
-                .append("\n");
+        out.append("- operator JVM: ").append(OperatorProcess.javaVersion(options.javaCommand())).append(", flags ")
+                .append(String.join(" ", options.jvmOptions())).append("\n");
         out.append("- CPU seconds: operator ").append(summary.get("cpu_operator_s"));
         if (summary.containsKey("cpu_apiserver_s")) {
             out.append(", kube-apiserver ").append(summary.get("cpu_apiserver_s")).append(", etcd ")

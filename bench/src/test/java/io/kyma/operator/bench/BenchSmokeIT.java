@@ -39,6 +39,8 @@ class BenchSmokeIT {
         }
         assertThat(Double.parseDouble(summary.get("writes_per_kyma"))).as("18 creates and 90 status writes at least")
                 .isGreaterThanOrEqualTo(108);
+        assertThat(Double.parseDouble(summary.get("heap_mb"))).as("the heap read through jcmd").isPositive();
+        assertThat(Files.readString(out.resolve("heap-histogram.txt"))).contains("io.kyma.operator.api.HelmComponent");
 
         assertThat(Files.readString(out.resolve("report.md"))).contains(line, "## Verdict", "progress.png");
         List<String> csv = Files.readAllLines(out.resolve("timeseries.csv"));

@@ -24,6 +24,7 @@ import io.fabric8.kubernetes.client.informers.cache.ItemStore;
  * <ul>
  * <li>Server-side apply's {@code managedFields} go: once two field managers have written an object they are bigger
  * than the rest of it, and nothing here reads them.</li>
+ * <li>Empty maps, which fabric8's models create for every object, are dropped.</li>
  * <li>Strings that thousands of objects repeat (namespace, labels, the owner, the API version) are interned, so each
  * is held once rather than once per object and per informer.</li>
  * <li>fabric8's {@link CustomResource} computes its API version, CRD name, singular and plural afresh in every
@@ -56,12 +57,14 @@ public final class LeanCache {
         metadata.setName(intern(metadata.getName())); // shared by the informers of two controllers
         metadata.setLabels(intern(metadata.getLabels()));
         metadata.setAnnotations(intern(metadata.getAnnotations()));
+        metadata.setAdditionalProperties(emptyToNull(metadata.getAdditionalProperties()));
         if (metadata.getOwnerReferences() != null) {
             for (OwnerReference owner : metadata.getOwnerReferences()) {
                 owner.setApiVersion(intern(owner.getApiVersion()));
                 owner.setKind(intern(owner.getKind()));
                 owner.setName(intern(owner.getName()));
                 owner.setUid(intern(owner.getUid()));
+                owner.setAdditionalProperties(emptyToNull(owner.getAdditionalProperties()));
             }
         }
         if (resource instanceof CustomResource<?, ?> custom) {
@@ -100,9 +103,17 @@ public final class LeanCache {
         }
     }
 
+    /**
+     * fabric8's models start every map as an empty LinkedHashMap; at eight or so per object they weighed more than
+     * the strings. Jackson and the models' equals treat a null map like an empty one.
+     */
+    private static <V> Map<String, V> emptyToNull(Map<String, V> map) {
+        return map == null || map.isEmpty() ? null : map;
+    }
+
     private static Map<String, String> intern(Map<String, String> map) {
         if (map == null || map.isEmpty()) {
-            return map;
+            return null;
         }
         Map<String, String> interned = new LinkedHashMap<>(map.size() * 2);
         map.forEach((key, value) -> interned.put(intern(key), intern(value)));

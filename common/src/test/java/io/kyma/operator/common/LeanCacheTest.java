@@ -30,6 +30,23 @@ class LeanCacheTest {
         assertThat(stored.getMetadata().getOwnerReferences()).singleElement()
                 .satisfies(o -> assertThat(o.getUid()).isEqualTo("owner-uid"));
         assertThat(stored.getData()).containsEntry("k", "v");
+        assertThat(stored.getMetadata().getAnnotations()).as("empty, so not kept").isNull();
+        assertThat(stored.getMetadata().getAdditionalProperties()).isNull();
+    }
+
+    @Test
+    void aLeanObjectStillSerialisesAsJosdkDoesToCloneIt() {
+        ItemStore<ConfigMap> store = LeanCache.store();
+        ConfigMap stored = put(store, object("a", "7"));
+        String json = io.fabric8.kubernetes.client.utils.Serialization.asJson(stored);
+        ConfigMap copy = io.fabric8.kubernetes.client.utils.Serialization.unmarshal(json, ConfigMap.class);
+
+        assertThat(copy.getMetadata().getLabels()).containsExactly(Map.entry("app", "x"));
+        assertThat(copy.getMetadata().getName()).isEqualTo("a");
+        assertThat(copy.getMetadata().getResourceVersion()).isEqualTo("7");
+        assertThat(copy.getMetadata().getOwnerReferences()).singleElement()
+                .satisfies(o -> assertThat(o.getUid()).isEqualTo("owner-uid"));
+        assertThat(copy.getData()).containsEntry("k", "v");
     }
 
     @Test
