@@ -9,7 +9,8 @@ RUN mvn -B -ntp -q package -DskipTests -pl manager -am
 FROM eclipse-temurin:25-jre
 COPY --from=build /src/manager/target/image/ /
 USER 65532:65532
-# Heap as a share of the container's memory limit; the serial collector suits a small operator with few cores.
-ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=70 -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError"
+# Heap as a share of the container's memory limit, leaving room for the rest of the JVM; the serial collector suits
+# a small operator with few cores; compact object headers take about a quarter off the informer caches (docs/bench).
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=60 -XX:+UseSerialGC -XX:+UseCompactObjectHeaders -XX:+ExitOnOutOfMemoryError"
 EXPOSE 8080 8081
 ENTRYPOINT ["java", "-jar", "/app/kyma-operator.jar"]

@@ -101,7 +101,7 @@ else
   grep -q 'needs a Docker engine' <<< "$out"
 fi
 
-step "make run (embedded control plane) until Ctrl-C"
+step "make run (embedded control plane) until stopped"
 for pid in "${pids[@]}"; do kill -- "$pid" 2>/dev/null || true; wait "${pid#-}" 2>/dev/null || true; done
 pids=()
 EMBEDDED=true JOB_SERVER_PORT=19091 \
@@ -112,7 +112,8 @@ pids+=(-$run)
 wait_for 60 "make run's operator" curl -sf localhost:18083/readyz
 wait_for 30 "make run's job service" curl -sf localhost:19091/admin/stats
 wait_for 60 "the sample Kyma under make run" ready
-kill -INT -- -$run
+# A script's background job ignores SIGINT, so SIGTERM stands in for Ctrl-C; run.sh handles both alike.
+kill -TERM -- -$run
 wait "$run" 2>/dev/null || true
 pids=()
 gone() { ! curl -sf "$1" >/dev/null 2>&1; }
