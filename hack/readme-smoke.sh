@@ -2,7 +2,8 @@
 # Runs the README's commands end to end on a second embedded control plane (its own ports and directory, so a
 # `make run` in progress is left alone): the control-plane script, the CRDs and their printer columns, the operator
 # jar with the samples, the metrics and probe endpoints, the sample-data script and every Makefile target the README
-# shows: help, install, sample-data, deploy, undeploy, remote-server, manifests, docker-build/push, run and stop.
+# shows: help, install, sample-data, deploy, undeploy, remote-server, manifests, docker-build/push, run, bench and
+# stop.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -119,6 +120,12 @@ pids=()
 gone() { ! curl -sf "$1" >/dev/null 2>&1; }
 wait_for 30 "make run's operator to stop" gone localhost:18083/readyz
 wait_for 30 "make run's job service to stop" gone localhost:19091/admin/stats
+
+step "make bench (a small run on this cluster, through the make target)"
+summary=$(make --no-print-directory bench N=3 UNIT=10ms OUT="$work/bench" 2> "$work/bench.log" | tail -1)
+echo "$summary"
+grep -Eq '^n=3 unit=10ms t1_s=[0-9.]+ tn_s=[0-9.]+ .*ratio=[0-9.]+ ' <<< "$summary"
+grep -qF "$summary" "$work/bench/report.md"
 
 step "make stop leaves no control-plane process behind"
 make --no-print-directory stop
