@@ -111,9 +111,14 @@ public final class LeanCache {
         return map == null || map.isEmpty() ? null : map;
     }
 
+    /**
+     * Labels and annotations stay non-null: fabric8 always fills them and JOSDK reads them without a check (an
+     * informer event source looks up its own annotation in every event). An empty one becomes the shared empty map,
+     * which costs nothing per object.
+     */
     private static Map<String, String> intern(Map<String, String> map) {
         if (map == null || map.isEmpty()) {
-            return null;
+            return Map.of();
         }
         Map<String, String> interned = new LinkedHashMap<>(map.size() * 2);
         map.forEach((key, value) -> interned.put(intern(key), intern(value)));

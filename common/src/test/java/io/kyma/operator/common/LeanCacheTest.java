@@ -30,8 +30,21 @@ class LeanCacheTest {
         assertThat(stored.getMetadata().getOwnerReferences()).singleElement()
                 .satisfies(o -> assertThat(o.getUid()).isEqualTo("owner-uid"));
         assertThat(stored.getData()).containsEntry("k", "v");
-        assertThat(stored.getMetadata().getAnnotations()).as("empty, so not kept").isNull();
         assertThat(stored.getMetadata().getAdditionalProperties()).isNull();
+    }
+
+    @Test
+    void emptyLabelsAndAnnotationsAreOneSharedEmptyMapThatReadersCanStillUse() {
+        ItemStore<ConfigMap> store = LeanCache.store();
+        ConfigMap first = put(store, object("a", "1"));
+        ConfigMap second = put(store, new ConfigMapBuilder().withNewMetadata().withName("b").withNamespace("ns")
+                .withResourceVersion("2").endMetadata().build());
+
+        // JOSDK's InformerEventSource reads its annotation from every event's object without a null check
+        assertThat(first.getMetadata().getAnnotations().get("javaoperatorsdk.io/previous")).isNull();
+        assertThat(second.getMetadata().getLabels().get("app")).isNull();
+        assertThat(second.getMetadata().getAnnotations()).isSameAs(first.getMetadata().getAnnotations())
+                .isSameAs(second.getMetadata().getLabels()).isEqualTo(Map.of());
     }
 
     @Test
