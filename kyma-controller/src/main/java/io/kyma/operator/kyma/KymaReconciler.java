@@ -66,6 +66,8 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma> {
                 .withLabelSelector(Labels.MANAGED_BY + "=" + Labels.MANAGED_BY_VALUE)
                 .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Kyma.class))
                 .withItemStore(LeanCache.store(ComponentView::of))
+                // pages like the controller's own informer: one response of every component outlasts request timeouts
+                .withInformerListLimit(context.getControllerConfiguration().getInformerConfig().getInformerListLimit())
                 .build(), context);
         return List.of(components);
     }

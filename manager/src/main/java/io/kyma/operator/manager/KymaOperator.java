@@ -216,6 +216,8 @@ public final class KymaOperator implements AutoCloseable {
         overrider.withRateLimiter(gate);
         overrider.withReconciliationMaxInterval(config.syncPeriod());
         overrider.withItemStore(LeanCache.store());
+        // Unpaged, a relist of tens of thousands of objects outlasts the client's request timeout and never succeeds.
+        overrider.withInformerListLimit(config.informerListLimit() > 0 ? config.informerListLimit() : null);
         var built = overrider.build();
         metrics.maxConcurrentReconciles(built.getName(), config.maxConcurrentReconciles());
         ReconcileGuard guard = new ReconcileGuard(built.getName(), requeueLimiter, config.reconcileTimeout(),

@@ -59,12 +59,20 @@ class RestartIT {
             assertThat(statesAtRestart).hasSize(18).contains(ComponentState.RETRYING)
                     .anyMatch(s -> s != ComponentState.SUCCESS);
 
-            try (RunningManager second = new RunningManager(NS, "--transition-unit", "100ms")) {
+            // The second operator lists in pages smaller than the 18 components, as it would at scale.
+            try (RunningManager second = new RunningManager(NS, "--transition-unit", "100ms",
+                    "--informer-list-limit", "5")) {
                 await().atMost(Duration.ofSeconds(60)).until(() -> {
                     Kyma kyma = admin.resources(Kyma.class).inNamespace(NS).withName("restarted").get();
                     return kyma.getStatus() != null && kyma.getStatus().getPhase() == KymaPhase.READY;
                 });
                 statusWrites += second.requests.statusWrites("helmcomponents");
+                List<String> componentLists = second.requests.requests().stream()
+                        .filter(r -> r.verb().equals("list") && r.resource().equals("helmcomponents"))
+                        .map(r -> r.query()).toList();
+                assertThat(componentLists).as("both component informers list 18 components in pages of 5")
+                        .hasSizeGreaterThanOrEqualTo(2 * 4).allMatch(q -> q.contains("limit=5"))
+                        .filteredOn(q -> q.contains("continue=")).hasSizeGreaterThanOrEqualTo(2 * 3);
             }
 
             for (String module : Samples.MODULES) {

@@ -17,9 +17,9 @@ public final class RequestRecorder implements Interceptor {
     private static final Pattern RESOURCE_PATH = Pattern.compile(
             "^/api(?:s/([^/]+))?/v[^/]+(?:/namespaces/[^/]+)?/([a-z0-9.-]+)(?:/([^/?]+))?(?:/([a-z]+))?");
 
-    /** One answered request, with the RBAC verb it needs. */
+    /** One answered request, with the RBAC verb it needs and its query string (empty if none). */
     public record Request(String method, String group, String resource, String name, String subresource, String verb,
-            int code) {
+            int code, String query) {
         public boolean isWrite() {
             return !method.equals("GET") && code < 400;
         }
@@ -44,7 +44,7 @@ public final class RequestRecorder implements Interceptor {
         String method = request.method().toUpperCase(Locale.ROOT);
         String query = request.uri().getQuery() == null ? "" : request.uri().getQuery();
         requests.add(new Request(method, group, resource, name, subresource, verb(method, name, query),
-                response.code()));
+                response.code(), query));
     }
 
     private static String verb(String method, String name, String query) {
