@@ -148,6 +148,8 @@ public final class LeanCache {
 
         @Override
         public R put(String key, R resource) {
+            // The informer hands this same object to its event handlers, whose queues can hold thousands of them.
+            resource.getMetadata().setManagedFields(null);
             return items.put(key, transformation.apply(resource));
         }
 

@@ -40,7 +40,7 @@ public final class StatusPatch {
     /**
      * @param primary the resource as the reconcile received it
      * @param statusOnly a fresh object holding only apiVersion, kind, name, namespace and the new status
-     * @return the resource as the API server stored it
+     * @return the resource as the API server stored it, without managedFields and with its common strings shared
      */
     public static <P extends HasMetadata> P apply(P primary, P statusOnly, Context<P> context) {
         statusOnly.getMetadata().setResourceVersion(primary.getMetadata().getResourceVersion());
@@ -49,6 +49,8 @@ public final class StatusPatch {
                 .withFieldManager(context.getControllerConfiguration().fieldManager())
                 .withForce(true)
                 .build());
+        // JOSDK keeps the answer until the watch delivers this version; under load that is tens of thousands of them.
+        LeanCache.lean(updated);
         context.eventSourceRetriever().getControllerEventSource()
                 .handleRecentResourceUpdate(ResourceID.fromResource(primary), updated, primary);
         return updated;

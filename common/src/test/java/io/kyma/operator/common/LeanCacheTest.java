@@ -85,6 +85,16 @@ class LeanCacheTest {
     }
 
     @Test
+    void theObjectTheInformerHandsToItsHandlersLosesItsManagedFieldsToo() {
+        ItemStore<ConfigMap> store = LeanCache.store(c -> new ConfigMapBuilder().withMetadata(c.getMetadata()).build());
+        ConfigMap event = object("a", "1");
+        store.put(store.getKey(event), event);
+
+        assertThat(event.getMetadata().getManagedFields()).isNull();
+        assertThat(event.getData()).as("the rest of the event is the handlers'").containsEntry("k", "v");
+    }
+
+    @Test
     void customResourcesShareTheNamesTheirClassDetermines() {
         ItemStore<Widget> store = LeanCache.store();
         Widget first = put(store, widget("a"));
