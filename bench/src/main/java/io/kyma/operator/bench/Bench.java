@@ -86,15 +86,23 @@ public final class Bench {
                 installCrds(client);
                 namespace(client, NS);
                 namespace(client, CEILING_NS);
+                if (options.kubeconfig().isPresent()) {
+                    removeLeftovers(client, "of an earlier run");
+                }
                 progress.say("measuring the API server's write ceiling");
                 Ceiling ceiling = measureCeiling(client);
                 progress.say(String.format(Locale.ROOT, "ceiling: %.0f writes/s at concurrency %d; requests: %s",
                         ceiling.writesPerSecond(), ceiling.concurrency(), Bench.table(Bench.byLabel(
                                 PromText.parse(""), PromText.parse(clientMetrics.scrape()),
                                 "rest_client_requests_total", "method", l -> true))));
+                Result result;
                 try (OperatorProcess operator = OperatorProcess.start(options, cluster, operatorConfig)) {
-                    return measure(client, cluster, operator, ceiling);
+                    result = measure(client, cluster, operator, ceiling);
                 }
+                if (options.kubeconfig().isPresent()) {
+                    removeLeftovers(client, "of this run");
+                }
+                return result;
             }
         }
     }
@@ -233,9 +241,26 @@ public final class Bench {
         }
     }
 
+    /** A cluster of --kubeconfig outlives the run: the next run must start with an empty namespace. */
+    private void removeLeftovers(KubernetesClient client, String whose) throws InterruptedException {
+        long removed = Leftovers.sweep(client, NS);
+        if (removed > 0) {
+            progress.say("deleted the " + removed + " Kymas and HelmComponents " + whose + " in namespace " + NS);
+        }
+    }
+
     private static void namespace(KubernetesClient client, String name) {
         client.resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
                 .serverSideApply();
+    }
+
+    /** Drops a hook that a normal close made unnecessary; during shutdown the hook runs anyway. */
+    static void forgetShutdownHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running or has run
+        }
     }
 
     static int freePort() throws IOException {

@@ -20,11 +20,16 @@ final class ClusterUnderTest implements AutoCloseable {
     private final Map<String, String> environment;
     private final Path script;
 
+    private final Thread stopOnExit = new Thread(this::stopQuietly, "bench-stop-control-plane");
+
     private ClusterUnderTest(Path kubeconfig, Optional<Path> stateDir, Map<String, String> environment, Path script) {
         this.kubeconfig = kubeconfig;
         this.stateDir = stateDir;
         this.environment = environment;
         this.script = script;
+        if (stateDir.isPresent()) { // Ctrl-C or a kill of the harness must not leave the control plane running
+            Runtime.getRuntime().addShutdownHook(stopOnExit);
+        }
     }
 
     static ClusterUnderTest start(BenchOptions options) throws IOException, InterruptedException {
@@ -72,7 +77,18 @@ final class ClusterUnderTest implements AutoCloseable {
     @Override
     public void close() throws IOException, InterruptedException {
         if (stateDir.isPresent()) {
+            Bench.forgetShutdownHook(stopOnExit);
             script("down");
+        }
+    }
+
+    private void stopQuietly() {
+        try {
+            script("down");
+        } catch (IOException | RuntimeException e) {
+            System.err.println("bench: could not stop the control plane: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

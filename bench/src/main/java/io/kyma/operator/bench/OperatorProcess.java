@@ -22,8 +22,13 @@ final class OperatorProcess implements AutoCloseable {
     private final HttpClient http = HttpClient.newHttpClient();
     private final String jcmd;
 
+    /** Ctrl-C or a kill of the harness must not leave the operator running. */
+    private final Thread stopOnExit;
+
     private OperatorProcess(Process process, URI metrics, String java) {
         this.process = process;
+        this.stopOnExit = new Thread(process::destroy, "bench-stop-operator");
+        Runtime.getRuntime().addShutdownHook(stopOnExit);
         this.metrics = metrics;
         // jcmd attaches only to a JVM of its own version
         Path javaPath = Path.of(java);
@@ -149,6 +154,7 @@ final class OperatorProcess implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
+        Bench.forgetShutdownHook(stopOnExit);
         process.destroy();
         if (!process.waitFor(40, java.util.concurrent.TimeUnit.SECONDS)) {
             process.destroyForcibly();
