@@ -1,7 +1,9 @@
 package io.kyma.operator.bench;
 
 import java.net.HttpURLConnection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -24,6 +26,8 @@ import io.kyma.operator.api.Kyma;
 final class Leftovers {
     private static final long PAGE = 500;
     private static final int DELETERS = 16;
+    private static final int STUCK_LISTS = 60;
+    private static final long STUCK_PAUSE_MS = 500;
 
     private Leftovers() {
     }
@@ -41,13 +45,27 @@ final class Leftovers {
 
     private static <R extends HasMetadata> long sweep(KubernetesClient client, String namespace, Class<R> type,
             ExecutorService deleters) throws InterruptedException {
-        long deleted = 0;
+        Set<String> deleted = new HashSet<>();
+        List<String> previous = List.of();
+        int unchanged = 0;
         while (true) {
             List<R> page = client.resources(type).inNamespace(namespace)
                     .list(new ListOptionsBuilder().withLimit(PAGE).build()).getItems();
             if (page.isEmpty()) {
-                return deleted;
+                return deleted.size();
             }
+            List<String> names = page.stream().map(o -> o.getMetadata().getName()).toList();
+            if (names.equals(previous)) { // deleted, yet still there: something puts finalizers back
+                if (++unchanged > STUCK_LISTS) {
+                    throw new IllegalStateException(type.getSimpleName() + "s in namespace " + namespace
+                            + " do not go away after deletion; is an operator still running there?");
+                }
+                Thread.sleep(STUCK_PAUSE_MS);
+            } else {
+                unchanged = 0;
+            }
+            previous = names;
+            deleted.addAll(names);
             List<Future<?>> deletions = page.stream()
                     .<Future<?>> map(object -> deleters.submit(() -> delete(client, namespace, type, object)))
                     .toList();
@@ -59,7 +77,6 @@ final class Leftovers {
                             + namespace + ": " + e.getCause().getMessage(), e.getCause());
                 }
             }
-            deleted += page.size();
         }
     }
 
