@@ -96,11 +96,14 @@ class KymaFlowIT {
         });
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             assertThat(componentNames("edit")).containsExactlyInAnyOrder("edit-istio", "edit-rafter", "edit-kiali");
-            assertThat(get("edit").getStatus().getPhase()).isEqualTo(KymaPhase.READY);
+            // the status must be about the edited spec: Ready from before the edit is not the answer
+            Kyma kyma = get("edit");
+            assertThat(kyma.getStatus().getObservedGeneration()).isEqualTo(kyma.getMetadata().getGeneration());
+            assertThat(kyma.getStatus().getPhase()).isEqualTo(KymaPhase.READY);
+            assertThat(kyma.getStatus().getReadyComponents()).isEqualTo("3/3");
         });
         assertThat(admin.resources(HelmComponent.class).inNamespace(NS).withName("edit-kiali").get().getSpec()
                 .getVersion()).isEqualTo("1.0.0");
-        assertThat(get("edit").getStatus().getReadyComponents()).isEqualTo("3/3");
     }
 
     @Test
