@@ -79,16 +79,16 @@ install: ## Install the CRDs into the cluster.
 	$(CLUSTER) apply --server-side --force-conflicts -k config/crd
 
 .PHONY: uninstall
-uninstall: ## Remove the CRDs, and with them every Kyma, HelmComponent and Run, from the cluster.
-	$(CLUSTER) delete --ignore-not-found --wait=false -k config/crd
+uninstall: ## Delete every Kyma, HelmComponent and Run while the operator runs, then the CRDs (TIMEOUT=120, FORCE=true).
+	hack/remove.sh uninstall
 
 .PHONY: deploy
 deploy: ## Deploy the operator with image IMG into kyma-operator-system (CRDs, RBAC, manager, monitoring).
 	hack/render.sh $(IMG) | $(CLUSTER) apply --server-side --force-conflicts -f -
 
 .PHONY: undeploy
-undeploy: ## Remove everything deploy installed.
-	hack/render.sh $(IMG) | $(CLUSTER) delete --ignore-not-found --wait=false -f -
+undeploy: ## Delete the custom resources while the operator runs, then the operator, then the CRDs (TIMEOUT, FORCE).
+	hack/remove.sh undeploy $(IMG)
 
 .PHONY: docker-build
 docker-build: ## Build the container image IMG (needs a Docker engine).

@@ -19,13 +19,21 @@ cleanup() {
   hack/control-plane.sh down >/dev/null 2>&1 || true
   rm -rf "$work"
 }
-trap cleanup EXIT
+# The log that tells why a step failed; set by each step that starts something.
+relevant_log=
+show_log() {
+  [ -n "$relevant_log" ] && [ -f "$relevant_log" ] || return 0
+  echo "readme-smoke: the last 60 lines of $(basename "$relevant_log"):" >&2
+  tail -n 60 "$relevant_log" | sed 's/^/  | /' >&2
+}
 wait_for() { # seconds, description, command...
   local seconds=$1 what=$2; shift 2
   for _ in $(seq 1 "$seconds"); do "$@" >/dev/null 2>&1 && return 0; sleep 1; done
   echo "readme-smoke: timed out waiting for $what" >&2
+  show_log
   return 1
 }
+trap 'status=$?; [ $status -ne 0 ] && echo "readme-smoke: failed (exit $status)" >&2; cleanup' EXIT
 
 step "hack/control-plane.sh install / up / status"
 hack/control-plane.sh install
@@ -50,6 +58,7 @@ pids+=($!)
   --transition-unit 50ms --remote-server-url http://127.0.0.1:19090 \
   --metrics-bind-address 127.0.0.1:18080 --health-probe-bind-address 127.0.0.1:18081) > "$work/operator.log" 2>&1 &
 pids+=($!)
+relevant_log=$work/operator.log
 wait_for 60 "/readyz" curl -sf localhost:18081/readyz
 curl -sf localhost:18081/healthz >/dev/null
 
@@ -75,10 +84,13 @@ grep -q '^controller_runtime_reconcile_total' <<< "$scrape"
 step "make sample-data"
 make --no-print-directory sample-data N=5 UNIT=0.05
 
-step "make deploy / undeploy"
+step "make deploy / undeploy: custom resources go while the operator runs, then the operator, then the CRDs"
 deployed=$(make --no-print-directory deploy IMG=registry.example/kyma-operator:0.1.0 2>&1)
 grep -q 'deployment.apps/kyma-operator-controller-manager serverside-applied' <<< "$deployed"
-make --no-print-directory undeploy >/dev/null 2>&1
+make --no-print-directory undeploy IMG=registry.example/kyma-operator:0.1.0 > "$work/undeploy.log" 2>&1 \
+  || { relevant_log=$work/undeploy.log; show_log; exit 1; }
+crds_gone() { [ -z "$(k get crd -o name | grep 'inventory.kyma-project.io' || true)" ]; }
+crds_gone || { echo "readme-smoke: make undeploy left CRDs behind" >&2; k get crd >&2; exit 1; }
 
 step "make remote-server"
 setsid make --no-print-directory remote-server PORT=19092 > "$work/remote-server.log" 2>&1 &
@@ -110,6 +122,7 @@ EMBEDDED=true JOB_SERVER_PORT=19091 \
   setsid make --no-print-directory run > "$work/run.log" 2>&1 &
 run=$!
 pids+=(-$run)
+relevant_log=$work/run.log
 wait_for 60 "make run's operator" curl -sf localhost:18083/readyz
 wait_for 30 "make run's job service" curl -sf localhost:19091/admin/stats
 wait_for 60 "the sample Kyma under make run" ready
@@ -121,7 +134,20 @@ gone() { ! curl -sf "$1" >/dev/null 2>&1; }
 wait_for 30 "make run's operator to stop" gone localhost:18083/readyz
 wait_for 30 "make run's job service to stop" gone localhost:19091/admin/stats
 
+step "make uninstall with no operator running: refuses, names what is left, removes nothing"
+relevant_log=
+refused=$(TIMEOUT=3 make --no-print-directory uninstall 2>&1) && { echo "readme-smoke: uninstall did not refuse" >&2; exit 1; }
+grep -q 'Kyma/kyma-sample -n default' <<< "$refused"
+grep -q 'no operator finalized them' <<< "$refused"
+[ "$(k get crd kymas.inventory.kyma-project.io -o jsonpath='{.metadata.deletionTimestamp}')" = "" ]
+
+step "make uninstall FORCE=true takes the finalizers off and removes the CRDs"
+TIMEOUT=3 FORCE=true make --no-print-directory uninstall > "$work/uninstall.log" 2>&1 \
+  || { relevant_log=$work/uninstall.log; show_log; exit 1; }
+crds_gone
+
 step "make bench (a small run on this cluster, through the make target)"
+relevant_log=$work/bench.log
 summary=$(make --no-print-directory bench N=3 UNIT=10ms OUT="$work/bench" 2> "$work/bench.log" | tail -1)
 echo "$summary"
 grep -Eq '^n=3 unit=10ms t1_s=[0-9.]+ tn_s=[0-9.]+ .*ratio=[0-9.]+ ' <<< "$summary"
