@@ -11,16 +11,18 @@ import io.fabric8.generator.annotation.Size;
 public class RunSpec {
     @Size(max = 2048)
     @Pattern(Validation.HTTP_URL)
-    @JsonPropertyDescription("Base URL of the remote job service (http or https); the operator's default applies when empty.")
+    @JsonPropertyDescription("Base URL of the remote job service (http or https, no credentials, query or fragment); jobs are under <server>/jobs. The operator's default applies when empty.")
     private String server;
 
     @Required
     private JobSpec job;
 
+    @Size(max = Validation.DURATION_MAX_LENGTH)
     @Pattern(Validation.GO_DURATION)
     @JsonPropertyDescription("How often to poll the job, for example 5s; the operator's default applies when empty.")
     private String pollInterval;
 
+    @Size(max = Validation.DURATION_MAX_LENGTH)
     @Pattern(Validation.GO_DURATION)
     @JsonPropertyDescription("How long the job may run before it is cancelled and the Run fails, for example 10m.")
     private String timeout;

@@ -13,12 +13,22 @@ public final class GoDuration {
     private GoDuration() {
     }
 
+    /** The longest duration Go can hold (2^63 - 1 ns), and so the longest accepted here. */
+    public static final Duration MAX = Duration.ofNanos(Long.MAX_VALUE);
+    /** Longer than any number of digits a duration of at most {@link #MAX} needs; spares parsing huge inputs. */
+    private static final int MAX_TEXT = 64;
+
     /**
-     * Parses a non-negative duration.
+     * Parses a non-negative duration. As in Go, fractions of a nanosecond are dropped.
      *
-     * @throws IllegalArgumentException naming the expected form when {@code text} is not a duration
+     * @throws IllegalArgumentException naming the expected form when {@code text} is not a duration, or saying that
+     *         it is too long when it exceeds {@link #MAX}
      */
     public static Duration parse(String text) {
+        if (text != null && text.length() > MAX_TEXT) {
+            throw new IllegalArgumentException("'" + shorten(text) + "' is longer than " + MAX_TEXT
+                    + " characters, which no duration up to the longest, " + format(MAX) + ", needs");
+        }
         if (text == null || !WHOLE.matcher(text).matches()) {
             throw new IllegalArgumentException("'" + text + "' is not a duration such as 500ms, 5s, 1m30s or 1h");
         }
@@ -27,7 +37,23 @@ public final class GoDuration {
         while (part.find()) {
             nanos = nanos.add(new BigDecimal(part.group(1)).multiply(BigDecimal.valueOf(nanosPer(part.group(2)))));
         }
-        return Duration.ofNanos(nanos.longValueExact());
+        if (nanos.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+            throw new IllegalArgumentException("'" + shorten(text) + "' is longer than the longest duration, "
+                    + format(MAX));
+        }
+        return Duration.ofNanos(nanos.longValue());
+    }
+
+    /** At most {@code max}: a duration from a spec or flag that must stay within what its user can handle. */
+    public static Duration atMost(Duration value, Duration max, String what) {
+        if (value.compareTo(max) > 0) {
+            throw new IllegalArgumentException(what + " must be at most " + format(max) + ", got " + format(value));
+        }
+        return value;
+    }
+
+    private static String shorten(String text) {
+        return text == null || text.length() <= MAX_TEXT ? String.valueOf(text) : text.substring(0, MAX_TEXT) + "...";
     }
 
     /** Formats a duration the way Go prints it, for example {@code 1m30s} or {@code 250ms}. */

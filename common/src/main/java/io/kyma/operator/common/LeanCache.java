@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
@@ -36,6 +37,7 @@ import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 public final class LeanCache {
     private static final Logger LOG = LoggerFactory.getLogger(LeanCache.class);
     private static final List<Field> CUSTOM_RESOURCE_NAMES = customResourceNames();
+    private static final AtomicLong FALLBACKS = new AtomicLong();
 
     private LeanCache() {
     }
@@ -83,8 +85,21 @@ public final class LeanCache {
                     field.set(resource, name.intern());
                 }
             }
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException("fields made accessible are no longer", e);
+        } catch (IllegalAccessException | RuntimeException e) {
+            // The object keeps its own copies: a little more memory, nothing wrong.
+            fellBack(e);
+        }
+    }
+
+    /** How many objects were kept as they came because making them lean failed. */
+    public static long fallbacks() {
+        return FALLBACKS.get();
+    }
+
+    private static void fellBack(Exception e) {
+        if (FALLBACKS.getAndIncrement() == 0) {
+            LOG.warn("Keeping an informer's object as it came; making it lean failed (counted in"
+                    + " kyma_operator_lean_cache_fallbacks_total, logged once): {}", e.toString());
         }
     }
 
@@ -150,7 +165,15 @@ public final class LeanCache {
         public R put(String key, R resource) {
             // The informer hands this same object to its event handlers, whose queues can hold thousands of them.
             resource.getMetadata().setManagedFields(null);
-            return items.put(key, transformation.apply(resource));
+            R kept;
+            try {
+                kept = transformation.apply(resource);
+            } catch (RuntimeException e) {
+                // Never fail inside the informer: a failed store write would stop its watch.
+                fellBack(e);
+                kept = resource;
+            }
+            return items.put(key, kept);
         }
 
         @Override

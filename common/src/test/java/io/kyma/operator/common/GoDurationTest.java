@@ -30,4 +30,25 @@ class GoDurationTest {
         assertThat(GoDuration.format(duration)).isEqualTo(expected);
         assertThat(GoDuration.parse(expected)).isEqualTo(duration);
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "2562048h", "9999999999999999999h", "106751992d", "300000000000000000000ns",
+            "2562047h47m16.854775808s" })
+    void rejectsWhatOverflowsGosRangeAsAnArgumentError(String text) {
+        assertThatThrownBy(() -> GoDuration.parse(text.replace("d", "h"))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("longer than the longest duration, 2562047h47m16.854s");
+    }
+
+    @ParameterizedTest
+    @CsvSource({ "0.5ns,PT0S", "1.9ns,PT0.000000001S", "2562047h47m16.854775807s,PT2562047H47M16.854775807S" })
+    void dropsFractionsOfANanosecondAndAcceptsTheLongestDuration(String text, Duration expected) {
+        assertThat(GoDuration.parse(text)).isEqualTo(expected);
+    }
+
+    @org.junit.jupiter.api.Test
+    void aHugeInputIsRejectedWithoutEchoingAllOfIt() {
+        String huge = "1".repeat(100_000) + "s";
+        assertThatThrownBy(() -> GoDuration.parse(huge)).isInstanceOf(IllegalArgumentException.class)
+                .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(200));
+    }
 }

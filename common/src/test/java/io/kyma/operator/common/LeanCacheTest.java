@@ -118,6 +118,18 @@ class LeanCacheTest {
         return widget;
     }
 
+    @Test
+    void aViewThatFailsKeepsThePlainObjectAndCountsIt() {
+        ItemStore<ConfigMap> store = LeanCache.store(c -> {
+            throw new IllegalStateException("a model field was renamed");
+        });
+        long before = LeanCache.fallbacks();
+        ConfigMap stored = put(store, object("a", "3"));
+        assertThat(stored.getMetadata().getResourceVersion()).isEqualTo("3");
+        assertThat(stored.getMetadata().getManagedFields()).as("still without managedFields").isNull();
+        assertThat(LeanCache.fallbacks()).isEqualTo(before + 1);
+    }
+
     private static <R extends io.fabric8.kubernetes.api.model.HasMetadata> R put(ItemStore<R> store, R object) {
         String key = store.getKey(object);
         store.put(key, object);

@@ -42,10 +42,6 @@ import io.kyma.operator.manager.metrics.QueueMetrics;
 public final class KymaOperator implements AutoCloseable {
     /** How long in-flight reconciles may run on after a stop was requested. */
     static final Duration GRACEFUL_STOP = Duration.ofSeconds(30);
-    /** A job service that does not accept a connection within this time counts as unreachable. */
-    static final Duration REMOTE_CONNECT_TIMEOUT = Duration.ofSeconds(2);
-    /** A job service that has not answered within this time counts as unreachable. */
-    static final Duration REMOTE_REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
     private final ManagerConfig config;
     private final Clock clock;
@@ -68,7 +64,9 @@ public final class KymaOperator implements AutoCloseable {
                 new HelmComponentReconciler(clock, config.transitionUnit()),
                 new KymaReconciler(clock, config.kymaStatusInterval()),
                 new RunReconciler(clock, new RunSettings(config.remoteServerUrl(), config.runPollInterval(),
-                        config.runCleanupTimeout()), new RemoteJobClient(REMOTE_CONNECT_TIMEOUT, REMOTE_REQUEST_TIMEOUT)));
+                        config.runCleanupTimeout(), config.remoteServerAllow()), new RemoteJobClient(
+                                config.remoteConnectTimeout(), config.remoteRequestTimeout(),
+                                config.remoteResponseLimit())));
     }
 
     /**
@@ -119,6 +117,12 @@ public final class KymaOperator implements AutoCloseable {
                 .withCloseClientOnStop(false));
 
         leadership.ifPresent(l -> l.onLoss(operator::stop));
+        io.micrometer.core.instrument.FunctionCounter.builder("kyma_operator_lean_cache_fallbacks", LeanCache.class,
+                c -> LeanCache.fallbacks()).description("Informer objects kept whole because making them lean failed")
+                .register(metrics.registry());
+        // client-go's name: 1 while this replica reconciles (always without leader election), else 0
+        metrics.gauge("leader_election_master_status", this, m -> m.leading() ? 1 : 0, "name",
+                config.leaderElectionId());
         for (Reconciler<?> reconciler : reconcilers) {
             Controller<?> controller = register(reconciler);
             if (reconciler instanceof HelmComponentReconciler) {
@@ -158,12 +162,13 @@ public final class KymaOperator implements AutoCloseable {
     }
 
     /**
-     * Ready once the operator has started and every informer has synced and is healthy, and, with leader election,
-     * only while this manager leads.
+     * Ready once the operator has started and every informer has synced and is healthy, leader or not: followers keep
+     * their informers running (JOSDK starts them on every replica and only the processing on the leader), so that a
+     * two-replica Deployment is Available and a rolling update can go on while one replica leads.
      */
     public boolean ready() {
         var info = operator.getRuntimeInfo();
-        return info.isStarted() && info.allEventSourcesAreHealthy() && leadership.map(Leadership::leading).orElse(true);
+        return info.isStarted() && info.allEventSourcesAreHealthy();
     }
 
     /** Whether this manager reconciles: always without leader election, else while it holds the lease. */

@@ -1,6 +1,5 @@
 package io.kyma.operator.manager;
 
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,6 +10,8 @@ import java.util.Optional;
 import java.util.function.Function;
 
 import io.kyma.operator.common.GoDuration;
+import io.kyma.operator.run.JobServerUrl;
+import io.kyma.operator.run.ServerAllowList;
 
 /**
  * The manager's configuration, read in one place: command-line flags, then environment variables
@@ -35,9 +36,13 @@ public record ManagerConfig(
         Duration reconcileTimeout,
         Optional<BindAddress> metricsBindAddress,
         Optional<BindAddress> healthProbeBindAddress,
-        Optional<URI> remoteServerUrl,
+        Optional<JobServerUrl> remoteServerUrl,
         Duration runPollInterval,
         Duration runCleanupTimeout,
+        Duration remoteConnectTimeout,
+        Duration remoteRequestTimeout,
+        long remoteResponseLimit,
+        ServerAllowList remoteServerAllow,
         boolean leaderElect,
         Optional<String> leaderElectionNamespace,
         String leaderElectionId) {
@@ -67,6 +72,10 @@ public record ManagerConfig(
         REMOTE_SERVER_URL("remote-server-url", "", "Job service (http or https URL) for Runs without spec.server."),
         RUN_POLL_INTERVAL("run-poll-interval", "5s", "How often a running Run polls its job, unless spec.pollInterval says otherwise."),
         RUN_CLEANUP_TIMEOUT("run-cleanup-timeout", "5m", "How long deleting a Run keeps trying to cancel its job on an unreachable server."),
+        REMOTE_CONNECT_TIMEOUT("remote-connect-timeout", "2s", "A job service that does not accept a connection within this time counts as unreachable."),
+        REMOTE_REQUEST_TIMEOUT("remote-request-timeout", "10s", "Longest time of one job service request, from connecting to the last byte of the answer."),
+        REMOTE_RESPONSE_LIMIT("remote-response-limit", "4Mi", "Largest job service answer read (bytes, or with Ki/Mi suffix; 64Ki to 1Gi); a larger one fails the Run."),
+        REMOTE_SERVER_ALLOW("remote-server-allow", "", "Where spec.server may point: comma-separated host names, *.domain wildcards, IP addresses and CIDR ranges; empty allows all."),
         LEADER_ELECT("leader-elect", "false", "Elect a leader through a Lease, so that of several replicas only one reconciles."),
         LEADER_ELECTION_NAMESPACE("leader-election-namespace", "", "Namespace of the leader-election Lease; empty uses the namespace the operator runs in."),
         LEADER_ELECTION_ID("leader-election-id", "kyma-operator-leader", "Name of the leader-election Lease.");
@@ -127,13 +136,13 @@ public record ManagerConfig(
         }
         return new ManagerConfig(
                 optional(raw.get(Flag.KUBECONFIG)),
-                optional(raw.get(Flag.NAMESPACE)),
+                optional(raw.get(Flag.NAMESPACE)).map(value -> convert(Flag.NAMESPACE, raw, ManagerConfig::dnsLabel)),
                 positiveDuration(Flag.TRANSITION_UNIT, raw),
                 positiveDuration(Flag.KYMA_STATUS_INTERVAL, raw),
                 intAtLeast(Flag.MAX_CONCURRENT_RECONCILES, raw, 1),
                 oneOf(Flag.LOG_LEVEL, raw, List.of("error", "warn", "info", "debug", "trace")),
                 positiveDuration(Flag.FAILURE_BASE_DELAY, raw),
-                positiveDuration(Flag.FAILURE_MAX_DELAY, raw),
+                atLeast(Flag.FAILURE_MAX_DELAY, raw, Flag.FAILURE_BASE_DELAY),
                 positiveNumber(Flag.RATE_LIMITER_FREQUENCY, raw),
                 intAtLeast(Flag.RATE_LIMITER_BURST, raw, 1),
                 convert(Flag.MAX_RECONCILE_RATE, raw, ManagerConfig::number),
@@ -147,8 +156,13 @@ public record ManagerConfig(
                 convert(Flag.REMOTE_SERVER_URL, raw, ManagerConfig::httpUrl),
                 positiveDuration(Flag.RUN_POLL_INTERVAL, raw),
                 positiveDuration(Flag.RUN_CLEANUP_TIMEOUT, raw),
+                positiveDuration(Flag.REMOTE_CONNECT_TIMEOUT, raw),
+                positiveDuration(Flag.REMOTE_REQUEST_TIMEOUT, raw),
+                convert(Flag.REMOTE_RESPONSE_LIMIT, raw, ManagerConfig::byteSize),
+                convert(Flag.REMOTE_SERVER_ALLOW, raw, ServerAllowList::parse),
                 bool(Flag.LEADER_ELECT, raw),
-                optional(raw.get(Flag.LEADER_ELECTION_NAMESPACE)),
+                optional(raw.get(Flag.LEADER_ELECTION_NAMESPACE))
+                        .map(value -> convert(Flag.LEADER_ELECTION_NAMESPACE, raw, ManagerConfig::dnsLabel)),
                 convert(Flag.LEADER_ELECTION_ID, raw, ManagerConfig::dnsName));
     }
 
@@ -185,9 +199,13 @@ public record ManagerConfig(
         parts.add("reconcile-timeout=" + GoDuration.format(reconcileTimeout));
         parts.add("metrics-bind-address=" + metricsBindAddress.map(BindAddress::toString).orElse("0"));
         parts.add("health-probe-bind-address=" + healthProbeBindAddress.map(BindAddress::toString).orElse("0"));
-        parts.add("remote-server-url=" + remoteServerUrl.map(URI::toString).orElse("<none>"));
+        parts.add("remote-server-url=" + remoteServerUrl.map(JobServerUrl::toString).orElse("<none>"));
         parts.add("run-poll-interval=" + GoDuration.format(runPollInterval));
         parts.add("run-cleanup-timeout=" + GoDuration.format(runCleanupTimeout));
+        parts.add("remote-connect-timeout=" + GoDuration.format(remoteConnectTimeout));
+        parts.add("remote-request-timeout=" + GoDuration.format(remoteRequestTimeout));
+        parts.add("remote-response-limit=" + remoteResponseLimit);
+        parts.add("remote-server-allow=" + (remoteServerAllow.allowsAll() ? "<all>" : remoteServerAllow));
         parts.add("leader-elect=" + leaderElect);
         parts.add("leader-election-namespace=" + leaderElectionNamespace.orElse("<own>"));
         parts.add("leader-election-id=" + leaderElectionId);
@@ -234,15 +252,32 @@ public record ManagerConfig(
         return text;
     }
 
-    private static Optional<URI> httpUrl(String text) {
-        if (text.isEmpty()) {
-            return Optional.empty();
+    private static Optional<JobServerUrl> httpUrl(String text) {
+        return text.isEmpty() ? Optional.empty() : Optional.of(JobServerUrl.parse(text));
+    }
+
+    private static String dnsLabel(String text) {
+        if (!text.matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")) {
+            throw new IllegalArgumentException("'" + text + "' is not a namespace name (a DNS-1123 label)");
         }
-        URI uri = URI.create(text);
-        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
-            throw new IllegalArgumentException("'" + text + "' is not an http or https URL");
+        return text;
+    }
+
+    /** Bytes: a whole number, optionally with a Ki, Mi or Gi suffix, from 64Ki to 1Gi. */
+    private static long byteSize(String text) {
+        var m = java.util.regex.Pattern.compile("([0-9]{1,10})(Ki|Mi|Gi)?").matcher(text);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("'" + text + "' is not a size such as 4Mi, 512Ki or 1048576");
         }
-        return Optional.of(uri);
+        long value = Long.parseLong(m.group(1)) << (m.group(2) == null ? 0 : switch (m.group(2)) {
+            case "Ki" -> 10;
+            case "Mi" -> 20;
+            default -> 30;
+        });
+        if (value < 64 << 10 || value > 1 << 30) {
+            throw new IllegalArgumentException("must be from 64Ki (the log tail has to fit) to 1Gi, got " + text);
+        }
+        return value;
     }
 
     private static double number(String text) {
@@ -282,6 +317,16 @@ public record ManagerConfig(
         Duration value = convert(flag, raw, GoDuration::parse);
         if (value.isZero()) {
             throw new ConfigException(flag.flagName() + " must be greater than 0, got '" + raw.get(flag) + "'");
+        }
+        return value;
+    }
+
+    /** A positive duration no shorter than {@code lower}'s value. */
+    private static Duration atLeast(Flag flag, Map<Flag, String> raw, Flag lower) {
+        Duration value = positiveDuration(flag, raw);
+        if (value.compareTo(positiveDuration(lower, raw)) < 0) {
+            throw new ConfigException(flag.flagName() + " must not be shorter than " + lower.flagName() + ", got '"
+                    + raw.get(flag) + "' and '" + raw.get(lower) + "'");
         }
         return value;
     }

@@ -75,7 +75,12 @@ class ManagerConfigTest {
             "--reconcile-timeout=never|--reconcile-timeout",
             "--metrics-bind-address=8080|--metrics-bind-address",
             "--health-probe-bind-address=:70000|--health-probe-bind-address: port 70000 is out of range",
-            "--remote-server-url=ftp://host|--remote-server-url: 'ftp://host' is not an http or https URL",
+            "--remote-server-url=ftp://host|--remote-server-url: the scheme must be http or https",
+            "--failure-max-delay=500ms|--failure-max-delay must not be shorter than --failure-base-delay",
+            "--namespace=Team_A|--namespace: 'Team_A' is not a namespace name",
+            "--remote-response-limit=1Ki|--remote-response-limit: must be from 64Ki",
+            "--remote-server-allow=jobs_example|--remote-server-allow: 'jobs_example' is not a host name",
+            "--sync-period=9999999999h|--sync-period: '9999999999h' is longer than the longest duration",
             "--run-poll-interval=0s|--run-poll-interval must be greater than 0",
             "--run-cleanup-timeout=forever|--run-cleanup-timeout",
             "--leader-elect=maybe|--leader-elect must be true or false",
@@ -119,7 +124,9 @@ class ManagerConfigTest {
                         + "rate-limiter-frequency=30 rate-limiter-burst=200 max-reconcile-rate=0 k8s-client-qps=150 "
                         + "k8s-client-burst=150 sync-period=10h informer-list-limit=500 reconcile-timeout=1m metrics-bind-address=:8080 "
                         + "health-probe-bind-address=:8081 remote-server-url=<none> run-poll-interval=5s "
-                        + "run-cleanup-timeout=5m leader-elect=false leader-election-namespace=<own> "
+                        + "run-cleanup-timeout=5m remote-connect-timeout=2s remote-request-timeout=10s "
+                        + "remote-response-limit=4194304 remote-server-allow=<all> leader-elect=false "
+                        + "leader-election-namespace=<own> "
                         + "leader-election-id=kyma-operator-leader");
     }
 }

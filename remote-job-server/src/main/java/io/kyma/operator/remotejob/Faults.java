@@ -30,6 +30,56 @@ public final class Faults {
         return this;
     }
 
+    /** How job API answers are sent wrongly, one at a time; {@link Body#NORMAL} sends them as they are. */
+    public enum Body {
+        NORMAL,
+        /** A valid answer padded with spaces to {@link #size} bytes, its length declared. */
+        HUGE,
+        /** An answer that never ends: chunks of spaces until the client hangs up, or 1 GiB, or a minute. */
+        ENDLESS,
+        /** A valid answer, one byte per {@link #latency} (at least 1 s), with no length declared. */
+        SLOW,
+        /** 503 with an error text of {@link #size} characters. */
+        HUGE_ERROR
+    }
+
+    private volatile Body body = Body.NORMAL;
+    private volatile long size = 8 << 20;
+    private volatile String reportedState;
+
+    /** How answers are sent. */
+    public Faults body(Body body) {
+        this.body = body;
+        return this;
+    }
+
+    /** Bytes of a {@link Body#HUGE} answer or characters of a {@link Body#HUGE_ERROR} text. */
+    public Faults size(long size) {
+        if (size < 0) {
+            throw new IllegalArgumentException("size must not be negative");
+        }
+        this.size = size;
+        return this;
+    }
+
+    /** A state that running jobs are reported in instead of {@code running} (for example {@code queued}); null for none. */
+    public Faults reportedState(String state) {
+        this.reportedState = state;
+        return this;
+    }
+
+    public Body body() {
+        return body;
+    }
+
+    public long size() {
+        return size;
+    }
+
+    public String reportedState() {
+        return reportedState;
+    }
+
     public double errorRate() {
         return errorRate;
     }

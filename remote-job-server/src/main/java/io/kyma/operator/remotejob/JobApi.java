@@ -1,5 +1,6 @@
 package io.kyma.operator.remotejob;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -34,6 +35,14 @@ final class JobApi {
     }
 
     Response handle(String method, String path, String body) {
+        return handle(method, path, null, body);
+    }
+
+    /**
+     * @param query the request's query, or null; {@code tailBytes=N} on {@code GET /jobs/{id}} asks for only the last N
+     *        bytes of the log (cut at a character boundary), with {@code logTruncated: true} when the start was left out
+     */
+    Response handle(String method, String path, String query, String body) {
         try {
             if (path.equals("/jobs")) {
                 return method.equals("POST") ? create(body) : error(405, "use POST on /jobs");
@@ -43,8 +52,12 @@ final class JobApi {
                 return error(404, "no such path " + path);
             }
             return switch (method) {
-                case "GET" -> store.get(m.group(1)).map(job -> new Response(200, describe(job)))
-                        .orElseGet(() -> error(404, "no job " + m.group(1)));
+                case "GET" -> {
+                    int tail = tailBytes(query);
+                    yield tail < -1 ? error(400, "tailBytes must be a whole number from 0 to 2147483647")
+                            : store.get(m.group(1)).map(job -> new Response(200, describe(job, tail)))
+                                    .orElseGet(() -> error(404, "no job " + m.group(1)));
+                }
                 case "DELETE" -> store.get(m.group(1)).map(this::cancel)
                         .orElseGet(() -> error(404, "no job " + m.group(1)));
                 default -> error(405, "use GET or DELETE on /jobs/{id}");
@@ -103,17 +116,48 @@ final class JobApi {
 
     private Response cancel(Job job) {
         job.cancel(store.clock().instant());
-        return new Response(200, describe(job));
+        return new Response(200, describe(job, -1));
     }
 
-    private String describe(Job job) {
+    /** -1 for the whole log, -2 for a value that is not a tail length. */
+    private static int tailBytes(String query) {
+        if (query == null) {
+            return -1;
+        }
+        for (String pair : query.split("&")) {
+            if (pair.startsWith("tailBytes=")) {
+                try {
+                    int value = Integer.parseInt(pair.substring("tailBytes=".length()));
+                    return value < 0 ? -2 : value;
+                } catch (NumberFormatException e) {
+                    return -2;
+                }
+            }
+        }
+        return -1;
+    }
+
+    private String describe(Job job, int tailBytes) {
         Instant now = store.clock().instant();
+        String log = job.log(now);
+        byte[] bytes = log.getBytes(StandardCharsets.UTF_8);
+        boolean cut = tailBytes >= 0 && bytes.length > tailBytes;
+        if (cut) {
+            int from = bytes.length - tailBytes;
+            while (from < bytes.length && (bytes[from] & 0xC0) == 0x80) {
+                from++; // not inside a character
+            }
+            log = new String(bytes, from, bytes.length - from, StandardCharsets.UTF_8);
+        }
         ObjectNode node = JSON.createObjectNode()
                 .put("id", job.id)
                 .put("name", job.name)
                 .put("state", job.state(now).name())
-                .put("log", job.log(now))
+                .put("log", log)
                 .put("startedAt", job.startedAt.toString());
+        if (cut) {
+            node.put("logTruncated", true);
+        }
         Instant finished = job.finishedAt(now);
         if (finished == null) {
             node.putNull("finishedAt");

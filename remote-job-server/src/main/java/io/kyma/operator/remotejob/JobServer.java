@@ -28,8 +28,10 @@ public final class JobServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String host;
-    private final JobStore store;
-    private final JobApi api;
+    private final String prefix;
+    private final Clock clock;
+    private volatile JobStore store;
+    private volatile JobApi api;
     private final Faults faults = new Faults();
     private final AtomicLong requests = new AtomicLong();
     private final ExecutorService workers = Executors.newFixedThreadPool(16, daemon("remote-job-server"));
@@ -38,8 +40,14 @@ public final class JobServer implements AutoCloseable {
     private volatile HttpServer server;
 
     private JobServer(String host, int port, Clock clock) {
+        this(host, port, clock, "");
+    }
+
+    private JobServer(String host, int port, Clock clock, String prefix) {
         this.host = host;
+        this.prefix = prefix;
         this.port = port;
+        this.clock = clock;
         this.store = new JobStore(clock);
         this.api = new JobApi(store);
     }
@@ -47,6 +55,13 @@ public final class JobServer implements AutoCloseable {
     /** Starts listening on {@code host:port} (port 0 picks a free one). */
     public static JobServer start(String host, int port) {
         JobServer server = new JobServer(host, port, Clock.systemUTC());
+        server.listen();
+        return server;
+    }
+
+    /** Starts with the job API under {@code prefix} (for example {@code /api}: jobs at {@code /api/jobs}). */
+    public static JobServer startUnder(String host, int port, String prefix) {
+        JobServer server = new JobServer(host, port, Clock.systemUTC(), prefix);
         server.listen();
         return server;
     }
@@ -63,7 +78,7 @@ public final class JobServer implements AutoCloseable {
     }
 
     public String url() {
-        return "http://" + (host.equals("0.0.0.0") ? "127.0.0.1" : host) + ":" + port;
+        return "http://" + (host.equals("0.0.0.0") ? "127.0.0.1" : host) + ":" + port + prefix;
     }
 
     public Faults faults() {
@@ -89,6 +104,17 @@ public final class JobServer implements AutoCloseable {
         timer.schedule(this::listen, period.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /** A restart that loses every job, as a service without storage does: known ids are answered with 404 after it. */
+    public synchronized void restart() {
+        if (server != null) {
+            server.stop(0);
+            server = null;
+        }
+        store = new JobStore(clock);
+        api = new JobApi(store);
+        listen();
+    }
+
     public boolean listening() {
         return server != null;
     }
@@ -110,7 +136,7 @@ public final class JobServer implements AutoCloseable {
         try {
             HttpServer created = HttpServer.create(new InetSocketAddress(host, port), 256);
             created.setExecutor(workers);
-            created.createContext("/jobs", this::jobs);
+            created.createContext(prefix + "/jobs", this::jobs);
             created.createContext("/admin", this::admin);
             created.start();
             port = created.getAddress().getPort();
@@ -129,14 +155,57 @@ public final class JobServer implements AutoCloseable {
                 response = JobApi.error(503, "injected failure");
             } else {
                 response = body == null ? JobApi.error(413, "request body larger than 1 MiB")
-                        : api.handle(exchange.getRequestMethod(), exchange.getRequestURI().getPath(), body);
+                        : api.handle(exchange.getRequestMethod(), exchange.getRequestURI().getPath().substring(prefix.length()),
+                                exchange.getRequestURI().getRawQuery(), body);
             }
             sleep(faults.latency());
             if (faults.garbageNow()) {
                 respond(exchange, 200, "text/html", "<html>Bad Gateway</html>\u0000{");
-            } else {
-                respond(exchange, response.status(), "application/json", response.body());
+                return;
             }
+            String answer = faults.reportedState() == null ? response.body()
+                    : response.body().replace("\"state\":\"running\"", "\"state\":\"" + faults.reportedState() + "\"");
+            switch (faults.body()) {
+                case NORMAL -> respond(exchange, response.status(), "application/json", answer);
+                case HUGE -> respond(exchange, response.status(), "application/json",
+                        answer + " ".repeat((int) Math.max(0, Math.min(Integer.MAX_VALUE - 16, faults.size() - answer.length()))));
+                case HUGE_ERROR -> respond(exchange, 503, "application/json",
+                        JobApi.error(503, "x".repeat((int) Math.min(Integer.MAX_VALUE - 16, faults.size()))).body());
+                case ENDLESS -> endless(exchange);
+                case SLOW -> slow(exchange, response.status(), answer);
+            }
+        }
+    }
+
+    /** Spaces until the client hangs up, bounded so that the service stops by itself: 1 GiB or a minute. */
+    private static void endless(HttpExchange exchange) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, 0);
+        byte[] chunk = " ".repeat(64 * 1024).getBytes(StandardCharsets.US_ASCII);
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write('{');
+            for (long sent = 0; sent < 1L << 30 && System.nanoTime() < deadline; sent += chunk.length) {
+                out.write(chunk);
+            }
+        } catch (IOException e) {
+            // the client hung up, as it should
+        }
+    }
+
+    /** A valid answer, one byte at a time, the pause between bytes the latency fault or 1 s. */
+    private void slow(HttpExchange exchange, int status, String answer) throws IOException {
+        Duration pause = faults.latency().compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : faults.latency();
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, 0);
+        try (OutputStream out = exchange.getResponseBody()) {
+            for (byte b : answer.getBytes(StandardCharsets.UTF_8)) {
+                out.write(b);
+                out.flush();
+                sleep(pause);
+            }
+        } catch (IOException e) {
+            // the client gave up, as it should
         }
     }
 

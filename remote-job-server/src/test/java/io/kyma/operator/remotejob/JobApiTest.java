@@ -42,6 +42,24 @@ class JobApiTest {
     }
 
     @Test
+    void aTailOfTheLogIsSentOnlyWhenAskedForAndSaysItWasCut() throws Exception {
+        var created = api.handle("POST", "/jobs",
+                "{\"name\":\"build\",\"params\":{\"durationSeconds\":\"100\",\"linesPerSecond\":\"10\"},\"idempotencyKey\":\"uid-t\"}");
+        String id = JSON.readTree(created.body()).get("id").asText();
+        clock.advance(Duration.ofSeconds(50));
+        JsonNode whole = JSON.readTree(api.handle("GET", "/jobs/" + id, null, "").body());
+        JsonNode tail = JSON.readTree(api.handle("GET", "/jobs/" + id, "tailBytes=100", "").body());
+        assertThat(whole.has("logTruncated")).isFalse();
+        assertThat(tail.get("logTruncated").asBoolean()).isTrue();
+        assertThat(tail.get("log").asText()).hasSize(100).isEqualTo(whole.get("log").asText()
+                .substring(whole.get("log").asText().length() - 100));
+        JsonNode enough = JSON.readTree(api.handle("GET", "/jobs/" + id, "tailBytes=100000000", "").body());
+        assertThat(enough.has("logTruncated")).isFalse();
+        assertThat(api.handle("GET", "/jobs/" + id, "tailBytes=-1", "").status()).isEqualTo(400);
+        assertThat(api.handle("GET", "/jobs/" + id, "tailBytes=lots", "").status()).isEqualTo(400);
+    }
+
+    @Test
     void theSameIdempotencyKeyStartsNothingNew() throws Exception {
         String body = "{\"name\":\"build\",\"params\":{},\"idempotencyKey\":\"uid-2\"}";
         var first = api.handle("POST", "/jobs", body);

@@ -11,6 +11,19 @@ public record LogTail(String text, boolean truncated) {
         return of(log, MAX_BYTES);
     }
 
+    /**
+     * The tail of a log whose start the job service may have left out already ({@code cut}); then its first line may be
+     * a part of one, and is dropped.
+     */
+    public static LogTail of(String log, boolean cut) {
+        if (!cut || log == null) {
+            return of(log);
+        }
+        int newline = log.indexOf('\n');
+        String whole = newline >= 0 && newline < log.length() - 1 ? log.substring(newline + 1) : log;
+        return new LogTail(of(whole).text(), true);
+    }
+
     public static LogTail of(String log, int maxBytes) {
         if (log == null) {
             return new LogTail("", false);

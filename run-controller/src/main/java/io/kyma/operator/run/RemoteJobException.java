@@ -8,12 +8,14 @@ public class RemoteJobException extends Exception {
         UNREACHABLE,
         /** A 5xx answer: try again later. */
         SERVER_ERROR,
-        /** An answer that is not the JSON expected: try again later. */
+        /** An answer that is not the job API's JSON: try again later (a proxy may stand in for a while). */
         BAD_ANSWER,
         /** A 4xx answer to starting a job: the job was refused, and retrying will not help. */
         REJECTED,
         /** The job id is unknown to the server. */
-        NOT_FOUND
+        NOT_FOUND,
+        /** An answer larger than the response limit: the service is not one the operator can use. */
+        TOO_LARGE
     }
 
     private final Kind kind;
@@ -25,6 +27,18 @@ public class RemoteJobException extends Exception {
 
     public Kind kind() {
         return kind;
+    }
+
+    /** The CamelCase reason a status shows for this failure. */
+    public String reason() {
+        return switch (kind) {
+            case UNREACHABLE -> "Unreachable";
+            case SERVER_ERROR -> "ServerError";
+            case BAD_ANSWER -> "BadAnswer";
+            case REJECTED -> "Rejected";
+            case NOT_FOUND -> "JobLost";
+            case TOO_LARGE -> "AnswerTooLarge";
+        };
     }
 
     /** Whether a later attempt may succeed. */

@@ -1,11 +1,9 @@
 package io.kyma.operator.run;
 
-import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,7 +33,6 @@ import io.kyma.operator.common.StatusPatch;
 public class RunReconciler implements Reconciler<Run>, Cleaner<Run> {
     public static final String NAME = "run";
     private static final Logger LOG = LoggerFactory.getLogger(RunReconciler.class);
-    static final Duration MIN_POLL = Duration.ofMillis(100);
 
     private final Clock clock;
     private final RunSettings settings;
@@ -55,24 +52,24 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run> {
         if (current != null && (current.getPhase() == RunPhase.SUCCEEDED || current.getPhase() == RunPhase.FAILED)) {
             return UpdateControl.noUpdate();
         }
-        Optional<URI> server = server(run);
-        if (server.isEmpty()) {
-            write(run, statuses.failed(run, "NoServer", "no job server: set spec.server or the operator's"
-                    + " --remote-server-url"), context);
+        RunPlan plan;
+        try {
+            plan = RunPlan.of(run, settings);
+        } catch (RunPlan.Invalid invalid) {
+            LOG.info("Run {}/{}: cannot be carried out: {}", run.getMetadata().getNamespace(),
+                    run.getMetadata().getName(), invalid.getMessage());
+            write(run, statuses.failed(run, invalid.reason(), invalid.getMessage()), context);
             return UpdateControl.noUpdate();
         }
-        Duration poll = run.getSpec().getPollInterval() == null ? settings.pollInterval()
-                : GoDuration.parse(run.getSpec().getPollInterval());
-        poll = poll.compareTo(MIN_POLL) < 0 ? MIN_POLL : poll; // "0s" must not become a busy loop
         try {
             if (current == null || current.getRemoteId() == null) {
-                return start(run, server.get(), poll, context);
+                return start(run, plan, context);
             }
-            RunTiming timing = new RunTiming(Instant.parse(current.getStartTime()), timeout(run));
+            RunTiming timing = new RunTiming(startTime(run), plan.timeout());
             if (timing.timedOut(clock.instant())) {
-                return timeOut(run, server.get(), current.getRemoteId(), context);
+                return timeOut(run, plan, current.getRemoteId(), context);
             }
-            RemoteJob job = jobs.get(server.get(), current.getRemoteId());
+            RemoteJob job = jobs.get(plan.server(), current.getRemoteId(), LogTail.MAX_BYTES);
             RunStatus next = statuses.polled(run, job);
             if (RunStatuses.needsWrite(current, next)) {
                 write(run, next, context);
@@ -82,11 +79,10 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run> {
                         job.id(), job.state());
                 return UpdateControl.noUpdate();
             }
-            return UpdateControl.<Run>noUpdate().rescheduleAfter(timing.nextPoll(clock.instant(), poll));
+            return UpdateControl.<Run>noUpdate().rescheduleAfter(timing.nextPoll(clock.instant(), plan.pollInterval()));
         } catch (RemoteJobException e) {
-            if (e.kind() == RemoteJobException.Kind.REJECTED || e.kind() == RemoteJobException.Kind.NOT_FOUND) {
-                write(run, statuses.failed(run, e.kind() == RemoteJobException.Kind.REJECTED ? "Rejected" : "JobLost",
-                        e.getMessage()), context);
+            if (!e.transientFailure()) {
+                write(run, statuses.failed(run, e.reason(), e.getMessage()), context);
                 return UpdateControl.noUpdate();
             }
             RunStatus next = statuses.unreachable(run, e);
@@ -97,26 +93,34 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run> {
         }
     }
 
-    private UpdateControl<Run> start(Run run, URI server, Duration poll, Context<Run> context)
-            throws RemoteJobException {
+    private UpdateControl<Run> start(Run run, RunPlan plan, Context<Run> context) throws RemoteJobException {
         Map<String, String> params = run.getSpec().getJob().getParams() == null ? Map.of()
                 : run.getSpec().getJob().getParams();
-        String id = jobs.start(server, run.getSpec().getJob().getName(), params, run.getMetadata().getUid());
+        String id = jobs.start(plan.server(), run.getSpec().getJob().getName(), params, run.getMetadata().getUid());
         write(run, statuses.started(run, id), context);
         LOG.info("Run {}/{}: started job {} on {}", run.getMetadata().getNamespace(), run.getMetadata().getName(), id,
-                server);
-        Duration first = new RunTiming(clock.instant(), timeout(run)).nextPoll(clock.instant(), poll);
+                plan.server());
+        Duration first = new RunTiming(clock.instant(), plan.timeout()).nextPoll(clock.instant(), plan.pollInterval());
         return UpdateControl.<Run>noUpdate().rescheduleAfter(first);
     }
 
-    private UpdateControl<Run> timeOut(Run run, URI server, String id, Context<Run> context) {
+    /** When the job was started; a start time that is not a time (edited by hand) counts from the Run's creation. */
+    private Instant startTime(Run run) {
+        try {
+            return Instant.parse(run.getStatus().getStartTime());
+        } catch (RuntimeException e) {
+            return Instant.parse(run.getMetadata().getCreationTimestamp());
+        }
+    }
+
+    private UpdateControl<Run> timeOut(Run run, RunPlan plan, String id, Context<Run> context) {
         String problem = null;
         try {
-            jobs.cancel(server, id);
+            jobs.cancel(plan.server(), id);
         } catch (RemoteJobException e) {
             problem = e.getMessage();
         }
-        write(run, statuses.timedOut(run, timeout(run).orElseThrow(), problem), context);
+        write(run, statuses.timedOut(run, plan.timeout().orElseThrow(), problem), context);
         LOG.info("Run {}/{}: timed out, job {} cancelled", run.getMetadata().getNamespace(),
                 run.getMetadata().getName(), id);
         return UpdateControl.noUpdate();
@@ -125,13 +129,17 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run> {
     @Override
     public DeleteControl cleanup(Run run, Context<Run> context) {
         RunStatus status = run.getStatus();
-        Optional<URI> server = server(run);
-        if (status == null || status.getRemoteId() == null || status.getPhase() != RunPhase.UNKNOWN
-                || server.isEmpty()) {
+        if (status == null || status.getRemoteId() == null || status.getPhase() != RunPhase.UNKNOWN) {
             return DeleteControl.defaultDelete();
         }
+        RunPlan plan;
         try {
-            jobs.cancel(server.get(), status.getRemoteId());
+            plan = RunPlan.of(run, settings);
+        } catch (RunPlan.Invalid invalid) {
+            return DeleteControl.defaultDelete(); // no job can have been started on a server it cannot name
+        }
+        try {
+            jobs.cancel(plan.server(), status.getRemoteId());
             LOG.info("Run {}/{}: deleted, job {} cancelled", run.getMetadata().getNamespace(),
                     run.getMetadata().getName(), status.getRemoteId());
             return DeleteControl.defaultDelete();
@@ -172,11 +180,4 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run> {
                 .build()).create();
     }
 
-    private Optional<URI> server(Run run) {
-        return Optional.ofNullable(run.getSpec().getServer()).map(URI::create).or(settings::defaultServer);
-    }
-
-    private static Optional<Duration> timeout(Run run) {
-        return Optional.ofNullable(run.getSpec().getTimeout()).map(GoDuration::parse);
-    }
 }

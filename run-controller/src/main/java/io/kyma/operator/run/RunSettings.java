@@ -1,15 +1,16 @@
 package io.kyma.operator.run;
 
-import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
 
 /**
  * The operator-wide settings of the Run controller.
  *
- * @param defaultServer the job service for Runs without spec.server
+ * @param defaultServer the job service for Runs without spec.server; always allowed
  * @param pollInterval how often to poll a running job unless spec.pollInterval says otherwise
  * @param cleanupTimeout how long deletion keeps trying to cancel a job on an unreachable server
+ * @param allowList where spec.server may point
  */
-public record RunSettings(Optional<URI> defaultServer, Duration pollInterval, Duration cleanupTimeout) {
+public record RunSettings(Optional<JobServerUrl> defaultServer, Duration pollInterval, Duration cleanupTimeout,
+        ServerAllowList allowList) {
 }

@@ -39,7 +39,7 @@ public final class RunStatuses {
     /** What a poll of the job says. */
     public RunStatus polled(Run run, RemoteJob job) {
         RunStatus status = copy(run);
-        LogTail tail = LogTail.of(job.log());
+        LogTail tail = LogTail.of(job.log(), job.logTruncated());
         status.setLogs(tail.text());
         status.setLogsTruncated(tail.truncated() ? Boolean.TRUE : null);
         if (!job.running()) {
@@ -47,7 +47,7 @@ public final class RunStatuses {
             status.setCompletionTime(Conditions.timestamp(clock.instant()));
             status.setMessage("job " + job.state() + lastLine(tail.text()));
         } else {
-            status.setMessage("job running");
+            status.setMessage("job " + job.state()); // running, or a state this operator does not know (queued)
         }
         return reachable(run, status);
     }
@@ -69,11 +69,11 @@ public final class RunStatuses {
                 + "s and was cancelled" + (cancelProblem == null ? "" : "; cancelling failed: " + cancelProblem));
     }
 
-    /** The server could not be used; the phase does not change. */
+    /** The server could not be used this time; the phase does not change, and the operator tries again. */
     public RunStatus unreachable(Run run, RemoteJobException problem) {
         RunStatus status = copy(run);
         status.setConditions(Conditions.replace(status.getConditions(), conditions.condition(status.getConditions(),
-                REMOTE_REACHABLE, false, problem.kind().name(), problem.getMessage(),
+                REMOTE_REACHABLE, false, problem.reason(), problem.getMessage() + "; retrying with backoff",
                 run.getMetadata().getGeneration())));
         return status;
     }

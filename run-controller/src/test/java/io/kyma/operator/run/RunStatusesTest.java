@@ -34,19 +34,19 @@ class RunStatusesTest {
     @Test
     void nothingIsWrittenWhileNeitherStateNorLogChanged() {
         Run run = run(statuses.started(run(null), "job-1"));
-        RunStatus first = statuses.polled(run, new RemoteJob("job-1", "running", "a\n", null, null));
+        RunStatus first = statuses.polled(run, new RemoteJob("job-1", "running", "a\n"));
         assertThat(RunStatuses.needsWrite(run.getStatus(), first)).as("the log appeared").isTrue();
         run.setStatus(first);
-        RunStatus same = statuses.polled(run, new RemoteJob("job-1", "running", "a\n", null, null));
+        RunStatus same = statuses.polled(run, new RemoteJob("job-1", "running", "a\n"));
         assertThat(RunStatuses.needsWrite(run.getStatus(), same)).isFalse();
-        RunStatus grown = statuses.polled(run, new RemoteJob("job-1", "running", "a\nb\n", null, null));
+        RunStatus grown = statuses.polled(run, new RemoteJob("job-1", "running", "a\nb\n"));
         assertThat(RunStatuses.needsWrite(run.getStatus(), grown)).isTrue();
     }
 
     @Test
     void completionSetsPhaseTimeAndMessageFromTheLastLogLine() {
         Run run = run(statuses.started(run(null), "job-1"));
-        RunStatus done = statuses.polled(run, new RemoteJob("job-1", "failed", "step 1\njob x failed\n", null, null));
+        RunStatus done = statuses.polled(run, new RemoteJob("job-1", "failed", "step 1\njob x failed\n"));
         assertThat(done.getPhase()).isEqualTo(RunPhase.FAILED);
         assertThat(done.getCompletionTime()).isEqualTo("2026-01-01T00:00:00Z");
         assertThat(done.getMessage()).isEqualTo("job failed: job x failed");
@@ -61,8 +61,8 @@ class RunStatusesTest {
         assertThat(down.getPhase()).isEqualTo(RunPhase.UNKNOWN);
         assertThat(down.getConditions()).singleElement().satisfies(c -> {
             assertThat(c.getStatus()).isEqualTo("False");
-            assertThat(c.getReason()).isEqualTo("UNREACHABLE");
-            assertThat(c.getMessage()).isEqualTo("connection refused");
+            assertThat(c.getReason()).isEqualTo("Unreachable");
+            assertThat(c.getMessage()).isEqualTo("connection refused; retrying with backoff");
         });
         assertThat(RunStatuses.needsWrite(run.getStatus(), down)).isTrue();
         run.setStatus(down);

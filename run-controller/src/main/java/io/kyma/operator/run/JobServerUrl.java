@@ -1,0 +1,86 @@
+package io.kyma.operator.run;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+
+/**
+ * The base URL of a job service, checked once so that every request built from it is one the JDK's HTTP client
+ * accepts. The job API lives under the base's path: {@code http://h/api} means {@code http://h/api/jobs}.
+ */
+public final class JobServerUrl {
+    private final URI base;
+
+    private JobServerUrl(URI base) {
+        this.base = base;
+    }
+
+    /**
+     * @throws IllegalArgumentException saying in a few words what is wrong with {@code text}, without echoing it
+     */
+    public static JobServerUrl parse(String text) {
+        URI uri;
+        try {
+            uri = new URI(text);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("not a valid URL: " + e.getReason()
+                    + (e.getIndex() >= 0 ? " at index " + e.getIndex() : ""));
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https")) {
+            throw new IllegalArgumentException("the scheme must be http or https");
+        }
+        if (uri.getRawAuthority() == null || uri.getHost() == null) {
+            throw new IllegalArgumentException("no valid host name (letters, digits, '-' and '.'; or an IP address)");
+        }
+        if (uri.getRawUserInfo() != null) {
+            throw new IllegalArgumentException("credentials in the URL are not allowed");
+        }
+        if (uri.getPort() > 65535 || uri.getPort() == 0) {
+            throw new IllegalArgumentException("the port must be between 1 and 65535");
+        }
+        if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+            throw new IllegalArgumentException("a base URL has no query or fragment");
+        }
+        String path = uri.getRawPath() == null ? "" : uri.getRawPath().replaceFirst("/+$", "");
+        try {
+            return new JobServerUrl(new URI(scheme + "://" + uri.getRawAuthority() + path));
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("not a valid URL: " + e.getReason());
+        }
+    }
+
+    /** The host as the URL names it: a name, or an IP address (IPv6 without brackets). */
+    public String host() {
+        String host = base.getHost();
+        return host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+    }
+
+    /** Where jobs are started. */
+    URI jobs() {
+        return URI.create(base + "/jobs");
+    }
+
+    /** One job, with the query {@code query} (empty for none). */
+    URI job(String id, String query) {
+        return URI.create(base + "/jobs/" + URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20")
+                + (query.isEmpty() ? "" : "?" + query));
+    }
+
+    @Override
+    public String toString() {
+        return base.toString();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof JobServerUrl other && base.equals(other.base);
+    }
+
+    @Override
+    public int hashCode() {
+        return base.hashCode();
+    }
+}

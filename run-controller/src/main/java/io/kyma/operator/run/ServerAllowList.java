@@ -1,0 +1,131 @@
+package io.kyma.operator.run;
+
+import java.math.BigInteger;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * Where Runs may point (the operator's {@code --remote-server-allow}): a comma-separated list of patterns, each a host
+ * name ({@code jobs.example.com}), a wildcard for the names below a domain ({@code *.example.com}), an IP address, or
+ * a CIDR range ({@code 10.0.0.0/8}, {@code fd00::/8}). An empty list allows every server.
+ * <p>
+ * A name matches a name pattern as written (case-insensitively). An IP pattern or range matches a URL whose host is an
+ * address in it, or a name whose every address, resolved when the Run is checked, is in it; a name that does not
+ * resolve matches no range. Names can resolve differently later, so a strict policy lists names, or addresses used as
+ * literals in the URLs.
+ */
+public final class ServerAllowList {
+    private static final Pattern NAME = Pattern.compile("(\\*\\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
+    private final List<String> names;
+    private final List<Range> ranges;
+    private final String text;
+
+    private ServerAllowList(List<String> names, List<Range> ranges, String text) {
+        this.names = names;
+        this.ranges = ranges;
+        this.text = text;
+    }
+
+    public static ServerAllowList allowAll() {
+        return new ServerAllowList(List.of(), List.of(), "");
+    }
+
+    /** @throws IllegalArgumentException naming the pattern that is neither a name, a wildcard, an address nor a range */
+    public static ServerAllowList parse(String text) {
+        List<String> names = new ArrayList<>();
+        List<Range> ranges = new ArrayList<>();
+        for (String raw : text.split(",")) {
+            String pattern = raw.trim().toLowerCase(Locale.ROOT);
+            if (pattern.isEmpty()) {
+                continue;
+            }
+            if (pattern.contains(":") || pattern.contains("/") || pattern.matches("[0-9.]+")) {
+                ranges.add(Range.parse(pattern));
+            } else if (NAME.matcher(pattern).matches() && pattern.length() <= 253) {
+                names.add(pattern);
+            } else {
+                throw new IllegalArgumentException("'" + raw.trim() + "' is not a host name, *.domain, IP address or CIDR range");
+            }
+        }
+        return new ServerAllowList(List.copyOf(names), List.copyOf(ranges), String.join(",", text.trim().split("\\s*,\\s*")));
+    }
+
+    public boolean allowsAll() {
+        return names.isEmpty() && ranges.isEmpty();
+    }
+
+    public boolean allows(JobServerUrl server) {
+        if (allowsAll()) {
+            return true;
+        }
+        String host = server.host().toLowerCase(Locale.ROOT);
+        boolean literal = host.contains(":") || host.matches("[0-9.]+");
+        if (!literal && names.stream().anyMatch(pattern -> matchesName(pattern, host))) {
+            return true;
+        }
+        if (ranges.isEmpty()) {
+            return false;
+        }
+        try {
+            InetAddress[] addresses = InetAddress.getAllByName(host);
+            for (InetAddress address : addresses) {
+                if (ranges.stream().noneMatch(range -> range.contains(address))) {
+                    return false;
+                }
+            }
+            return addresses.length > 0;
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+
+    private static boolean matchesName(String pattern, String host) {
+        return pattern.startsWith("*.") ? host.endsWith(pattern.substring(1)) : host.equals(pattern);
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+
+    /** An address range: the first {@code bits} bits of {@code network}. */
+    private record Range(byte[] network, int bits) {
+        static Range parse(String pattern) {
+            int slash = pattern.indexOf('/');
+            String address = slash < 0 ? pattern : pattern.substring(0, slash);
+            if (!address.matches("[0-9a-f:.]+")) { // never a name: no look-up while parsing
+                throw new IllegalArgumentException("'" + pattern + "' is not an IP address or CIDR range");
+            }
+            byte[] bytes;
+            try {
+                bytes = InetAddress.getByName(address).getAddress();
+            } catch (UnknownHostException e) {
+                throw new IllegalArgumentException("'" + pattern + "' is not an IP address or CIDR range");
+            }
+            int bits;
+            try {
+                bits = slash < 0 ? bytes.length * 8 : Integer.parseInt(pattern.substring(slash + 1));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'" + pattern + "' has no valid prefix length");
+            }
+            if (bits < 0 || bits > bytes.length * 8) {
+                throw new IllegalArgumentException("'" + pattern + "': the prefix length must be 0 to " + bytes.length * 8);
+            }
+            return new Range(bytes, bits);
+        }
+
+        boolean contains(InetAddress address) {
+            byte[] other = address.getAddress();
+            if (other.length != network.length) {
+                return false;
+            }
+            int drop = network.length * 8 - bits;
+            return new BigInteger(1, other).shiftRight(drop).equals(new BigInteger(1, network).shiftRight(drop));
+        }
+    }
+}

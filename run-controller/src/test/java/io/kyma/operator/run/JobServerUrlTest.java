@@ -1,0 +1,36 @@
+package io.kyma.operator.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class JobServerUrlTest {
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "http://h:9090|http://h:9090/jobs|http://h:9090/jobs/a%20b?tailBytes=5",
+            "http://h/api|http://h/api/jobs|http://h/api/jobs/a%20b?tailBytes=5",
+            "https://h/api/|https://h/api/jobs|https://h/api/jobs/a%20b?tailBytes=5",
+            "HTTP://[::1]:80|http://[::1]:80/jobs|http://[::1]:80/jobs/a%20b?tailBytes=5" })
+    void keepsTheBasePathForEveryRequest(String base, String jobs, String job) {
+        JobServerUrl url = JobServerUrl.parse(base);
+        assertThat(url.jobs()).hasToString(jobs);
+        assertThat(url.job("a b", "tailBytes=5")).hasToString(job);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "http://127.0.0.1:99999|the port must be between 1 and 65535",
+            "http://127.0.0.1:0|the port must be between 1 and 65535",
+            "http://127.0.0.1:9090/a%zz|not a valid URL: Malformed escape pair",
+            "http://job_server:9090|no valid host name",
+            "ftp://h|the scheme must be http or https",
+            "http://u:p@h|credentials in the URL are not allowed",
+            "http://h/?q=1|a base URL has no query or fragment",
+            "http://h/a^b|not a valid URL: Illegal character" })
+    void rejectsWhatTheHttpClientCouldNotUseSayingWhyWithoutEchoingIt(String text, String why) {
+        assertThatThrownBy(() -> JobServerUrl.parse(text)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(why);
+    }
+}
