@@ -9,8 +9,8 @@ import io.fabric8.generator.annotation.Size;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class HelmComponentSpec {
-    @Size(min = 1, max = 63)
-    @Pattern(Validation.DNS_LABEL)
+    @Size(min = 1, max = Validation.KYMA_NAME_MAX)
+    @Pattern(Validation.DNS_SUBDOMAIN)
     @JsonPropertyDescription("Name of the owning Kyma in the same namespace.")
     private String kyma;
 

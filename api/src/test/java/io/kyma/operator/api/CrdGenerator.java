@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceColumnDefi
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaPropsBuilder;
 
 /**
  * Writes the CRDs of the custom-resource classes. The build runs it into {@code META-INF/fabric8/} of the api
@@ -61,6 +62,13 @@ public final class CrdGenerator {
             version.setAdditionalPrinterColumns(columns);
             JSONSchemaProps schema = version.getSchema().getOpenAPIV3Schema();
             schema.setRequired(List.of("spec"));
+            if (crd.getSpec().getNames().getKind().equals("Kyma")) {
+                // The API server lets a schema restrict metadata.name, and nothing else of metadata.
+                schema.getProperties().put("metadata", new JSONSchemaPropsBuilder().withType("object")
+                        .addToProperties("name", new JSONSchemaPropsBuilder().withType("string")
+                                .withMaxLength((long) Validation.KYMA_NAME_MAX).build())
+                        .build());
+            }
         }
         return crd;
     }

@@ -7,7 +7,7 @@ import io.kyma.operator.api.HelmComponentStatus;
 
 /**
  * What the Kyma controller reads of a HelmComponent: enough to find its owner, compare its module and version, count
- * its state and delete it. Its informer holds one of these per component instead of the whole object, which the
+ * its state (and whether that state is about its current spec) and delete it. Its informer holds one of these per component instead of the whole object, which the
  * HelmComponent controller's informer already holds.
  */
 final class ComponentView {
@@ -20,6 +20,7 @@ final class ComponentView {
         metadata.setName(source.getName());
         metadata.setNamespace(source.getNamespace());
         metadata.setResourceVersion(source.getResourceVersion());
+        metadata.setGeneration(source.getGeneration());
         metadata.setOwnerReferences(source.getOwnerReferences());
         metadata.setDeletionTimestamp(source.getDeletionTimestamp());
         HelmComponent view = new HelmComponent();
@@ -34,6 +35,7 @@ final class ComponentView {
         if (component.getStatus() != null && component.getStatus().getState() != null) {
             view.setStatus(new HelmComponentStatus());
             view.getStatus().setState(component.getStatus().getState());
+            view.getStatus().setObservedGeneration(component.getStatus().getObservedGeneration());
         }
         return view;
     }

@@ -3,10 +3,10 @@ package io.kyma.operator.kyma;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -22,7 +22,6 @@ import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
@@ -31,10 +30,10 @@ import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.KymaStatus;
 import io.kyma.operator.api.Labels;
-import io.kyma.operator.api.Module;
+import io.kyma.operator.common.ApiFailure;
 import io.kyma.operator.common.Conditions;
 import io.kyma.operator.common.LeanCache;
-import io.kyma.operator.common.StatusPatch;
+import io.kyma.operator.kyma.KymaStatusSummary.Problem;
 
 /**
  * Fans a Kyma out into one HelmComponent per module, deletes the components of removed modules, and summarises
@@ -46,14 +45,23 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma> {
     private static final Logger LOG = LoggerFactory.getLogger(KymaReconciler.class);
     /** A safety net while children are being deleted; their delete events normally come first. */
     private static final Duration DELETION_RECHECK = Duration.ofSeconds(10);
+    /** How often a Kyma whose component name someone else holds looks again. */
+    static final Duration NAME_TAKEN_RECHECK = Duration.ofSeconds(10);
 
     private final Clock clock;
     private final KymaStatusSummary summary;
     private final StatusWritePolicy writePolicy;
     private final Map<String, Instant> lastStatusWrite = new ConcurrentHashMap<>();
     private InformerEventSource<HelmComponent, Kyma> components;
+    private final KymaWrites writes;
 
     public KymaReconciler(Clock clock, Duration statusInterval) {
+        this(clock, statusInterval, null);
+    }
+
+    /** @param writes what the reconciler sends to the API server; null for the context's client */
+    KymaReconciler(Clock clock, Duration statusInterval, KymaWrites writes) {
+        this.writes = writes;
         this.clock = clock;
         this.summary = new KymaStatusSummary(new Conditions(clock));
         this.writePolicy = new StatusWritePolicy(statusInterval);
@@ -74,28 +82,35 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma> {
 
     @Override
     public UpdateControl<Kyma> reconcile(Kyma kyma, Context<Kyma> context) {
+        KymaWrites writes = writes(context);
         ModulePlan plan = ModulePlan.of(kyma);
-        Map<String, HelmComponent> existing = new HashMap<>();
-        for (HelmComponent component : context.getSecondaryResources(HelmComponent.class)) {
-            existing.put(component.getSpec().getModule(), component);
-        }
-        for (Module module : plan.modules().values()) {
-            HelmComponent current = existing.get(module.getName());
-            if (current == null) {
-                create(kyma, ChildComponents.desired(kyma, module), context);
-            } else if (!Objects.equals(current.getSpec().getVersion(), module.getVersion())) {
-                context.getClient().resource(current).edit(c -> {
-                    c.getSpec().setVersion(module.getVersion());
-                    return c;
-                });
+        Set<HelmComponent> owned = context.getSecondaryResources(HelmComponent.class);
+        ComponentActions actions = ComponentActions.decide(kyma, plan, owned);
+        List<Problem> problems = new ArrayList<>();
+        try {
+            for (HelmComponent desired : actions.create()) {
+                create(kyma, desired, writes).ifPresent(problems::add);
             }
+            actions.specChanges().forEach(writes::setSpec);
+            for (HelmComponent gone : actions.delete()) {
+                LOG.info("Kyma {}/{}: no module asks for component {} any more, deleting it", namespace(kyma),
+                        kyma.getMetadata().getName(), gone.getMetadata().getName());
+                writes.delete(gone);
+            }
+        } catch (KubernetesClientException e) {
+            if (!ApiFailure.permanent(e)) {
+                throw e; // retried with backoff by the shared limiter
+            }
+            // Retrying will not help (forbidden, invalid): say so, and wait for the next change of the Kyma.
+            LOG.warn("Kyma {}/{}: {}", namespace(kyma), kyma.getMetadata().getName(), ApiFailure.describe(e));
+            problems.add(new Problem(ApiFailure.reason(e), ApiFailure.describe(e)));
         }
-        existing.keySet().stream().filter(module -> !plan.modules().containsKey(module)).forEach(module -> {
-            LOG.info("Kyma {}/{}: module {} left the spec, deleting its component", kyma.getMetadata().getNamespace(),
-                    kyma.getMetadata().getName(), module);
-            context.getClient().resource(existing.get(module)).delete();
-        });
-        return writeStatus(kyma, summary.summarise(kyma, plan, existing.values()), context);
+        UpdateControl<Kyma> control = writeStatus(kyma, summary.summarise(kyma, plan, owned, problems), writes);
+        if (problems.stream().anyMatch(p -> p.reason().equals(KymaStatusSummary.REASON_NAME_TAKEN))) {
+            // The holder's deletion is not an event of this Kyma's; look again now and then.
+            return UpdateControl.<Kyma>noUpdate().rescheduleAfter(NAME_TAKEN_RECHECK);
+        }
+        return control;
     }
 
     @Override
@@ -107,35 +122,62 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma> {
                     kyma.getMetadata().getName());
             return DeleteControl.defaultDelete();
         }
-        remaining.stream().filter(c -> c.getMetadata().getDeletionTimestamp() == null)
-                .forEach(c -> context.getClient().resource(c).delete());
+        KymaWrites writes = writes(context);
+        remaining.stream().filter(c -> c.getMetadata().getDeletionTimestamp() == null).forEach(writes::delete);
         if (kyma.getStatus() == null || kyma.getStatus().getPhase() != KymaPhase.DELETING) {
-            patchStatus(kyma, summary.deleting(kyma, remaining.size()), context);
+            patchStatus(kyma, summary.deleting(kyma, remaining.size()), writes);
         }
         return DeleteControl.noFinalizerRemoval().rescheduleAfter(DELETION_RECHECK);
     }
 
-    private void create(Kyma kyma, HelmComponent desired, Context<Kyma> context) {
+    /** Creates a component; a name that is taken is looked into, and a problem if someone else holds it. */
+    private Optional<Problem> create(Kyma kyma, HelmComponent desired, KymaWrites writes) {
         try {
-            HelmComponent created = context.getClient().resource(desired).create();
-            components.handleRecentResourceCreate(ResourceID.fromResource(created), created);
+            writes.create(desired);
+            return Optional.empty();
         } catch (KubernetesClientException e) {
             if (e.getCode() != 409) {
                 throw e;
             }
-            // Someone else's object under our name, or our own the cache has not seen yet: the next event tells.
-            LOG.warn("Kyma {}/{}: HelmComponent {} already exists", kyma.getMetadata().getNamespace(),
-                    kyma.getMetadata().getName(), desired.getMetadata().getName());
         }
+        String name = desired.getMetadata().getName();
+        HelmComponent existing = writes.get(namespace(kyma), name);
+        switch (NameClash.classify(kyma, existing)) {
+            case FOREIGN -> {
+                LOG.warn("Kyma {}/{}: HelmComponent {} belongs to {}", namespace(kyma), kyma.getMetadata().getName(),
+                        name, NameClash.holder(existing));
+                return Optional.of(new Problem(KymaStatusSummary.REASON_NAME_TAKEN, "HelmComponent " + name
+                        + " belongs to " + NameClash.holder(existing) + "; rename this Kyma or drop module "
+                        + desired.getSpec().getModule() + " (checked again every "
+                        + NAME_TAKEN_RECHECK.toSeconds() + "s)"));
+            }
+            case OURS_UNLABELLED -> {
+                LOG.info("Kyma {}/{}: HelmComponent {} lost its labels, labelling it again", namespace(kyma),
+                        kyma.getMetadata().getName(), name);
+                writes.relabel(existing, desired.getMetadata().getLabels());
+            }
+            default -> {
+                // ours and on its way to the cache, or gone: the next event or recheck settles it
+            }
+        }
+        return Optional.empty();
     }
 
-    private UpdateControl<Kyma> writeStatus(Kyma kyma, KymaStatus desired, Context<Kyma> context) {
+    private static String namespace(Kyma kyma) {
+        return kyma.getMetadata().getNamespace();
+    }
+
+    private KymaWrites writes(Context<Kyma> context) {
+        return writes != null ? writes : KymaWrites.of(context, components);
+    }
+
+    private UpdateControl<Kyma> writeStatus(Kyma kyma, KymaStatus desired, KymaWrites writes) {
         Instant now = clock.instant();
         var decision = writePolicy.decide(kyma.getStatus(), desired, lastStatusWrite.get(kyma.getMetadata().getUid()),
                 now);
         if (decision.writeNow()) {
             KymaPhase before = kyma.getStatus() == null ? null : kyma.getStatus().getPhase();
-            patchStatus(kyma, desired, context);
+            patchStatus(kyma, desired, writes);
             if (before != desired.getPhase()) {
                 LOG.info("Kyma {}/{}: phase {} -> {} ({})", kyma.getMetadata().getNamespace(),
                         kyma.getMetadata().getName(), before == null ? "none" : before, desired.getPhase(),
@@ -146,8 +188,8 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma> {
                 .orElseGet(UpdateControl::noUpdate);
     }
 
-    private void patchStatus(Kyma kyma, KymaStatus status, Context<Kyma> context) {
-        StatusPatch.apply(kyma, Kyma::new, status, context);
+    private void patchStatus(Kyma kyma, KymaStatus status, KymaWrites writes) {
+        writes.status(kyma, status);
         lastStatusWrite.put(kyma.getMetadata().getUid(), clock.instant());
     }
 }

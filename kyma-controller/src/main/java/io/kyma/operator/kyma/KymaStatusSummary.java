@@ -2,6 +2,7 @@ package io.kyma.operator.kyma;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.kyma.operator.api.ComponentCounts;
@@ -10,6 +11,7 @@ import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.KymaStatus;
+import io.kyma.operator.api.Module;
 import io.kyma.operator.common.Conditions;
 
 /** Computes a Kyma's status from its plan and the components that exist. */
@@ -19,6 +21,7 @@ public final class KymaStatusSummary {
     static final String REASON_INSTALLING = "ComponentsInstalling";
     static final String REASON_INVALID = "InvalidSpec";
     static final String REASON_DELETING = "Deleting";
+    static final String REASON_NAME_TAKEN = "ComponentNameTaken";
 
     private final Conditions conditions;
 
@@ -26,7 +29,20 @@ public final class KymaStatusSummary {
         this.conditions = conditions;
     }
 
+    /** Something that stops a Kyma from being installed, with its CamelCase reason and a message for its user. */
+    public record Problem(String reason, String message) {
+    }
+
     public KymaStatus summarise(Kyma kyma, ModulePlan plan, Collection<HelmComponent> components) {
+        return summarise(kyma, plan, components, List.of());
+    }
+
+    /**
+     * @param problems what went wrong in this reconcile, for example a component name another Kyma holds; any makes
+     *        the phase Error
+     */
+    public KymaStatus summarise(Kyma kyma, ModulePlan plan, Collection<HelmComponent> components,
+            List<Problem> problems) {
         ComponentCounts counts = count(plan, components);
         KymaPhase phase;
         String reason;
@@ -35,6 +51,10 @@ public final class KymaStatusSummary {
             phase = KymaPhase.ERROR;
             reason = REASON_INVALID;
             message = String.join("; ", plan.problems());
+        } else if (!problems.isEmpty()) {
+            phase = KymaPhase.ERROR;
+            reason = problems.get(0).reason();
+            message = String.join("; ", problems.stream().map(Problem::message).toList());
         } else if (counts.getReady() == counts.getTotal()) {
             phase = KymaPhase.READY;
             reason = REASON_READY;
@@ -73,8 +93,12 @@ public final class KymaStatusSummary {
         ComponentCounts counts = new ComponentCounts();
         counts.setTotal(plan.modules().size());
         for (HelmComponent component : components) {
-            if (!plan.modules().containsKey(component.getSpec().getModule()) || component.getStatus() == null
-                    || component.getStatus().getState() == null) {
+            Module module = plan.modules().get(component.getSpec().getModule());
+            if (module == null || component.getStatus() == null || component.getStatus().getState() == null) {
+                continue;
+            }
+            if (!upToDate(component, module)) {
+                counts.setPending(counts.getPending() + 1); // its state is about an older spec
                 continue;
             }
             ComponentState state = component.getStatus().getState();
@@ -88,5 +112,14 @@ public final class KymaStatusSummary {
         }
         counts.setReady(counts.getSuccess());
         return counts;
+    }
+
+    /**
+     * Whether a component's state is about the spec the Kyma asks for: its version is the module's, and its controller
+     * has seen that spec (its status' observedGeneration is the component's generation).
+     */
+    static boolean upToDate(HelmComponent component, Module module) {
+        return Objects.equals(component.getSpec().getVersion(), module.getVersion())
+                && Objects.equals(component.getStatus().getObservedGeneration(), component.getMetadata().getGeneration());
     }
 }

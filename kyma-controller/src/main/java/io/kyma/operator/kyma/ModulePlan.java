@@ -16,7 +16,7 @@ import io.kyma.operator.api.Module;
  */
 public record ModulePlan(Map<String, Module> modules, Set<String> duplicates, List<String> problems) {
     /** Label values are limited to 63 characters, and the Kyma's name is one. */
-    static final int MAX_KYMA_NAME = 63;
+    static final int MAX_KYMA_NAME = io.kyma.operator.api.Validation.KYMA_NAME_MAX;
 
     public static ModulePlan of(Kyma kyma) {
         Map<String, Module> modules = new LinkedHashMap<>();

@@ -62,9 +62,13 @@ class RbacIT {
                 manager.start();
                 await().atMost(Duration.ofSeconds(30)).until(manager::leading);
 
-                // Kymas: fan out, drop a module, delete.
-                admin.resource(Samples.kyma(NS, "rbac", List.of("istio", "ory", "rafter"))).create();
+                // Kymas: fan out, find a component name taken by another Kyma, drop a module, delete.
+                admin.resource(Samples.kyma(NS, "rbac", List.of("istio", "ory", "rafter", "api-gateway"))).create();
                 awaitKyma(admin, "rbac", KymaPhase.READY);
+                admin.resource(Samples.kyma(NS, "rbac-api", List.of("gateway"))).create();
+                awaitKyma(admin, "rbac-api", KymaPhase.ERROR);
+                admin.resources(Kyma.class).inNamespace(NS).withName("rbac-api").delete();
+                await().atMost(Duration.ofSeconds(30)).until(() -> get(admin, Kyma.class, "rbac-api") == null);
                 admin.resources(Kyma.class).inNamespace(NS).withName("rbac").edit(k -> {
                     k.getSpec().setModules(List.of(new Module("istio", null), new Module("ory", "2.0.0")));
                     return k;

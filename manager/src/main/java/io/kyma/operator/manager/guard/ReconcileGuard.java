@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.kyma.operator.common.ApiFailure;
 import io.kyma.operator.manager.limits.RequeueLimiter;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.micrometer.core.instrument.Timer;
@@ -134,6 +135,20 @@ public final class ReconcileGuard {
             LOG.info("{} {}: write conflict, retrying on fresh data in {}: {}", resource.getKind(), name(resource),
                     delay, failure.getMessage());
             return new Result<>(Outcome.FAILED, null, delay);
+        }
+        if (failure != null && ApiFailure.permanent(failure)) {
+            // Forbidden, invalid, gone: the same request fails again however often it is sent. The controllers put
+            // what they can say into status; here it is logged, counted, and left until the next event or sync.
+            limiter.succeeded(key);
+            if (((KubernetesClientException) failure).getCode() == 404) {
+                LOG.info("{} {}: deleted while it was reconciled", resource.getKind(), name(resource));
+                return new Result<>(Outcome.FAILED, null, syncPeriod);
+            }
+            metrics.reconcileErrors(controller).increment();
+            metrics.reconciles(controller, "error").increment();
+            LOG.error("{} {}: reconcile failed and will fail again, not retrying before the next change or {}: {}",
+                    resource.getKind(), name(resource), syncPeriod, failure.toString());
+            return new Result<>(Outcome.FAILED, null, syncPeriod);
         }
         if (failure != null) {
             Duration delay = limiter.failed(key);

@@ -1,0 +1,185 @@
+package io.kyma.operator.kyma;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.HelmComponentSpec;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.KymaPhase;
+import io.kyma.operator.api.KymaSpec;
+import io.kyma.operator.api.KymaStatus;
+import io.kyma.operator.api.Labels;
+import io.kyma.operator.api.Module;
+import io.kyma.operator.testing.FakeContext;
+import io.kyma.operator.testing.MutableClock;
+
+/** What the Kyma controller does given what it reads: collisions, edits and errors, with a fake API server. */
+class KymaReconcilerTest {
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    private final FakeWrites api = new FakeWrites();
+    private final KymaReconciler reconciler = new KymaReconciler(clock, Duration.ofSeconds(5), api);
+
+    @Test
+    void createsEveryMissingComponentAndSaysItIsInstalling() {
+        Kyma kyma = kyma("k", "istio", "ory");
+        reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of()));
+        assertThat(api.created).containsExactly("k-istio", "k-ory");
+        assertThat(api.lastStatus.getPhase()).isEqualTo(KymaPhase.PROCESSING);
+    }
+
+    @Test
+    void aNameAnotherKymaHoldsIsAnErrorWithTheHolderAndARecheckNotARetryLoop() {
+        Kyma kyma = kyma("a-b", "c", "ory");
+        api.taken.put("a-b-c", component("a-b-c", "b-c", owner("a", "uid-a")));
+        UpdateControl<Kyma> control = reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of()));
+        assertThat(api.created).containsExactly("a-b-ory");
+        assertThat(api.lastStatus.getPhase()).isEqualTo(KymaPhase.ERROR);
+        assertThat(api.lastStatus.getConditions().get(0).getReason()).isEqualTo("ComponentNameTaken");
+        assertThat(api.lastStatus.getConditions().get(0).getMessage()).startsWith("HelmComponent a-b-c belongs to Kyma a");
+        assertThat(control.getScheduleDelay()).contains(KymaReconciler.NAME_TAKEN_RECHECK.toMillis());
+    }
+
+    @Test
+    void itsOwnComponentWithoutTheLabelIsLabelledAgainNotReportedAsTaken() {
+        Kyma kyma = kyma("k", "ory");
+        HelmComponent unlabelled = component("k-ory", "ory", owner("k", "uid-k"));
+        unlabelled.getMetadata().setLabels(new HashMap<>());
+        api.taken.put("k-ory", unlabelled);
+        reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of()));
+        assertThat(api.relabelled).containsExactly("k-ory");
+        assertThat(api.lastStatus.getPhase()).isEqualTo(KymaPhase.PROCESSING);
+    }
+
+    @Test
+    void aVersionChangeEditsTheComponentAndIsNotReadyBeforeItCaughtUp() {
+        Kyma kyma = kyma("k", "ory");
+        kyma.getSpec().getModules().get(0).setVersion("2.0");
+        HelmComponent old = component("k-ory", "ory", owner("k", "uid-k"));
+        old.getSpec().setVersion("1.0");
+        old.setStatus(new io.kyma.operator.api.HelmComponentStatus());
+        old.getStatus().setState(io.kyma.operator.api.ComponentState.SUCCESS);
+        old.getStatus().setObservedGeneration(1L);
+        reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of(old)));
+        assertThat(api.specChanges).containsExactly("k-ory=ory@2.0");
+        assertThat(api.lastStatus.getPhase()).isEqualTo(KymaPhase.PROCESSING);
+    }
+
+    @Test
+    void aForbiddenWriteIsAnErrorStatusAndNotRetried() {
+        Kyma kyma = kyma("k", "ory");
+        api.failCreates = new KubernetesClientException(new StatusBuilder().withCode(403).withReason("Forbidden")
+                .withMessage("helmcomponents is forbidden: User cannot create").build());
+        UpdateControl<Kyma> control = reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of()));
+        assertThat(api.lastStatus.getPhase()).isEqualTo(KymaPhase.ERROR);
+        assertThat(api.lastStatus.getConditions().get(0).getReason()).isEqualTo("Forbidden");
+        assertThat(api.lastStatus.getConditions().get(0).getMessage())
+                .startsWith("the API server answered 403: helmcomponents is forbidden");
+        assertThat(control.getScheduleDelay()).isEmpty();
+    }
+
+    @Test
+    void aTransientFailureIsThrownForTheSharedBackoff() {
+        Kyma kyma = kyma("k", "ory");
+        api.failCreates = new KubernetesClientException(new StatusBuilder().withCode(503).build());
+        assertThatThrownBy(() -> reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of())))
+                .isInstanceOf(KubernetesClientException.class);
+        assertThat(api.lastStatus).isNull();
+    }
+
+    @Test
+    void aRemovedModulesComponentIsDeleted() {
+        Kyma kyma = kyma("k", "istio");
+        reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of(component("k-istio", "istio", owner("k", "uid-k")),
+                component("k-ory", "ory", owner("k", "uid-k")))));
+        assertThat(api.deleted).containsExactly("k-ory");
+        assertThat(api.created).isEmpty();
+    }
+
+    /** The API server as the reconciler sees it: names taken, failures to answer with, and what was sent. */
+    private static final class FakeWrites implements KymaWrites {
+        final Map<String, HelmComponent> taken = new HashMap<>();
+        final List<String> created = new ArrayList<>();
+        final List<String> relabelled = new ArrayList<>();
+        final List<String> deleted = new ArrayList<>();
+        final List<String> specChanges = new ArrayList<>();
+        KubernetesClientException failCreates;
+        KymaStatus lastStatus;
+
+        @Override
+        public HelmComponent create(HelmComponent desired) {
+            if (failCreates != null) {
+                throw failCreates;
+            }
+            if (taken.containsKey(desired.getMetadata().getName())) {
+                throw new KubernetesClientException(new StatusBuilder().withCode(409).withReason("AlreadyExists").build());
+            }
+            created.add(desired.getMetadata().getName());
+            return desired;
+        }
+
+        @Override
+        public HelmComponent get(String namespace, String name) {
+            return taken.get(name);
+        }
+
+        @Override
+        public void setSpec(HelmComponent current, Module module) {
+            specChanges.add(current.getMetadata().getName() + "=" + module);
+        }
+
+        @Override
+        public void relabel(HelmComponent existing, Map<String, String> labels) {
+            assertThat(labels).containsEntry(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE);
+            relabelled.add(existing.getMetadata().getName());
+        }
+
+        @Override
+        public void delete(HelmComponent component) {
+            deleted.add(component.getMetadata().getName());
+        }
+
+        @Override
+        public void status(Kyma kyma, KymaStatus status) {
+            lastStatus = status;
+        }
+    }
+
+    private static Kyma kyma(String name, String... modules) {
+        Kyma kyma = new Kyma();
+        kyma.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("ns").withUid("uid-" + name)
+                .withGeneration(1L).build());
+        kyma.setSpec(new KymaSpec());
+        kyma.getSpec().setModules(java.util.Arrays.stream(modules).map(m -> new Module(m, null)).toList());
+        return kyma;
+    }
+
+    private static io.fabric8.kubernetes.api.model.OwnerReference owner(String name, String uid) {
+        return new OwnerReferenceBuilder().withApiVersion("inventory.kyma-project.io/v1alpha1").withKind("Kyma")
+                .withName(name).withUid(uid).withController(true).build();
+    }
+
+    private static HelmComponent component(String name, String module, io.fabric8.kubernetes.api.model.OwnerReference owner) {
+        HelmComponent component = new HelmComponent();
+        component.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("ns").withGeneration(1L)
+                .withLabels(new HashMap<>(Map.of(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE)))
+                .withOwnerReferences(owner).build());
+        component.setSpec(new HelmComponentSpec());
+        component.getSpec().setModule(module);
+        return component;
+    }
+}
