@@ -6,9 +6,15 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 img=${1:?usage: hack/render.sh IMAGE}
 kubectl=(kubectl --kubeconfig "$(hack/kubeconfig.sh)")
 rendered=$(kubectl kustomize config/default | sed "s|image: controller:latest|image: ${img}|")
-if "${kubectl[@]}" api-resources --api-group=monitoring.coreos.com -o name 2>/dev/null | grep -q '^servicemonitors'; then
-  printf '%s\n' "$rendered"
-else
+without() { # kind: drop every document of that kind
+  awk -v kind="kind: $1" 'BEGIN { RS = "\n---\n"; ORS = "\n---\n" } index($0, "\n" kind "\n") == 0 && index($0, kind "\n") != 1'
+}
+if ! "${kubectl[@]}" api-resources --api-group=monitoring.coreos.com -o name 2>/dev/null | grep -q '^servicemonitors'; then
   echo "note: no ServiceMonitor API in this cluster (Prometheus Operator not installed); leaving the ServiceMonitor out" >&2
-  printf '%s\n' "$rendered" | awk 'BEGIN { RS = "\n---\n"; ORS = "\n---\n" } !/\nkind: ServiceMonitor\n/ && !/^kind: ServiceMonitor\n/'
+  rendered=$(printf '%s\n' "$rendered" | without ServiceMonitor)
 fi
+if ! "${kubectl[@]}" api-versions 2>/dev/null | grep -qx 'policy/v1'; then
+  echo "note: this cluster does not serve policy/v1 (Kubernetes before 1.21); leaving the PodDisruptionBudget out" >&2
+  rendered=$(printf '%s\n' "$rendered" | without PodDisruptionBudget)
+fi
+printf '%s\n' "$rendered"

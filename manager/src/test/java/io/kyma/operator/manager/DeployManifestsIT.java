@@ -43,8 +43,10 @@ class DeployManifestsIT {
         assertThat(objects).extracting(HasMetadata::getKind).contains("Namespace", "CustomResourceDefinition",
                 "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "Deployment", "Service",
                 "ConfigMap", "ServiceMonitor");
+        // The embedded API server (v1.20) serves PodDisruptionBudgets as policy/v1beta1, whose spec is the same.
         String withoutMonitor = String.join("\n---\n", objects.stream()
-                .filter(o -> !o.getKind().equals("ServiceMonitor")).map(Serialization::asYaml).toList());
+                .filter(o -> !o.getKind().equals("ServiceMonitor")).map(Serialization::asYaml)
+                .map(yaml -> yaml.replace("apiVersion: \"policy/v1\"", "apiVersion: \"policy/v1beta1\"")).toList());
         try (KubernetesClient client = EmbeddedControlPlane.get().newClient()) {
             // A dry run creates nothing, so the namespaced objects need their namespace for real.
             client.resource(new NamespaceBuilder().withNewMetadata().withName("kyma-operator-system").endMetadata()
@@ -55,6 +57,7 @@ class DeployManifestsIT {
         String out = kubectl(kubeconfig(), "apply", "--server-side", "--force-conflicts", "--dry-run=server", "-f",
                 manifest.toString());
         assertThat(out).contains("deployment.apps/kyma-operator-controller-manager serverside-applied (server dry run)",
+                "poddisruptionbudget.policy/kyma-operator-controller-manager serverside-applied (server dry run)",
                 "clusterrole.rbac.authorization.k8s.io/kyma-operator-manager-role serverside-applied (server dry run)");
     }
 
@@ -108,6 +111,37 @@ class DeployManifestsIT {
         // Every flag the Deployment passes is one the manager knows.
         List<String> args = container.getArgs();
         ManagerConfig.parse(args.toArray(String[]::new), Map.of());
+    }
+
+    @Test
+    void twoReplicasRollOutOneAtATimeAndADrainLeavesOne() {
+        Deployment deployment = (Deployment) only("Deployment");
+        assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
+        assertThat(deployment.getSpec().getStrategy().getType()).isEqualTo("RollingUpdate");
+        assertThat(deployment.getSpec().getStrategy().getRollingUpdate().getMaxUnavailable().getIntVal()).isZero();
+        assertThat(deployment.getSpec().getStrategy().getRollingUpdate().getMaxSurge().getIntVal()).isEqualTo(1);
+        GenericKubernetesResource budget = Serialization.unmarshal(Serialization.asJson(only("PodDisruptionBudget")),
+                GenericKubernetesResource.class);
+        assertThat(budget.getApiVersion()).isEqualTo("policy/v1");
+        assertThat(budget.getMetadata().getNamespace()).isEqualTo(deployment.getMetadata().getNamespace());
+        assertThat((Integer) budget.get("spec", "minAvailable")).isEqualTo(1)
+                .isLessThan(deployment.getSpec().getReplicas());
+        Map<String, String> selector = budget.get("spec", "selector", "matchLabels");
+        assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels()).containsAllEntriesOf(selector);
+    }
+
+    @Test
+    void theMemoryRequestCoversThePeakRssOfTheBenchmark() throws IOException {
+        String summary = Files.readString(Crds.repositoryRoot().resolve("docs/bench/n1000/summary.txt"));
+        var peak = java.util.regex.Pattern.compile("peak_rss_mb=([0-9.]+)").matcher(summary);
+        assertThat(peak.find()).as("docs/bench/n1000/summary.txt has peak_rss_mb").isTrue();
+        Deployment deployment = (Deployment) only("Deployment");
+        var resources = deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getResources();
+        double requestMib = resources.getRequests().get("memory").getNumericalAmount().doubleValue() / (1 << 20);
+        double limitMib = resources.getLimits().get("memory").getNumericalAmount().doubleValue() / (1 << 20);
+        assertThat(requestMib).as("memory request (MiB) against the benchmark's peak RSS")
+                .isGreaterThanOrEqualTo(Double.parseDouble(peak.group(1)));
+        assertThat(limitMib).isGreaterThanOrEqualTo(requestMib);
     }
 
     private static HasMetadata only(String kind) {

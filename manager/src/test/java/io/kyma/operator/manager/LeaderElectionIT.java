@@ -50,8 +50,16 @@ class LeaderElectionIT {
             admin.resource(Samples.kyma(ns, "led", Samples.MODULES.subList(0, 3))).create();
             awaitReady(ns, "led");
             assertThat(second.leading()).isFalse();
-            assertThat(second.ready()).as("/readyz of the follower").isFalse();
-            assertThat(first.ready()).as("/readyz of the leader").isTrue();
+            try (ManagerEndpoints leader = first.serveEndpoints(); ManagerEndpoints follower = second.serveEndpoints()) {
+                assertThat(get(follower.probesAddress().orElseThrow(), "/readyz")).as("/readyz of the follower")
+                        .startsWith("200 ");
+                assertThat(get(leader.probesAddress().orElseThrow(), "/readyz")).as("/readyz of the leader")
+                        .startsWith("200 ");
+                assertThat(get(leader.metricsAddress().orElseThrow(), "/metrics"))
+                        .contains("leader_election_master_status{name=\"kyma-operator-leader\"} 1.0");
+                assertThat(get(follower.metricsAddress().orElseThrow(), "/metrics"))
+                        .contains("leader_election_master_status{name=\"kyma-operator-leader\"} 0.0");
+            }
             assertThat(reconciles(first)).isGreaterThan(0);
             assertThat(reconciles(second)).as("the follower reconciles nothing").isZero();
 
@@ -112,14 +120,29 @@ class LeaderElectionIT {
     }
 
     private static KymaOperator start(String ns, Interceptor interceptor) {
-        List<String> args = new ArrayList<>(List.of("--metrics-bind-address", "0", "--health-probe-bind-address",
-                "0", "--namespace", ns, "--transition-unit", "10ms", "--leader-elect", "--leader-election-namespace",
+        List<String> args = new ArrayList<>(List.of("--metrics-bind-address", "127.0.0.1:0",
+                "--health-probe-bind-address", "127.0.0.1:0", "--namespace", ns, "--transition-unit", "10ms", "--leader-elect", "--leader-election-namespace",
                 ns));
         ManagerConfig config = ManagerConfig.parse(args.toArray(String[]::new), Map.of());
         KymaOperator manager = new KymaOperator(config, EmbeddedControlPlane.get().config(), Clock.systemUTC(),
                 interceptor == null ? List.of() : List.of(interceptor));
         manager.start();
         return manager;
+    }
+
+    /** "code body" of a GET on the endpoint. */
+    private static String get(java.net.InetSocketAddress address, String path) {
+        try {
+            var response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + address.getPort() + path)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() + " " + response.body();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private static double reconciles(KymaOperator manager) {
