@@ -52,8 +52,14 @@ class RestartIT {
                 first.close();
                 statusWrites = first.requests.statusWrites("helmcomponents");
             }
-            // While no operator runs, several components become overdue.
-            Thread.sleep(UNIT.multipliedBy(25).toMillis());
+            // While no operator runs, several components become overdue: their next state is due and nobody writes it.
+            var lifecycle = new io.kyma.operator.helmcomponent.ComponentLifecycle(UNIT);
+            await().atMost(Duration.ofSeconds(30)).until(() -> admin.resources(HelmComponent.class).inNamespace(NS)
+                    .list().getItems().stream().filter(c -> c.getStatus().getState() != ComponentState.SUCCESS
+                            && Instant.parse(c.getStatus().getLastTransitionTime())
+                                    .plus(lifecycle.dwell(c.getStatus().getState(), c.getSpec().getModule()).orElseThrow())
+                                    .isBefore(Instant.now()))
+                    .count() >= 3);
             List<ComponentState> statesAtRestart = admin.resources(HelmComponent.class).inNamespace(NS).list()
                     .getItems().stream().map(c -> c.getStatus().getState()).toList();
             assertThat(statesAtRestart).hasSize(18).contains(ComponentState.RETRYING)

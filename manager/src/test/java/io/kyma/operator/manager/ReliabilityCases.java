@@ -1,0 +1,77 @@
+package io.kyma.operator.manager;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The odd and hostile inputs of docs/reliability.md, one row each: what is sent, what a user sees, and the test that
+ * proves it. {@link ReliabilityIT} runs every row against the embedded control plane; {@link ReliabilityDocTest}
+ * keeps the document's table equal to this list.
+ */
+final class ReliabilityCases {
+    /** One row. {@code id} is also the name of the check in {@link ReliabilityIT}. */
+    record Case(String id, String input, String outcome) {
+    }
+
+    static final List<Case> ALL = new ArrayList<>();
+
+    private static void row(String id, String input, String outcome) {
+        ALL.add(new Case(id, input, outcome));
+    }
+
+    static {
+        // Kymas
+        row("kymaWithoutModules", "a Kyma with `spec.modules: []`", "rejected: `spec.modules` should have at least 1 item");
+        row("kymaWithTooManyModules", "a Kyma with 101 modules", "rejected: `spec.modules` should have at most 100 items");
+        row("kymaModuleNameNotALabel", "a module named `Istio_1`", "rejected: `spec.modules.name` should match the DNS-label pattern");
+        row("kymaModuleNameTooLong", "a module name of 41 characters", "rejected: `spec.modules.name` may have at most 40 characters");
+        row("kymaModuleVersionWithSlash", "a module version `1.0/../x`", "rejected: `spec.modules.version` should match the version pattern");
+        row("kymaNameTooLongForALabel", "a Kyma named with 64 characters (its name labels every component)", "rejected: `metadata.name` may have at most 63 characters");
+        row("kymaWithoutSpec", "a Kyma without `spec`", "rejected: `spec` is required");
+        row("kymaDuplicateModule", "a Kyma listing `istio` twice", "phase `Error`, reason `InvalidSpec`, message `duplicate modules: istio`; the other modules are installed");
+        row("kymaComponentNameHeldByAnotherKyma", "Kyma `a-b` with module `c` next to Kyma `a` with module `b-c` (both want component `a-b-c`)", "the second: phase `Error`, reason `ComponentNameTaken`, message naming the component and the Kyma that holds it; its other modules are installed");
+        row("kymaComponentNameHeldByAForeignObject", "a HelmComponent made by hand under the name a Kyma's module needs, then deleted", "phase `Error`, reason `ComponentNameTaken` (`an object no Kyma owns`) while it exists; `Ready` after its deletion, found by a recheck every 10 s");
+        row("kymaNameWithDots", "a Kyma named `team.a`", "`Ready`; components named `team.a-<module>`");
+        row("kymaLongestNames", "a Kyma name of 63 characters with a module name of 40", "`Ready`; component names of 104 characters");
+        row("componentLabelRemoved", "the `app.kubernetes.io/managed-by` label removed from a component", "the label is put back, the component stays the Kyma's, the Kyma stays `Ready`");
+        row("componentDeletedByHand", "a component deleted by hand", "created again; the Kyma goes back to `Ready`");
+        row("componentVersionEditedByHand", "a component's `spec.version` edited by hand", "set back to the Kyma's module version");
+        row("kymaModuleVersionChanged", "a module's version changed in the Kyma", "`Ready` for the new generation only once every component's `status.observedGeneration` has caught up; each component then has the new version");
+        row("componentWithoutKyma", "a HelmComponent made by hand, with no Kyma", "walks `pending` to `success` like any other");
+        row("componentWithoutModule", "a HelmComponent without `spec.module`", "rejected: `spec.module` is required");
+        row("componentStatusTimeGarbage", "a component's `status.lastTransitionTime` set to `yesterday` by hand", "its state counts as due: it moves on to `success`");
+        // Runs: rejected by the schema
+        row("runWithoutJob", "a Run without `spec.job`", "rejected: `spec.job` is required");
+        row("runJobNameEmpty", "a Run with `spec.job.name: \"\"`", "rejected: `spec.job.name` should have at least 1 character");
+        row("runServerNotHttp", "`spec.server: ftp://jobs.example`", "rejected: `spec.server` should match the URL pattern");
+        row("runServerWithCredentials", "`spec.server: http://user:secret@127.0.0.1:9090`", "rejected: `spec.server` (no credentials in URLs)");
+        row("runServerHostWithUnderscore", "`spec.server: http://job_server:9090` (no valid host for Java's URL parser)", "rejected: `spec.server`");
+        row("runServerWithQuery", "`spec.server: http://127.0.0.1:9090/?debug=1`", "rejected: `spec.server` (a base URL has no query)");
+        row("runPollIntervalWithoutUnit", "`spec.pollInterval: \"5\"`", "rejected: `spec.pollInterval` should match the duration pattern");
+        row("runTimeoutNegative", "`spec.timeout: -1s`", "rejected: `spec.timeout` should match the duration pattern");
+        row("runTimeoutTooLongText", "`spec.timeout` of 65 characters", "rejected: `spec.timeout` may have at most 64 characters");
+        // Runs: accepted, but not possible
+        row("runServerPortOutOfRange", "`spec.server: http://127.0.0.1:99999`", "phase `Failed`, reason `InvalidServer`, message `spec.server: the port must be between 1 and 65535`; deleting it works");
+        row("runServerMalformedEscape", "`spec.server: http://127.0.0.1:9090/a%zz`", "phase `Failed`, reason `InvalidServer`, message `spec.server: not a valid URL: ...`; deleting it works");
+        row("runTimeoutOverflows", "`spec.timeout: 9999999999h` (beyond Go's 292 years)", "phase `Failed`, reason `InvalidSpec`, message `spec.timeout: ... longer than the longest duration ...`");
+        row("runPollIntervalOverflows", "`spec.pollInterval: 99999999999999h`", "phase `Failed`, reason `InvalidSpec`, message naming `spec.pollInterval`");
+        row("runServerNotAllowed", "a server outside `--remote-server-allow`", "phase `Failed`, reason `ServerNotAllowed`, message naming the host; no request is sent");
+        row("runPollIntervalZero", "`spec.pollInterval: 0s`", "polled every 100 ms (the floor), `Succeeded`");
+        row("runTimeoutZero", "`spec.timeout: 0s`", "phase `Failed`, reason `Timeout`, the job cancelled");
+        // Runs: the job service misbehaves
+        row("serviceRefusesConnections", "a server port with nothing behind it", "condition `RemoteReachable=False`, reason `Unreachable`, message `the job service is unreachable or did not answer in time; retrying with backoff`");
+        row("serviceDropsPackets", "a server that never completes the TCP handshake", "the same condition and message as a refused connection");
+        row("serviceHugeBody", "an answer of 8 MiB (limit 4 MiB)", "phase `Failed`, reason `AnswerTooLarge`, refused by its declared length before it is read");
+        row("serviceEndlessBody", "an answer that never ends", "phase `Failed`, reason `AnswerTooLarge`; the connection is closed after the limit, the operator's heap stays flat");
+        row("serviceSlowBody", "an answer sent one byte a second", "`Unreachable` after `--remote-request-timeout`, retrying with backoff");
+        row("serviceGarbage", "an answer that is not JSON", "condition reason `BadAnswer`, `answered badly: an answer that is not JSON`, retrying with backoff");
+        row("serviceHugeErrorText", "a 503 with an error text of 100,000 characters", "condition reason `ServerError`, the service's text cut to 200 characters");
+        row("serviceUnknownState", "a job reported in state `queued`", "still running: phase `Unknown`, message `job queued`, polling goes on");
+        row("serviceForgetsJob", "the service restarts and no longer knows the job (404)", "phase `Failed`, reason `JobLost`");
+        row("serviceRefusesJob", "the service refuses the job (422 with a reason)", "phase `Failed`, reason `Rejected`, the service's reason in the message");
+        row("serviceBaseUrlWithPath", "`spec.server: http://host:port/api` (jobs at `/api/jobs`)", "`Succeeded`: the path is kept");
+    }
+
+    private ReliabilityCases() {
+    }
+}

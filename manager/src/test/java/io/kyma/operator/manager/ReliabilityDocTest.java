@@ -1,0 +1,49 @@
+package io.kyma.operator.manager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+
+import io.kyma.operator.testing.Crds;
+
+/**
+ * docs/reliability.md's table is {@link ReliabilityCases}, row for row, so that the document says exactly what
+ * {@link ReliabilityIT} proves. {@code -Dreliability.write=true} rewrites the table from the cases.
+ */
+class ReliabilityDocTest {
+    private static final String BEGIN = "<!-- rows: generated from ReliabilityCases -->\n";
+    private static final String END = "<!-- end of rows -->\n";
+
+    @Test
+    void theDocumentsTableIsTheListOfCases() throws IOException {
+        Path doc = Crds.repositoryRoot().resolve("docs/reliability.md");
+        String text = Files.readString(doc);
+        int begin = text.indexOf(BEGIN);
+        int end = text.indexOf(END);
+        assertThat(begin).as("docs/reliability.md has the generated-rows markers").isGreaterThanOrEqualTo(0);
+        assertThat(end).isGreaterThan(begin);
+        String expected = table();
+        if (Boolean.getBoolean("reliability.write")) {
+            Files.writeString(doc, text.substring(0, begin + BEGIN.length()) + expected + text.substring(end));
+            return;
+        }
+        assertThat(text.substring(begin + BEGIN.length(), end))
+                .as("docs/reliability.md differs from ReliabilityCases; rerun with -Dreliability.write=true")
+                .isEqualTo(expected);
+        assertThat(ReliabilityCases.ALL).hasSizeGreaterThanOrEqualTo(30);
+    }
+
+    private static String table() {
+        StringBuilder out = new StringBuilder("| # | input | what a user sees | test |\n|---|---|---|---|\n");
+        int n = 1;
+        for (ReliabilityCases.Case c : ReliabilityCases.ALL) {
+            out.append("| ").append(n++).append(" | ").append(c.input()).append(" | ").append(c.outcome())
+                    .append(" | `ReliabilityIT#").append(c.id()).append("` |\n");
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,578 @@
+package io.kyma.operator.manager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.reflect.Method;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.kyma.operator.api.ComponentState;
+import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.HelmComponentSpec;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.KymaPhase;
+import io.kyma.operator.api.Labels;
+import io.kyma.operator.api.Run;
+import io.kyma.operator.api.RunPhase;
+import io.kyma.operator.remotejob.Faults;
+import io.kyma.operator.remotejob.JobServer;
+import io.kyma.operator.testing.Crds;
+import io.kyma.operator.testing.EmbeddedControlPlane;
+
+/**
+ * Every row of docs/reliability.md against the embedded control plane and one operator: what the API server rejects,
+ * and for what it accepts, the status the operator writes. Each row is one method named by its id.
+ */
+class ReliabilityIT {
+    private static final String NS = "reliability";
+    private static final Duration WAIT = Duration.ofSeconds(45);
+    private static KubernetesClient admin;
+    private static RunningManager manager;
+    private static JobServer healthy;
+    private static final List<AutoCloseable> closing = new ArrayList<>();
+
+    @BeforeAll
+    static void start() {
+        admin = EmbeddedControlPlane.get().newClient();
+        Crds.install(admin);
+        admin.resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build()).serverSideApply();
+        healthy = server(f -> f);
+        manager = new RunningManager(NS, "--transition-unit", "10ms", "--remote-server-url", healthy.url(),
+                "--remote-connect-timeout", "1s", "--remote-request-timeout", "2s", "--failure-max-delay", "5s",
+                "--remote-server-allow", "127.0.0.1, localhost");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        manager.close();
+        for (AutoCloseable c : closing) {
+            c.close();
+        }
+        admin.close();
+    }
+
+    static Stream<Arguments> rows() {
+        return ReliabilityCases.ALL.stream().map(c -> Arguments.of(c.id(), c.input()));
+    }
+
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("rows")
+    void row(String id, String input) throws Throwable {
+        Method check = ReliabilityIT.class.getDeclaredMethod(id);
+        try {
+            check.invoke(this);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
+    // ---- Kymas ------------------------------------------------------------------------------------------------
+
+    void kymaWithoutModules() {
+        rejected(kyma("no-modules"), "spec.modules", "at least 1");
+    }
+
+    void kymaWithTooManyModules() {
+        rejected(kyma("many-modules", IntStream.range(0, 101).mapToObj(i -> "m" + i).toArray(String[]::new)),
+                "spec.modules", "at most 100");
+    }
+
+    void kymaModuleNameNotALabel() {
+        rejected(kyma("bad-module", "Istio_1"), "spec.modules", "name", "should match");
+    }
+
+    void kymaModuleNameTooLong() {
+        rejected(kyma("long-module", "m".repeat(41)), "spec.modules", "name", "40");
+    }
+
+    void kymaModuleVersionWithSlash() {
+        Kyma kyma = kyma("bad-version", "istio");
+        kyma.getSpec().getModules().get(0).setVersion("1.0/../x");
+        rejected(kyma, "spec.modules", "version", "should match");
+    }
+
+    void kymaNameTooLongForALabel() {
+        rejected(kyma("k".repeat(64), "istio"), "metadata.name", "63");
+    }
+
+    void kymaWithoutSpec() {
+        Kyma kyma = kyma("no-spec");
+        kyma.setSpec(null);
+        rejected(kyma, "spec", "Required");
+    }
+
+    void kymaDuplicateModule() {
+        create(kyma("dup", "istio", "ory", "istio"));
+        Kyma kyma = awaitKyma("dup", k -> phase(k, KymaPhase.ERROR));
+        assertThat(ready(kyma).getReason()).isEqualTo("InvalidSpec");
+        assertThat(ready(kyma).getMessage()).isEqualTo("duplicate modules: istio");
+        awaitComponent("dup-ory", c -> c.getStatus() != null && c.getStatus().getState() == ComponentState.SUCCESS);
+    }
+
+    void kymaComponentNameHeldByAnotherKyma() {
+        create(kyma("a", "b-c"));
+        awaitKyma("a", k -> phase(k, KymaPhase.READY));
+        create(kyma("a-b", "c", "ory"));
+        Kyma second = awaitKyma("a-b", k -> phase(k, KymaPhase.ERROR));
+        assertThat(ready(second).getReason()).isEqualTo("ComponentNameTaken");
+        assertThat(ready(second).getMessage()).contains("HelmComponent a-b-c belongs to Kyma a");
+        awaitComponent("a-b-ory", c -> c.getStatus() != null && c.getStatus().getState() == ComponentState.SUCCESS);
+        assertThat(admin.resources(HelmComponent.class).inNamespace(NS).withName("a-b-c").get().getSpec().getKyma())
+                .as("the holder's component is left alone").isEqualTo("a");
+    }
+
+    void kymaComponentNameHeldByAForeignObject() {
+        HelmComponent squatter = component("held-istio", "istio");
+        create(squatter);
+        create(kyma("held", "istio"));
+        Kyma kyma = awaitKyma("held", k -> phase(k, KymaPhase.ERROR));
+        assertThat(ready(kyma).getReason()).isEqualTo("ComponentNameTaken");
+        assertThat(ready(kyma).getMessage()).contains("an object no Kyma owns");
+        admin.resource(squatter).delete();
+        awaitKyma("held", k -> phase(k, KymaPhase.READY));
+    }
+
+    void kymaNameWithDots() {
+        create(kyma("team.a", "ory"));
+        awaitKyma("team.a", k -> phase(k, KymaPhase.READY));
+        assertThat(admin.resources(HelmComponent.class).inNamespace(NS).withName("team.a-ory").get()).isNotNull();
+    }
+
+    void kymaLongestNames() {
+        String name = "l".repeat(63);
+        String module = "m".repeat(40);
+        create(kyma(name, module));
+        awaitKyma(name, k -> phase(k, KymaPhase.READY));
+        assertThat(admin.resources(HelmComponent.class).inNamespace(NS).withName(name + "-" + module).get()
+                .getMetadata().getName()).hasSize(104);
+    }
+
+    void componentLabelRemoved() {
+        create(kyma("relabel", "ory"));
+        awaitKyma("relabel", k -> phase(k, KymaPhase.READY));
+        admin.resources(HelmComponent.class).inNamespace(NS).withName("relabel-ory").edit(c -> {
+            c.getMetadata().getLabels().remove(Labels.MANAGED_BY);
+            return c;
+        });
+        HelmComponent back = awaitComponent("relabel-ory",
+                c -> Labels.MANAGED_BY_VALUE.equals(c.getMetadata().getLabels().get(Labels.MANAGED_BY)));
+        assertThat(back.getMetadata().getOwnerReferences()).singleElement()
+                .satisfies(o -> assertThat(o.getName()).isEqualTo("relabel"));
+        assertThat(phase(get(Kyma.class, "relabel"), KymaPhase.READY)).isTrue();
+    }
+
+    void componentDeletedByHand() {
+        create(kyma("regrow", "ory", "kiali"));
+        awaitKyma("regrow", k -> phase(k, KymaPhase.READY));
+        String uid = get(HelmComponent.class, "regrow-ory").getMetadata().getUid();
+        admin.resources(HelmComponent.class).inNamespace(NS).withName("regrow-ory").delete();
+        awaitComponent("regrow-ory", c -> !c.getMetadata().getUid().equals(uid));
+        awaitKyma("regrow", k -> phase(k, KymaPhase.READY) && "2/2".equals(k.getStatus().getReadyComponents()));
+    }
+
+    void componentVersionEditedByHand() {
+        Kyma kyma = kyma("pinned", "ory");
+        kyma.getSpec().getModules().get(0).setVersion("1.0.0");
+        create(kyma);
+        awaitKyma("pinned", k -> phase(k, KymaPhase.READY));
+        admin.resources(HelmComponent.class).inNamespace(NS).withName("pinned-ory").edit(c -> {
+            c.getSpec().setVersion("6.6.6");
+            return c;
+        });
+        awaitComponent("pinned-ory", c -> "1.0.0".equals(c.getSpec().getVersion()) && c.getMetadata().getGeneration() > 2);
+    }
+
+    void kymaModuleVersionChanged() {
+        create(kyma("upgrade", "istio", "ory", "kiali"));
+        awaitKyma("upgrade", k -> phase(k, KymaPhase.READY));
+        List<Kyma> statuses = Collections.synchronizedList(new ArrayList<>());
+        List<HelmComponent> components = Collections.synchronizedList(new ArrayList<>());
+        try (var kymas = admin.resources(Kyma.class).inNamespace(NS).withName("upgrade").watch(recorder(statuses));
+                var children = admin.resources(HelmComponent.class).inNamespace(NS)
+                        .withLabel(Labels.KYMA, "upgrade").watch(recorder(components))) {
+            Kyma edited = admin.resources(Kyma.class).inNamespace(NS).withName("upgrade").edit(k -> {
+                k.getSpec().getModules().forEach(m -> m.setVersion("2.0.0"));
+                return k;
+            });
+            long generation = edited.getMetadata().getGeneration();
+            awaitKyma("upgrade", k -> phase(k, KymaPhase.READY) && k.getStatus().getObservedGeneration() == generation);
+            Kyma firstReady = statuses.stream().filter(k -> k.getStatus() != null
+                    && k.getStatus().getObservedGeneration() == generation && phase(k, KymaPhase.READY))
+                    .findFirst().orElseThrow();
+            long readyVersion = Long.parseLong(firstReady.getMetadata().getResourceVersion());
+            for (String module : List.of("istio", "ory", "kiali")) {
+                HelmComponent caughtUp = components.stream().filter(c -> c.getMetadata().getName().equals("upgrade-" + module)
+                        && "2.0.0".equals(c.getSpec().getVersion()) && c.getStatus() != null
+                        && c.getMetadata().getGeneration().equals(c.getStatus().getObservedGeneration()))
+                        .findFirst().orElseThrow(() -> new AssertionError(module + " never caught up"));
+                assertThat(Long.parseLong(caughtUp.getMetadata().getResourceVersion()))
+                        .as("%s caught up before the Kyma was Ready", module).isLessThan(readyVersion);
+            }
+        }
+    }
+
+    void componentWithoutKyma() {
+        create(component("loner", "ory"));
+        awaitComponent("loner", c -> c.getStatus() != null && c.getStatus().getState() == ComponentState.SUCCESS);
+    }
+
+    void componentWithoutModule() {
+        HelmComponent component = component("no-module", "ory");
+        component.getSpec().setModule(null);
+        rejected(component, "spec.module", "Required");
+    }
+
+    void componentStatusTimeGarbage() {
+        HelmComponent component = create(component("garbage-time", "a".repeat(40)));
+        awaitComponent("garbage-time", c -> c.getStatus() != null && c.getStatus().getState() == ComponentState.STARTED);
+        admin.resources(HelmComponent.class).inNamespace(NS).withName("garbage-time").editStatus(c -> {
+            c.getStatus().setLastTransitionTime("yesterday");
+            return c;
+        });
+        assertThat(component).isNotNull();
+        awaitComponent("garbage-time", c -> c.getStatus().getState() == ComponentState.SUCCESS);
+    }
+
+    // ---- Runs the schema rejects --------------------------------------------------------------------------------
+
+    void runWithoutJob() {
+        Run run = run("no-job", null);
+        run.getSpec().setJob(null);
+        rejected(run, "spec.job", "Required");
+    }
+
+    void runJobNameEmpty() {
+        Run run = run("empty-job", null);
+        run.getSpec().getJob().setName("");
+        rejected(run, "spec.job.name", "at least 1");
+    }
+
+    void runServerNotHttp() {
+        rejected(run("ftp", "ftp://jobs.example"), "spec.server", "should match");
+    }
+
+    void runServerWithCredentials() {
+        rejected(run("creds", "http://user:secret@127.0.0.1:9090"), "spec.server", "should match");
+    }
+
+    void runServerHostWithUnderscore() {
+        rejected(run("underscore", "http://job_server:9090"), "spec.server", "should match");
+    }
+
+    void runServerWithQuery() {
+        rejected(run("query", "http://127.0.0.1:9090/?debug=1"), "spec.server", "should match");
+    }
+
+    void runPollIntervalWithoutUnit() {
+        Run run = run("no-unit", null);
+        run.getSpec().setPollInterval("5");
+        rejected(run, "spec.pollInterval", "should match");
+    }
+
+    void runTimeoutNegative() {
+        Run run = run("negative", null);
+        run.getSpec().setTimeout("-1s");
+        rejected(run, "spec.timeout", "should match");
+    }
+
+    void runTimeoutTooLongText() {
+        Run run = run("long-timeout", null);
+        run.getSpec().setTimeout("1".repeat(64) + "s");
+        rejected(run, "spec.timeout", "64");
+    }
+
+    // ---- Runs that cannot be carried out -------------------------------------------------------------------------
+
+    void runServerPortOutOfRange() {
+        create(run("port", "http://127.0.0.1:99999"));
+        Run run = awaitFailed("port", "InvalidServer");
+        assertThat(run.getStatus().getMessage()).isEqualTo("spec.server: the port must be between 1 and 65535");
+        deletable("port");
+    }
+
+    void runServerMalformedEscape() {
+        create(run("escape", "http://127.0.0.1:9090/a%zz"));
+        Run run = awaitFailed("escape", "InvalidServer");
+        assertThat(run.getStatus().getMessage()).startsWith("spec.server: not a valid URL: ");
+        deletable("escape");
+    }
+
+    void runTimeoutOverflows() {
+        Run run = run("overflow", null);
+        run.getSpec().setTimeout("9999999999h");
+        create(run);
+        assertThat(awaitFailed("overflow", "InvalidSpec").getStatus().getMessage())
+                .startsWith("spec.timeout: ").contains("longer than the longest duration");
+    }
+
+    void runPollIntervalOverflows() {
+        Run run = run("poll-overflow", null);
+        run.getSpec().setPollInterval("99999999999999h");
+        create(run);
+        assertThat(awaitFailed("poll-overflow", "InvalidSpec").getStatus().getMessage()).startsWith("spec.pollInterval: ");
+    }
+
+    void runServerNotAllowed() {
+        long before = healthy.requests();
+        create(run("elsewhere", "http://127.0.0.2:9"));
+        assertThat(awaitFailed("elsewhere", "ServerNotAllowed").getStatus().getMessage())
+                .contains("127.0.0.2").contains("--remote-server-allow");
+        assertThat(healthy.requests()).isEqualTo(before);
+    }
+
+    void runPollIntervalZero() {
+        Run run = run("eager", healthy.url(), Map.of("durationSeconds", "1"));
+        run.getSpec().setPollInterval("0s");
+        create(run);
+        awaitRun("eager", r -> r.getStatus() != null && r.getStatus().getPhase() == RunPhase.SUCCEEDED);
+    }
+
+    void runTimeoutZero() {
+        Run run = run("impatient", healthy.url(), Map.of("durationSeconds", "60"));
+        run.getSpec().setTimeout("0s");
+        create(run);
+        awaitFailed("impatient", "Timeout");
+    }
+
+    // ---- the job service misbehaves --------------------------------------------------------------------------
+
+    void serviceRefusesConnections() throws IOException {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        create(run("refused", "http://127.0.0.1:" + port));
+        assertThat(awaitRetrying("refused", "Unreachable").getMessage())
+                .isEqualTo("the job service is unreachable or did not answer in time; retrying with backoff");
+    }
+
+    void serviceDropsPackets() throws IOException {
+        // A listening socket that never accepts: once its backlog is full, the kernel drops every further SYN.
+        ServerSocket silent = new ServerSocket();
+        silent.bind(new InetSocketAddress("127.0.0.1", 0), 1);
+        closing.add(silent);
+        for (int i = 0; i < 4; i++) {
+            Socket filler = new Socket();
+            closing.add(filler);
+            try {
+                filler.connect(silent.getLocalSocketAddress(), 200);
+            } catch (IOException e) {
+                break; // the backlog is full
+            }
+        }
+        create(run("dropped", "http://127.0.0.1:" + silent.getLocalPort()));
+        Condition dropped = awaitRetrying("dropped", "Unreachable");
+        assertThat(dropped.getMessage())
+                .isEqualTo("the job service is unreachable or did not answer in time; retrying with backoff");
+    }
+
+    void serviceHugeBody() {
+        JobServer huge = server(f -> f.body(Faults.Body.HUGE).size(8 << 20));
+        create(run("huge", huge.url()));
+        assertThat(awaitFailed("huge", "AnswerTooLarge").getStatus().getMessage())
+                .isEqualTo("the job service's answer is larger than 4194304 bytes (--remote-response-limit)");
+    }
+
+    void serviceEndlessBody() {
+        JobServer endless = server(f -> f.body(Faults.Body.ENDLESS));
+        long heapBefore = usedHeapAfterGc();
+        for (int i = 0; i < 5; i++) {
+            create(run("endless-" + i, endless.url()));
+        }
+        for (int i = 0; i < 5; i++) {
+            awaitFailed("endless-" + i, "AnswerTooLarge");
+        }
+        assertThat(usedHeapAfterGc() - heapBefore).as("heap growth after five endless answers")
+                .isLessThan(64L << 20);
+    }
+
+    void serviceSlowBody() {
+        JobServer slow = server(f -> f.body(Faults.Body.SLOW));
+        create(run("slow-body", slow.url()));
+        assertThat(awaitRetrying("slow-body", "Unreachable").getMessage()).startsWith(
+                "the job service is unreachable or did not answer in time");
+    }
+
+    void serviceGarbage() {
+        JobServer garbage = server(f -> f.garbageRate(1));
+        create(run("garbage", garbage.url()));
+        assertThat(awaitRetrying("garbage", "BadAnswer").getMessage())
+                .isEqualTo("the job service answered badly: an answer that is not JSON; retrying with backoff");
+    }
+
+    void serviceHugeErrorText() {
+        JobServer shouting = server(f -> f.body(Faults.Body.HUGE_ERROR).size(100_000));
+        create(run("shouting", shouting.url()));
+        Condition condition = awaitRetrying("shouting", "ServerError");
+        assertThat(condition.getMessage()).startsWith("the job service answered HTTP 503: xxx")
+                .contains("x...; retrying").hasSizeLessThan(300);
+    }
+
+    void serviceUnknownState() {
+        JobServer queueing = server(f -> f.reportedState("queued"));
+        create(run("queued", queueing.url(), Map.of("durationSeconds", "600")));
+        Run run = awaitRun("queued", r -> r.getStatus() != null && "job queued".equals(r.getStatus().getMessage()));
+        assertThat(run.getStatus().getPhase()).isEqualTo(RunPhase.UNKNOWN);
+    }
+
+    void serviceForgetsJob() {
+        JobServer forgetful = server(f -> f);
+        create(run("forgotten", forgetful.url(), Map.of("durationSeconds", "600")));
+        awaitRun("forgotten", r -> r.getStatus() != null && r.getStatus().getRemoteId() != null);
+        forgetful.restart();
+        assertThat(awaitFailed("forgotten", "JobLost").getStatus().getMessage())
+                .startsWith("the job service does not know the job (HTTP 404)");
+    }
+
+    void serviceRefusesJob() {
+        create(run("refusal", healthy.url(), Map.of("reject", "quota exceeded")));
+        assertThat(awaitFailed("refusal", "Rejected").getStatus().getMessage())
+                .isEqualTo("the job service refused the job (HTTP 422): job refused: quota exceeded");
+    }
+
+    void serviceBaseUrlWithPath() {
+        JobServer underApi = JobServer.startUnder("127.0.0.1", 0, "/api");
+        closing.add(underApi);
+        assertThat(underApi.url()).endsWith("/api");
+        create(run("with-path", underApi.url(), Map.of("durationSeconds", "1")));
+        awaitRun("with-path", r -> r.getStatus() != null && r.getStatus().getPhase() == RunPhase.SUCCEEDED);
+        assertThat(underApi.jobsStarted()).isEqualTo(1);
+    }
+
+    // ---- helpers ---------------------------------------------------------------------------------------------
+
+    private static JobServer server(java.util.function.UnaryOperator<Faults> faults) {
+        JobServer server = JobServer.start("127.0.0.1", 0);
+        faults.apply(server.faults());
+        closing.add(server);
+        return server;
+    }
+
+    private static void rejected(HasMetadata resource, String... fragments) {
+        assertThatThrownBy(() -> admin.resource(resource).create())
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+                    assertThat(e.getCode()).isEqualTo(422);
+                    for (String fragment : fragments) {
+                        assertThat(e.getMessage()).contains(fragment);
+                    }
+                });
+    }
+
+    private static <T extends HasMetadata> T create(T resource) {
+        return admin.resource(resource).create();
+    }
+
+    private static <T extends HasMetadata> T get(Class<T> type, String name) {
+        return admin.resources(type).inNamespace(NS).withName(name).get();
+    }
+
+    private static Kyma kyma(String name, String... modules) {
+        return Samples.kyma(NS, name, List.of(modules));
+    }
+
+    private static HelmComponent component(String name, String module) {
+        HelmComponent component = new HelmComponent();
+        component.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
+        component.setSpec(new HelmComponentSpec());
+        component.getSpec().setModule(module);
+        return component;
+    }
+
+    private static Run run(String name, String server) {
+        return run(name, server, Map.of("durationSeconds", "1"));
+    }
+
+    private static Run run(String name, String server, Map<String, String> params) {
+        Run run = RunFlowIT.run(NS, name, "build", params, "200ms", null);
+        run.getSpec().setServer(server);
+        return run;
+    }
+
+    private static boolean phase(Kyma kyma, KymaPhase phase) {
+        return kyma != null && kyma.getStatus() != null && kyma.getStatus().getPhase() == phase;
+    }
+
+    private static Condition ready(Kyma kyma) {
+        return kyma.getStatus().getConditions().stream().filter(c -> c.getType().equals("Ready")).findFirst()
+                .orElseThrow();
+    }
+
+    private static Kyma awaitKyma(String name, Predicate<Kyma> done) {
+        return await().atMost(WAIT).until(() -> get(Kyma.class, name), k -> k != null && done.test(k));
+    }
+
+    private static HelmComponent awaitComponent(String name, Predicate<HelmComponent> done) {
+        return await().atMost(WAIT).until(() -> get(HelmComponent.class, name), c -> c != null && done.test(c));
+    }
+
+    private static Run awaitRun(String name, Predicate<Run> done) {
+        return await().atMost(WAIT).until(() -> get(Run.class, name), r -> r != null && done.test(r));
+    }
+
+    private static Run awaitFailed(String name, String reason) {
+        Run run = awaitRun(name, r -> r.getStatus() != null && r.getStatus().getPhase() == RunPhase.FAILED);
+        assertThat(run.getStatus().getConditions()).anySatisfy(c -> {
+            assertThat(c.getType()).isEqualTo("Succeeded");
+            assertThat(c.getStatus()).isEqualTo("False");
+            assertThat(c.getReason()).isEqualTo(reason);
+        });
+        return run;
+    }
+
+    /** The RemoteReachable condition once it is False with {@code reason}; the phase has not become Failed. */
+    private static Condition awaitRetrying(String name, String reason) {
+        Run run = awaitRun(name, r -> r.getStatus() != null && r.getStatus().getConditions().stream()
+                .anyMatch(c -> c.getType().equals("RemoteReachable") && reason.equals(c.getReason())));
+        assertThat(run.getStatus().getPhase()).isNotEqualTo(RunPhase.FAILED);
+        return run.getStatus().getConditions().stream().filter(c -> c.getType().equals("RemoteReachable"))
+                .findFirst().orElseThrow();
+    }
+
+    private static void deletable(String name) {
+        admin.resources(Run.class).inNamespace(NS).withName(name).delete();
+        await().atMost(WAIT).until(() -> get(Run.class, name) == null);
+    }
+
+    private static <T extends HasMetadata> io.fabric8.kubernetes.client.Watcher<T> recorder(List<T> seen) {
+        return new io.fabric8.kubernetes.client.Watcher<>() {
+            @Override
+            public void eventReceived(Action action, T resource) {
+                seen.add(resource);
+            }
+
+            @Override
+            public void onClose(io.fabric8.kubernetes.client.WatcherException cause) {
+            }
+        };
+    }
+
+    private static long usedHeapAfterGc() {
+        System.gc();
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+}
