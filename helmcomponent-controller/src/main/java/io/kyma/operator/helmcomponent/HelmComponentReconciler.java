@@ -19,6 +19,7 @@ import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.HelmComponentStatus;
 import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.common.StatusPatch;
+import io.kyma.operator.common.StatusWriter;
 
 /**
  * Walks a HelmComponent through its {@link ComponentLifecycle}: one status write per transition, and a reschedule
@@ -32,9 +33,18 @@ public class HelmComponentReconciler implements Reconciler<HelmComponent> {
     private final Clock clock;
     private final ComponentLifecycle lifecycle;
 
+    private final StatusWriter<HelmComponent, HelmComponentStatus> statusWriter;
+
     public HelmComponentReconciler(Clock clock, Duration transitionUnit) {
+        this(clock, transitionUnit, (component, status, context) -> StatusPatch.apply(component, HelmComponent::new,
+                status, context));
+    }
+
+    HelmComponentReconciler(Clock clock, Duration transitionUnit,
+            StatusWriter<HelmComponent, HelmComponentStatus> statusWriter) {
         this.clock = clock;
         this.lifecycle = new ComponentLifecycle(transitionUnit);
+        this.statusWriter = statusWriter;
     }
 
     @Override
@@ -67,7 +77,7 @@ public class HelmComponentReconciler implements Reconciler<HelmComponent> {
         status.setLastTransitionTime(since == null ? null : since.truncatedTo(ChronoUnit.MILLIS).toString());
         status.setObservedGeneration(component.getMetadata().getGeneration());
         status.setMessage(message);
-        StatusPatch.apply(component, HelmComponent::new, status, context);
+        statusWriter.write(component, status, context);
     }
 
     private static String message(ComponentState state, java.util.Optional<Duration> wait) {

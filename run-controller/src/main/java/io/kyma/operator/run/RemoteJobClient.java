@@ -25,7 +25,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * the status says whether the service was unreachable or answered badly, never which network error it was, so a Run
  * cannot be used to probe the cluster's network.
  */
-public final class RemoteJobClient {
+public final class RemoteJobClient implements JobService {
     public static final String UNREACHABLE = "the job service is unreachable or did not answer in time";
     private static final Logger LOG = LoggerFactory.getLogger(RemoteJobClient.class);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -48,7 +48,7 @@ public final class RemoteJobClient {
         this.responseLimit = responseLimit;
     }
 
-    /** Starts a job, or finds the one already started with the same idempotency key; returns its id. */
+    @Override
     public String start(JobServerUrl server, String name, Map<String, String> params, String idempotencyKey)
             throws RemoteJobException {
         String body = JSON.createObjectNode().put("name", name).put("idempotencyKey", idempotencyKey)
@@ -62,6 +62,7 @@ public final class RemoteJobClient {
      * A job as the service describes it, its log limited to the last {@code tailBytes} bytes. Services that do not
      * know the {@code tailBytes} parameter send the whole log, which the response limit bounds.
      */
+    @Override
     public RemoteJob get(JobServerUrl server, String id, int tailBytes) throws RemoteJobException {
         JsonNode answer = call(HttpRequest.newBuilder(server.job(id, "tailBytes=" + tailBytes)).GET(), false);
         JsonNode state = answer.get("state");
@@ -72,7 +73,7 @@ public final class RemoteJobClient {
                 ServerText.log(answer.path("log").asText("")), answer.path("logTruncated").asBoolean(false));
     }
 
-    /** Cancels a job; a job the service does not know is already gone and not an error. */
+    @Override
     public void cancel(JobServerUrl server, String id) throws RemoteJobException {
         try {
             call(HttpRequest.newBuilder(server.job(id, "")).DELETE(), false);

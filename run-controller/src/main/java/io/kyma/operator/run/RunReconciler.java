@@ -22,6 +22,7 @@ import io.kyma.operator.api.RunStatus;
 import io.kyma.operator.common.Conditions;
 import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.common.StatusPatch;
+import io.kyma.operator.common.StatusWriter;
 
 /**
  * Starts a Run's job on the remote service and polls it until it ends. Between polls it reschedules itself and
@@ -36,14 +37,20 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run> {
 
     private final Clock clock;
     private final RunSettings settings;
-    private final RemoteJobClient jobs;
+    private final JobService jobs;
+    private final StatusWriter<Run, RunStatus> statusWriter;
     private final RunStatuses statuses;
 
-    public RunReconciler(Clock clock, RunSettings settings, RemoteJobClient jobs) {
+    public RunReconciler(Clock clock, RunSettings settings, JobService jobs) {
+        this(clock, settings, jobs, (run, status, context) -> StatusPatch.apply(run, Run::new, status, context));
+    }
+
+    RunReconciler(Clock clock, RunSettings settings, JobService jobs, StatusWriter<Run, RunStatus> statusWriter) {
         this.clock = clock;
         this.settings = settings;
         this.jobs = jobs;
         this.statuses = new RunStatuses(clock);
+        this.statusWriter = statusWriter;
     }
 
     @Override
@@ -163,7 +170,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run> {
     }
 
     private void write(Run run, RunStatus status, Context<Run> context) {
-        StatusPatch.apply(run, Run::new, status, context);
+        statusWriter.write(run, status, context);
     }
 
     private void warn(Run run, Context<Run> context, String message) {

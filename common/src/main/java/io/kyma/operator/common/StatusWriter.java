@@ -1,0 +1,12 @@
+package io.kyma.operator.common;
+
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+
+/**
+ * How a reconciler writes its primary resource's status: {@link StatusPatch} in the operator, a recording fake in the
+ * tests of the reconciler's decisions.
+ */
+@FunctionalInterface
+public interface StatusWriter<P extends io.fabric8.kubernetes.api.model.HasMetadata, S> {
+    void write(P primary, S status, Context<P> context);
+}

@@ -1,0 +1,98 @@
+package io.kyma.operator.helmcomponent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.kyma.operator.api.ComponentState;
+import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.HelmComponentSpec;
+import io.kyma.operator.api.HelmComponentStatus;
+import io.kyma.operator.testing.FakeContext;
+import io.kyma.operator.testing.MutableClock;
+
+/** What the HelmComponent controller writes and when it looks again, given the status it reads. */
+class HelmComponentReconcilerTest {
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+    private final MutableClock clock = new MutableClock(T0);
+    private final List<HelmComponentStatus> written = new ArrayList<>();
+    private final HelmComponentReconciler reconciler = new HelmComponentReconciler(clock, Duration.ofSeconds(1),
+            (component, status, context) -> written.add(status));
+
+    @Test
+    void aNewComponentIsPendingAndLooksAgainAfterOneUnit() {
+        UpdateControl<HelmComponent> control = reconcile(component("ory", null, null, 1L));
+        assertThat(written).singleElement().satisfies(s -> {
+            assertThat(s.getState()).isEqualTo(ComponentState.PENDING);
+            assertThat(s.getLastTransitionTime()).isEqualTo("2026-01-01T00:00:00Z");
+            assertThat(s.getObservedGeneration()).isEqualTo(1L);
+        });
+        assertThat(control.getScheduleDelay()).contains(1000L);
+    }
+
+    @Test
+    void aStateNotYetDueWritesNothingAndWaitsExactlyTheRest() {
+        clock.advance(Duration.ofMillis(1200));
+        UpdateControl<HelmComponent> control = reconcile(component("ory", ComponentState.STARTED, T0, 1L));
+        assertThat(written).isEmpty();
+        assertThat(control.getScheduleDelay()).contains(1800L); // 3 units for "ory", 1.2 s gone
+    }
+
+    @Test
+    void aStateLongOverdueMovesOnByOneStepOnly() {
+        clock.advance(Duration.ofHours(1));
+        reconcile(component("ory", ComponentState.STARTED, T0, 1L));
+        assertThat(written).singleElement().satisfies(s -> assertThat(s.getState()).isEqualTo(ComponentState.FAILING));
+    }
+
+    @Test
+    void aTransitionTimeThatIsNotATimeCountsAsDue() {
+        HelmComponent component = component("ory", ComponentState.RETRYING, T0, 1L);
+        component.getStatus().setLastTransitionTime("yesterday");
+        UpdateControl<HelmComponent> control = reconcile(component);
+        assertThat(written).singleElement().satisfies(s -> assertThat(s.getState()).isEqualTo(ComponentState.SUCCESS));
+        assertThat(control.getScheduleDelay()).isEmpty();
+    }
+
+    @Test
+    void aNewSpecOnAFinishedComponentIsRecordedAsSeenWithoutAnotherTransition() {
+        HelmComponent component = component("ory", ComponentState.SUCCESS, T0, 2L);
+        component.getStatus().setObservedGeneration(1L);
+        reconcile(component);
+        assertThat(written).singleElement().satisfies(s -> {
+            assertThat(s.getState()).isEqualTo(ComponentState.SUCCESS);
+            assertThat(s.getObservedGeneration()).isEqualTo(2L);
+            assertThat(s.getLastTransitionTime()).isEqualTo("2026-01-01T00:00:00Z");
+        });
+        written.clear();
+        component.getStatus().setObservedGeneration(2L);
+        reconcile(component);
+        assertThat(written).as("nothing new to say").isEmpty();
+    }
+
+    private UpdateControl<HelmComponent> reconcile(HelmComponent component) {
+        return reconciler.reconcile(component, new FakeContext<>(component, List.of()));
+    }
+
+    private static HelmComponent component(String module, ComponentState state, Instant since, long generation) {
+        HelmComponent component = new HelmComponent();
+        component.setMetadata(new ObjectMetaBuilder().withName("k-" + module).withNamespace("ns")
+                .withGeneration(generation).build());
+        component.setSpec(new HelmComponentSpec());
+        component.getSpec().setModule(module);
+        if (state != null) {
+            component.setStatus(new HelmComponentStatus());
+            component.getStatus().setState(state);
+            component.getStatus().setLastTransitionTime(since.toString());
+            component.getStatus().setObservedGeneration(generation);
+        }
+        return component;
+    }
+}
