@@ -31,7 +31,16 @@ public final class Main {
         LOG.info("Starting kyma-operator with {}", config.describe());
 
         Clock clock = Clock.systemUTC();
-        KymaOperator manager = new KymaOperator(config, KubernetesClients.clientConfig(config), clock, List.of(),
+        io.fabric8.kubernetes.client.Config clientConfig;
+        try {
+            clientConfig = KubernetesClients.clientConfig(config);
+        } catch (RuntimeException e) {
+            System.err.println("kyma-operator: " + e.getMessage()
+                    + (e.getCause() == null ? "" : ": " + e.getCause().getMessage()));
+            System.exit(2);
+            return;
+        }
+        KymaOperator manager = new KymaOperator(config, clientConfig, clock, List.of(),
                 KymaOperator.standardControllers(config, clock), true);
         ManagerEndpoints endpoints;
         try {

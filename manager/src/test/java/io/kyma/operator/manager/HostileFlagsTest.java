@@ -63,14 +63,20 @@ class HostileFlagsTest {
         }
     }
 
-    @Test
-    void aBadFlagEndsTheProcessWithExitCode2AndOneLineNamingIt() throws IOException, InterruptedException {
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+            "--sync-period|9999999999h|--sync-period",
+            "--kubeconfig|/nonexistent/kubeconfig|--kubeconfig /nonexistent/kubeconfig" })
+    void aBadFlagEndsTheProcessWithExitCode2AndOneLineNamingIt(String flag, String value, String named)
+            throws IOException, InterruptedException {
         Process process = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-cp",
-                System.getProperty("java.class.path"), Main.class.getName(), "--sync-period", "9999999999h")
-                .redirectErrorStream(true).start();
+                System.getProperty("java.class.path"), Main.class.getName(), flag, value, "--metrics-bind-address",
+                "0", "--health-probe-bind-address", "0").redirectErrorStream(true).start();
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.exitValue()).as(output).isEqualTo(2);
-        assertThat(output.strip()).startsWith("kyma-operator: ").contains("--sync-period").doesNotContain("\tat ");
+        assertThat(output.lines().filter(l -> l.startsWith("kyma-operator: ")).findFirst()).as(output)
+                .hasValueSatisfying(line -> assertThat(line).contains(named));
+        assertThat(output).doesNotContain("\tat ");
     }
 }
