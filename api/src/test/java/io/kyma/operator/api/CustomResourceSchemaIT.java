@@ -18,12 +18,12 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 
@@ -37,8 +37,7 @@ class CustomResourceSchemaIT {
     static void installCrds() {
         client = EmbeddedControlPlane.get().newClient();
         crds = Crds.install(client);
-        client.resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
-                .serverSideApply();
+        Namespaces.apply(client, NAMESPACE);
     }
 
     @AfterAll

@@ -6,7 +6,6 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kyma.operator.api.HelmComponent;
@@ -14,6 +13,7 @@ import io.kyma.operator.api.HelmComponentSpec;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaSpec;
 import io.kyma.operator.api.Module;
+import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 
@@ -25,8 +25,7 @@ class LeftoversIT {
     void deletesKymasWithFinalizersAndMoreComponentsThanOnePage() throws Exception {
         try (KubernetesClient client = EmbeddedControlPlane.get().newClient()) {
             Crds.install(client);
-            client.resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
-                    .serverSideApply();
+            Namespaces.apply(client, NS);
             for (int i = 0; i < 3; i++) {
                 Kyma kyma = new Kyma();
                 kyma.setMetadata(new ObjectMetaBuilder().withName("left-" + i).withNamespace(NS)

@@ -17,11 +17,11 @@ import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 
@@ -49,8 +49,7 @@ class DeployManifestsIT {
                 .map(yaml -> yaml.replace("apiVersion: \"policy/v1\"", "apiVersion: \"policy/v1beta1\"")).toList());
         try (KubernetesClient client = EmbeddedControlPlane.get().newClient()) {
             // A dry run creates nothing, so the namespaced objects need their namespace for real.
-            client.resource(new NamespaceBuilder().withNewMetadata().withName("kyma-operator-system").endMetadata()
-                    .build()).serverSideApply();
+            Namespaces.apply(client, "kyma-operator-system");
         }
         Path manifest = Files.createTempFile("deploy", ".yaml");
         Files.writeString(manifest, withoutMonitor);

@@ -13,7 +13,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watcher;
 import io.kyma.operator.api.ComponentState;
@@ -22,6 +21,7 @@ import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Module;
+import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 
@@ -36,7 +36,7 @@ class KymaFlowIT {
     static void start() {
         admin = EmbeddedControlPlane.get().newClient();
         Crds.install(admin);
-        admin.resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build()).serverSideApply();
+        Namespaces.apply(admin, NS);
         manager = new RunningManager(NS, "--transition-unit", "10ms", "--max-concurrent-reconciles", "50");
     }
 

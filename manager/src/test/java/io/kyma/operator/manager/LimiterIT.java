@@ -22,11 +22,11 @@ import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.kyma.operator.manager.ScriptedReconciler.Action;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
+import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 
 /**
@@ -217,8 +217,7 @@ class LimiterIT {
     }
 
     private static String namespace(String name) {
-        admin.resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).serverSideApply();
-        return name;
+        return Namespaces.apply(admin, name);
     }
 
     private static void create(String ns, String name, String controller) {

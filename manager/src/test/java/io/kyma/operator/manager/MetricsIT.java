@@ -22,10 +22,10 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
+import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 
@@ -47,8 +47,7 @@ class MetricsIT {
     void aScrapeDuringAKymaRunShowsEveryNameWithValuesThatMove() throws Exception {
         try (KubernetesClient admin = EmbeddedControlPlane.get().newClient()) {
             Crds.install(admin);
-            admin.resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
-                    .serverSideApply();
+            Namespaces.apply(admin, NS);
             // A tight client QPS makes the client limiter's wait show; the gate is on so that its metric exists.
             try (RunningManager manager = new RunningManager(NS, "--transition-unit", "10ms", "--k8s-client-qps", "5",
                     "--k8s-client-burst", "5", "--max-reconcile-rate", "1000", "--metrics-bind-address",

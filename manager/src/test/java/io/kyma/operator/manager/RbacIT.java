@@ -16,7 +16,6 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
@@ -28,6 +27,7 @@ import io.kyma.operator.api.Module;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.remotejob.JobServer;
+import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 import io.kyma.operator.testing.RequestRecorder;
@@ -52,8 +52,7 @@ class RbacIT {
                 "system:authenticated");
         try (KubernetesClient admin = EmbeddedControlPlane.get().newClient();
                 JobServer jobs = JobServer.start("127.0.0.1", 0)) {
-            admin.resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
-                    .serverSideApply();
+            Namespaces.apply(admin, NS);
             ManagerConfig config = ManagerConfig.parse(new String[] { "--namespace", NS, "--transition-unit", "10ms",
                     "--leader-elect", "--leader-election-namespace", SYSTEM, "--remote-server-url", jobs.url(),
                     "--run-poll-interval", "200ms", "--run-cleanup-timeout", "2s", "--metrics-bind-address", "0",
@@ -130,8 +129,7 @@ class RbacIT {
         List<HasMetadata> applied = new ArrayList<>();
         try (KubernetesClient admin = EmbeddedControlPlane.get().newClient()) {
             Crds.install(admin);
-            admin.resource(new NamespaceBuilder().withNewMetadata().withName(SYSTEM).endMetadata().build())
-                    .serverSideApply();
+            Namespaces.apply(admin, SYSTEM);
             for (HasMetadata object : admin.load(new ByteArrayInputStream(rendered.getBytes(StandardCharsets.UTF_8)))
                     .items()) {
                 if (Set.of("ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding")

@@ -27,7 +27,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -41,6 +40,7 @@ import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.remotejob.Faults;
 import io.kyma.operator.remotejob.JobServer;
+import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 
@@ -60,7 +60,7 @@ class ReliabilityIT {
     static void start() {
         admin = EmbeddedControlPlane.get().newClient();
         Crds.install(admin);
-        admin.resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build()).serverSideApply();
+        Namespaces.apply(admin, NS);
         healthy = server(f -> f);
         manager = new RunningManager(NS, "--transition-unit", "10ms", "--remote-server-url", healthy.url(),
                 "--remote-connect-timeout", "1s", "--remote-request-timeout", "2s", "--failure-max-delay", "5s",

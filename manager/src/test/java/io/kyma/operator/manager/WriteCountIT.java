@@ -7,10 +7,10 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
+import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 import io.kyma.operator.testing.RequestRecorder;
@@ -26,8 +26,7 @@ class WriteCountIT {
     void oneKymaOfEighteenModulesStaysWithinItsWriteBudget() {
         try (KubernetesClient admin = EmbeddedControlPlane.get().newClient()) {
             Crds.install(admin);
-            admin.resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
-                    .serverSideApply();
+            Namespaces.apply(admin, NS);
             try (RunningManager manager = new RunningManager(NS)) {
                 long started = System.nanoTime();
                 admin.resource(Samples.kyma(NS, "budget", Samples.MODULES)).create();
