@@ -98,8 +98,18 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma> {
                 writes.delete(gone);
             }
         } catch (KubernetesClientException e) {
+            if (e.getCode() == 409) {
+                throw e; // a stale read: retried at once on fresh data, nothing to tell the user
+            }
             if (!ApiFailure.permanent(e)) {
-                throw e; // retried with backoff by the shared limiter
+                // Retried with backoff by the shared limiter; the status says so, if the API server takes it.
+                problems.add(new Problem(ApiFailure.reason(e), ApiFailure.describe(e), true));
+                try {
+                    writeStatus(kyma, summary.summarise(kyma, plan, owned, problems), writes);
+                } catch (KubernetesClientException statusFailure) {
+                    e.addSuppressed(statusFailure);
+                }
+                throw e;
             }
             // Retrying will not help (forbidden, invalid): say so, and wait for the next change of the Kyma.
             LOG.warn("Kyma {}/{}: {}", namespace(kyma), kyma.getMetadata().getName(), ApiFailure.describe(e));

@@ -29,8 +29,15 @@ public final class KymaStatusSummary {
         this.conditions = conditions;
     }
 
-    /** Something that stops a Kyma from being installed, with its CamelCase reason and a message for its user. */
-    public record Problem(String reason, String message) {
+    /**
+     * Something that stops a Kyma from being installed, with its CamelCase reason and a message for its user.
+     *
+     * @param retrying whether the operator tries again by itself (a transient failure): the Kyma stays Processing
+     */
+    public record Problem(String reason, String message, boolean retrying) {
+        public Problem(String reason, String message) {
+            this(reason, message, false);
+        }
     }
 
     public KymaStatus summarise(Kyma kyma, ModulePlan plan, Collection<HelmComponent> components) {
@@ -52,9 +59,12 @@ public final class KymaStatusSummary {
             reason = REASON_INVALID;
             message = String.join("; ", plan.problems());
         } else if (!problems.isEmpty()) {
-            phase = KymaPhase.ERROR;
-            reason = problems.get(0).reason();
-            message = String.join("; ", problems.stream().map(Problem::message).toList());
+            List<Problem> lasting = problems.stream().filter(p -> !p.retrying()).toList();
+            List<Problem> shown = lasting.isEmpty() ? problems : lasting;
+            phase = lasting.isEmpty() ? KymaPhase.PROCESSING : KymaPhase.ERROR;
+            reason = shown.get(0).reason();
+            message = String.join("; ", shown.stream().map(Problem::message).toList())
+                    + (lasting.isEmpty() ? "; retrying with backoff" : "");
         } else if (counts.getReady() == counts.getTotal()) {
             phase = KymaPhase.READY;
             reason = REASON_READY;

@@ -93,11 +93,25 @@ class KymaReconcilerTest {
     }
 
     @Test
-    void aTransientFailureIsThrownForTheSharedBackoff() {
+    void aTransientFailureIsThrownForTheSharedBackoffAndTheStatusSaysItIsRetried() {
         Kyma kyma = kyma("k", "ory");
-        api.failCreates = new KubernetesClientException(new StatusBuilder().withCode(503).build());
+        api.failCreates = new KubernetesClientException(new StatusBuilder().withCode(503)
+                .withReason("ServiceUnavailable").withMessage("etcd is busy").build());
         assertThatThrownBy(() -> reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of())))
-                .isInstanceOf(KubernetesClientException.class);
+                .isSameAs(api.failCreates);
+        assertThat(api.lastStatus.getPhase()).isEqualTo(KymaPhase.PROCESSING);
+        assertThat(api.lastStatus.getConditions().get(0).getReason()).isEqualTo("ServiceUnavailable");
+        assertThat(api.lastStatus.getConditions().get(0).getMessage())
+                .isEqualTo("the API server answered 503: etcd is busy; retrying with backoff");
+    }
+
+    @Test
+    void aConflictIsRetriedOnFreshDataWithoutAStatus() {
+        Kyma kyma = kyma("k", "ory");
+        kyma.getSpec().getModules().get(0).setVersion("2.0");
+        api.failEdits = new KubernetesClientException(new StatusBuilder().withCode(409).withReason("Conflict").build());
+        assertThatThrownBy(() -> reconciler.reconcile(kyma, new FakeContext<>(kyma,
+                List.of(component("k-ory", "ory", owner("k", "uid-k")))))).isSameAs(api.failEdits);
         assertThat(api.lastStatus).isNull();
     }
 
@@ -118,6 +132,7 @@ class KymaReconcilerTest {
         final List<String> deleted = new ArrayList<>();
         final List<String> specChanges = new ArrayList<>();
         KubernetesClientException failCreates;
+        KubernetesClientException failEdits;
         KymaStatus lastStatus;
 
         @Override
@@ -139,6 +154,9 @@ class KymaReconcilerTest {
 
         @Override
         public void setSpec(HelmComponent current, Module module) {
+            if (failEdits != null) {
+                throw failEdits;
+            }
             specChanges.add(current.getMetadata().getName() + "=" + module);
         }
 
