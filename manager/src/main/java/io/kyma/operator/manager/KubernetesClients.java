@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.kyma.operator.manager.limits.ClientRateLimiter;
+import io.kyma.operator.manager.limits.RetryAfter;
 import io.kyma.operator.manager.limits.TokenBucket;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.manager.metrics.RestClientMetrics;
@@ -26,7 +27,10 @@ public final class KubernetesClients {
         return config.kubeconfig().map(KubernetesClients::fromFile).orElseGet(() -> Config.autoConfigure(null));
     }
 
-    /** A client whose every request passes the QPS/burst limiter (unless turned off) and is measured. */
+    /**
+     * A client whose every request passes the QPS/burst limiter (unless turned off) and is measured, and whose
+     * retries wait as long as the API server's Retry-After asks.
+     */
     public static KubernetesClient create(Config clientConfig, ManagerConfig config, OperatorMetrics metrics,
             List<Interceptor> extraInterceptors) {
         return new KubernetesClientBuilder()
@@ -39,6 +43,7 @@ public final class KubernetesClients {
                                 metrics.restRateLimiterDuration()::record));
                     }
                     builder.addOrReplaceInterceptor(RestClientMetrics.NAME, new RestClientMetrics(metrics));
+                    builder.addOrReplaceInterceptor(RetryAfter.NAME, new RetryAfter(java.time.Clock.systemUTC()));
                     for (Interceptor extra : extraInterceptors) {
                         builder.addOrReplaceInterceptor(extra.getClass().getName(), extra);
                     }

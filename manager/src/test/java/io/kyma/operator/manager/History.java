@@ -12,21 +12,25 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.Run;
 
 /** What an API-server watch saw in one namespace: every object's versions and deletions, in order. */
-final class History implements AutoCloseable {
-    record Event(Watcher.Action action, HasMetadata object) {
+public final class History implements AutoCloseable {
+    public record Event(Watcher.Action action, HasMetadata object) {
     }
 
     private final Map<String, List<HelmComponent>> components = new ConcurrentHashMap<>();
     private final Map<String, List<Kyma>> kymas = new ConcurrentHashMap<>();
     private final List<Event> events = new CopyOnWriteArrayList<>();
     private final Watch componentWatch;
+    private final Map<String, List<Run>> runs = new ConcurrentHashMap<>();
     private final Watch kymaWatch;
+    private final Watch runWatch;
 
-    History(KubernetesClient client, String namespace) {
+    public History(KubernetesClient client, String namespace) {
         componentWatch = client.resources(HelmComponent.class).inNamespace(namespace).watch(recorder(components));
         kymaWatch = client.resources(Kyma.class).inNamespace(namespace).watch(recorder(kymas));
+        runWatch = client.resources(Run.class).inNamespace(namespace).watch(recorder(runs));
     }
 
     private <T extends HasMetadata> Watcher<T> recorder(Map<String, List<T>> versions) {
@@ -45,7 +49,7 @@ final class History implements AutoCloseable {
     }
 
     /** The distinct states a component went through, in order. */
-    List<HelmComponent> componentStates(String name) {
+    public List<HelmComponent> componentStates(String name) {
         List<HelmComponent> distinct = new CopyOnWriteArrayList<>();
         for (HelmComponent version : components.getOrDefault(name, List.of())) {
             if (version.getStatus() == null || version.getStatus().getState() == null) {
@@ -59,11 +63,16 @@ final class History implements AutoCloseable {
         return distinct;
     }
 
-    List<Kyma> kymaVersions(String name) {
+    public List<Kyma> kymaVersions(String name) {
         return kymas.getOrDefault(name, List.of());
     }
 
-    List<Event> events() {
+    /** Every version of a Run the watch delivered, in order. */
+    public List<Run> runVersions(String name) {
+        return runs.getOrDefault(name, List.of());
+    }
+
+    public List<Event> events() {
         return List.copyOf(events);
     }
 
@@ -71,5 +80,6 @@ final class History implements AutoCloseable {
     public void close() {
         componentWatch.close();
         kymaWatch.close();
+        runWatch.close();
     }
 }

@@ -78,10 +78,10 @@ class RbacIT {
                 await().atMost(Duration.ofSeconds(30)).until(() -> get(admin, Kyma.class, "rbac") == null);
 
                 // Runs: one to the end, one cancelled on deletion, one whose server is gone when it is deleted.
-                admin.resource(RunFlowIT.run(NS, "done", "build", Map.of("durationSeconds", "1"), null, null)).create();
-                admin.resource(RunFlowIT.run(NS, "cancelled", "build", Map.of("durationSeconds", "600"), null, null))
+                admin.resource(Samples.run(NS, "done", "build", Map.of("durationSeconds", "1"), null, null)).create();
+                admin.resource(Samples.run(NS, "cancelled", "build", Map.of("durationSeconds", "600"), null, null))
                         .create();
-                admin.resource(RunFlowIT.run(NS, "abandoned", "build", Map.of("durationSeconds", "600"), null, null))
+                admin.resource(Samples.run(NS, "abandoned", "build", Map.of("durationSeconds", "600"), null, null))
                         .create();
                 await().atMost(Duration.ofSeconds(30)).until(() -> phase(admin, "done") == RunPhase.SUCCEEDED
                         && phase(admin, "cancelled") == RunPhase.UNKNOWN && phase(admin, "abandoned") == RunPhase.UNKNOWN);

@@ -508,7 +508,7 @@ class ReliabilityIT {
     }
 
     private static Run run(String name, String server, Map<String, String> params) {
-        Run run = RunFlowIT.run(NS, name, "build", params, "200ms", null);
+        Run run = Samples.run(NS, name, "build", params, "200ms", null);
         run.getSpec().setServer(server);
         return run;
     }

@@ -19,15 +19,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
-import io.kyma.operator.api.JobSpec;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
-import io.kyma.operator.api.RunSpec;
 import io.kyma.operator.remotejob.JobServer;
 import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.Crds;
@@ -55,10 +52,10 @@ class RunFlowIT {
     void runsSucceedFailAndTimeOut() {
         String ns = namespace("run-outcomes");
         try (RunningManager manager = manager(ns, server.url())) {
-            create(run(ns, "ok", "build", Map.of("durationSeconds", "2", "linesPerSecond", "4"), "200ms", null));
-            create(run(ns, "broken", "build", Map.of("durationSeconds", "1", "fail", "true"), "200ms", null));
-            create(run(ns, "slow", "build", Map.of("durationSeconds", "600"), "200ms", "2s"));
-            create(run(ns, "refused", "build", Map.of("reject", "quota exceeded"), "200ms", null));
+            create(Samples.run(ns, "ok", "build", Map.of("durationSeconds", "2", "linesPerSecond", "4"), "200ms", null));
+            create(Samples.run(ns, "broken", "build", Map.of("durationSeconds", "1", "fail", "true"), "200ms", null));
+            create(Samples.run(ns, "slow", "build", Map.of("durationSeconds", "600"), "200ms", "2s"));
+            create(Samples.run(ns, "refused", "build", Map.of("reject", "quota exceeded"), "200ms", null));
 
             Run ok = awaitPhase(ns, "ok", RunPhase.SUCCEEDED, 30);
             assertThat(ok.getStatus().getLogs()).contains("job build started", "step 8", "job build succeeded");
@@ -87,7 +84,7 @@ class RunFlowIT {
         String ns = namespace("run-polling");
         try (RunningManager manager = manager(ns, server.url())) {
             // 3 s of job, polled every 500 ms, with a log that does not grow while it runs.
-            create(run(ns, "quiet", "build", Map.of("durationSeconds", "3", "linesPerSecond", "0.01"), "500ms", null));
+            create(Samples.run(ns, "quiet", "build", Map.of("durationSeconds", "3", "linesPerSecond", "0.01"), "500ms", null));
             awaitPhase(ns, "quiet", RunPhase.SUCCEEDED, 30);
             double reconciles = manager.manager.metrics().registry().get("controller_runtime_reconcile")
                     .tag("controller", "run").counters().stream().mapToDouble(c -> c.count()).sum();
@@ -108,7 +105,7 @@ class RunFlowIT {
         try (JobServer late = JobServer.startAfter("127.0.0.1", port, Duration.ofSeconds(4));
                 RunningManager manager = manager(ns, "http://127.0.0.1:" + port, "--failure-base-delay", "500ms");
                 Watch ignored = watchReachability(ns, "patient", reachability)) {
-            create(run(ns, "patient", "build", Map.of("durationSeconds", "1"), "200ms", null));
+            create(Samples.run(ns, "patient", "build", Map.of("durationSeconds", "1"), "200ms", null));
             Run done = awaitPhase(ns, "patient", RunPhase.SUCCEEDED, 60);
             assertThat(reachability).startsWith("False").endsWith("True");
             assertThat(reachable(done)).isEqualTo("True");
@@ -131,7 +128,7 @@ class RunFlowIT {
                 "--metrics-bind-address", "0", "--health-probe-bind-address", "0")
                 .redirectErrorStream(true).redirectOutput(Files.createTempFile("operator", ".log").toFile()).start();
         try {
-            create(run(ns, "once", "build", Map.of("durationSeconds", "1"), "200ms", null));
+            create(Samples.run(ns, "once", "build", Map.of("durationSeconds", "1"), "200ms", null));
             await().atMost(Duration.ofSeconds(60)).until(() -> server.jobsStarted() == before + 1);
             operator.destroyForcibly().waitFor();
         } finally {
@@ -149,13 +146,13 @@ class RunFlowIT {
     void deletingARunCancelsItsJobAndAnUnreachableServerDelaysDeletionOnlyUntilTheCleanupTimeout() {
         String ns = namespace("run-delete");
         try (RunningManager manager = manager(ns, server.url(), "--run-cleanup-timeout", "3s")) {
-            create(run(ns, "cancelled", "build", Map.of("durationSeconds", "600"), "200ms", null));
+            create(Samples.run(ns, "cancelled", "build", Map.of("durationSeconds", "600"), "200ms", null));
             String id = awaitPhase(ns, "cancelled", RunPhase.UNKNOWN, 30).getStatus().getRemoteId();
             admin.resources(Run.class).inNamespace(ns).withName("cancelled").delete();
             await().atMost(Duration.ofSeconds(20)).until(() -> get(ns, "cancelled") == null);
             assertThat(jobState(id)).isEqualTo("failed");
 
-            create(run(ns, "orphaned", "build", Map.of("durationSeconds", "600"), "200ms", null));
+            create(Samples.run(ns, "orphaned", "build", Map.of("durationSeconds", "600"), "200ms", null));
             awaitPhase(ns, "orphaned", RunPhase.UNKNOWN, 30);
             server.refuseFor(Duration.ofSeconds(20));
             long deleted = System.nanoTime();
@@ -182,7 +179,7 @@ class RunFlowIT {
         try (RunningManager manager = manager(ns, server.url(), "--max-concurrent-reconciles", "100",
                 "--k8s-client-qps", "150", "--k8s-client-burst", "150")) {
             long started = System.nanoTime();
-            IntStream.range(0, runs).parallel().forEach(i -> create(run(ns, "scale-" + i, "batch",
+            IntStream.range(0, runs).parallel().forEach(i -> create(Samples.run(ns, "scale-" + i, "batch",
                     Map.of("durationSeconds", Integer.toString(durationSeconds)), "1s", null)));
             await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofSeconds(2)).until(() -> admin
                     .resources(Run.class).inNamespace(ns).list().getItems().stream()
@@ -273,17 +270,5 @@ class RunFlowIT {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }
-    }
-
-    static Run run(String ns, String name, String job, Map<String, String> params, String poll, String timeout) {
-        Run run = new Run();
-        run.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
-        run.setSpec(new RunSpec());
-        run.getSpec().setJob(new JobSpec());
-        run.getSpec().getJob().setName(job);
-        run.getSpec().getJob().setParams(params);
-        run.getSpec().setPollInterval(poll);
-        run.getSpec().setTimeout(timeout);
-        return run;
     }
 }

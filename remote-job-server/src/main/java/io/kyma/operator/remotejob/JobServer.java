@@ -8,6 +8,8 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -34,6 +36,8 @@ public final class JobServer implements AutoCloseable {
     private volatile JobApi api;
     private final Faults faults = new Faults();
     private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong startRequests = new AtomicLong();
+    private final Map<String, AtomicLong> startsPerKey = new ConcurrentHashMap<>();
     private final ExecutorService workers = Executors.newFixedThreadPool(16, daemon("remote-job-server"));
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemon("remote-job-timer"));
     private volatile int port;
@@ -48,7 +52,7 @@ public final class JobServer implements AutoCloseable {
         this.prefix = prefix;
         this.port = port;
         this.clock = clock;
-        this.store = new JobStore(clock);
+        this.store = new JobStore(clock, startsPerKey);
         this.api = new JobApi(store);
     }
 
@@ -95,6 +99,21 @@ public final class JobServer implements AutoCloseable {
         return requests.get();
     }
 
+    /** Requests to start a job, answered or not, repeated ones included. */
+    public long startRequests() {
+        return startRequests.get();
+    }
+
+    /**
+     * The jobs each idempotency key started since the service began, across {@link #restart()}s: a client that
+     * starts each job once has 1 for every key.
+     */
+    public Map<String, Long> jobsStartedPerKey() {
+        Map<String, Long> copy = new java.util.TreeMap<>();
+        startsPerKey.forEach((key, count) -> copy.put(key, count.get()));
+        return copy;
+    }
+
     /** Stops accepting connections for {@code period}, then listens again on the same port. */
     public synchronized void refuseFor(Duration period) {
         if (server != null) {
@@ -110,7 +129,7 @@ public final class JobServer implements AutoCloseable {
             server.stop(0);
             server = null;
         }
-        store = new JobStore(clock);
+        store = new JobStore(clock, startsPerKey);
         api = new JobApi(store);
         listen();
     }
@@ -149,6 +168,9 @@ public final class JobServer implements AutoCloseable {
     private void jobs(HttpExchange exchange) throws IOException {
         try (exchange) {
             requests.incrementAndGet();
+            if (exchange.getRequestMethod().equals("POST")) {
+                startRequests.incrementAndGet();
+            }
             String body = readBody(exchange);
             JobApi.Response response;
             if (faults.failNow()) {

@@ -14,9 +14,16 @@ final class JobStore {
     private final Map<String, Job> jobs = new ConcurrentHashMap<>();
     private final Map<String, String> idsByKey = new ConcurrentHashMap<>();
     private final AtomicLong started = new AtomicLong();
+    private final Map<String, AtomicLong> startsPerKey;
 
     JobStore(Clock clock) {
+        this(clock, new ConcurrentHashMap<>());
+    }
+
+    /** @param startsPerKey where to count the jobs each idempotency key started; it may outlive this store */
+    JobStore(Clock clock, Map<String, AtomicLong> startsPerKey) {
         this.clock = clock;
+        this.startsPerKey = startsPerKey;
     }
 
     /** The job of a new request, and whether it was started now (false: the key had started one before). */
@@ -34,6 +41,7 @@ final class JobStore {
         jobs.put(id, job);
         idsByKey.put(idempotencyKey, id);
         started.incrementAndGet();
+        startsPerKey.computeIfAbsent(idempotencyKey, k -> new AtomicLong()).incrementAndGet();
         return new Created(job, true);
     }
 

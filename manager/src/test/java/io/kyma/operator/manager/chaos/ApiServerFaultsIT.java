@@ -1,0 +1,164 @@
+package io.kyma.operator.manager.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kyma.operator.remotejob.JobServer;
+import io.kyma.operator.testing.ApiFaultProxy;
+import io.kyma.operator.testing.Crds;
+import io.kyma.operator.testing.EmbeddedControlPlane;
+
+/**
+ * Fault scenario 3, a misbehaving API server: between the operator and kube-apiserver sits a proxy that answers a
+ * share of the requests with 429 and Retry-After, 500, 503 or 504, delays answers, or ends every watch, for a while
+ * in the middle of the load. Each kind of fault is one run, judged against one run of the same load without faults.
+ */
+class ApiServerFaultsIT {
+    private static final ChaosLoad LOAD = ChaosLoad.standard(Duration.ofMillis(50), 3);
+    private static final Duration FAULTS_BEGIN = ChaosLoad.full() ? Duration.ofSeconds(2) : Duration.ofMillis(500);
+    private static final Duration FAULTS_LAST = ChaosLoad.full() ? Duration.ofSeconds(8) : Duration.ofMillis(1500);
+    private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
+
+    private static KubernetesClient admin;
+    private static JobServer jobs;
+
+    @BeforeAll
+    static void setUp() {
+        admin = EmbeddedControlPlane.get().newClient();
+        Crds.install(admin);
+        jobs = JobServer.start("127.0.0.1", 0);
+    }
+
+    @AfterAll
+    static void tearDown() {
+        jobs.close();
+        admin.close();
+    }
+
+    /** One kind of fault: what the proxy does during the window, and how the table names it. */
+    private record Kind(String name, Consumer<ApiFaultProxy> inject) {
+    }
+
+    @Test
+    void everyKindOfMisbehaviourLeavesTheSameEndStateWithoutAmplifyingLoad() {
+        List<Kind> kinds = List.of(
+                new Kind("429 with Retry-After: 1 to 30 % of requests",
+                        p -> p.inject(new ApiFaultProxy.Fault(429, 0.3, RETRY_AFTER))),
+                new Kind("500 to 20 % of requests", p -> p.inject(new ApiFaultProxy.Fault(500, 0.2, null))),
+                new Kind("503 to 20 % of requests", p -> p.inject(new ApiFaultProxy.Fault(503, 0.2, null))),
+                new Kind("504 to 20 % of requests", p -> p.inject(new ApiFaultProxy.Fault(504, 0.2, null))),
+                new Kind("every answer 200 ms late", p -> p.delayAnswers(Duration.ofMillis(200))),
+                new Kind("every watch ended, every 300 ms", null));
+        trial("api-warm-up", null); // the first run of a JVM is slower while the JIT compiles: not a fair baseline
+        Run baseline = trial("api-baseline", null);
+        List<ChaosRow> rows = new ArrayList<>();
+        List<String> failures = new ArrayList<>();
+        int index = 0;
+        for (Kind kind : kinds) {
+            Run faulted = trial("api-fault-" + index++, kind);
+            Outcome outcome = faulted.outcome();
+            rows.add(ChaosRow.of(kind.name(), LOAD, baseline.outcome(), outcome));
+            check(kind.name(), baseline.outcome(), faulted, failures);
+        }
+        ChaosReport.record("api-server-faults", ChaosReport.environment(), rows);
+        assertThat(failures).isEmpty();
+    }
+
+    /** A run of the load and the proxy that saw its requests. */
+    private record Run(Outcome outcome, ApiFaultProxy proxy, Instant faultsBegan, Instant faultsEnded) {
+    }
+
+    private static Run trial(String namespace, Kind kind) {
+        try (ApiFaultProxy proxy = ApiFaultProxy.to(EmbeddedControlPlane.get().config(), "operator");
+                Trial trial = new Trial(admin, namespace, LOAD);
+                InProcessOperator operator = new InProcessOperator(proxy, trial.namespace(),
+                        LOAD.operatorFlags(jobs.url()))) {
+            trial.createLoad();
+            trial.at(FAULTS_BEGIN);
+            trial.faultsBegin(operator.metrics());
+            Instant began = Instant.now();
+            if (kind != null && kind.inject() != null) {
+                kind.inject().accept(proxy);
+            }
+            Duration step = Duration.ofMillis(300);
+            for (Duration t = step; t.compareTo(FAULTS_LAST) <= 0; t = t.plus(step)) {
+                trial.at(FAULTS_BEGIN.plus(t));
+                if (kind != null && kind.inject() == null) {
+                    proxy.endWatches();
+                }
+            }
+            trial.at(FAULTS_BEGIN.plus(FAULTS_LAST));
+            proxy.inject(null);
+            proxy.delayAnswers(Duration.ZERO);
+            trial.faultsEnd(operator.metrics());
+            Instant ended = Instant.now();
+            trial.awaitSettled(Duration.ofMinutes(ChaosLoad.full() ? 10 : 2));
+            return new Run(trial.outcome(jobs, List.of(proxy)), proxy, began, ended);
+        }
+    }
+
+    private static void check(String kind, Outcome baseline, Run faulted, List<String> failures) {
+        Outcome outcome = faulted.outcome();
+        if (!outcome.differencesFrom(baseline).isEmpty()) {
+            failures.add(kind + ": end state differs: " + outcome.differencesFrom(baseline));
+        }
+        if (!outcome.components().passed() || outcome.components().finished() != LOAD.components()) {
+            failures.add(kind + ": " + outcome.components());
+        }
+        if (outcome.runsStartedTwice() > 0) {
+            failures.add(kind + ": " + outcome.runsStartedTwice() + " Runs started twice");
+        }
+        // Not amplifying: each injected error costs about one more request, and nothing else grows much.
+        if (outcome.requests() > baseline.requests() * 5 / 4 + 2 * outcome.injected()) {
+            failures.add(kind + ": " + outcome.requests() + " requests in all with " + outcome.injected()
+                    + " errors injected, " + baseline.requests() + " without faults");
+        }
+        if (kind.startsWith("429")) {
+            Duration least = leastWaitAfterThrottling(faulted.proxy());
+            System.out.println("Least wait after a 429 before the same request again: " + least.toMillis() + " ms");
+            if (least.compareTo(RETRY_AFTER.minusMillis(50)) < 0) {
+                failures.add(kind + ": a request was sent again " + least.toMillis() + " ms after its 429");
+            }
+            if (outcome.duringFault().throttled() == 0) {
+                failures.add(kind + ": rest_client_requests_total{code=\"429\"} did not count the 429s");
+            }
+        }
+        if (kind.startsWith("5") && outcome.duringFault().serverErrors() == 0) {
+            failures.add(kind + ": rest_client_requests_total{code=\"5..\"} did not count the errors");
+        }
+    }
+
+    /**
+     * The shortest time between an injected 429 and the next attempt of the same request (same verb and object;
+     * creates are left out, since every create of a kind has the same path).
+     */
+    private static Duration leastWaitAfterThrottling(ApiFaultProxy proxy) {
+        List<ApiFaultProxy.Exchange> seen = proxy.exchanges();
+        Duration least = Duration.ofDays(1);
+        for (int i = 0; i < seen.size(); i++) {
+            ApiFaultProxy.Exchange throttled = seen.get(i);
+            if (!throttled.injected() || throttled.status() != 429 || throttled.method().equals("POST")) {
+                continue;
+            }
+            for (ApiFaultProxy.Exchange next : seen) {
+                if (next.start().isAfter(throttled.end()) && next.method().equals(throttled.method())
+                        && next.path().equals(throttled.path())) {
+                    Duration gap = Duration.between(throttled.end(), next.start());
+                    least = gap.compareTo(least) < 0 ? gap : least;
+                    break;
+                }
+            }
+        }
+        return least;
+    }
+}

@@ -1,0 +1,33 @@
+package io.kyma.operator.manager.chaos;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.kyma.operator.manager.KymaOperator;
+import io.kyma.operator.manager.ManagerConfig;
+import io.kyma.operator.testing.ApiFaultProxy;
+
+/** The manager's real wiring in this JVM, reaching the API server through a fault proxy, watching one namespace. */
+final class InProcessOperator implements AutoCloseable {
+    private final KymaOperator manager;
+
+    InProcessOperator(ApiFaultProxy proxy, String namespace, List<String> flags) {
+        List<String> args = new ArrayList<>(List.of("--metrics-bind-address", "0", "--health-probe-bind-address", "0",
+                "--namespace", namespace));
+        args.addAll(flags);
+        manager = new KymaOperator(ManagerConfig.parse(args.toArray(String[]::new), Map.of()), proxy.clientConfig(),
+                Clock.systemUTC(), List.of());
+        manager.start();
+    }
+
+    ReplicaMetrics.Snapshot metrics() {
+        return ReplicaMetrics.read(manager.metrics()::scrape);
+    }
+
+    @Override
+    public void close() {
+        manager.close();
+    }
+}
