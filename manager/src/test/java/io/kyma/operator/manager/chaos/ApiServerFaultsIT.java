@@ -3,10 +3,8 @@ package io.kyma.operator.manager.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,8 +23,9 @@ import io.kyma.operator.testing.EmbeddedControlPlane;
  */
 class ApiServerFaultsIT {
     private static final ChaosLoad LOAD = ChaosLoad.standard(Duration.ofMillis(50), 3);
-    private static final Duration FAULTS_BEGIN = ChaosLoad.full() ? Duration.ofSeconds(2) : Duration.ofMillis(500);
-    private static final Duration FAULTS_LAST = ChaosLoad.full() ? Duration.ofSeconds(8) : Duration.ofMillis(1500);
+    private static final Faults.Window WINDOW = ChaosLoad.full()
+            ? new Faults.Window(Duration.ofSeconds(2), Duration.ofSeconds(8))
+            : new Faults.Window(Duration.ofMillis(500), Duration.ofMillis(1500));
     private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
 
     private static KubernetesClient admin;
@@ -45,69 +44,36 @@ class ApiServerFaultsIT {
         admin.close();
     }
 
-    /** One kind of fault: what the proxy does during the window, and how the table names it. */
-    private record Kind(String name, Consumer<ApiFaultProxy> inject) {
-    }
-
     @Test
     void everyKindOfMisbehaviourLeavesTheSameEndStateWithoutAmplifyingLoad() {
-        List<Kind> kinds = List.of(
-                new Kind("429 with Retry-After: 1 to 30 % of requests",
-                        p -> p.inject(new ApiFaultProxy.Fault(429, 0.3, RETRY_AFTER))),
-                new Kind("500 to 20 % of requests", p -> p.inject(new ApiFaultProxy.Fault(500, 0.2, null))),
-                new Kind("503 to 20 % of requests", p -> p.inject(new ApiFaultProxy.Fault(503, 0.2, null))),
-                new Kind("504 to 20 % of requests", p -> p.inject(new ApiFaultProxy.Fault(504, 0.2, null))),
-                new Kind("every answer 200 ms late", p -> p.delayAnswers(Duration.ofMillis(200))),
-                new Kind("every watch ended, every 300 ms", null));
-        trial("api-warm-up", null); // the first run of a JVM is slower while the JIT compiles: not a fair baseline
-        Run baseline = trial("api-baseline", null);
+        List<Faults> kinds = List.of(
+                Faults.of("429 with Retry-After: 1 to 30 % of requests",
+                        p -> p.inject(new ApiFaultProxy.Fault(429, 0.3, RETRY_AFTER)), p -> p.inject(null)),
+                Faults.of("500 to 20 % of requests", p -> p.inject(new ApiFaultProxy.Fault(500, 0.2, null)),
+                        p -> p.inject(null)),
+                Faults.of("503 to 20 % of requests", p -> p.inject(new ApiFaultProxy.Fault(503, 0.2, null)),
+                        p -> p.inject(null)),
+                Faults.of("504 to 20 % of requests", p -> p.inject(new ApiFaultProxy.Fault(504, 0.2, null)),
+                        p -> p.inject(null)),
+                Faults.of("every answer 200 ms late", p -> p.delayAnswers(Duration.ofMillis(200)),
+                        p -> p.delayAnswers(Duration.ZERO)),
+                new Faults("every watch ended, every 300 ms", p -> { }, ApiFaultProxy::endWatches, p -> { }));
+        // the first run of a JVM is slower while the JIT compiles: not a fair baseline
+        Faults.NONE.run(admin, "api-warm-up", LOAD, jobs, WINDOW, List.of());
+        Outcome baseline = Faults.NONE.run(admin, "api-baseline", LOAD, jobs, WINDOW, List.of()).outcome();
         List<ChaosRow> rows = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         int index = 0;
-        for (Kind kind : kinds) {
-            Run faulted = trial("api-fault-" + index++, kind);
-            Outcome outcome = faulted.outcome();
-            rows.add(ChaosRow.of(kind.name(), LOAD, baseline.outcome(), outcome));
-            check(kind.name(), baseline.outcome(), faulted, failures);
+        for (Faults kind : kinds) {
+            Faults.Result faulted = kind.run(admin, "api-fault-" + index++, LOAD, jobs, WINDOW, List.of());
+            rows.add(ChaosRow.of(kind.name(), LOAD, baseline, faulted.outcome()));
+            check(kind.name(), baseline, faulted, failures);
         }
         ChaosReport.record("api-server-faults", ChaosReport.environment(), rows);
         assertThat(failures).isEmpty();
     }
 
-    /** A run of the load and the proxy that saw its requests. */
-    private record Run(Outcome outcome, ApiFaultProxy proxy, Instant faultsBegan, Instant faultsEnded) {
-    }
-
-    private static Run trial(String namespace, Kind kind) {
-        try (ApiFaultProxy proxy = ApiFaultProxy.to(EmbeddedControlPlane.get().config(), "operator");
-                Trial trial = new Trial(admin, namespace, LOAD);
-                InProcessOperator operator = new InProcessOperator(proxy, trial.namespace(),
-                        LOAD.operatorFlags(jobs.url()))) {
-            trial.createLoad();
-            trial.at(FAULTS_BEGIN);
-            trial.faultsBegin(operator.metrics());
-            Instant began = Instant.now();
-            if (kind != null && kind.inject() != null) {
-                kind.inject().accept(proxy);
-            }
-            Duration step = Duration.ofMillis(300);
-            for (Duration t = step; t.compareTo(FAULTS_LAST) <= 0; t = t.plus(step)) {
-                trial.at(FAULTS_BEGIN.plus(t));
-                if (kind != null && kind.inject() == null) {
-                    proxy.endWatches();
-                }
-            }
-            trial.at(FAULTS_BEGIN.plus(FAULTS_LAST));
-            proxy.inject(null);
-            proxy.delayAnswers(Duration.ZERO);
-            trial.faultsEnd(operator.metrics());
-            Instant ended = Instant.now();
-            trial.awaitSettled(Duration.ofMinutes(ChaosLoad.full() ? 10 : 2));
-            return new Run(trial.outcome(jobs, List.of(proxy)), proxy, began, ended);
-        }
-    }
-
-    private static void check(String kind, Outcome baseline, Run faulted, List<String> failures) {
+    private static void check(String kind, Outcome baseline, Faults.Result faulted, List<String> failures) {
         Outcome outcome = faulted.outcome();
         if (!outcome.differencesFrom(baseline).isEmpty()) {
             failures.add(kind + ": end state differs: " + outcome.differencesFrom(baseline));

@@ -52,11 +52,12 @@ record ChaosRow(String scale, String faults, String load, String endState, doubl
     /** The row of a scenario from its two outcomes. */
     static ChaosRow of(String faults, ChaosLoad load, Outcome baseline, Outcome faulted) {
         int resources = load.kymas() + load.components() + load.runs();
-        List<String> differences = faulted.differencesFrom(baseline);
+        long runsDiffering = faulted.differencesFrom(baseline).stream().filter(d -> d.startsWith("Run ")).count();
+        List<String> differences = faulted.differenceSummary(baseline);
         long ready = faulted.kymas().values().stream().filter("Ready"::equals).count();
-        String endState = ready + "/" + load.kymas() + " Kymas Ready, " + (load.runs() - runsDiffering(differences))
-                + "/" + load.runs() + " Runs as without faults"
-                + (differences.isEmpty() ? "" : "; " + String.join("; ", differences));
+        String endState = ready + "/" + load.kymas() + " Kymas Ready, " + (load.runs() - runsDiffering) + "/"
+                + load.runs() + " Runs as without faults" + (differences.isEmpty() ? "" : ": " + String.join("; ",
+                        differences));
         return new ChaosRow(ChaosLoad.full() ? "full" : "short", faults, load.kymas() + " Kymas (" + load.components()
                 + " components), " + load.runs() + " Runs", endState, faulted.converged().toMillis() / 1000.0,
                 faulted.requestsDuringFault(), baseline.requestsDuringFault(), faulted.requests(), baseline.requests(),
@@ -65,10 +66,6 @@ record ChaosRow(String scale, String faults, String load, String endState, doubl
                 faulted.components().skipped().size(), faulted.components().repeated().size(),
                 faulted.components().early().size(), faulted.runsStartedTwice(),
                 faulted.duringFault() == null ? "-" : faulted.duringFault().describe());
-    }
-
-    private static long runsDiffering(List<String> differences) {
-        return differences.stream().filter(d -> d.startsWith("Run ")).count();
     }
 
     private static String format(double value) {

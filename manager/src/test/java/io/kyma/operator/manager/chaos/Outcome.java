@@ -46,6 +46,24 @@ record Outcome(Map<String, String> kymas, Map<String, String> runs, LifecycleOra
         return differences;
     }
 
+    /** The differences from {@code baseline} grouped: "6 Runs Failed/JobLost (without faults: Succeeded/Completed)". */
+    List<String> differenceSummary(Outcome baseline) {
+        Map<String, Integer> groups = new java.util.TreeMap<>();
+        baseline.kymas.forEach((name, phase) -> {
+            if (!phase.equals(kymas.get(name))) {
+                groups.merge("Kymas " + kymas.get(name) + " (without faults: " + phase + ")", 1, Integer::sum);
+            }
+        });
+        baseline.runs.forEach((name, phase) -> {
+            if (!phase.equals(runs.get(name))) {
+                groups.merge("Runs " + runs.get(name) + " (without faults: " + phase + ")", 1, Integer::sum);
+            }
+        });
+        List<String> lines = new ArrayList<>();
+        groups.forEach((what, count) -> lines.add(count + " " + what));
+        return lines;
+    }
+
     /** Reconciles per resource per minute during the fault window, from the operator's own counter. */
     double reconcilesPerResourcePerMinute(int resources) {
         if (duringFault == null || faultWindow.isZero()) {

@@ -118,7 +118,8 @@ final class Trial implements AutoCloseable {
         Map<String, Long> perKey = jobs.jobsStartedPerKey();
         for (Run run : admin.resources(Run.class).inNamespace(namespace).list().getItems()) {
             String name = run.getMetadata().getName();
-            runs.put(name, run.getStatus().getPhase() + "/" + reason(run));
+            String phase = run.getStatus().getPhase().name();
+            runs.put(name, phase.charAt(0) + phase.substring(1).toLowerCase(java.util.Locale.ROOT) + "/" + reason(run));
             starts.put(name, perKey.getOrDefault(run.getMetadata().getUid(), 0L));
         }
         long requests = 0;
