@@ -41,6 +41,14 @@ test: control-plane ## Run every unit and integration test, then the README's co
 	$(MVN) $(MVN_FLAGS) verify
 	hack/readme-smoke.sh
 
+.PHONY: chaos
+chaos: control-plane ## Every fault scenario at full size (minutes); records docs/chaos/*.csv and the tables in docs/reliability.md.
+	$(MVN) $(MVN_FLAGS) -q install -DskipTests
+	$(MVN) $(MVN_FLAGS) -pl manager verify -Dit.test='**/chaos/*IT' -Dtest=NoSuch \
+		-Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false \
+		-Dchaos.full=true -Dchaos.record=$(CURDIR)/docs/chaos
+	$(MVN) $(MVN_FLAGS) -pl manager surefire:test -Dtest=ChaosDocTest -Dchaos.write=true
+
 .PHONY: run
 run: ## Run the operator in the foreground against the current cluster, or the embedded one (EMBEDDED=true).
 	hack/run.sh

@@ -84,7 +84,6 @@ public final class ApiFaultProxy implements AutoCloseable {
     private volatile Fault fault;
     private volatile Duration answerDelay = Duration.ZERO;
     private volatile Duration eventDelay = Duration.ZERO;
-    private volatile boolean loseEvents;
 
     private ApiFaultProxy(String name, Config upstreamConfig) throws IOException {
         this.name = name;
@@ -165,11 +164,13 @@ public final class ApiFaultProxy implements AutoCloseable {
     }
 
     /**
-     * While on, each watch loses its next event and then ends with "410 Gone", so the client misses what changed
-     * and must list again, as a watcher that fell behind the API server's window does.
+     * Every open watch loses its next event and then ends with "410 Gone", so the client misses what changed and must
+     * list again, as a watcher that fell behind the API server's window does.
      */
-    public void loseWatchEvents(boolean on) {
-        this.loseEvents = on;
+    public void loseNextWatchEvents() {
+        for (WatchStream watch : watches) {
+            watch.loseNext = true;
+        }
     }
 
     /** Ends every open watch now (cleanly, as the API server ends one at its timeout or on a restart). */
@@ -337,7 +338,7 @@ public final class ApiFaultProxy implements AutoCloseable {
                     if (buffer[i] != '\n') {
                         continue;
                     }
-                    if (loseEvents) {
+                    if (watch.loseNext) {
                         watchEventsLost.incrementAndGet();
                         out.write(("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\","
                                 + "\"metadata\":{},\"status\":\"Failure\",\"message\":\"too old resource version"
@@ -373,6 +374,7 @@ public final class ApiFaultProxy implements AutoCloseable {
         private final InputStream events;
         private final HttpExchange exchange;
         private volatile boolean ended;
+        private volatile boolean loseNext;
 
         WatchStream(InputStream events, HttpExchange exchange) {
             this.events = events;

@@ -9,21 +9,21 @@ import java.util.function.Supplier;
  */
 final class ReplicaMetrics {
     /** Counters summed over controllers, and the API answers by class. */
-    record Snapshot(double reconciles, double errors, double retries, double conflicts, double throttled,
-            double serverErrors, double connectionErrors) {
+    record Snapshot(double reconciles, double errors, double retries, double conflicts, double requests,
+            double throttled, double serverErrors, double connectionErrors) {
         Snapshot minus(Snapshot earlier) {
             return new Snapshot(reconciles - earlier.reconciles, errors - earlier.errors, retries - earlier.retries,
-                    conflicts - earlier.conflicts, throttled - earlier.throttled,
+                    conflicts - earlier.conflicts, requests - earlier.requests, throttled - earlier.throttled,
                     serverErrors - earlier.serverErrors, connectionErrors - earlier.connectionErrors);
         }
 
         Snapshot plus(Snapshot other) {
             return new Snapshot(reconciles + other.reconciles, errors + other.errors, retries + other.retries,
-                    conflicts + other.conflicts, throttled + other.throttled, serverErrors + other.serverErrors,
-                    connectionErrors + other.connectionErrors);
+                    conflicts + other.conflicts, requests + other.requests, throttled + other.throttled,
+                    serverErrors + other.serverErrors, connectionErrors + other.connectionErrors);
         }
 
-        static final Snapshot ZERO = new Snapshot(0, 0, 0, 0, 0, 0, 0);
+        static final Snapshot ZERO = new Snapshot(0, 0, 0, 0, 0, 0, 0, 0);
 
         /** The figures an operator would look at, as the table shows them. */
         String describe() {
@@ -41,6 +41,7 @@ final class ReplicaMetrics {
         double errors = 0;
         double retries = 0;
         double conflicts = 0;
+        double requests = 0;
         double throttled = 0;
         double serverErrors = 0;
         double connectionErrors = 0;
@@ -58,6 +59,7 @@ final class ReplicaMetrics {
                 case "workqueue_retries_total" -> retries += value;
                 case "kyma_operator_reconcile_conflicts_total" -> conflicts += value;
                 case "rest_client_requests_total" -> {
+                    requests += value;
                     if (series.contains("code=\"429\"")) {
                         throttled += value;
                     } else if (series.contains("code=\"5")) {
@@ -70,6 +72,7 @@ final class ReplicaMetrics {
                 }
             }
         }
-        return new Snapshot(reconciles, errors, retries, conflicts, throttled, serverErrors, connectionErrors);
+        return new Snapshot(reconciles, errors, retries, conflicts, requests, throttled, serverErrors,
+                connectionErrors);
     }
 }

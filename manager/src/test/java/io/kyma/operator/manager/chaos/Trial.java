@@ -54,11 +54,15 @@ final class Trial implements AutoCloseable {
     }
 
     void createLoad() {
-        created = Instant.now();
         load.create(admin, namespace);
+        created = Instant.now();
     }
 
-    /** Waits until {@code offset} after the load was created: the schedule of a scenario's faults. */
+    /**
+     * Waits until {@code offset} after the last object of the load was created: the schedule of a scenario's faults.
+     * It counts from the end of the creates, because under a full load they take seconds (the operator is already
+     * busy with the first Kymas), so that the fault window falls on the same part of the work in every run.
+     */
     void at(Duration offset) {
         Instant until = created.plus(offset);
         while (Instant.now().isBefore(until)) {
@@ -109,6 +113,16 @@ final class Trial implements AutoCloseable {
      * how long after the faults everything settled, and the requests and reconciles of the fault window.
      */
     Outcome outcome(JobServer jobs, List<ApiFaultProxy> proxies) {
+        return outcome(jobs, proxies, watchedComponents(), null);
+    }
+
+    /**
+     * @param components every version of every component, in the order they were written
+     * @param atEnd the operator's metrics now, when no proxy counted its requests (null otherwise): the requests then
+     *        come from its own {@code rest_client_requests_total}
+     */
+    Outcome outcome(JobServer jobs, List<ApiFaultProxy> proxies, List<HelmComponent> components,
+            ReplicaMetrics.Snapshot atEnd) {
         Map<String, String> kymas = new TreeMap<>();
         for (Kyma kyma : admin.resources(Kyma.class).inNamespace(namespace).list().getItems()) {
             kymas.put(kyma.getMetadata().getName(), String.valueOf(kyma.getStatus().getPhase()));
@@ -130,8 +144,12 @@ final class Trial implements AutoCloseable {
             total += proxy.exchanges().stream().filter(e -> !e.watch()).count();
             injected += proxy.exchanges().stream().filter(ApiFaultProxy.Exchange::injected).count();
         }
+        if (atEnd != null) {
+            requests = atFaultStart == null ? 0 : Math.round(atFaultEnd.minus(atFaultStart).requests());
+            total = Math.round(atEnd.requests());
+        }
         Instant end = faultsEnded == null ? created : faultsEnded;
-        return new Outcome(kymas, runs, componentVerdict(), starts, Duration.between(end, converged),
+        return new Outcome(kymas, runs, componentVerdict(components), starts, Duration.between(end, converged),
                 faultsBegan == null ? Duration.ZERO : Duration.between(faultsBegan, faultsEnded), requests, total,
                 injected,
                 atFaultStart == null || atFaultEnd == null ? null : atFaultEnd.minus(atFaultStart));
@@ -146,15 +164,26 @@ final class Trial implements AutoCloseable {
                 .map(c -> c.getReason()).findFirst().orElse("-");
     }
 
-    /** The lifecycle oracle on every component version the watch delivered. */
-    LifecycleOracle.Verdict componentVerdict() {
+    /** Every version of every component that the trial's watch delivered, in order. */
+    List<HelmComponent> watchedComponents() {
+        List<HelmComponent> versions = new ArrayList<>();
+        for (History.Event event : history.events()) {
+            if (event.object() instanceof HelmComponent c) {
+                versions.add(c);
+            }
+        }
+        return versions;
+    }
+
+    /** The lifecycle oracle on these component versions. */
+    LifecycleOracle.Verdict componentVerdict(List<HelmComponent> versions) {
         ComponentLifecycle lifecycle = new ComponentLifecycle(load.unit());
         LifecycleOracle oracle = new LifecycleOracle(List.of("pending", "started", "failing", "retrying", "success"),
                 (name, state) -> lifecycle.dwell(ComponentState.valueOf(state.toUpperCase()), module(name))
                         .orElse(Duration.ZERO));
         List<LifecycleOracle.Observation> seen = new ArrayList<>();
-        for (History.Event event : history.events()) {
-            if (event.object() instanceof HelmComponent c && c.getStatus() != null && c.getStatus().getState() != null) {
+        for (HelmComponent c : versions) {
+            if (c.getStatus() != null && c.getStatus().getState() != null) {
                 seen.add(new LifecycleOracle.Observation(c.getMetadata().getName(), c.getStatus().getState().wireName(),
                         Instant.parse(c.getStatus().getLastTransitionTime())));
             }

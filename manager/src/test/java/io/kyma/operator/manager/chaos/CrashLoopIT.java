@@ -1,0 +1,128 @@
+package io.kyma.operator.manager.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.KymaPhase;
+import io.kyma.operator.api.Run;
+import io.kyma.operator.manager.Samples;
+import io.kyma.operator.remotejob.JobServer;
+import io.kyma.operator.testing.Crds;
+import io.kyma.operator.testing.EmbeddedControlPlane;
+
+/**
+ * Fault scenario 1, crashes: the operator jar runs as a process of its own and is killed with SIGKILL at random
+ * moments of the load, then started again, again and again; twice the kill comes after the job service started a
+ * Run's job and before the operator could write that down. Nothing may be lost or done twice: every component walks
+ * every state once and in order, no transition comes early, and every Run's job is started once.
+ */
+class CrashLoopIT {
+    // slow enough that the load lasts through every kill (a new JVM takes seconds to start)
+    private static final ChaosLoad LOAD = ChaosLoad.full() ? ChaosLoad.standard(Duration.ofSeconds(1), 40)
+            : ChaosLoad.standard(Duration.ofMillis(600), 20);
+    private static final int KILLS = ChaosLoad.full() ? 20 : 10;
+    /** The kills that come between a job's start and the status write that records it. */
+    private static final Set<Integer> AFTER_A_JOB_START = Set.of(3, 7);
+
+    private static KubernetesClient admin;
+    /** Kymas Ready when the last kill came: fewer than all, or the kills did not fall on the load. */
+    private static long readyAtLastKill;
+    private static JobServer jobs;
+
+    @BeforeAll
+    static void setUp() {
+        admin = EmbeddedControlPlane.get().newClient();
+        Crds.install(admin);
+        jobs = JobServer.start("127.0.0.1", 0);
+    }
+
+    @AfterAll
+    static void tearDown() {
+        jobs.close();
+        admin.close();
+    }
+
+    @Test
+    void killedAtRandomMomentsItLosesNothingAndDoesNothingTwice() throws IOException {
+        Outcome baseline = run("crash-baseline", false);
+        Outcome crashed = run("crash-kills", true);
+        ChaosRow row = ChaosRow.of(KILLS + " kills with SIGKILL, 0.2 to 1 s after each start (" + AFTER_A_JOB_START.size()
+                + " right after a job start), each followed by a new process", LOAD, baseline, crashed);
+        ChaosReport.record("crash-loop", ChaosReport.environment(), List.of(row));
+
+        assertThat(readyAtLastKill).as("Kymas Ready at the last kill").isLessThan(LOAD.kymas());
+        assertThat(crashed.differencesFrom(baseline)).isEmpty();
+        assertThat(crashed.components().passed()).as(crashed.components().toString()).isTrue();
+        assertThat(crashed.components().finished()).isEqualTo(LOAD.components());
+        assertThat(crashed.jobStarts()).as("jobs started per Run").hasSize(LOAD.runs() + AFTER_A_JOB_START.size())
+                .allSatisfy((run, starts) -> assertThat(starts).as(run).isEqualTo(1L));
+    }
+
+    private static Outcome run(String namespace, boolean kill) throws IOException {
+        Path kubeconfig = Files.createTempFile("chaos-kubeconfig", ".yaml");
+        Path log = Path.of("target", "chaos", namespace + "-operator.log");
+        Files.createDirectories(log.getParent());
+        Random random = new Random(13);
+        // Straight to the API server, as deployed (watches over WebSocket); its requests are counted by its own
+        // metrics, read just before each kill.
+        try (Trial trial = new Trial(admin, namespace, LOAD)) {
+            Files.writeString(kubeconfig, EmbeddedControlPlane.get().kubeconfigYaml());
+            List<String> flags = LOAD.operatorFlags(jobs.url());
+            OperatorJar operator = OperatorJar.start(kubeconfig, trial.namespace(), flags, log);
+            try {
+                trial.createLoad();
+                trial.faultsBegin(ReplicaMetrics.Snapshot.ZERO);
+                ReplicaMetrics.Snapshot ended = ReplicaMetrics.Snapshot.ZERO;
+                for (int k = 1; k <= KILLS; k++) {
+                    if (AFTER_A_JOB_START.contains(k)) {
+                        // the job service starts the job at once and answers 3 s later: the kill falls in between
+                        jobs.faults().latency(Duration.ofSeconds(3));
+                        Run run = admin.resource(Samples.run(trial.namespace(), "c" + k, "build",
+                                Map.of("durationSeconds", "1"), "200ms", null)).create();
+                        trial.until(Duration.ofSeconds(30),
+                                () -> jobs.jobsStartedPerKey().containsKey(run.getMetadata().getUid()));
+                    } else {
+                        LockSupport.parkNanos(Duration.ofMillis(200 + random.nextInt(800)).toNanos());
+                    }
+                    if (k == KILLS) {
+                        readyAtLastKill = admin.resources(Kyma.class).inNamespace(trial.namespace()).list().getItems()
+                                .stream().filter(y -> y.getStatus() != null
+                                        && y.getStatus().getPhase() == KymaPhase.READY).count();
+                    }
+                    if (kill) {
+                        ended = ended.plus(operator.metrics());
+                        operator.kill();
+                        jobs.faults().latency(Duration.ZERO);
+                        operator = OperatorJar.start(kubeconfig, trial.namespace(), flags, log);
+                    } else {
+                        jobs.faults().latency(Duration.ZERO);
+                    }
+                }
+                trial.faultsEnd(ended.plus(operator.metrics()));
+                trial.awaitSettled(Duration.ofMinutes(ChaosLoad.full() ? 10 : 3));
+                return trial.outcome(jobs, List.of(), trial.watchedComponents(), ended.plus(operator.metrics()));
+            } finally {
+                jobs.faults().latency(Duration.ZERO);
+                operator.close();
+            }
+        } finally {
+            Files.deleteIfExists(kubeconfig);
+        }
+    }
+}
