@@ -2,8 +2,8 @@
 # Runs the README's commands end to end on a second embedded control plane (its own ports and directory, so a
 # `make run` in progress is left alone): the control-plane script, the CRDs and their printer columns, the operator
 # jar with the samples, the metrics and probe endpoints, the sample-data script and every Makefile target the README
-# shows: help, install, sample-data, deploy, undeploy, remote-server, manifests, docker-build/push, run, bench and
-# stop.
+# shows: help, install, sample-data, deploy, undeploy, remote-server, manifests, docker-build/push, chaos (dry run),
+# run, bench and stop.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -43,6 +43,13 @@ hack/control-plane.sh status
 step "make help"
 help_text=$(make --no-print-directory help)
 grep -q 'sample-data' <<< "$help_text"
+grep -q 'chaos' <<< "$help_text"
+
+step "make chaos runs every fault scenario at full size, then renders the tables (dry run: it takes minutes)"
+chaos_plan=$(make --no-print-directory -n chaos)
+grep -q -- '-Dchaos.full=true' <<< "$chaos_plan"
+grep -q -- "-Dit.test='\*\*/chaos/\*IT'" <<< "$chaos_plan"
+grep -q 'ChaosDocTest -Dchaos.write=true' <<< "$chaos_plan"
 
 step "make install; kubectl get kymas shows the printer columns"
 make --no-print-directory install

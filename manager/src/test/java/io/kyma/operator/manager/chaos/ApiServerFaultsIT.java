@@ -6,15 +6,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kyma.operator.remotejob.JobServer;
 import io.kyma.operator.testing.ApiFaultProxy;
-import io.kyma.operator.testing.Crds;
-import io.kyma.operator.testing.EmbeddedControlPlane;
 
 /**
  * Fault scenario 3, a misbehaving API server: between the operator and kube-apiserver sits a proxy that answers a
@@ -28,21 +23,9 @@ class ApiServerFaultsIT {
             : new Faults.Window(Duration.ofMillis(500), Duration.ofMillis(1500));
     private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
 
-    private static KubernetesClient admin;
-    private static JobServer jobs;
+    @RegisterExtension
+    static final ChaosEnvironment ENV = new ChaosEnvironment();
 
-    @BeforeAll
-    static void setUp() {
-        admin = EmbeddedControlPlane.get().newClient();
-        Crds.install(admin);
-        jobs = JobServer.start("127.0.0.1", 0);
-    }
-
-    @AfterAll
-    static void tearDown() {
-        jobs.close();
-        admin.close();
-    }
 
     @Test
     void everyKindOfMisbehaviourLeavesTheSameEndStateWithoutAmplifyingLoad() {
@@ -59,13 +42,13 @@ class ApiServerFaultsIT {
                         p -> p.delayAnswers(Duration.ZERO)),
                 new Faults("every watch ended, every 300 ms", p -> { }, ApiFaultProxy::endWatches, p -> { }));
         // the first run of a JVM is slower while the JIT compiles: not a fair baseline
-        Faults.NONE.run(admin, "api-warm-up", LOAD, jobs, WINDOW, List.of());
-        Outcome baseline = Faults.NONE.run(admin, "api-baseline", LOAD, jobs, WINDOW, List.of()).outcome();
+        Faults.NONE.run(ENV.admin(), "api-warm-up", LOAD, ENV.jobs(), WINDOW, List.of());
+        Outcome baseline = Faults.NONE.run(ENV.admin(), "api-baseline", LOAD, ENV.jobs(), WINDOW, List.of()).outcome();
         List<ChaosRow> rows = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         int index = 0;
         for (Faults kind : kinds) {
-            Faults.Result faulted = kind.run(admin, "api-fault-" + index++, LOAD, jobs, WINDOW, List.of());
+            Faults.Result faulted = kind.run(ENV.admin(), "api-fault-" + index++, LOAD, ENV.jobs(), WINDOW, List.of());
             rows.add(ChaosRow.of(kind.name(), LOAD, baseline, faulted.outcome()));
             check(kind.name(), baseline, faulted, failures);
         }
@@ -75,15 +58,7 @@ class ApiServerFaultsIT {
 
     private static void check(String kind, Outcome baseline, Faults.Result faulted, List<String> failures) {
         Outcome outcome = faulted.outcome();
-        if (!outcome.differencesFrom(baseline).isEmpty()) {
-            failures.add(kind + ": end state differs: " + outcome.differencesFrom(baseline));
-        }
-        if (!outcome.components().passed() || outcome.components().finished() != LOAD.components()) {
-            failures.add(kind + ": " + outcome.components());
-        }
-        if (outcome.runsStartedTwice() > 0) {
-            failures.add(kind + ": " + outcome.runsStartedTwice() + " Runs started twice");
-        }
+        failures.addAll(outcome.violations(kind, LOAD, baseline));
         // Not amplifying: each injected error costs about one more request, and nothing else grows much.
         if (outcome.requests() > baseline.requests() * 5 / 4 + 2 * outcome.injected()) {
             failures.add(kind + ": " + outcome.requests() + " requests in all with " + outcome.injected()

@@ -7,16 +7,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kyma.operator.api.Run;
-import io.kyma.operator.remotejob.JobServer;
-import io.kyma.operator.testing.Crds;
-import io.kyma.operator.testing.EmbeddedControlPlane;
 
 /**
  * Fault scenario 4, the job service misbehaves while Runs poll it: it is down, answers slower than the request
@@ -32,44 +27,29 @@ class JobServiceOutageIT {
     private static final String RESTART_NS = "jobs-fault-restart";
     private static final List<String> FLAGS = List.of("--remote-request-timeout", "1s");
 
-    private static KubernetesClient admin;
-    private static JobServer jobs;
+    @RegisterExtension
+    static final ChaosEnvironment ENV = new ChaosEnvironment();
 
-    @BeforeAll
-    static void setUp() {
-        admin = EmbeddedControlPlane.get().newClient();
-        Crds.install(admin);
-        jobs = JobServer.start("127.0.0.1", 0);
-    }
-
-    @AfterAll
-    static void tearDown() {
-        jobs.close();
-        admin.close();
-    }
 
     @Test
     void runsSayTheServiceIsUnreachableWhileItIsAndEndAsWithoutFaults() {
         List<Faults> outages = List.of(
-                Faults.of("job service down (connections refused)", p -> jobs.refuseFor(WINDOW.length()), p -> { }),
+                Faults.of("job service down (connections refused)", p -> ENV.jobs().refuseFor(WINDOW.length()), p -> { }),
                 Faults.of("job service answers after 1.5 s, beyond the 1 s request timeout",
-                        p -> jobs.faults().latency(Duration.ofMillis(1500)), p -> jobs.faults().latency(Duration.ZERO)),
-                Faults.of("job service answers 503", p -> jobs.faults().errorRate(1.0), p -> jobs.faults().errorRate(0)),
-                Faults.of("job service answers garbage (HTML)", p -> jobs.faults().garbageRate(1.0),
-                        p -> jobs.faults().garbageRate(0)));
-        Faults.NONE.run(admin, "jobs-warm-up", LOAD, jobs, WINDOW, FLAGS);
-        Outcome baseline = Faults.NONE.run(admin, "jobs-baseline", LOAD, jobs, WINDOW, FLAGS).outcome();
+                        p -> ENV.jobs().faults().latency(Duration.ofMillis(1500)), p -> ENV.jobs().faults().latency(Duration.ZERO)),
+                Faults.of("job service answers 503", p -> ENV.jobs().faults().errorRate(1.0), p -> ENV.jobs().faults().errorRate(0)),
+                Faults.of("job service answers garbage (HTML)", p -> ENV.jobs().faults().garbageRate(1.0),
+                        p -> ENV.jobs().faults().garbageRate(0)));
+        Faults.NONE.run(ENV.admin(), "jobs-warm-up", LOAD, ENV.jobs(), WINDOW, FLAGS);
+        Outcome baseline = Faults.NONE.run(ENV.admin(), "jobs-baseline", LOAD, ENV.jobs(), WINDOW, FLAGS).outcome();
         List<ChaosRow> rows = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         int index = 0;
         for (Faults outage : outages) {
-            Faults.Result faulted = outage.run(admin, "jobs-fault-" + index++, LOAD, jobs, WINDOW, FLAGS);
+            Faults.Result faulted = outage.run(ENV.admin(), "jobs-fault-" + index++, LOAD, ENV.jobs(), WINDOW, FLAGS);
             Outcome outcome = faulted.outcome();
             rows.add(ChaosRow.of(outage.name(), LOAD, baseline, outcome));
-            common(outage.name(), outcome, failures);
-            if (!outcome.differencesFrom(baseline).isEmpty()) {
-                failures.add(outage.name() + ": " + outcome.differencesFrom(baseline));
-            }
+            failures.addAll(outcome.violations(outage.name(), LOAD, baseline));
             for (int i = 0; i < LOAD.runs(); i++) {
                 List<String> reachable = reachability(faulted.trial().runVersions("r" + i));
                 if (!reachable.contains("False") || !"True".equals(reachable.get(reachable.size() - 1))) {
@@ -80,27 +60,18 @@ class JobServiceOutageIT {
 
         // once every Run has started its job, so that every Run has one to lose
         Faults forgetful = Faults.of("job service restarts with an empty store, every job running", p -> {
-            await().atMost(Duration.ofMinutes(1)).until(() -> admin.resources(Run.class).inNamespace(RESTART_NS).list()
+            await().atMost(Duration.ofMinutes(1)).until(() -> ENV.admin().resources(Run.class).inNamespace(RESTART_NS).list()
                     .getItems().stream().allMatch(r -> r.getStatus() != null && r.getStatus().getRemoteId() != null));
-            jobs.restart();
+            ENV.jobs().restart();
         }, p -> { });
-        Faults.Result restarted = forgetful.run(admin, RESTART_NS, LOAD, jobs, WINDOW, FLAGS);
+        Faults.Result restarted = forgetful.run(ENV.admin(), RESTART_NS, LOAD, ENV.jobs(), WINDOW, FLAGS);
         rows.add(ChaosRow.of(forgetful.name(), LOAD, baseline, restarted.outcome()));
-        common(forgetful.name(), restarted.outcome(), failures);
+        failures.addAll(restarted.outcome().violations(forgetful.name(), LOAD));
         assertThat(restarted.outcome().runs().values()).as("a job the service forgot cannot be finished or restarted")
                 .containsOnly("Failed/JobLost");
 
         ChaosReport.record("job-service-outages", ChaosReport.environment(), rows);
         assertThat(failures).isEmpty();
-    }
-
-    private static void common(String name, Outcome outcome, List<String> failures) {
-        if (!outcome.components().passed() || outcome.components().finished() != LOAD.components()) {
-            failures.add(name + ": " + outcome.components());
-        }
-        if (outcome.runsStartedTwice() > 0 || outcome.jobStarts().containsValue(0L)) {
-            failures.add(name + ": jobs started per Run " + outcome.jobStarts());
-        }
     }
 
     /** The values RemoteReachable took, in order, without repeats. */

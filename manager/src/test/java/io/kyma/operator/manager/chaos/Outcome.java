@@ -25,6 +25,30 @@ record Outcome(Map<String, String> kymas, Map<String, String> runs, LifecycleOra
         Map<String, Long> jobStarts, Duration converged, Duration faultWindow, long requestsDuringFault,
         long requests, long injected, ReplicaMetrics.Snapshot duringFault) {
 
+    /**
+     * What the oracle holds against this run, one line each, named {@code name}: components that skipped, repeated or
+     * hurried a state or did not finish, Runs whose job was started twice or never.
+     */
+    List<String> violations(String name, ChaosLoad load) {
+        List<String> found = new ArrayList<>();
+        if (!components.passed() || components.finished() != load.components()) {
+            found.add(name + ": " + components);
+        }
+        if (runsStartedTwice() > 0 || jobStarts.containsValue(0L)) {
+            found.add(name + ": jobs started per Run " + jobStarts);
+        }
+        return found;
+    }
+
+    /** {@link #violations} and every end state that differs from {@code baseline}'s. */
+    List<String> violations(String name, ChaosLoad load, Outcome baseline) {
+        List<String> found = violations(name, load);
+        if (!differencesFrom(baseline).isEmpty()) {
+            found.add(name + ": end state differs: " + differencesFrom(baseline));
+        }
+        return found;
+    }
+
     /** Runs whose job was started more than once. */
     long runsStartedTwice() {
         return jobStarts.values().stream().filter(n -> n > 1).count();

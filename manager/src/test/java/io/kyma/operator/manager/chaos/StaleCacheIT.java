@@ -6,15 +6,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kyma.operator.remotejob.JobServer;
 import io.kyma.operator.testing.ApiFaultProxy;
-import io.kyma.operator.testing.Crds;
-import io.kyma.operator.testing.EmbeddedControlPlane;
 
 /**
  * Fault scenario 6, stale caches: the operator's watches deliver every event late, or lose events and then have to
@@ -28,21 +23,9 @@ class StaleCacheIT {
             ? new Faults.Window(Duration.ofSeconds(2), Duration.ofSeconds(8))
             : new Faults.Window(Duration.ofMillis(500), Duration.ofMillis(1500));
 
-    private static KubernetesClient admin;
-    private static JobServer jobs;
+    @RegisterExtension
+    static final ChaosEnvironment ENV = new ChaosEnvironment();
 
-    @BeforeAll
-    static void setUp() {
-        admin = EmbeddedControlPlane.get().newClient();
-        Crds.install(admin);
-        jobs = JobServer.start("127.0.0.1", 0);
-    }
-
-    @AfterAll
-    static void tearDown() {
-        jobs.close();
-        admin.close();
-    }
 
     @Test
     void decisionsOnStaleViewsNeverWriteAWrongState() {
@@ -51,24 +34,16 @@ class StaleCacheIT {
                         p -> p.delayWatchEvents(Duration.ofMillis(300)), p -> p.delayWatchEvents(Duration.ZERO)),
                 new Faults("every 300 ms each watch loses an event and ends with 410 Gone: relist", p -> { },
                         ApiFaultProxy::loseNextWatchEvents, p -> { }));
-        Faults.NONE.run(admin, "stale-warm-up", LOAD, jobs, WINDOW, List.of());
-        Outcome baseline = Faults.NONE.run(admin, "stale-baseline", LOAD, jobs, WINDOW, List.of()).outcome();
+        Faults.NONE.run(ENV.admin(), "stale-warm-up", LOAD, ENV.jobs(), WINDOW, List.of());
+        Outcome baseline = Faults.NONE.run(ENV.admin(), "stale-baseline", LOAD, ENV.jobs(), WINDOW, List.of()).outcome();
         List<ChaosRow> rows = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         int index = 0;
         for (Faults kind : kinds) {
-            Faults.Result faulted = kind.run(admin, "stale-fault-" + index++, LOAD, jobs, WINDOW, List.of());
+            Faults.Result faulted = kind.run(ENV.admin(), "stale-fault-" + index++, LOAD, ENV.jobs(), WINDOW, List.of());
             Outcome outcome = faulted.outcome();
             rows.add(ChaosRow.of(kind.name(), LOAD, baseline, outcome));
-            if (!outcome.differencesFrom(baseline).isEmpty()) {
-                failures.add(kind.name() + ": " + outcome.differencesFrom(baseline));
-            }
-            if (!outcome.components().passed() || outcome.components().finished() != LOAD.components()) {
-                failures.add(kind.name() + ": " + outcome.components());
-            }
-            if (outcome.runsStartedTwice() > 0) {
-                failures.add(kind.name() + ": jobs started per Run " + outcome.jobStarts());
-            }
+            failures.addAll(outcome.violations(kind.name(), LOAD, baseline));
             System.out.printf("%s: %d watch events lost, %d watches ended%n", kind.name(),
                     faulted.proxy().watchEventsLost(), faulted.proxy().watchesEnded());
         }
