@@ -136,14 +136,21 @@ public final class ReconcileGuard {
                     delay, failure.getMessage());
             return new Result<>(Outcome.FAILED, null, delay);
         }
+        if (failure instanceof KubernetesClientException notFound && notFound.getCode() == 404) {
+            // Deleted meanwhile, or not served yet: a kube-apiserver that has just started answers 404 for custom
+            // resources until it has loaded their CRDs. Retried with backoff; once the deletion's watch event has
+            // emptied the cache, the retry finds nothing to reconcile.
+            Duration delay = limiter.failed(key);
+            metrics.reconciles(controller, "requeue").increment();
+            metrics.queueRetries(controller).increment();
+            LOG.info("{} {}: not found (deleted, or not served yet after an API server start), retrying in {}",
+                    resource.getKind(), name(resource), delay);
+            return new Result<>(Outcome.FAILED, null, delay);
+        }
         if (failure != null && ApiFailure.permanent(failure)) {
-            // Forbidden, invalid, gone: the same request fails again however often it is sent. The controllers put
-            // what they can say into status; here it is logged, counted, and left until the next event or sync.
+            // Forbidden, invalid: the same request fails again however often it is sent. The controllers put what
+            // they can say into status; here it is logged, counted, and left until the next event or sync.
             limiter.succeeded(key);
-            if (((KubernetesClientException) failure).getCode() == 404) {
-                LOG.info("{} {}: deleted while it was reconciled", resource.getKind(), name(resource));
-                return new Result<>(Outcome.FAILED, null, syncPeriod);
-            }
             metrics.reconcileErrors(controller).increment();
             metrics.reconciles(controller, "error").increment();
             LOG.error("{} {}: reconcile failed and will fail again, not retrying before the next change or {}: {}",

@@ -69,4 +69,21 @@ class ReconcileGuardTest {
         clock.advance(Duration.ofMillis(500));
         assertThat(guard.run(resource, () -> "ran").value()).isEqualTo("ran");
     }
+
+    /**
+     * Found by the control-plane restart scenario: a kube-apiserver that has just started answers 404 for custom
+     * resources until it has loaded their CRDs. Taken for a deletion, the Run waited for the sync period (minutes).
+     */
+    @Test
+    void notFoundIsRetriedWithBackoffNotParkedUntilTheSyncPeriod() {
+        var result = guard.run(resource, () -> {
+            throw new KubernetesClientException("the server could not find the requested resource", 404, null);
+        });
+
+        assertThat(result.outcome()).isEqualTo(ReconcileGuard.Outcome.FAILED);
+        assertThat(result.delay()).isEqualTo(Duration.ofMillis(500));
+        assertThat(metrics.reconcileErrors("test").count()).isZero();
+        clock.advance(Duration.ofMillis(500));
+        assertThat(guard.run(resource, () -> "ran").value()).isEqualTo("ran");
+    }
 }
