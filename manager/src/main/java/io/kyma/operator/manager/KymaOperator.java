@@ -87,7 +87,11 @@ public final class KymaOperator implements AutoCloseable {
             List<Reconciler<?>> reconcilers, boolean exitOnLostLease) {
         this.config = config;
         this.clock = clock;
-        this.client = KubernetesClients.create(clientConfig, config, metrics, extraInterceptors);
+        this.leadership = config.leaderElect() ? Optional.of(new Leadership(exitOnLostLease, clock))
+                : Optional.empty();
+        List<Interceptor> interceptors = new java.util.ArrayList<>(extraInterceptors);
+        leadership.ifPresent(l -> interceptors.add(l.renewals()));
+        this.client = KubernetesClients.create(clientConfig, config, metrics, interceptors);
         this.requeueLimiter = new RequeueLimiter(config.failureBaseDelay(), config.failureMaxDelay(),
                 new TokenBucket(config.rateLimiterFrequency(), config.rateLimiterBurst(), clock), clock,
                 metrics.requeueLimiterWait()::record);
@@ -98,13 +102,13 @@ public final class KymaOperator implements AutoCloseable {
                 : GlobalGate.open();
         this.watchdog = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = Executors.defaultThreadFactory().newThread(r);
-            t.setName("reconcile-timeout-watchdog");
+            t.setName("manager-watchdog"); // reconcile timeouts and the lease's renew deadline
             t.setDaemon(true);
             return t;
         });
         watchdog.setRemoveOnCancelPolicy(true);
-        this.leadership = config.leaderElect() ? Optional.of(new Leadership(exitOnLostLease, clock))
-                : Optional.empty();
+        leadership.ifPresent(l -> watchdog.scheduleWithFixedDelay(l::checkRenewal, 250, 250,
+                java.util.concurrent.TimeUnit.MILLISECONDS));
         this.operator = new Operator(o -> o
                 .withKubernetesClient(client)
                 .withLeaderElectionConfiguration(leadership.map(l -> l.configuration(config)).orElse(null))

@@ -3,6 +3,7 @@ package io.kyma.operator.manager;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
@@ -12,35 +13,77 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.fabric8.kubernetes.client.http.Interceptor;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 
 /**
  * Leader election through a Lease (JOSDK's, with its 15 s lease, 10 s renew deadline and 2 s retry). A manager that
- * loses the lease stops reconciling at once: the process exits, as controller-runtime's managers do, or in tests
- * the operator is stopped. Because the lease outlives the renew deadline by 5 s, the old leader has stopped before
- * another can take over.
+ * loses the lease stops reconciling at once: the process ends without a graceful shutdown, as controller-runtime's
+ * managers do, or in tests the operator is stopped. Because the lease outlives the renew deadline by 5 s, the old
+ * leader has stopped before another can take over.
+ * <p>
+ * fabric8's elector checks the renew deadline only between attempts, and one attempt can last far longer: the client
+ * retries a refused or failed request in the call, with a backoff that doubles up to 10 times. Cut off from the API
+ * server, a leader went on believing it led for 19 s, 4 s after another replica had taken the lease. So the deadline
+ * is enforced here as well: {@link #renewals()} sees every lease write the API server accepted with this replica as
+ * the holder, and {@link #checkRenewal()}, called often, steps down once the last one is older than the deadline.
  */
 final class Leadership {
     private static final Logger LOG = LoggerFactory.getLogger(Leadership.class);
+    static final Duration RENEW_DEADLINE = LeaderElectionConfiguration.RENEW_DEADLINE_DEFAULT_VALUE;
 
     private final String identity;
-    private final boolean exitOnLoss;
+    private final Runnable exit;
     private final Clock clock;
     private final AtomicReference<Instant> leadingSince = new AtomicReference<>();
     private final AtomicReference<Instant> stoppedAt = new AtomicReference<>();
+    private final AtomicReference<Instant> renewed = new AtomicReference<>();
     private volatile Runnable stopReconciling = () -> {
     };
 
     Leadership(boolean exitOnLoss, Clock clock) {
+        this(exitOnLoss ? Leadership::halt : null, clock);
+    }
+
+    /** @param exit ends the process when the lease is lost; null stops only the reconciling */
+    Leadership(Runnable exit, Clock clock) {
         this.identity = hostname() + "_" + UUID.randomUUID();
-        this.exitOnLoss = exitOnLoss;
+        this.exit = exit;
         this.clock = clock;
+    }
+
+    /** An interceptor for the client that elects: it reports each accepted lease write with this holder. */
+    Interceptor renewals() {
+        return new LeaseRenewals(identity, this::renewed);
+    }
+
+    /** The API server accepted the lease with this replica as holder and {@code renewTime}. */
+    void renewed(Instant renewTime) {
+        renewed.accumulateAndGet(renewTime, (a, b) -> a == null || b.isAfter(a) ? b : a);
+    }
+
+    /**
+     * Whether this replica leads on a lease it last renewed more than the renew deadline ago: the lease may expire
+     * for the others soon, and this replica must stop first.
+     */
+    boolean overdue(Instant now) {
+        Instant last = renewed.get();
+        return leading() && last != null && now.isAfter(last.plus(RENEW_DEADLINE));
+    }
+
+    /** Steps down when {@link #overdue}; cheap, for a scheduler to call every few hundred milliseconds. */
+    void checkRenewal() {
+        if (overdue(clock.instant())) {
+            LOG.error("The leader lease was last renewed at {}, more than the {} s renew deadline ago", renewed.get(),
+                    RENEW_DEADLINE.toSeconds());
+            stopped();
+        }
     }
 
     LeaderElectionConfiguration configuration(ManagerConfig config) {
         return new LeaderElectionConfiguration(config.leaderElectionId(), config.leaderElectionNamespace().orElse(null),
                 LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE,
-                LeaderElectionConfiguration.RENEW_DEADLINE_DEFAULT_VALUE,
+                RENEW_DEADLINE,
                 LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE, identity,
                 new LeaderCallbacks(this::started, this::stopped, leader -> LOG.info("Leader is now {}", leader)),
                 false);
@@ -66,21 +109,34 @@ final class Leadership {
         return Optional.ofNullable(stoppedAt.get());
     }
 
-    private void started() {
-        leadingSince.set(clock.instant());
+    void started() {
+        Instant now = clock.instant();
+        renewed.compareAndSet(null, now); // the acquiring write may be reported a moment later
+        leadingSince.set(now);
         LOG.info("Became the leader as {}; reconciling", identity);
     }
 
-    private void stopped() {
+    void stopped() {
         if (leadingSince.get() == null || !stoppedAt.compareAndSet(null, clock.instant())) {
             return;
         }
-        if (exitOnLoss) {
-            LOG.error("Lost the leader lease as {}; exiting so that only the new leader reconciles", identity);
-            System.exit(1);
+        if (exit != null) {
+            LOG.error("Lost the leader lease as {}; exiting at once so that only the new leader reconciles", identity);
+            exit.run();
+            return;
         }
         LOG.warn("Lost the leader lease as {}; stopping", identity);
         new Thread(stopReconciling, "leadership-lost").start();
+    }
+
+    /**
+     * Ends the process without shutdown hooks: a graceful stop would let in-flight reconciles write on for up to 30 s
+     * after another replica may have become the leader (controller-runtime skips it too when the lease is lost).
+     */
+    private static void halt() {
+        System.out.flush();
+        System.err.flush();
+        Runtime.getRuntime().halt(1);
     }
 
     private static String hostname() {
