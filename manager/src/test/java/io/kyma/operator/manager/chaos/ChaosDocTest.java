@@ -17,8 +17,8 @@ import io.kyma.operator.testing.Crds;
 
 /**
  * The fault tables of docs/reliability.md are the CSV files that {@code make chaos} wrote in docs/chaos, rendered, and
- * every recorded row passed: nothing skipped, repeated or early, no Run started twice. {@code -Dchaos.write=true}
- * rewrites the tables from the files ({@code make chaos} does it after the runs).
+ * every recorded row passed: nothing skipped, repeated or early, no Run started twice, no two replicas writing at
+ * once. {@code -Dchaos.write=true} rewrites the tables from the files ({@code make chaos} does it after the runs).
  */
 class ChaosDocTest {
     private static final Pattern TABLE = Pattern.compile(
@@ -43,13 +43,22 @@ class ChaosDocTest {
             Path csv = root.resolve("docs/chaos/" + scenario + ".csv");
             assertThat(csv).as("the data of the table for " + scenario).exists();
             ChaosReport.Recorded data = ChaosReport.read(csv);
-            String expected = ChaosReport.markdown(data);
+            boolean writers = scenario.endsWith("-writers");
+            String expected = writers ? WriterRow.markdown(data.environment(), data.writerRows())
+                    : ChaosReport.markdown(data);
             if (!Boolean.getBoolean("chaos.write")) {
                 assertThat(tables.group(2)).as("docs/reliability.md's table for %s differs from %s; rerun make chaos"
                         + " or this test with -Dchaos.write=true", scenario, csv).isEqualTo(expected);
             }
             tables.appendReplacement(rewritten, Matcher.quoteReplacement("<!-- table: generated from docs/chaos/"
                     + scenario + ".csv -->\n" + expected + "<!-- end of table -->\n"));
+            if (writers) {
+                for (WriterRow row : data.writerRows()) {
+                    assertThat(row.overlapping() + row.interleaved()).as(scenario + ": " + row.faults()).isZero();
+                    assertThat(row.scale()).as("the document shows the full runs of make chaos").isEqualTo("full");
+                }
+                continue;
+            }
             for (ChaosRow row : data.rows()) {
                 assertThat(row.skipped() + row.repeated() + row.early()).as(scenario + ": " + row.faults()).isZero();
                 assertThat(row.runsStartedTwice()).as(scenario + ": " + row.faults()).isZero();

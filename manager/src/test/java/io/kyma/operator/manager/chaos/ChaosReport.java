@@ -18,17 +18,31 @@ final class ChaosReport {
     }
 
     static void record(String scenario, String environment, List<ChaosRow> rows) {
+        record(scenario, environment, ChaosRow.HEADER, rows.stream().map(ChaosRow::fields).toList());
+    }
+
+    /** The writers table of a scenario with several replicas, as {@code <scenario>-writers.csv}. */
+    static void recordWriters(String scenario, String environment, List<WriterRow> rows) {
+        record(scenario + "-writers", environment, WriterRow.HEADER, rows.stream().map(WriterRow::fields).toList());
+    }
+
+    private static void record(String scenario, String environment, List<String> header, List<List<String>> rows) {
         StringBuilder csv = new StringBuilder("# ").append(environment).append('\n')
-                .append(ChaosRow.csvLine(ChaosRow.HEADER)).append('\n');
-        for (ChaosRow row : rows) {
-            csv.append(ChaosRow.csvLine(row.fields())).append('\n');
-            System.out.println(scenario + ": " + ChaosRow.csvLine(row.fields()));
+                .append(ChaosRow.csvLine(header)).append('\n');
+        for (List<String> row : rows) {
+            csv.append(ChaosRow.csvLine(row)).append('\n');
+            System.out.println(scenario + ": " + ChaosRow.csvLine(row));
         }
         write(Path.of("target", "chaos", scenario + ".csv"), csv.toString());
         String record = System.getProperty("chaos.record", "");
         if (!record.isBlank()) {
             write(Path.of(record, scenario + ".csv"), csv.toString());
         }
+    }
+
+    /** Lines for a person to read after a run, in {@code target/chaos/<name>}. */
+    static void writeLines(String name, List<String> lines) {
+        write(Path.of("target", "chaos", name), String.join("\n", lines) + "\n");
     }
 
     /** The JVM that ran the scenario, as the table's caption says it. */
@@ -38,17 +52,24 @@ final class ChaosReport {
                         .availableProcessors() + " cores";
     }
 
-    /** The rows of a recorded file and the line that says what produced them. */
-    record Recorded(String environment, List<ChaosRow> rows) {
+    /** The lines of a recorded file, as fields, and the line that says what produced them. */
+    record Recorded(String environment, List<List<String>> lines) {
+        List<ChaosRow> rows() {
+            return lines.stream().map(ChaosRow::parse).toList();
+        }
+
+        List<WriterRow> writerRows() {
+            return lines.stream().map(WriterRow::parse).toList();
+        }
     }
 
     static Recorded read(Path file) {
         try {
             List<String> lines = Files.readAllLines(file);
-            List<ChaosRow> rows = new ArrayList<>();
+            List<List<String>> rows = new ArrayList<>();
             for (String line : lines.subList(2, lines.size())) {
                 if (!line.isBlank()) {
-                    rows.add(ChaosRow.parse(ChaosRow.parseCsvLine(line)));
+                    rows.add(ChaosRow.parseCsvLine(line));
                 }
             }
             return new Recorded(lines.get(0).substring(2), rows);

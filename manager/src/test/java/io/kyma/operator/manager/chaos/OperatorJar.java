@@ -12,8 +12,11 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The manager jar this module built, run as a process of its own with the real flags, so that it can be killed with
@@ -23,16 +26,28 @@ final class OperatorJar implements AutoCloseable {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     private final Process process;
     private final URI metrics;
-    private final URI ready;
+    private final URI probe;
+    private final Instant started = Instant.now();
+    private final CompletableFuture<Instant> exited;
 
-    private OperatorJar(Process process, int metricsPort, int probesPort) {
+    private OperatorJar(Process process, int metricsPort, int probesPort, String probe) {
         this.process = process;
         this.metrics = URI.create("http://127.0.0.1:" + metricsPort + "/metrics");
-        this.ready = URI.create("http://127.0.0.1:" + probesPort + "/readyz");
+        this.probe = URI.create("http://127.0.0.1:" + probesPort + probe);
+        this.exited = process.onExit().thenApply(p -> Instant.now());
     }
 
     /** Starts the operator with {@code kubeconfig} on {@code namespace} and waits until it is ready. */
     static OperatorJar start(Path kubeconfig, String namespace, List<String> flags, Path log) {
+        return start(kubeconfig, namespace, flags, log, "/readyz");
+    }
+
+    /**
+     * Starts the operator and waits until {@code probe} ({@code /readyz}, or {@code /healthz} for a process behind an
+     * {@link io.kyma.operator.testing.ApiFaultProxy}, whose HTTP watches only count as healthy after their first
+     * event) answers 200.
+     */
+    static OperatorJar start(Path kubeconfig, String namespace, List<String> flags, Path log, String probe) {
         Path jar = Path.of("target", "kyma-operator.jar");
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar.toAbsolutePath() + " is missing: the package phase builds it");
@@ -47,7 +62,7 @@ final class OperatorJar implements AutoCloseable {
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-            OperatorJar operator = new OperatorJar(process, metricsPort, probesPort);
+            OperatorJar operator = new OperatorJar(process, metricsPort, probesPort, probe);
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
                     .until(() -> !process.isAlive() || operator.ready());
             if (!process.isAlive()) {
@@ -61,7 +76,7 @@ final class OperatorJar implements AutoCloseable {
 
     private boolean ready() {
         try {
-            return HTTP.send(HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(1)).build(),
+            return HTTP.send(HttpRequest.newBuilder(probe).timeout(Duration.ofSeconds(1)).build(),
                     HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
         } catch (IOException e) {
             return false;
@@ -73,26 +88,42 @@ final class OperatorJar implements AutoCloseable {
 
     /** The operator's metrics now; zero counters if it cannot be read. */
     ReplicaMetrics.Snapshot metrics() {
+        String text = scrape();
+        return text.isEmpty() ? ReplicaMetrics.Snapshot.ZERO : ReplicaMetrics.read(() -> text);
+    }
+
+    /** Whether the operator says it leads ({@code leader_election_master_status} 1); false if it cannot be read. */
+    boolean leading() {
+        return scrape().lines().anyMatch(line -> line.startsWith("leader_election_master_status")
+                && Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)) == 1.0);
+    }
+
+    /** When the process was started. */
+    Instant started() {
+        return started;
+    }
+
+    /** When the process ended, by a kill or on its own; empty while it runs. */
+    Optional<Instant> exited() {
+        return Optional.ofNullable(exited.getNow(null));
+    }
+
+    private String scrape() {
         try {
-            String text = HTTP.send(HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(2)).build(),
+            return HTTP.send(HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(2)).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
-            return ReplicaMetrics.read(() -> text);
         } catch (IOException e) {
-            return ReplicaMetrics.Snapshot.ZERO;
+            return "";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return ReplicaMetrics.Snapshot.ZERO;
+            return "";
         }
     }
 
-    /** SIGKILL, and wait until the process is gone. */
+    /** SIGKILL, and wait until the process is gone (and its end recorded). */
     void kill() {
         process.destroyForcibly();
-        try {
-            process.waitFor();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        exited.join();
     }
 
     @Override

@@ -64,9 +64,13 @@ final class Trial implements AutoCloseable {
      * busy with the first Kymas), so that the fault window falls on the same part of the work in every run.
      */
     void at(Duration offset) {
-        Instant until = created.plus(offset);
-        while (Instant.now().isBefore(until)) {
-            LockSupport.parkNanos(Duration.between(Instant.now(), until).toNanos());
+        until(created.plus(offset));
+    }
+
+    /** Waits until {@code instant}, a point of a scenario's fault schedule. */
+    static void until(Instant instant) {
+        while (Instant.now().isBefore(instant)) {
+            LockSupport.parkNanos(Duration.between(Instant.now(), instant).toNanos());
         }
     }
 

@@ -1,0 +1,175 @@
+package io.kyma.operator.manager.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.KymaPhase;
+
+/**
+ * Fault scenario 5, leader churn: three replicas of the operator jar with {@code --leader-elect}, each reaching the
+ * API server through a proxy of its own that records every request. Like Knative's chaosduck, the leader is killed
+ * with SIGKILL every period and started again as a follower; once, instead, the leader is cut off from the API server
+ * (its proxy stops answering) until it has given the lease up and exited, and then let back. The same oracle as every
+ * scenario judges the end state, and the proxies' records show that no two processes wrote at once: the successful
+ * writes fall into terms of one writer each that do not overlap, and no process writes again after another took over.
+ */
+class LeaderChurnIT {
+    private static final ChaosLoad LOAD = ChaosLoad.full() ? ChaosLoad.standard(Duration.ofSeconds(3), 90)
+            : ChaosLoad.standard(Duration.ofMillis(700), 30);
+    private static final int REPLICAS = 3;
+    /** A fault every period after the load was created, as chaosduck kills a leader every 30 s. */
+    private static final Duration PERIOD = Duration.ofSeconds(ChaosLoad.full() ? 30 : 20);
+    private static final int FAULTS = ChaosLoad.full() ? 6 : 2;
+    /** The fault (counted from 0) that partitions the leader instead of killing it. */
+    private static final int PARTITIONED = ChaosLoad.full() ? 3 : 1;
+    /** Longer than the 15 s lease, so that another replica takes over while the leader is cut off. */
+    private static final Duration PARTITION = Duration.ofSeconds(20);
+    private static final String LEASE = "kyma-operator-leader";
+
+    @RegisterExtension
+    static final ChaosEnvironment ENV = new ChaosEnvironment();
+
+    /** One run of the load with three replicas and what its proxies recorded. */
+    private record Churn(Outcome outcome, Writers.Verdict writers, int processes, int leaseHolders,
+            int faultsOnTheLoad, String partition, List<String> problems) {
+    }
+
+    @Test
+    void atMostOneReplicaWritesAtATimeAndTheLoadEndsAsWithoutChurn() {
+        Churn baseline = run("churn-baseline", false);
+        Churn churn = run("churn-kills", true);
+        String faults = (FAULTS - 1) + (FAULTS == 2 ? " leader" : " leaders") + " killed with SIGKILL and 1 cut off from the API server for "
+                + PARTITION.toSeconds() + " s, one every " + PERIOD.toSeconds() + " s (" + churn.faultsOnTheLoad()
+                + " while Kymas progressed), " + REPLICAS + " replicas";
+        ChaosReport.record("leader-churn", ChaosReport.environment(),
+                List.of(ChaosRow.of(faults, LOAD, baseline.outcome(), churn.outcome())));
+        ChaosReport.recordWriters("leader-churn", ChaosReport.environment(), List.of(
+                WriterRow.of("none, " + REPLICAS + " replicas", baseline.processes(), baseline.leaseHolders(),
+                        baseline.writers(), "-"),
+                WriterRow.of(faults, churn.processes(), churn.leaseHolders(), churn.writers(), churn.partition())));
+
+        assertThat(baseline.problems()).isEmpty();
+        assertThat(churn.problems()).isEmpty();
+        for (Churn run : List.of(baseline, churn)) {
+            assertThat(run.writers().overlapping()).as("writers overlapping").isEmpty();
+            assertThat(run.writers().interleaved()).as("processes that wrote again after another took over")
+                    .isEmpty();
+            assertThat(run.writers().terms().size()).as("terms of writes against the lease's holders")
+                    .isBetween(1, run.leaseHolders());
+        }
+        assertThat(baseline.leaseHolders()).as("without faults the first leader keeps the lease").isEqualTo(1);
+        assertThat(baseline.writers().terms()).as("without faults the first leader writes everything").hasSize(1);
+        assertThat(churn.writers().terms().size()).as("each fault hands the writing over")
+                .isGreaterThanOrEqualTo(FAULTS);
+        assertThat(churn.faultsOnTheLoad()).as("faults that fell on the load").isEqualTo(FAULTS);
+        assertThat(churn.outcome().violations("churn", LOAD, baseline.outcome())).isEmpty();
+        assertThat(baseline.outcome().violations("baseline", LOAD)).isEmpty();
+    }
+
+    private static Churn run(String namespace, boolean churn) {
+        List<Replica> replicas = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        try (Trial trial = new Trial(ENV.admin(), namespace, LOAD)) {
+            List<String> flags = new ArrayList<>(LOAD.operatorFlags(ENV.jobs().url()));
+            flags.addAll(List.of("--leader-elect", "--leader-election-namespace", trial.namespace()));
+            for (int i = 1; i <= REPLICAS; i++) {
+                replicas.add(Replica.start("replica-" + i, trial.namespace(), flags));
+            }
+            leader(trial, replicas, problems);
+            trial.createLoad();
+            trial.at(PERIOD);
+            trial.faultsBegin(metrics(replicas));
+            int onTheLoad = 0;
+            String partition = "-";
+            for (int fault = 0; fault < FAULTS; fault++) {
+                trial.at(PERIOD.multipliedBy(fault + 1L));
+                Replica leader = leader(trial, replicas, problems);
+                if (!churn) {
+                    continue;
+                }
+                onTheLoad += progressing(trial) ? 1 : 0;
+                if (fault == PARTITIONED) {
+                    partition = partition(trial, leader, replicas, problems);
+                } else {
+                    leader.kill();
+                    leader.restart();
+                }
+            }
+            trial.faultsEnd(metrics(replicas));
+            trial.awaitSettled(Duration.ofMinutes(ChaosLoad.full() ? 10 : 3));
+            List<Writers.Write> writes = new ArrayList<>();
+            replicas.forEach(r -> writes.addAll(r.writes()));
+            writes.sort(java.util.Comparator.comparing(Writers.Write::start));
+            ChaosReport.writeLines(namespace + "-writes.txt", writes.stream().map(w -> w.start() + " " + w.end() + " "
+                    + w.writer() + " " + w.what()).toList());
+            Outcome outcome = trial.outcome(ENV.jobs(), replicas.stream().map(Replica::proxy).toList());
+            Lease lease = ENV.admin().leases().inNamespace(trial.namespace()).withName(LEASE).get();
+            int holders = Optional.ofNullable(lease.getSpec().getLeaseTransitions()).orElse(0) + 1;
+            return new Churn(outcome, Writers.judge(writes), replicas.stream().mapToInt(Replica::incarnations).sum(),
+                    holders, onTheLoad, partition, problems);
+        } finally {
+            replicas.forEach(Replica::close);
+        }
+    }
+
+    /**
+     * Cuts the leader off until it has given up the lease and exited and another replica leads, and for at least
+     * {@link #PARTITION}; then lets it back and starts it again. Says how long the leader took to step down.
+     */
+    private static String partition(Trial trial, Replica leader, List<Replica> replicas, List<String> problems) {
+        Instant cut = Instant.now();
+        leader.metrics();
+        leader.proxy().partition();
+        trial.until(Duration.ofSeconds(60), () -> {
+            leader.metrics(); // its last counts before it exits
+            return leader.process().exited().isPresent();
+        });
+        Duration steppedDown = Duration.between(cut, leader.process().exited().orElseThrow());
+        List<Replica> others = replicas.stream().filter(r -> r != leader).toList();
+        Replica next = leader(trial, others, problems);
+        Duration tookOver = Duration.between(cut, Instant.now());
+        Trial.until(cut.plus(PARTITION));
+        leader.proxy().heal();
+        leader.restart();
+        return String.format(java.util.Locale.ROOT, "exited %.1f s after the cut; %s led %.1f s after it",
+                steppedDown.toMillis() / 1000.0, next.name(), tookOver.toMillis() / 1000.0);
+    }
+
+    /** Waits until one replica leads and returns it; more than one saying so at once is a problem. */
+    private static Replica leader(Trial trial, List<Replica> replicas, List<String> problems) {
+        List<Replica> leading = new ArrayList<>();
+        trial.until(Duration.ofSeconds(60), () -> {
+            leading.clear();
+            replicas.stream().filter(Replica::leading).forEach(leading::add);
+            return !leading.isEmpty();
+        });
+        if (leading.size() > 1) {
+            problems.add("at " + Instant.now() + " " + leading.stream().map(Replica::name).toList()
+                    + " all said they led");
+        }
+        return leading.get(0);
+    }
+
+    private static boolean progressing(Trial trial) {
+        return ENV.admin().resources(Kyma.class).inNamespace(trial.namespace()).list().getItems().stream()
+                .anyMatch(k -> k.getStatus() == null || k.getStatus().getPhase() != KymaPhase.READY);
+    }
+
+    private static ReplicaMetrics.Snapshot metrics(List<Replica> replicas) {
+        ReplicaMetrics.Snapshot sum = ReplicaMetrics.Snapshot.ZERO;
+        for (Replica replica : replicas) {
+            sum = sum.plus(replica.metrics());
+        }
+        return sum;
+    }
+}
