@@ -14,7 +14,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -23,21 +22,19 @@ import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
-import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
-import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.KymaStatus;
-import io.kyma.operator.api.Labels;
 import io.kyma.operator.common.ApiFailure;
 import io.kyma.operator.common.Conditions;
-import io.kyma.operator.common.LeanCache;
+import io.kyma.operator.common.SharedStore;
 import io.kyma.operator.kyma.KymaStatusSummary.Problem;
 
 /**
  * Fans a Kyma out into one HelmComponent per module, deletes the components of removed modules, and summarises
- * their progress in the Kyma's status. Components are read from an informer, never listed per reconcile.
+ * their progress in the Kyma's status. Components are read from the HelmComponent controller's informer store, never
+ * listed per reconcile and never watched a second time.
  */
 @ControllerConfiguration(name = KymaReconciler.NAME)
 public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma> {
@@ -47,41 +44,51 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma> {
     private static final Duration DELETION_RECHECK = Duration.ofSeconds(10);
     /** How often a Kyma whose component name someone else holds looks again. */
     static final Duration NAME_TAKEN_RECHECK = Duration.ofSeconds(10);
+    /** How often a Kyma looks again while the components are still being listed. */
+    static final Duration SYNC_RECHECK = Duration.ofSeconds(1);
 
     private final Clock clock;
     private final KymaStatusSummary summary;
     private final StatusWritePolicy writePolicy;
     private final Map<String, Instant> lastStatusWrite = new ConcurrentHashMap<>();
-    private InformerEventSource<HelmComponent, Kyma> components;
+    private final SharedStore<HelmComponent> store;
+    private OwnedComponents components;
     private final KymaWrites writes;
 
-    public KymaReconciler(Clock clock, Duration statusInterval) {
-        this(clock, statusInterval, null);
+    /**
+     * @param components the HelmComponent controller's informer store, which this controller reads its components
+     *        from instead of watching them a second time
+     */
+    public KymaReconciler(Clock clock, Duration statusInterval, SharedStore<HelmComponent> components) {
+        this(clock, statusInterval, components, null);
     }
 
     /** @param writes what the reconciler sends to the API server; null for the context's client */
-    KymaReconciler(Clock clock, Duration statusInterval, KymaWrites writes) {
+    KymaReconciler(Clock clock, Duration statusInterval, SharedStore<HelmComponent> components, KymaWrites writes) {
         this.writes = writes;
         this.clock = clock;
+        this.store = components;
         this.summary = new KymaStatusSummary(new Conditions(clock));
         this.writePolicy = new StatusWritePolicy(statusInterval);
     }
 
+    /** The store this controller reads its components from; the HelmComponent controller's informer must fill it. */
+    public SharedStore<HelmComponent> componentStore() {
+        return store;
+    }
+
     @Override
     public List<EventSource<?, Kyma>> prepareEventSources(EventSourceContext<Kyma> context) {
-        components = new InformerEventSource<>(InformerEventSourceConfiguration
-                .from(HelmComponent.class, Kyma.class)
-                .withLabelSelector(Labels.MANAGED_BY + "=" + Labels.MANAGED_BY_VALUE)
-                .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Kyma.class))
-                .withItemStore(LeanCache.store(ComponentView::of))
-                // pages like the controller's own informer: one response of every component outlasts request timeouts
-                .withInformerListLimit(context.getControllerConfiguration().getInformerConfig().getInformerListLimit())
-                .build(), context);
+        components = new OwnedComponents(store, clock);
         return List.of(components);
     }
 
     @Override
     public UpdateControl<Kyma> reconcile(Kyma kyma, Context<Kyma> context) {
+        if (!store.synced()) {
+            // before the components are listed, a missing one may only be not yet seen: decide nothing
+            return UpdateControl.<Kyma>noUpdate().rescheduleAfter(SYNC_RECHECK);
+        }
         KymaWrites writes = writes(context);
         ModulePlan plan = ModulePlan.of(kyma);
         Set<HelmComponent> owned = context.getSecondaryResources(HelmComponent.class);
@@ -125,6 +132,9 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma> {
 
     @Override
     public DeleteControl cleanup(Kyma kyma, Context<Kyma> context) {
+        if (!store.synced()) {
+            return DeleteControl.noFinalizerRemoval().rescheduleAfter(SYNC_RECHECK);
+        }
         Set<HelmComponent> remaining = context.getSecondaryResources(HelmComponent.class);
         if (remaining.isEmpty()) {
             lastStatusWrite.remove(kyma.getMetadata().getUid());

@@ -3,8 +3,6 @@ package io.kyma.operator.kyma;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
-import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaStatus;
@@ -32,12 +30,12 @@ public interface KymaWrites {
     void status(Kyma kyma, KymaStatus status);
 
     /** The real thing: the reconcile's client, with created components and written statuses put into the caches. */
-    static KymaWrites of(Context<Kyma> context, InformerEventSource<HelmComponent, Kyma> components) {
+    static KymaWrites of(Context<Kyma> context, OwnedComponents components) {
         return new KymaWrites() {
             @Override
             public HelmComponent create(HelmComponent desired) {
                 HelmComponent created = context.getClient().resource(desired).create();
-                components.handleRecentResourceCreate(ResourceID.fromResource(created), created);
+                components.created(created);
                 return created;
             }
 

@@ -14,6 +14,8 @@ import io.fabric8.kubernetes.client.http.Interceptor;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
 import io.kyma.operator.common.LeanCache;
+import io.kyma.operator.common.SharedStore;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.processing.Controller;
 import io.javaoperatorsdk.operator.processing.event.rate.RateLimiter;
@@ -62,7 +64,7 @@ public final class KymaOperator implements AutoCloseable {
     public static List<Reconciler<?>> standardControllers(ManagerConfig config, Clock clock) {
         return List.of(
                 new HelmComponentReconciler(clock, config.transitionUnit()),
-                new KymaReconciler(clock, config.kymaStatusInterval()),
+                new KymaReconciler(clock, config.kymaStatusInterval(), new SharedStore<>(Kyma.class.getSimpleName())),
                 new RunReconciler(clock, new RunSettings(config.remoteServerUrl(), config.runPollInterval(),
                         config.runCleanupTimeout(), config.remoteServerAllow()), new RemoteJobClient(
                                 config.remoteConnectTimeout(), config.remoteRequestTimeout(),
@@ -127,10 +129,21 @@ public final class KymaOperator implements AutoCloseable {
         // client-go's name: 1 while this replica reconciles (always without leader election), else 0
         metrics.gauge("leader_election_master_status", this, m -> m.leading() ? 1 : 0, "name",
                 config.leaderElectionId());
+        // One HelmComponent informer for both controllers: the HelmComponent controller's, whose store the Kyma
+        // controller reads.
+        Optional<SharedStore<HelmComponent>> sharedComponents = reconcilers.stream()
+                .filter(KymaReconciler.class::isInstance).map(r -> ((KymaReconciler) r).componentStore()).findFirst();
+        if (sharedComponents.isPresent() && reconcilers.stream().noneMatch(HelmComponentReconciler.class::isInstance)) {
+            throw new IllegalArgumentException("the Kyma controller reads the HelmComponent controller's informer;"
+                    + " register both");
+        }
         for (Reconciler<?> reconciler : reconcilers) {
-            Controller<?> controller = register(reconciler);
+            Controller<?> controller = register(reconciler, reconciler instanceof HelmComponentReconciler
+                    ? sharedComponents.orElse(null) : null);
             if (reconciler instanceof HelmComponentReconciler) {
-                registerStateGauges(cast(controller));
+                Controller<HelmComponent> components = cast(controller);
+                sharedComponents.ifPresent(store -> store.syncedWhen(() -> synced(components)));
+                registerStateGauges(components);
             } else if (reconciler instanceof KymaReconciler) {
                 registerPhaseGauges(cast(controller));
             }
@@ -209,13 +222,20 @@ public final class KymaOperator implements AutoCloseable {
         client.close();
     }
 
-    @SuppressWarnings({ "unchecked", "rawtypes" })
-    private Controller<?> register(Reconciler reconciler) {
-        return registerTyped(reconciler);
+    /** Whether the controller's own informers have listed everything once. */
+    private static boolean synced(Controller<?> controller) {
+        var indicators = controller.getEventSourceManager().getControllerEventSource().informerHealthIndicators();
+        return !indicators.isEmpty() && indicators.values().stream().allMatch(i -> i.hasSynced());
     }
 
+    @SuppressWarnings({ "unchecked", "rawtypes" })
+    private Controller<?> register(Reconciler reconciler, ItemStore<?> store) {
+        return registerTyped(reconciler, (ItemStore) store);
+    }
+
+    /** @param store the informer's store, or null for a {@link LeanCache} one */
     @SuppressWarnings("unchecked")
-    private <P extends HasMetadata> Controller<P> registerTyped(Reconciler<P> reconciler) {
+    private <P extends HasMetadata> Controller<P> registerTyped(Reconciler<P> reconciler, ItemStore<P> store) {
         var configuration = operator.getConfigurationService().getConfigurationFor(reconciler);
         var overrider = ControllerConfigurationOverrider.override(configuration);
         config.namespace().ifPresentOrElse(overrider::settingNamespace, overrider::watchingAllNamespaces);
@@ -224,7 +244,7 @@ public final class KymaOperator implements AutoCloseable {
                 .setIntervalMultiplier(2).setMaxInterval(config.failureMaxDelay().toMillis()).withoutMaxAttempts());
         overrider.withRateLimiter(gate);
         overrider.withReconciliationMaxInterval(config.syncPeriod());
-        overrider.withItemStore(LeanCache.store());
+        overrider.withItemStore(store != null ? store : LeanCache.store());
         // Unpaged, a relist of tens of thousands of objects outlasts the client's request timeout and never succeeds.
         overrider.withInformerListLimit(config.informerListLimit() > 0 ? config.informerListLimit() : null);
         var built = overrider.build();

@@ -1,0 +1,163 @@
+package io.kyma.operator.common;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+
+/**
+ * The store of one informer that a second controller reads too, so that a kind two controllers need is watched,
+ * parsed and held once. JOSDK 5.2.3 gives every controller informers of its own; the controller whose primary resource
+ * this is keeps the informer, with this as its store, and a controller that owns those resources reads them here by
+ * owner ({@link #ownedBy}) and hears of every change ({@link #onChange}).
+ * <p>
+ * Listeners are called on the informer's thread right after the store changed, before the informer's own event
+ * handlers: they must only hand the news on (a JOSDK event is a map entry and a task), never block, and a listener
+ * that throws is counted and logged once, never allowed to fail the informer's store write.
+ *
+ * @param <R> the kind
+ */
+public final class SharedStore<R extends HasMetadata> implements ItemStore<R> {
+    private static final Logger LOG = LoggerFactory.getLogger(SharedStore.class);
+
+    private final String ownerKind;
+    private final ItemStore<R> items;
+    /** Keys of the objects each owner ("namespace/name") owns. */
+    private final ConcurrentHashMap<String, Set<String>> byOwner = new ConcurrentHashMap<>();
+    private final List<BiConsumer<R, R>> listeners = new CopyOnWriteArrayList<>();
+    private final AtomicLong listenerFailures = new AtomicLong();
+    private volatile BooleanSupplier synced = () -> false;
+
+    /** A store of lean objects (see {@link LeanCache}), indexed by their owner of kind {@code ownerKind}. */
+    public SharedStore(String ownerKind) {
+        this(ownerKind, LeanCache.store());
+    }
+
+    SharedStore(String ownerKind, ItemStore<R> items) {
+        this.ownerKind = ownerKind;
+        this.items = items;
+    }
+
+    /**
+     * Calls {@code listener} with the object before and after each change: (null, added), (old, new) or (removed,
+     * null). The objects are the store's own: read them, do not change them.
+     */
+    public void onChange(BiConsumer<R, R> listener) {
+        listeners.add(listener);
+    }
+
+    /** Tells the store how to know whether its informer has listed everything once (the owner of the informer). */
+    public void syncedWhen(BooleanSupplier synced) {
+        this.synced = synced;
+    }
+
+    /** Whether the informer that fills this store has listed everything once: before that, absence means nothing. */
+    public boolean synced() {
+        return synced.getAsBoolean();
+    }
+
+    /** The objects whose owner of the store's kind is {@code namespace/name}. */
+    public Stream<R> ownedBy(String namespace, String name) {
+        Set<String> keys = byOwner.get(namespace + "/" + name);
+        return keys == null ? Stream.empty() : keys.stream().map(items::get).filter(r -> r != null);
+    }
+
+    /** The owner of {@code resource} of kind {@code ownerKind}, as "namespace/name", if it has one. */
+    public static Optional<String> owner(HasMetadata resource, String ownerKind) {
+        List<OwnerReference> owners = resource.getMetadata().getOwnerReferences();
+        if (owners == null) {
+            return Optional.empty();
+        }
+        return owners.stream().filter(o -> ownerKind.equals(o.getKind())).findFirst()
+                .map(o -> resource.getMetadata().getNamespace() + "/" + o.getName());
+    }
+
+    /** Listener calls that threw. */
+    public long listenerFailures() {
+        return listenerFailures.get();
+    }
+
+    @Override
+    public String getKey(R resource) {
+        return items.getKey(resource);
+    }
+
+    @Override
+    public R put(String key, R resource) {
+        R before = items.put(key, resource);
+        R after = items.get(key);
+        index(key, before, after);
+        tell(before, after);
+        return before;
+    }
+
+    @Override
+    public R remove(String key) {
+        R before = items.remove(key);
+        if (before != null) {
+            index(key, before, null);
+            tell(before, null);
+        }
+        return before;
+    }
+
+    @Override
+    public Stream<String> keySet() {
+        return items.keySet();
+    }
+
+    @Override
+    public Stream<R> values() {
+        return items.values();
+    }
+
+    @Override
+    public int size() {
+        return items.size();
+    }
+
+    @Override
+    public R get(String key) {
+        return items.get(key);
+    }
+
+    /** An owner's objects live in its namespace, whose informer is the only writer of its keys: no races here. */
+    private void index(String key, R before, R after) {
+        Optional<String> was = before == null ? Optional.empty() : owner(before, ownerKind);
+        Optional<String> is = after == null ? Optional.empty() : owner(after, ownerKind);
+        if (was.equals(is)) {
+            is.ifPresent(o -> byOwner.computeIfAbsent(o, k -> ConcurrentHashMap.newKeySet()).add(key));
+            return;
+        }
+        was.ifPresent(o -> byOwner.computeIfPresent(o, (k, keys) -> {
+            keys.remove(key);
+            return keys.isEmpty() ? null : keys;
+        }));
+        is.ifPresent(o -> byOwner.computeIfAbsent(o, k -> ConcurrentHashMap.newKeySet()).add(key));
+    }
+
+    private void tell(R before, R after) {
+        for (BiConsumer<R, R> listener : listeners) {
+            try {
+                listener.accept(before, after);
+            } catch (RuntimeException e) {
+                if (listenerFailures.getAndIncrement() == 0) {
+                    LOG.error("A reader of the shared {} store failed on a change (counted, logged once)",
+                            (after != null ? after : before).getKind(), e);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package io.kyma.operator.common;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+
+class SharedStoreTest {
+    private final SharedStore<ConfigMap> store = new SharedStore<>("Kyma");
+    private final List<String> changes = new ArrayList<>();
+
+    SharedStoreTest() {
+        store.onChange((before, after) -> changes.add(describe(before) + " -> " + describe(after)));
+    }
+
+    private static ConfigMap child(String name, String owner, String resourceVersion) {
+        ConfigMapBuilder builder = new ConfigMapBuilder().withNewMetadata().withNamespace("ns").withName(name)
+                .withResourceVersion(resourceVersion).endMetadata();
+        if (owner != null) {
+            builder.editMetadata().addNewOwnerReference().withKind("Kyma").withName(owner).withUid("uid-" + owner)
+                    .withApiVersion("inventory.kyma-project.io/v1alpha1").endOwnerReference().endMetadata();
+        }
+        return builder.build();
+    }
+
+    private static String describe(ConfigMap map) {
+        return map == null ? "-" : map.getMetadata().getName() + "@" + map.getMetadata().getResourceVersion();
+    }
+
+    private List<String> owned(String owner) {
+        return store.ownedBy("ns", owner).map(SharedStoreTest::describe).sorted().toList();
+    }
+
+    @Test
+    void childrenAreFoundByTheirOwnerAndEveryChangeIsTold() {
+        store.put("ns/a-1", child("a-1", "a", "1"));
+        store.put("ns/a-2", child("a-2", "a", "2"));
+        store.put("ns/b-1", child("b-1", "b", "3"));
+        store.put("ns/a-1", child("a-1", "a", "4"));
+        store.remove("ns/a-2");
+
+        assertThat(owned("a")).containsExactly("a-1@4");
+        assertThat(owned("b")).containsExactly("b-1@3");
+        assertThat(owned("c")).isEmpty();
+        assertThat(changes).containsExactly("- -> a-1@1", "- -> a-2@2", "- -> b-1@3", "a-1@1 -> a-1@4", "a-2@2 -> -");
+        assertThat(store.size()).isEqualTo(2);
+    }
+
+    @Test
+    void aChildThatChangesOwnerOrLosesItMovesInTheIndex() {
+        store.put("ns/x", child("x", "a", "1"));
+        store.put("ns/x", child("x", "b", "2"));
+        assertThat(owned("a")).isEmpty();
+        assertThat(owned("b")).containsExactly("x@2");
+
+        store.put("ns/x", child("x", null, "3"));
+        assertThat(owned("b")).isEmpty();
+        assertThat(store.get("ns/x").getMetadata().getResourceVersion()).isEqualTo("3");
+    }
+
+    @Test
+    void removingWhatIsNotThereTellsNobody() {
+        assertThat(store.remove("ns/none")).isNull();
+        assertThat(changes).isEmpty();
+    }
+
+    @Test
+    void aFailingListenerNeverFailsTheInformersWriteAndIsCounted() {
+        store.onChange((before, after) -> {
+            throw new IllegalStateException("broken reader");
+        });
+        store.put("ns/a-1", child("a-1", "a", "1"));
+        store.put("ns/a-1", child("a-1", "a", "2"));
+
+        assertThat(owned("a")).containsExactly("a-1@2");
+        assertThat(changes).hasSize(2);
+        assertThat(store.listenerFailures()).isEqualTo(2);
+    }
+
+    @Test
+    void itIsSyncedOnlyWhenItsInformerSaysSo() {
+        assertThat(store.synced()).isFalse();
+        boolean[] informerSynced = {false};
+        store.syncedWhen(() -> informerSynced[0]);
+        assertThat(store.synced()).isFalse();
+        informerSynced[0] = true;
+        assertThat(store.synced()).isTrue();
+    }
+
+    @Test
+    void theStoredObjectIsTheLeanOne() {
+        ConfigMap withFields = child("a-1", "a", "1");
+        withFields.getMetadata().setManagedFields(List.of(new io.fabric8.kubernetes.api.model.ManagedFieldsEntry()));
+        store.put("ns/a-1", withFields);
+        assertThat(store.get("ns/a-1").getMetadata().getManagedFields()).isNull();
+        assertThat(SharedStore.owner(store.get("ns/a-1"), "Kyma")).contains("ns/a");
+        assertThat(SharedStore.owner(store.get("ns/a-1"), "Run")).isEmpty();
+    }
+}

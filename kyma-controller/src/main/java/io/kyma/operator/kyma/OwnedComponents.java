@@ -1,0 +1,128 @@
+package io.kyma.operator.kyma;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.javaoperatorsdk.operator.processing.event.Event;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.AbstractEventSource;
+import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.Labels;
+import io.kyma.operator.common.SharedStore;
+
+/**
+ * The Kyma controller's HelmComponents, without an informer of its own: it reads the HelmComponent controller's
+ * informer store, shared through the manager, by owner, and turns each change there into an event for the owning
+ * Kyma. Only components with the operator's managed-by label count, as with the label-selected informer it replaces.
+ * <p>
+ * Read after write: a component this controller created is seen at once, before the informer has it, until the
+ * informer holds that version or a later one, or for {@link #CREATED_TTL} at most (a create whose watch event was
+ * lost to a relist); at most {@link #CREATED_MAX} are held, beyond that a create is left to the informer.
+ */
+final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
+    static final Duration CREATED_TTL = Duration.ofMinutes(5);
+    static final int CREATED_MAX = 20_000;
+
+    private final SharedStore<HelmComponent> store;
+    private final Clock clock;
+    private final Map<String, Created> created = new ConcurrentHashMap<>();
+
+    private record Created(HelmComponent component, Instant at) {
+    }
+
+    OwnedComponents(SharedStore<HelmComponent> store, Clock clock) {
+        super(HelmComponent.class, "helmcomponents");
+        this.store = store;
+        this.clock = clock;
+        store.onChange(this::changed);
+    }
+
+    /** Whether the informer behind the store has listed every component once. */
+    boolean synced() {
+        return store.synced();
+    }
+
+    /** Components created by this controller that the informer does not hold yet. */
+    int pendingCreates() {
+        return created.size();
+    }
+
+    /** Remembers a component this controller just created, as the API server answered. */
+    void created(HelmComponent component) {
+        Instant now = clock.instant();
+        created.values().removeIf(c -> c.at().plus(CREATED_TTL).isBefore(now));
+        if (created.size() < CREATED_MAX) {
+            created.put(key(component), new Created(component, now));
+        }
+    }
+
+    @Override
+    public Set<HelmComponent> getSecondaryResources(Kyma kyma) {
+        String namespace = kyma.getMetadata().getNamespace();
+        String name = kyma.getMetadata().getName();
+        Map<String, HelmComponent> found = new HashMap<>();
+        store.ownedBy(namespace, name).filter(OwnedComponents::managed).forEach(c -> found.put(key(c), c));
+        if (!created.isEmpty()) {
+            Instant now = clock.instant();
+            String owner = namespace + "/" + name;
+            for (Created c : created.values()) {
+                if (c.at().plus(CREATED_TTL).isAfter(now)
+                        && SharedStore.owner(c.component(), Kyma.class.getSimpleName()).equals(Optional.of(owner))) {
+                    found.merge(key(c.component()), c.component(), (cached, mine) -> newer(mine, cached) ? mine : cached);
+                }
+            }
+        }
+        return new HashSet<>(found.values());
+    }
+
+    private void changed(HelmComponent before, HelmComponent after) {
+        if (after != null) {
+            created.computeIfPresent(key(after), (k, mine) -> newer(mine.component(), after) ? mine : null);
+        } else {
+            created.remove(key(before));
+        }
+        if (!isRunning() || getEventHandler() == null) {
+            return; // a controller that has not started yet reconciles every Kyma when it starts
+        }
+        Optional<String> was = before == null || !managed(before) ? Optional.empty() : owner(before);
+        Optional<String> is = after == null || !managed(after) ? Optional.empty() : owner(after);
+        was.ifPresent(this::tell);
+        is.filter(o -> !is.equals(was)).ifPresent(this::tell);
+    }
+
+    private void tell(String owner) {
+        int slash = owner.indexOf('/');
+        getEventHandler().handleEvent(new Event(new ResourceID(owner.substring(slash + 1), owner.substring(0, slash))));
+    }
+
+    private static Optional<String> owner(HelmComponent component) {
+        return SharedStore.owner(component, Kyma.class.getSimpleName());
+    }
+
+    private static boolean managed(HelmComponent component) {
+        Map<String, String> labels = component.getMetadata().getLabels();
+        return labels != null && Labels.MANAGED_BY_VALUE.equals(labels.get(Labels.MANAGED_BY));
+    }
+
+    /** Whether {@code a} is a later version than {@code b}, by their resourceVersions. */
+    static boolean newer(HelmComponent a, HelmComponent b) {
+        try {
+            return Long.parseLong(a.getMetadata().getResourceVersion())
+                    > Long.parseLong(b.getMetadata().getResourceVersion());
+        } catch (NumberFormatException e) {
+            return false; // not comparable: the informer's copy wins
+        }
+    }
+
+    private static String key(HelmComponent component) {
+        return component.getMetadata().getNamespace() + "/" + component.getMetadata().getName();
+    }
+}

@@ -1,0 +1,132 @@
+package io.kyma.operator.kyma;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.javaoperatorsdk.operator.processing.event.Event;
+import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.Labels;
+import io.kyma.operator.common.SharedStore;
+import io.kyma.operator.testing.MutableClock;
+
+/** The Kyma controller's components, read from the shared HelmComponent store, with its own creates seen at once. */
+class OwnedComponentsTest {
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    private final SharedStore<HelmComponent> store = new SharedStore<>("Kyma");
+    private final OwnedComponents owned = new OwnedComponents(store, clock);
+    private final List<String> events = new ArrayList<>();
+
+    OwnedComponentsTest() {
+        owned.setEventHandler((Event e) -> events.add(e.getRelatedCustomResourceID().getNamespace().orElse("") + "/"
+                + e.getRelatedCustomResourceID().getName()));
+        owned.start();
+    }
+
+    private static HelmComponent component(String name, String kyma, String resourceVersion, boolean managed) {
+        Map<String, String> labels = new HashMap<>();
+        if (managed) {
+            labels.put(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE);
+        }
+        HelmComponent component = new HelmComponent();
+        component.setMetadata(new ObjectMetaBuilder().withNamespace("ns").withName(name)
+                .withResourceVersion(resourceVersion).withLabels(labels).addNewOwnerReference().withKind("Kyma")
+                .withName(kyma).withUid("uid-" + kyma).withApiVersion("inventory.kyma-project.io/v1alpha1")
+                .endOwnerReference().build());
+        return component;
+    }
+
+    private static Kyma kyma(String name) {
+        Kyma kyma = new Kyma();
+        kyma.setMetadata(new ObjectMetaBuilder().withNamespace("ns").withName(name).build());
+        return kyma;
+    }
+
+    private List<String> seen(String kyma) {
+        return owned.getSecondaryResources(kyma(kyma)).stream()
+                .map(c -> c.getMetadata().getName() + "@" + c.getMetadata().getResourceVersion()).sorted().toList();
+    }
+
+    @Test
+    void everyChangeOfAManagedComponentIsAnEventForItsKyma() {
+        store.put("ns/k-ory", component("k-ory", "k", "1", true));
+        store.put("ns/k-ory", component("k-ory", "k", "2", true));
+        store.put("ns/j-ory", component("j-ory", "j", "3", true));
+        store.remove("ns/k-ory");
+
+        assertThat(events).containsExactly("ns/k", "ns/k", "ns/j", "ns/k");
+        assertThat(seen("k")).isEmpty();
+        assertThat(seen("j")).containsExactly("j-ory@3");
+    }
+
+    @Test
+    void componentsWithoutTheManagedByLabelAreNotTheKymas() {
+        store.put("ns/k-ory", component("k-ory", "k", "1", false));
+        assertThat(events).isEmpty();
+        assertThat(seen("k")).isEmpty();
+
+        store.put("ns/k-ory", component("k-ory", "k", "2", true));
+        store.put("ns/k-ory", component("k-ory", "k", "3", false));
+        assertThat(events).as("labelled, then unlabelled").containsExactly("ns/k", "ns/k");
+    }
+
+    @Test
+    void aComponentMovedToAnotherKymaTellsBoth() {
+        store.put("ns/x", component("x", "a", "1", true));
+        store.put("ns/x", component("x", "b", "2", true));
+        assertThat(events).containsExactly("ns/a", "ns/a", "ns/b");
+    }
+
+    @Test
+    void itsOwnCreateIsSeenAtOnceUntilTheInformerHasThatVersion() {
+        owned.created(component("k-ory", "k", "5", true));
+        assertThat(seen("k")).containsExactly("k-ory@5");
+        assertThat(seen("j")).isEmpty();
+
+        store.put("ns/k-ory", component("k-ory", "k", "4", true));
+        assertThat(seen("k")).as("the informer is behind: the create's answer wins").containsExactly("k-ory@5");
+        assertThat(owned.pendingCreates()).isEqualTo(1);
+
+        store.put("ns/k-ory", component("k-ory", "k", "5", true));
+        assertThat(owned.pendingCreates()).isZero();
+        assertThat(seen("k")).containsExactly("k-ory@5");
+    }
+
+    @Test
+    void aCreateTheInformerNeverSawIsForgottenAfterItsTime() {
+        owned.created(component("k-ory", "k", "5", true));
+        clock.advance(OwnedComponents.CREATED_TTL.plus(Duration.ofSeconds(1)));
+        assertThat(seen("k")).isEmpty();
+        owned.created(component("k-istio", "k", "6", true));
+        assertThat(owned.pendingCreates()).as("the expired one went").isEqualTo(1);
+    }
+
+    @Test
+    void aDeletedComponentIsNoLongerPending() {
+        owned.created(component("k-ory", "k", "5", true));
+        store.put("ns/k-ory", component("k-ory", "k", "5", true));
+        owned.created(component("k-ory", "k", "7", true));
+        store.remove("ns/k-ory");
+        assertThat(owned.pendingCreates()).isZero();
+        assertThat(seen("k")).isEmpty();
+    }
+
+    @Test
+    void beforeItStartsNoEventsAreSent() {
+        OwnedComponents idle = new OwnedComponents(store, clock);
+        List<Event> got = new ArrayList<>();
+        idle.setEventHandler(got::add);
+        store.put("ns/k-ory", component("k-ory", "k", "1", true));
+        assertThat(got).isEmpty();
+        assertThat(idle.getSecondaryResources(kyma("k"))).hasSize(1);
+    }
+}
