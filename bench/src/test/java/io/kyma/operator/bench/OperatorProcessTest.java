@@ -1,0 +1,35 @@
+package io.kyma.operator.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class OperatorProcessTest {
+    private static final String FULL = """
+            7761:
+             num     #instances         #bytes  class name (module)
+            -------------------------------------------------------
+               1:         48955        4808224  [B (java.base@17.0.15)
+               2:          3790        1537944  [I (java.base@17.0.15)
+               3:         42842        1028208  java.lang.String (java.base@17.0.15)
+               4:           380          30400  io.kyma.operator.api.HelmComponent
+               5:            20           1600  io.fabric8.kubernetes.api.model.ObjectMeta
+               6:            21           1008  io.kyma.operator.api.Kyma
+            Total        100000        8000000
+            """;
+
+    @Test
+    void theHistogramKeepsTheTopClassesTheOperatorsOwnAndTheTotal() {
+        assertThat(OperatorProcess.histogram(FULL, 2)).isEqualTo("""
+                7761:
+                 num     #instances         #bytes  class name (module)
+                -------------------------------------------------------
+                   1:         48955        4808224  [B (java.base@17.0.15)
+                   2:          3790        1537944  [I (java.base@17.0.15)
+                   4:           380          30400  io.kyma.operator.api.HelmComponent
+                   6:            21           1008  io.kyma.operator.api.Kyma
+                Total        100000        8000000
+                """);
+        assertThat(OperatorProcess.histogram(FULL, 40)).isEqualTo(FULL);
+    }
+}
