@@ -13,6 +13,8 @@ KUBECONFIG_OUT=${CONTROL_PLANE_KUBECONFIG:-$REPO_ROOT/.local/kubeconfig}
 APISERVER_PORT=${APISERVER_PORT:-6443}
 ETCD_PORT=${ETCD_PORT:-2379}
 ETCD_PEER_PORT=${ETCD_PEER_PORT:-2380}
+# klog verbosity of kube-apiserver; at 1 it logs each watcher it closes for being too slow (the benchmark counts them)
+APISERVER_VERBOSITY=${APISERVER_VERBOSITY:-0}
 APT_PACKAGES=(golang-go etcd-server rsync golang-github-modern-go-reflect2-dev curl openssl)
 
 START=$(date +%s)
@@ -137,7 +139,7 @@ cmd_up() {
     --token-auth-file "$STATE_DIR/tokens.csv" --authorization-mode RBAC \
     --service-account-issuer https://kubernetes.default.svc --service-account-key-file "$STATE_DIR/certs/sa.pub" \
     --service-account-signing-key-file "$STATE_DIR/certs/sa.key" --service-cluster-ip-range 10.0.0.0/24 \
-    --disable-admission-plugins ServiceAccount --allow-privileged=true \
+    --disable-admission-plugins ServiceAccount --allow-privileged=true --v "$APISERVER_VERBOSITY" \
     > "$STATE_DIR/apiserver.log" 2>&1 &
   echo $! > "$STATE_DIR/apiserver.pid"
   cat > "$KUBECONFIG_OUT" <<KCFG

@@ -121,6 +121,7 @@ public final class Bench {
         double heapBefore = operator.heapAfterFullGc();
         PromText operatorBefore = operator.scrape();
         PromText apiBefore = cluster.apiserverMetrics(client);
+        java.util.OptionalLong closesBefore = cluster.forcedWatchCloses();
         Sampler sampler = new Sampler(operator, options.n() + 1);
         sampler.start();
         long loadStart = System.nanoTime();
@@ -135,6 +136,10 @@ public final class Bench {
         sampler.stop();
         PromText operatorAfter = operator.scrape();
         PromText apiAfter = cluster.apiserverMetrics(client);
+        java.util.OptionalLong closesAfter = cluster.forcedWatchCloses();
+        java.util.OptionalLong watchCloses = closesBefore.isPresent() && closesAfter.isPresent()
+                ? java.util.OptionalLong.of(closesAfter.getAsLong() - closesBefore.getAsLong())
+                : java.util.OptionalLong.empty();
         double heap = operator.heapAfterFullGc();
         Files.writeString(options.out().resolve("heap-histogram.txt"), operator.heapHistogram(40));
         if (options.jvmOptions().stream().anyMatch(o -> o.startsWith("-XX:NativeMemoryTracking"))) {
@@ -145,7 +150,8 @@ public final class Bench {
         }
 
         Result result = Result.compute(options, ceiling, t1, tn, sampler, operatorBefore, operatorAfter, apiBefore,
-                apiAfter, heapBefore, heap, operator.peakRssMiB(), operator.cpuSeconds(), cluster.cpuSeconds());
+                apiAfter, heapBefore, heap, operator.peakRssMiB(), operator.cpuSeconds(), cluster.cpuSeconds(),
+                watchCloses);
         Files.writeString(options.out().resolve("timeseries.csv"), sampler.csv());
         Charts.progress(sampler, options.out().resolve("progress.png"));
         Charts.memory(sampler, options.out().resolve("memory.png"));

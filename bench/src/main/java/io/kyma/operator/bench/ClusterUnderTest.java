@@ -44,6 +44,7 @@ final class ClusterUnderTest implements AutoCloseable {
         env.put("APISERVER_PORT", Integer.toString(Bench.freePort()));
         env.put("ETCD_PORT", Integer.toString(Bench.freePort()));
         env.put("ETCD_PEER_PORT", Integer.toString(Bench.freePort()));
+        env.put("APISERVER_VERBOSITY", "1"); // logs every watcher it closes as unresponsive
         ClusterUnderTest cluster = new ClusterUnderTest(options.out().resolve("kubeconfig"), Optional.of(dir), env,
                 script);
         cluster.script("install");
@@ -62,6 +63,24 @@ final class ClusterUnderTest implements AutoCloseable {
     /** The API server's own metrics. */
     PromText apiserverMetrics(KubernetesClient client) {
         return PromText.parse(client.raw("/metrics"));
+    }
+
+    /**
+     * Watchers the embedded API server closed so far because their client did not read fast enough ("Forcing
+     * watcher close due to unresponsiveness" in its log at verbosity 1; v1.20 has no metric for it); empty for a
+     * cluster of --kubeconfig.
+     */
+    java.util.OptionalLong forcedWatchCloses() {
+        if (stateDir.isEmpty()) {
+            return java.util.OptionalLong.empty();
+        }
+        try (var lines = Files.lines(stateDir.get().resolve("apiserver.log"),
+                java.nio.charset.StandardCharsets.ISO_8859_1)) {
+            return java.util.OptionalLong.of(lines.filter(l -> l.contains("Forcing watcher close due to unresponsiveness"))
+                    .count());
+        } catch (IOException e) {
+            return java.util.OptionalLong.empty();
+        }
     }
 
     /** CPU seconds of the embedded API server and etcd; empty for a cluster of --kubeconfig. */

@@ -13,7 +13,7 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
 
     static Result compute(BenchOptions options, Bench.Ceiling ceiling, double t1, double tn, Sampler sampler,
             PromText opBefore, PromText opAfter, PromText apiBefore, PromText apiAfter, double heapBeforeBytes, double heapBytes,
-            double peakRss, double operatorCpu, Map<String, Double> clusterCpu) {
+            double peakRss, double operatorCpu, Map<String, Double> clusterCpu, java.util.OptionalLong watchCloses) {
         int n = options.n();
         Map<String, Double> byMethod = Bench.byLabel(opBefore, opAfter, "rest_client_requests_total", "method",
                 l -> !"GET".equals(l.get("method")) && l.getOrDefault("code", "").startsWith("2"));
@@ -67,6 +67,14 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
         // The load's own share: the heap an empty operator already needs is not spread over the objects.
         summary.put("heap_growth_bytes_per_object", Long.toString((long) ((heapBytes - heapBeforeBytes)
                 / (watched - 19))));
+        // After start-up: watchers the API server closed for not reading fast enough (from its log; "n/a" for a
+        // cluster of --kubeconfig), lists the operator's informers made again (a relist of every object of the kind)
+        // and watches they had to start again.
+        summary.put("watch_closes", watchCloses.isPresent() ? Long.toString(watchCloses.getAsLong()) : "n/a");
+        summary.put("relists", Long.toString((long) (opAfter.sum("kyma_operator_informer_lists_total")
+                - opBefore.sum("kyma_operator_informer_lists_total"))));
+        summary.put("watch_restarts", Long.toString((long) (opAfter.sum("kyma_operator_watch_starts_total")
+                - opBefore.sum("kyma_operator_watch_starts_total"))));
         summary.put("reconcile_errors", Long.toString((long) opAfter.sum("controller_runtime_reconcile_errors_total")));
         summary.put("conflicts", Long.toString((long) conflicts));
         summary.put("cpu_operator_s", f1(operatorCpu));

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 class BenchSmokeIT {
     private static final List<String> SUMMARY_KEYS = List.of("n", "unit", "t1_s", "tn_s", "ideal_s", "ratio",
             "ceiling_writes_per_s", "writes_per_kyma", "p99_queue_wait_s", "max_queue_depth", "peak_rss_mb",
-            "heap_bytes_per_object", "reconcile_errors", "conflicts");
+            "heap_bytes_per_object", "watch_closes", "relists", "watch_restarts", "reconcile_errors", "conflicts");
 
     @Test
     void aSmallRunWritesTheSummaryTheReportTheTimeSeriesAndTheCharts(@TempDir Path out) throws Exception {

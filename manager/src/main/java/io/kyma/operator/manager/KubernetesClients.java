@@ -15,6 +15,7 @@ import io.kyma.operator.manager.limits.ClientRateLimiter;
 import io.kyma.operator.manager.limits.RetryAfter;
 import io.kyma.operator.manager.limits.TokenBucket;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
+import io.kyma.operator.manager.metrics.InformerTraffic;
 import io.kyma.operator.manager.metrics.RestClientMetrics;
 
 /** Builds the one client the manager shares between its controllers. */
@@ -43,6 +44,7 @@ public final class KubernetesClients {
                                 metrics.restRateLimiterDuration()::record));
                     }
                     builder.addOrReplaceInterceptor(RestClientMetrics.NAME, new RestClientMetrics(metrics));
+                    builder.addOrReplaceInterceptor(InformerTraffic.NAME, new InformerTraffic(metrics));
                     builder.addOrReplaceInterceptor(RetryAfter.NAME, new RetryAfter(java.time.Clock.systemUTC()));
                     for (Interceptor extra : extraInterceptors) {
                         builder.addOrReplaceInterceptor(extra.getClass().getName(), extra);

@@ -38,7 +38,8 @@ class MetricsIT {
             "workqueue_adds_total", "workqueue_retries_total", "workqueue_queue_duration_seconds_bucket",
             "rest_client_requests_total", "rest_client_request_duration_seconds_bucket",
             "rest_client_rate_limiter_duration_seconds_bucket", "kyma_operator_kymas", "kyma_operator_helmcomponents",
-            "kyma_operator_requeue_limiter_wait_seconds_bucket", "kyma_operator_global_gate_wait_seconds_bucket");
+            "kyma_operator_requeue_limiter_wait_seconds_bucket", "kyma_operator_global_gate_wait_seconds_bucket",
+            "kyma_operator_informer_lists_total", "kyma_operator_watch_starts_total");
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{[^}]*\\})? ([^ \\n]+)",
             Pattern.MULTILINE);
     private final HttpClient http = HttpClient.newHttpClient();
@@ -75,6 +76,13 @@ class MetricsIT {
                 assertThat(sum(text, "rest_client_rate_limiter_duration_seconds_sum")).isGreaterThan(0);
                 assertThat(sum(text, "rest_client_requests_total")).isGreaterThan(0);
                 assertThat(sample(text, "kyma_operator_kymas", "phase=\"Ready\"")).isEqualTo(1.0);
+                // one informer per kind, each listed once at start: HelmComponents are not watched twice
+                for (String kind : List.of("helmcomponents", "kymas", "runs")) {
+                    assertThat(sample(text, "kyma_operator_informer_lists_total", "resource=\"" + kind + "\""))
+                            .as("lists of " + kind).isEqualTo(1.0);
+                    assertThat(sample(text, "kyma_operator_watch_starts_total", "resource=\"" + kind + "\""))
+                            .as("watches of " + kind).isGreaterThanOrEqualTo(1.0);
+                }
                 assertThat(sample(text, "kyma_operator_helmcomponents", "state=\"success\"")).isEqualTo(6.0);
                 assertThat(sample(text, "controller_runtime_max_concurrent_reconciles", "controller=\"kyma\""))
                         .isEqualTo(50.0);

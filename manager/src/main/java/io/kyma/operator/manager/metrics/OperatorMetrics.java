@@ -78,6 +78,16 @@ public final class OperatorMetrics {
         return timer("workqueue_queue_duration", LATENCY_BUCKETS, "name", name);
     }
 
+    /** Lists of a resource, first pages only: the informers' initial lists and relists. */
+    public Counter informerLists(String resource) {
+        return registry.counter("kyma_operator_informer_lists", "resource", resource);
+    }
+
+    /** Watches of a resource started: one per informer, then one each time a watch ended. */
+    public Counter watchStarts(String resource) {
+        return registry.counter("kyma_operator_watch_starts", "resource", resource);
+    }
+
     public Counter restRequests(String code, String method, String host) {
         return registry.counter("rest_client_requests", "code", code, "method", method, "host", host);
     }
