@@ -109,6 +109,9 @@ public final class Bench {
 
     private Result measure(KubernetesClient client, ClusterUnderTest cluster, OperatorProcess operator,
             Ceiling ceiling) throws Exception {
+        // The empty operator: started, its informers synced, nothing to watch but the CRDs.
+        double emptyRss = operator.rssMiB();
+        double emptyHeap = operator.heapAfterFullGc();
         progress.say("T(1): one Kyma of the 18 modules");
         long t1Start = System.nanoTime();
         client.resource(kyma("bench-t1")).create();
@@ -123,12 +126,16 @@ public final class Bench {
         PromText apiBefore = cluster.apiserverMetrics(client);
         java.util.OptionalLong closesBefore = cluster.forcedWatchCloses();
         Sampler sampler = new Sampler(operator, options.n() + 1);
+        HeapCurve heapCurve = new HeapCurve(operator, (options.n() + 1) * 19.0);
+        heapCurve.sample(0, emptyRss, emptyHeap);
+        heapCurve.sample(19, operator.rssMiB(), heapBefore);
         sampler.start();
         long loadStart = System.nanoTime();
-        createLoad(client);
+        createLoad(client, heapCurve, sampler);
         progress.say("waiting for all " + options.n() + " Kymas to be Ready");
         while (sampler.lastReady() < options.n() + 1) {
             Thread.sleep(250);
+            heapCurve.maybeSample(sampler.lastWatched());
             progress.bar("ready", (int) sampler.lastReady() - 1, options.n(), loadStart);
         }
         double tn = (System.nanoTime() - loadStart) / 1e9;
@@ -141,6 +148,7 @@ public final class Bench {
                 ? java.util.OptionalLong.of(closesAfter.getAsLong() - closesBefore.getAsLong())
                 : java.util.OptionalLong.empty();
         double heap = operator.heapAfterFullGc();
+        heapCurve.sample(sampler.lastWatched(), operator.rssMiB(), heap);
         Files.writeString(options.out().resolve("heap-histogram.txt"), operator.heapHistogram(40));
         if (options.jvmOptions().stream().anyMatch(o -> o.startsWith("-XX:NativeMemoryTracking"))) {
             Files.writeString(options.out().resolve("native-memory.txt"), operator.nativeMemory());
@@ -151,16 +159,17 @@ public final class Bench {
 
         Result result = Result.compute(options, ceiling, t1, tn, sampler, operatorBefore, operatorAfter, apiBefore,
                 apiAfter, heapBefore, heap, operator.peakRssMiB(), operator.cpuSeconds(), cluster.cpuSeconds(),
-                watchCloses);
+                watchCloses, emptyRss);
         Files.writeString(options.out().resolve("timeseries.csv"), sampler.csv());
+        Files.writeString(options.out().resolve("heap-by-objects.csv"), heapCurve.csv());
         Charts.progress(sampler, options.out().resolve("progress.png"));
-        Charts.memory(sampler, options.out().resolve("memory.png"));
+        Charts.memory(sampler, heapCurve, options.out().resolve("memory.png"));
         Files.writeString(options.out().resolve("report.md"), result.report(options));
         progress.say("report: " + options.out().resolve("report.md"));
         return result;
     }
 
-    private void createLoad(KubernetesClient client) throws InterruptedException {
+    private void createLoad(KubernetesClient client, HeapCurve heapCurve, Sampler sampler) throws Exception {
         ExecutorService creators = Executors.newFixedThreadPool(16);
         AtomicInteger created = new AtomicInteger();
         long start = System.nanoTime();
@@ -172,7 +181,9 @@ public final class Bench {
             });
         }
         creators.shutdown();
-        creators.awaitTermination(1, TimeUnit.HOURS);
+        while (!creators.awaitTermination(250, TimeUnit.MILLISECONDS)) {
+            heapCurve.maybeSample(sampler.lastWatched());
+        }
         progress.done();
     }
 

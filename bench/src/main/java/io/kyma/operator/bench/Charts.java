@@ -34,14 +34,18 @@ final class Charts {
         BitmapEncoder.saveBitmap(chart, strip(file), BitmapEncoder.BitmapFormat.PNG);
     }
 
-    /** Operator RSS against the number of objects it watches. */
-    static void memory(Sampler sampler, Path file) throws IOException {
+    /** Operator RSS (each second) and live heap (after full collections) against the objects it watches. */
+    static void memory(Sampler sampler, HeapCurve heap, Path file) throws IOException {
         List<Sampler.Row> rows = sampler.rows();
         XYChart chart = new XYChartBuilder().width(1000).height(560).title("Operator memory")
-                .xAxisTitle("watched objects (Kymas + HelmComponents)").yAxisTitle("RSS (MiB)").build();
+                .xAxisTitle("watched objects (Kymas + HelmComponents)").yAxisTitle("MiB").build();
         XYSeries series = chart.addSeries("RSS", rows.stream().mapToDouble(Sampler.Row::watchedObjects).toArray(),
                 rows.stream().mapToDouble(Sampler.Row::rssMiB).toArray());
         series.setMarker(SeriesMarkers.CIRCLE);
+        XYSeries live = chart.addSeries("live heap after a full GC",
+                heap.points().stream().mapToDouble(HeapCurve.Point::watchedObjects).toArray(),
+                heap.points().stream().mapToDouble(HeapCurve.Point::liveHeapMiB).toArray());
+        live.setMarker(SeriesMarkers.DIAMOND);
         chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         BitmapEncoder.saveBitmap(chart, strip(file), BitmapEncoder.BitmapFormat.PNG);
     }

@@ -13,7 +13,8 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
 
     static Result compute(BenchOptions options, Bench.Ceiling ceiling, double t1, double tn, Sampler sampler,
             PromText opBefore, PromText opAfter, PromText apiBefore, PromText apiAfter, double heapBeforeBytes, double heapBytes,
-            double peakRss, double operatorCpu, Map<String, Double> clusterCpu, java.util.OptionalLong watchCloses) {
+            double peakRss, double operatorCpu, Map<String, Double> clusterCpu, java.util.OptionalLong watchCloses,
+            double emptyRss) {
         int n = options.n();
         Map<String, Double> byMethod = Bench.byLabel(opBefore, opAfter, "rest_client_requests_total", "method",
                 l -> !"GET".equals(l.get("method")) && l.getOrDefault("code", "").startsWith("2"));
@@ -61,6 +62,7 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
         summary.put("p50_queue_wait_s", String.format(Locale.ROOT, "%.3f", PromText.quantile(0.5, before, after, queued)));
         summary.put("p99_queue_wait_s", String.format(Locale.ROOT, "%.3f", PromText.quantile(0.99, before, after, queued)));
         summary.put("max_queue_depth", Long.toString((long) sampler.maxQueueDepth()));
+        summary.put("empty_rss_mb", f1(emptyRss));
         summary.put("peak_rss_mb", f1(peakRss));
         summary.put("heap_mb", f1(heapBytes / (1 << 20)));
         summary.put("heap_bytes_per_object", Long.toString((long) (heapBytes / watched)));
@@ -75,6 +77,9 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
                 - opBefore.sum("kyma_operator_informer_lists_total"))));
         summary.put("watch_restarts", Long.toString((long) (opAfter.sum("kyma_operator_watch_starts_total")
                 - opBefore.sum("kyma_operator_watch_starts_total"))));
+        // Most write answers held at once for read after write (JOSDK's temporary caches and the Kyma controller's
+        // own creates), sampled each second.
+        summary.put("temp_cache_max", Long.toString((long) sampler.maxTemporaryCache()));
         summary.put("reconcile_errors", Long.toString((long) opAfter.sum("controller_runtime_reconcile_errors_total")));
         summary.put("conflicts", Long.toString((long) conflicts));
         summary.put("cpu_operator_s", f1(operatorCpu));
@@ -121,11 +126,14 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
         out.append("- queue wait p50 ").append(summary.get("p50_queue_wait_s")).append(" s, p99 ")
                 .append(summary.get("p99_queue_wait_s")).append(" s; max depth ")
                 .append(summary.get("max_queue_depth")).append("\n");
-        out.append("- operator peak RSS ").append(summary.get("peak_rss_mb")).append(" MiB; heap after a full GC ")
+        out.append("- operator RSS empty (CRDs installed, no objects) ").append(summary.get("empty_rss_mb"))
+                .append(" MiB, peak ").append(summary.get("peak_rss_mb")).append(" MiB; heap after a full GC ")
                 .append(summary.get("heap_mb")).append(" MiB, per watched object ")
                 .append(summary.get("heap_bytes_per_object")).append(" bytes, of which the load added ")
                 .append(summary.get("heap_growth_bytes_per_object")).append(" bytes per object (heap after the load ")
-                .append("minus heap after T(1), over the load's objects)\n");
+                .append("minus heap after T(1), over the load's objects); live heap and RSS at each tenth of the load in ")
+                .append("`heap-by-objects.csv`; most write answers held for read after write ")
+                .append(summary.get("temp_cache_max")).append("\n");
         out.append("- operator JVM: ").append(OperatorProcess.javaVersion(options.javaCommand())).append(", flags ")
                 .append(String.join(" ", options.jvmOptions())).append("\n");
         out.append("- CPU seconds: operator ").append(summary.get("cpu_operator_s"));

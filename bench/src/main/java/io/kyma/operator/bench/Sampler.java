@@ -13,7 +13,7 @@ final class Sampler {
     static final List<String> PHASES = List.of("Processing", "Ready", "Error", "Deleting");
 
     record Row(double seconds, double[] components, double[] kymas, double queueDepth, double rssMiB,
-            double writesPerSecond) {
+            double writesPerSecond, double temporaryCache) {
         double watchedObjects() {
             double total = 0;
             for (double c : components) {
@@ -33,6 +33,7 @@ final class Sampler {
     private volatile double lastWrites = -1;
     private volatile double lastReady;
     private volatile double maxDepth;
+    private volatile double maxTemporaryCache;
 
     Sampler(OperatorProcess operator, int expected) {
         this.operator = operator;
@@ -61,8 +62,11 @@ final class Sampler {
             lastWrites = writes;
             lastReady = kymas[1];
             maxDepth = Math.max(maxDepth, depth);
+            // write answers held for read after write, by the controllers and by JOSDK on their behalf
+            double temporaryCache = m.sum("kyma_operator_temporary_cache_entries");
+            maxTemporaryCache = Math.max(maxTemporaryCache, temporaryCache);
             rows.add(new Row((System.nanoTime() - start) / 1e9, components, kymas, depth, operator.rssMiB(),
-                    perSecond));
+                    perSecond, temporaryCache));
         } catch (Exception e) {
             // a missed second is no reason to stop measuring
         }
@@ -76,6 +80,15 @@ final class Sampler {
         return maxDepth;
     }
 
+    double maxTemporaryCache() {
+        return maxTemporaryCache;
+    }
+
+    /** The objects the operator watched at the last sample. */
+    double lastWatched() {
+        return rows.isEmpty() ? 0 : rows.get(rows.size() - 1).watchedObjects();
+    }
+
     List<Row> rows() {
         return rows;
     }
@@ -84,7 +97,7 @@ final class Sampler {
         StringBuilder out = new StringBuilder("seconds");
         STATES.forEach(s -> out.append(",components_").append(s));
         PHASES.forEach(p -> out.append(",kymas_").append(p.toLowerCase(Locale.ROOT)));
-        out.append(",queue_depth,operator_rss_mib,api_writes_per_s\n");
+        out.append(",queue_depth,operator_rss_mib,api_writes_per_s,temporary_cache\n");
         for (Row row : rows) {
             out.append(String.format(Locale.ROOT, "%.1f", row.seconds()));
             for (double c : row.components()) {
@@ -93,8 +106,8 @@ final class Sampler {
             for (double k : row.kymas()) {
                 out.append(',').append((long) k);
             }
-            out.append(String.format(Locale.ROOT, ",%d,%.1f,%.0f%n", (long) row.queueDepth(), row.rssMiB(),
-                    row.writesPerSecond()));
+            out.append(String.format(Locale.ROOT, ",%d,%.1f,%.0f,%d%n", (long) row.queueDepth(), row.rssMiB(),
+                    row.writesPerSecond(), (long) row.temporaryCache()));
         }
         return out.toString();
     }

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 class BenchSmokeIT {
     private static final List<String> SUMMARY_KEYS = List.of("n", "unit", "t1_s", "tn_s", "ideal_s", "ratio",
             "ceiling_writes_per_s", "writes_per_kyma", "p99_queue_wait_s", "max_queue_depth", "peak_rss_mb",
-            "heap_bytes_per_object", "watch_closes", "relists", "watch_restarts", "reconcile_errors", "conflicts");
+            "heap_bytes_per_object", "watch_closes", "relists", "watch_restarts", "reconcile_errors", "conflicts",
+            "empty_rss_mb", "temp_cache_max");
 
     @Test
     void aSmallRunWritesTheSummaryTheReportTheTimeSeriesAndTheCharts(@TempDir Path out) throws Exception {
@@ -49,6 +50,10 @@ class BenchSmokeIT {
         assertThat(csv).hasSizeGreaterThan(2);
         int columns = csv.get(0).split(",").length;
         assertThat(csv).allSatisfy(row -> assertThat(row.split(",")).hasSize(columns));
+        List<String> curve = Files.readAllLines(out.resolve("heap-by-objects.csv"));
+        assertThat(curve.get(0)).isEqualTo("watched_objects,operator_rss_mib,live_heap_mib");
+        assertThat(curve.get(1)).as("the empty operator").startsWith("0,");
+        assertThat(curve).as("empty, after T(1), and after the load at least").hasSizeGreaterThanOrEqualTo(4);
         for (String chart : List.of("progress.png", "memory.png")) {
             BufferedImage image = ImageIO.read(out.resolve(chart).toFile());
             assertThat(image).as(chart).isNotNull();

@@ -1,13 +1,15 @@
 package io.kyma.operator.common;
 
-import java.lang.reflect.Field;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 import org.slf4j.Logger;
@@ -21,139 +23,257 @@ import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 
 /**
- * Informer stores that keep only what the controllers read, at 76,000 watched objects the largest part of the heap.
- * <ul>
- * <li>Server-side apply's {@code managedFields} go: once two field managers have written an object they are bigger
- * than the rest of it, and nothing here reads them.</li>
- * <li>Empty maps, which fabric8's models create for every object, are dropped.</li>
- * <li>Strings that thousands of objects repeat (namespace, labels, the owner, the API version) are interned, so each
- * is held once rather than once per object and per informer.</li>
- * <li>fabric8's {@link CustomResource} computes its API version, CRD name, singular and plural afresh in every
- * instance, four new strings (about 270 bytes) per object of what is a constant of its class. They are replaced by
- * shared copies, through reflection because the fields are final; should fabric8 rename them, the objects just keep
- * their own copies and a warning says so.</li>
- * </ul>
+ * Informer stores that keep each custom resource in a compact form and build the object again on every read. At
+ * 76,000 watched objects the informer caches are most of the heap; a fabric8 object with its metadata is about
+ * thirty objects and two dozen strings, most of them either never read here or the same in thousands of objects.
+ * <p>
+ * What is kept of the metadata: name, namespace, generateName, uid (as two longs), resourceVersion (as a long),
+ * generation, creation and deletion timestamps, the deletion grace period, labels, annotations, owner references and
+ * finalizers. What goes: server-side apply's {@code managedFields} (bigger than the rest of an object once two
+ * managers have written it), selfLink and unknown fields. Spec and status are kept as they came, after the kind's
+ * {@link Form} has shared their repeated strings. Strings that many objects repeat are shared: namespace, timestamps
+ * and values through {@link String#intern()}, whole label and annotation maps, owner lists and finalizer lists
+ * through a weak pool of canonical, unmodifiable copies (the eighteen components of one Kyma hold one owner list).
+ * <p>
+ * The objects a read builds share those parts with each other and with the store: like every informer cache, treat
+ * them as read-only (JOSDK hands reconcilers a deep copy).
  */
 public final class LeanCache {
     private static final Logger LOG = LoggerFactory.getLogger(LeanCache.class);
-    private static final List<Field> CUSTOM_RESOURCE_NAMES = customResourceNames();
     private static final AtomicLong FALLBACKS = new AtomicLong();
+    private static final Canonical CANONICAL = new Canonical();
+    /** A generation or resourceVersion that was absent. */
+    private static final long ABSENT = Long.MIN_VALUE;
 
     private LeanCache() {
     }
 
-    /** A store keeping every object without its managedFields and with its repeated strings shared. */
-    public static <R extends HasMetadata> ItemStore<R> store() {
-        return store(UnaryOperator.identity());
+    /**
+     * How a kind is made and which of its strings repeat.
+     *
+     * @param <R> the kind
+     */
+    public interface Form<R extends CustomResource<?, ?>> {
+        /** A new object of the kind, without metadata, spec or status that matter. */
+        R empty();
+
+        /**
+         * Replaces strings of spec and status that many objects repeat with shared copies ({@link #share(String)}),
+         * in place. The default shares nothing.
+         */
+        default void shareStrings(R resource) {
+        }
     }
 
-    /** As {@link #store()}, after {@code view} has cut the object down to what one reader needs. */
-    public static <R extends HasMetadata> ItemStore<R> store(UnaryOperator<R> view) {
-        return new Store<>(resource -> lean(view.apply(resource)));
+    /** A store keeping each object in its compact form. */
+    public static <R extends CustomResource<?, ?>> ItemStore<R> store(Form<R> form) {
+        return new Store<>(form);
     }
 
-    static <R extends HasMetadata> R lean(R resource) {
+    /** One shared copy of a string that many objects repeat; null stays null. */
+    public static String share(String value) {
+        return value == null ? null : value.intern();
+    }
+
+    /** One shared, unmodifiable copy of a list that many objects repeat; null stays null. */
+    public static <E> List<E> share(List<E> list) {
+        return list == null ? null : CANONICAL.of(Collections.unmodifiableList(new ArrayList<>(list)));
+    }
+
+    /**
+     * Cuts an object down to what a short-lived cache needs, in place: without managedFields and with its namespace
+     * shared. For the answers of writes that JOSDK keeps until the watch has the version.
+     */
+    public static <R extends HasMetadata> R trim(R resource) {
         ObjectMeta metadata = resource.getMetadata();
         metadata.setManagedFields(null);
-        metadata.setNamespace(intern(metadata.getNamespace()));
-        metadata.setName(intern(metadata.getName())); // shared by the informers of two controllers
-        metadata.setLabels(intern(metadata.getLabels()));
-        metadata.setAnnotations(intern(metadata.getAnnotations()));
-        metadata.setAdditionalProperties(emptyToNull(metadata.getAdditionalProperties()));
-        if (metadata.getOwnerReferences() != null) {
-            for (OwnerReference owner : metadata.getOwnerReferences()) {
-                owner.setApiVersion(intern(owner.getApiVersion()));
-                owner.setKind(intern(owner.getKind()));
-                owner.setName(intern(owner.getName()));
-                owner.setUid(intern(owner.getUid()));
-                owner.setAdditionalProperties(emptyToNull(owner.getAdditionalProperties()));
-            }
-        }
-        if (resource instanceof CustomResource<?, ?> custom) {
-            shareNames(custom);
-        } else if (resource.getApiVersion() != null) {
-            resource.setApiVersion(resource.getApiVersion().intern());
-        }
+        metadata.setNamespace(share(metadata.getNamespace()));
         return resource;
     }
 
-    private static void shareNames(CustomResource<?, ?> resource) {
-        try {
-            for (Field field : CUSTOM_RESOURCE_NAMES) {
-                Object value = field.get(resource);
-                if (value instanceof String name) {
-                    field.set(resource, name.intern());
-                }
-            }
-        } catch (IllegalAccessException | RuntimeException e) {
-            // The object keeps its own copies: a little more memory, nothing wrong.
-            fellBack(e);
-        }
-    }
-
-    /** How many objects were kept as they came because making them lean failed. */
+    /** How many objects were kept as they came because making them compact failed. */
     public static long fallbacks() {
         return FALLBACKS.get();
     }
 
-    private static void fellBack(Exception e) {
+    private static void fellBack(RuntimeException e) {
         if (FALLBACKS.getAndIncrement() == 0) {
-            LOG.warn("Keeping an informer's object as it came; making it lean failed (counted in"
+            LOG.warn("Keeping an informer's object as it came; making it compact failed (counted in"
                     + " kyma_operator_lean_cache_fallbacks_total, logged once): {}", e.toString());
         }
     }
 
-    private static List<Field> customResourceNames() {
-        try {
-            List<Field> fields = new ArrayList<>();
-            for (String name : List.of("apiVersion", "crdName", "singular", "plural")) {
-                Field field = CustomResource.class.getDeclaredField(name);
-                field.setAccessible(true);
-                fields.add(field);
+    /** The metadata fields that nearly every object leaves empty, held apart so that the common case costs one null. */
+    private record Rare(String generateName, String uid, String resourceVersion, String deletionTimestamp,
+            Long deletionGracePeriodSeconds) {
+        static Rare of(ObjectMeta m, boolean uidText, boolean versionText) {
+            if (m.getGenerateName() == null && !uidText && !versionText && m.getDeletionTimestamp() == null
+                    && m.getDeletionGracePeriodSeconds() == null) {
+                return null;
             }
-            return List.copyOf(fields);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            LOG.warn("Custom resources in the informer caches keep their own copies of their names: {}", e.toString());
-            return List.of();
+            return new Rare(share(m.getGenerateName()), uidText ? m.getUid() : null,
+                    versionText ? m.getResourceVersion() : null, share(m.getDeletionTimestamp()),
+                    m.getDeletionGracePeriodSeconds());
         }
     }
 
-    /**
-     * fabric8's models start every map as an empty LinkedHashMap; at eight or so per object they weighed more than
-     * the strings. Jackson and the models' equals treat a null map like an empty one.
-     */
-    private static <V> Map<String, V> emptyToNull(Map<String, V> map) {
-        return map == null || map.isEmpty() ? null : map;
+    /** One object as the store keeps it. */
+    static final class Compact {
+        final String name;
+        final String namespace;
+        final long uidHigh;
+        final long uidLow;
+        final long resourceVersion;
+        final long generation;
+        final String creationTimestamp;
+        final Map<String, String> labels;
+        final Map<String, String> annotations;
+        final List<OwnerReference> owners;
+        final List<String> finalizers;
+        final Rare rare;
+        final Object spec;
+        final Object status;
+
+        Compact(CustomResource<?, ?> resource) {
+            ObjectMeta m = resource.getMetadata();
+            this.name = m.getName();
+            this.namespace = share(m.getNamespace());
+            UUID uid = uuid(m.getUid());
+            this.uidHigh = uid == null ? 0 : uid.getMostSignificantBits();
+            this.uidLow = uid == null ? 0 : uid.getLeastSignificantBits();
+            long version = number(m.getResourceVersion());
+            this.resourceVersion = version;
+            this.generation = m.getGeneration() == null ? ABSENT : m.getGeneration();
+            this.creationTimestamp = share(m.getCreationTimestamp());
+            this.labels = shareMap(m.getLabels());
+            this.annotations = shareMap(m.getAnnotations());
+            this.owners = shareOwners(m.getOwnerReferences());
+            this.finalizers = m.getFinalizers() == null || m.getFinalizers().isEmpty() ? List.of()
+                    : share(m.getFinalizers().stream().map(LeanCache::share).toList());
+            this.rare = Rare.of(m, uid == null && m.getUid() != null,
+                    version == ABSENT && m.getResourceVersion() != null);
+            this.spec = resource.getSpec();
+            this.status = resource.getStatus();
+        }
+
+        @SuppressWarnings({ "unchecked", "rawtypes" })
+        <R extends CustomResource<?, ?>> R build(Form<R> form) {
+            ObjectMeta m = new ObjectMeta();
+            m.setName(name);
+            m.setNamespace(namespace);
+            m.setUid(rare != null && rare.uid() != null ? rare.uid()
+                    : uidHigh == 0 && uidLow == 0 ? null : new UUID(uidHigh, uidLow).toString());
+            m.setResourceVersion(rare != null && rare.resourceVersion() != null ? rare.resourceVersion()
+                    : resourceVersion == ABSENT ? null : Long.toString(resourceVersion));
+            m.setGeneration(generation == ABSENT ? null : generation);
+            m.setCreationTimestamp(creationTimestamp);
+            m.setLabels(labels);
+            m.setAnnotations(annotations);
+            m.setOwnerReferences(owners);
+            m.setFinalizers(finalizers);
+            m.setManagedFields(null);
+            m.setAdditionalProperties(null);
+            if (rare != null) {
+                m.setGenerateName(rare.generateName());
+                m.setDeletionTimestamp(rare.deletionTimestamp());
+                m.setDeletionGracePeriodSeconds(rare.deletionGracePeriodSeconds());
+            }
+            R resource = form.empty();
+            resource.setMetadata(m);
+            ((CustomResource) resource).setSpec(spec);
+            ((CustomResource) resource).setStatus(status);
+            return resource;
+        }
+
+        /** The uid, if it is a UUID in its canonical text (so that it reads back the same). */
+        private static UUID uuid(String text) {
+            if (text == null || text.length() != 36) {
+                return null;
+            }
+            try {
+                UUID uuid = UUID.fromString(text);
+                return uuid.toString().equals(text) && (uuid.getMostSignificantBits() != 0
+                        || uuid.getLeastSignificantBits() != 0) ? uuid : null;
+            } catch (IllegalArgumentException e) {
+                return null;
+            }
+        }
+
+        /** The resourceVersion as a number, if it is one that reads back the same (etcd's are). */
+        private static long number(String text) {
+            if (text == null || text.isEmpty() || text.length() > 18 || text.charAt(0) == '0') {
+                return ABSENT;
+            }
+            for (int i = 0; i < text.length(); i++) {
+                if (text.charAt(i) < '0' || text.charAt(i) > '9') {
+                    return ABSENT;
+                }
+            }
+            return Long.parseLong(text);
+        }
     }
 
     /**
      * Labels and annotations stay non-null: fabric8 always fills them and JOSDK reads them without a check (an
-     * informer event source looks up its own annotation in every event). An empty one becomes the shared empty map,
-     * which costs nothing per object.
+     * informer event source looks up its own annotation in every event). An empty one becomes the shared empty map.
      */
-    private static Map<String, String> intern(Map<String, String> map) {
+    private static Map<String, String> shareMap(Map<String, String> map) {
         if (map == null || map.isEmpty()) {
             return Map.of();
         }
-        Map<String, String> interned = new LinkedHashMap<>(map.size() * 2);
-        map.forEach((key, value) -> interned.put(intern(key), intern(value)));
-        return interned;
+        Map<String, String> copy = new LinkedHashMap<>(map.size() * 2);
+        map.forEach((key, value) -> copy.put(share(key), share(value)));
+        return CANONICAL.of(Collections.unmodifiableMap(copy));
     }
 
-    private static String intern(String value) {
-        return value == null ? null : value.intern();
+    private static List<OwnerReference> shareOwners(List<OwnerReference> owners) {
+        if (owners == null || owners.isEmpty()) {
+            return List.of();
+        }
+        List<OwnerReference> copy = new ArrayList<>(owners.size());
+        for (OwnerReference o : owners) {
+            OwnerReference shared = new OwnerReference(share(o.getApiVersion()), o.getBlockOwnerDeletion(),
+                    o.getController(), share(o.getKind()), share(o.getName()), share(o.getUid()));
+            shared.setAdditionalProperties(null);
+            copy.add(shared);
+        }
+        return CANONICAL.of(Collections.unmodifiableList(copy));
     }
 
     /**
-     * JOSDK's TransformingItemStore puts the original name and namespace back after the transformation, which would
-     * undo their interning; this store keeps what the transformation returns.
+     * A pool of canonical copies of equal values, held weakly: a value is kept while some object still uses it.
+     * Callers put in only values they will not change.
      */
-    private static final class Store<R extends HasMetadata> implements ItemStore<R> {
-        private final UnaryOperator<R> transformation;
-        private final ConcurrentHashMap<String, R> items = new ConcurrentHashMap<>();
+    static final class Canonical {
+        private final Map<Object, WeakReference<Object>> pool = new WeakHashMap<>();
 
-        Store(UnaryOperator<R> transformation) {
-            this.transformation = transformation;
+        @SuppressWarnings("unchecked")
+        synchronized <V> V of(V value) {
+            WeakReference<Object> ref = pool.get(value);
+            Object known = ref == null ? null : ref.get();
+            if (known != null) {
+                return (V) known;
+            }
+            pool.put(value, new WeakReference<>(value));
+            return value;
+        }
+
+        synchronized int size() {
+            return pool.size();
+        }
+    }
+
+    /**
+     * Keyed by namespace and name, so that the key costs no string of its own: the name is the object's.
+     * A store write never fails: should compacting an object fail, it is kept as it came and counted.
+     */
+    private static final class Store<R extends CustomResource<?, ?>> implements ItemStore<R> {
+        private final Form<R> form;
+        /** namespace ("" for cluster-scoped objects) to name to a {@link Compact} or, rarely, the object itself. */
+        private final ConcurrentHashMap<String, ConcurrentHashMap<String, Object>> items = new ConcurrentHashMap<>();
+
+        Store(Form<R> form) {
+            this.form = form;
         }
 
         @Override
@@ -163,42 +283,63 @@ public final class LeanCache {
 
         @Override
         public R put(String key, R resource) {
-            // The informer hands this same object to its event handlers, whose queues can hold thousands of them.
-            resource.getMetadata().setManagedFields(null);
-            R kept;
+            Object kept;
             try {
-                kept = transformation.apply(resource);
+                form.shareStrings(resource);
+                kept = new Compact(resource);
             } catch (RuntimeException e) {
-                // Never fail inside the informer: a failed store write would stop its watch.
                 fellBack(e);
+                resource.getMetadata().setManagedFields(null);
                 kept = resource;
             }
-            return items.put(key, kept);
+            Object before = items.computeIfAbsent(namespace(key), n -> new ConcurrentHashMap<>())
+                    .put(resource.getMetadata().getName(), kept);
+            return build(before);
         }
 
         @Override
         public R remove(String key) {
-            return items.remove(key);
+            ConcurrentHashMap<String, Object> names = items.get(namespace(key));
+            return names == null ? null : build(names.remove(name(key)));
         }
 
         @Override
         public Stream<String> keySet() {
-            return items.keySet().stream();
+            return items.entrySet().stream().flatMap(n -> n.getValue().keySet().stream()
+                    .map(name -> n.getKey().isEmpty() ? name : n.getKey() + "/" + name));
         }
 
         @Override
         public Stream<R> values() {
-            return items.values().stream();
+            return items.values().stream().flatMap(names -> names.values().stream()).map(this::build);
         }
 
         @Override
         public R get(String key) {
-            return items.get(key);
+            ConcurrentHashMap<String, Object> names = items.get(namespace(key));
+            return names == null ? null : build(names.get(name(key)));
         }
 
         @Override
         public int size() {
-            return items.size();
+            return items.values().stream().mapToInt(ConcurrentHashMap::size).sum();
+        }
+
+        @SuppressWarnings("unchecked")
+        private R build(Object kept) {
+            if (kept instanceof Compact compact) {
+                return compact.build(form);
+            }
+            return (R) kept;
+        }
+
+        private static String namespace(String key) {
+            int slash = key.indexOf('/');
+            return slash < 0 ? "" : key.substring(0, slash);
+        }
+
+        private static String name(String key) {
+            return key.substring(key.indexOf('/') + 1);
         }
     }
 }

@@ -34,25 +34,33 @@ public final class SharedStore<R extends HasMetadata> implements ItemStore<R> {
 
     private final String ownerKind;
     private final ItemStore<R> items;
-    /** Keys of the objects each owner ("namespace/name") owns. */
+    /** Names of the objects each owner ("namespace/name") owns, in the owner's namespace. */
     private final ConcurrentHashMap<String, Set<String>> byOwner = new ConcurrentHashMap<>();
+    private final RecentWrites recentWrites;
     private final List<BiConsumer<R, R>> listeners = new CopyOnWriteArrayList<>();
     private final AtomicLong listenerFailures = new AtomicLong();
     private volatile BooleanSupplier synced = () -> false;
 
-    /** A store of lean objects (see {@link LeanCache}), indexed by their owner of kind {@code ownerKind}. */
-    public SharedStore(String ownerKind) {
-        this(ownerKind, LeanCache.store());
-    }
-
-    SharedStore(String ownerKind, ItemStore<R> items) {
+    /**
+     * @param ownerKind the kind of owner to index the objects by, or null for none
+     * @param items where the objects are kept, for example a {@link LeanCache} store
+     * @param recentWritesMax how many answers of this controller's writes JOSDK's temporary cache may hold
+     */
+    public SharedStore(String ownerKind, ItemStore<R> items, int recentWritesMax) {
         this.ownerKind = ownerKind;
         this.items = items;
+        this.recentWrites = new RecentWrites(recentWritesMax, items::get);
+    }
+
+    /** The writes of this controller whose answers JOSDK holds until this store has that version. */
+    public RecentWrites recentWrites() {
+        return recentWrites;
     }
 
     /**
      * Calls {@code listener} with the object before and after each change: (null, added), (old, new) or (removed,
-     * null). The objects are the store's own: read them, do not change them.
+     * null). The new object is the one the informer hands to its event handlers, the old one as the store built it:
+     * read them, do not change them.
      */
     public void onChange(BiConsumer<R, R> listener) {
         listeners.add(listener);
@@ -70,8 +78,9 @@ public final class SharedStore<R extends HasMetadata> implements ItemStore<R> {
 
     /** The objects whose owner of the store's kind is {@code namespace/name}. */
     public Stream<R> ownedBy(String namespace, String name) {
-        Set<String> keys = byOwner.get(namespace + "/" + name);
-        return keys == null ? Stream.empty() : keys.stream().map(items::get).filter(r -> r != null);
+        Set<String> names = byOwner.get(namespace + "/" + name);
+        return names == null ? Stream.empty()
+                : names.stream().map(n -> items.get(namespace + "/" + n)).filter(r -> r != null);
     }
 
     /** The owner of {@code resource} of kind {@code ownerKind}, as "namespace/name", if it has one. */
@@ -97,17 +106,18 @@ public final class SharedStore<R extends HasMetadata> implements ItemStore<R> {
     @Override
     public R put(String key, R resource) {
         R before = items.put(key, resource);
-        R after = items.get(key);
-        index(key, before, after);
-        tell(before, after);
+        recentWrites.seen(key, resource);
+        index(before, resource);
+        tell(before, resource);
         return before;
     }
 
     @Override
     public R remove(String key) {
         R before = items.remove(key);
+        recentWrites.forget(key);
         if (before != null) {
-            index(key, before, null);
+            index(before, null);
             tell(before, null);
         }
         return before;
@@ -133,19 +143,26 @@ public final class SharedStore<R extends HasMetadata> implements ItemStore<R> {
         return items.get(key);
     }
 
-    /** An owner's objects live in its namespace, whose informer is the only writer of its keys: no races here. */
-    private void index(String key, R before, R after) {
-        Optional<String> was = before == null ? Optional.empty() : owner(before, ownerKind);
-        Optional<String> is = after == null ? Optional.empty() : owner(after, ownerKind);
-        if (was.equals(is)) {
-            is.ifPresent(o -> byOwner.computeIfAbsent(o, k -> ConcurrentHashMap.newKeySet()).add(key));
+    /**
+     * An owner's objects live in its namespace, whose informer is the only writer of its keys: no races here. The
+     * index holds the object's own name string, which a {@link LeanCache} store keeps anyway.
+     */
+    private void index(R before, R after) {
+        if (ownerKind == null) {
             return;
         }
-        was.ifPresent(o -> byOwner.computeIfPresent(o, (k, keys) -> {
-            keys.remove(key);
-            return keys.isEmpty() ? null : keys;
+        Optional<String> was = before == null ? Optional.empty() : owner(before, ownerKind);
+        Optional<String> is = after == null ? Optional.empty() : owner(after, ownerKind);
+        String name = (after != null ? after : before).getMetadata().getName();
+        if (was.equals(is)) {
+            is.ifPresent(o -> byOwner.computeIfAbsent(o, k -> ConcurrentHashMap.newKeySet()).add(name));
+            return;
+        }
+        was.ifPresent(o -> byOwner.computeIfPresent(o, (k, names) -> {
+            names.remove(name);
+            return names.isEmpty() ? null : names;
         }));
-        is.ifPresent(o -> byOwner.computeIfAbsent(o, k -> ConcurrentHashMap.newKeySet()).add(key));
+        is.ifPresent(o -> byOwner.computeIfAbsent(o, k -> ConcurrentHashMap.newKeySet()).add(name));
     }
 
     private void tell(R before, R after) {

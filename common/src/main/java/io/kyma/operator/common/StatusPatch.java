@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -40,7 +41,7 @@ public final class StatusPatch {
     /**
      * @param primary the resource as the reconcile received it
      * @param statusOnly a fresh object holding only apiVersion, kind, name, namespace and the new status
-     * @return the resource as the API server stored it, without managedFields and with its common strings shared
+     * @return the resource as the API server stored it, without managedFields
      */
     public static <P extends HasMetadata> P apply(P primary, P statusOnly, Context<P> context) {
         statusOnly.getMetadata().setResourceVersion(primary.getMetadata().getResourceVersion());
@@ -49,10 +50,22 @@ public final class StatusPatch {
                 .withFieldManager(context.getControllerConfiguration().fieldManager())
                 .withForce(true)
                 .build());
-        // JOSDK keeps the answer until the watch delivers this version; under load that is tens of thousands of them.
-        LeanCache.lean(updated);
-        context.eventSourceRetriever().getControllerEventSource()
-                .handleRecentResourceUpdate(ResourceID.fromResource(primary), updated, primary);
+        // JOSDK keeps the answer until the watch delivers this version, as many as the store's bound allows.
+        if (admitted(updated, context)) {
+            context.eventSourceRetriever().getControllerEventSource()
+                    .handleRecentResourceUpdate(ResourceID.fromResource(primary), LeanCache.trim(updated), primary);
+        }
         return updated;
     }
+
+    /** Whether JOSDK's temporary cache has room for {@code updated}: always, unless the store is a bounded one. */
+    private static <P extends HasMetadata> boolean admitted(P updated, Context<P> context) {
+        var controller = context.getControllerConfiguration();
+        var informer = controller == null ? null : controller.getInformerConfig();
+        if (informer != null && informer.getItemStore() instanceof SharedStore<?> store) {
+            return store.recentWrites().admit(Cache.metaNamespaceKeyFunc(updated), updated);
+        }
+        return true;
+    }
+
 }

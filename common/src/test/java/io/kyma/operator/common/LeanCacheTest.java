@@ -1,149 +1,211 @@
 package io.kyma.operator.common;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Version;
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
-import io.fabric8.kubernetes.client.informers.cache.ItemStore;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class LeanCacheTest {
+    private final ItemStore<Widget> store = LeanCache.store(new WidgetForm());
 
     @Test
-    void dropsManagedFieldsAndKeepsEverythingElse() {
-        ItemStore<ConfigMap> store = LeanCache.store();
-        ConfigMap stored = put(store, object("a", "7"));
+    void everyFieldAReaderUsesComesBackAsItWasAndManagedFieldsGo() {
+        Widget original = widget("a", "7");
+        original.getMetadata().setGeneration(3L);
+        original.getMetadata().setFinalizers(List.of("example.io/cleanup"));
+        original.getMetadata().setAnnotations(Map.of("note", "x"));
+        String expected = Serialization.asJson(withoutManagedFields(widget("a", "7"), 3L));
+
+        Widget stored = put(original);
 
         assertThat(stored.getMetadata().getManagedFields()).isNull();
-        assertThat(stored.getMetadata().getResourceVersion()).isEqualTo("7");
-        assertThat(stored.getMetadata().getLabels()).containsExactly(Map.entry("app", "x"));
-        assertThat(stored.getMetadata().getOwnerReferences()).singleElement()
-                .satisfies(o -> assertThat(o.getUid()).isEqualTo("owner-uid"));
-        assertThat(stored.getData()).containsEntry("k", "v");
-        assertThat(stored.getMetadata().getAdditionalProperties()).isNull();
+        assertThat(Serialization.asJson(stored)).isEqualTo(expected);
+        assertThat(stored.getSpec().size).isEqualTo("large");
+        assertThat(stored.getStatus()).isEqualTo("ok");
+        assertThat(stored.getApiVersion()).isEqualTo("test.example.io/v1");
+        assertThat(stored.getKind()).isEqualTo("Widget");
     }
 
-    @Test
-    void emptyLabelsAndAnnotationsAreOneSharedEmptyMapThatReadersCanStillUse() {
-        ItemStore<ConfigMap> store = LeanCache.store();
-        ConfigMap first = put(store, object("a", "1"));
-        ConfigMap second = put(store, new ConfigMapBuilder().withNewMetadata().withName("b").withNamespace("ns")
-                .withResourceVersion("2").endMetadata().build());
-
-        // JOSDK's InformerEventSource reads its annotation from every event's object without a null check
-        assertThat(first.getMetadata().getAnnotations().get("javaoperatorsdk.io/previous")).isNull();
-        assertThat(second.getMetadata().getLabels().get("app")).isNull();
-        assertThat(second.getMetadata().getAnnotations()).isSameAs(first.getMetadata().getAnnotations())
-                .isSameAs(second.getMetadata().getLabels()).isEqualTo(Map.of());
-    }
-
-    @Test
-    void aLeanObjectStillSerialisesAsJosdkDoesToCloneIt() {
-        ItemStore<ConfigMap> store = LeanCache.store();
-        ConfigMap stored = put(store, object("a", "7"));
-        String json = io.fabric8.kubernetes.client.utils.Serialization.asJson(stored);
-        ConfigMap copy = io.fabric8.kubernetes.client.utils.Serialization.unmarshal(json, ConfigMap.class);
-
-        assertThat(copy.getMetadata().getLabels()).containsExactly(Map.entry("app", "x"));
-        assertThat(copy.getMetadata().getName()).isEqualTo("a");
-        assertThat(copy.getMetadata().getResourceVersion()).isEqualTo("7");
-        assertThat(copy.getMetadata().getOwnerReferences()).singleElement()
-                .satisfies(o -> assertThat(o.getUid()).isEqualTo("owner-uid"));
-        assertThat(copy.getData()).containsEntry("k", "v");
-    }
-
-    @Test
-    void objectsRepeatingAStringShareOneCopy() {
-        ItemStore<ConfigMap> store = LeanCache.store();
-        // new String(...) so that equal values start out as distinct objects, as they do off the wire
-        ConfigMap first = put(store, object("a", "1"));
-        ConfigMap second = put(store, object("b", "2"));
-
-        assertThat(second.getMetadata().getNamespace()).isSameAs(first.getMetadata().getNamespace());
-        assertThat(second.getMetadata().getLabels().get("app")).isSameAs(first.getMetadata().getLabels().get("app"));
-        assertThat(second.getMetadata().getOwnerReferences().get(0).getUid())
-                .isSameAs(first.getMetadata().getOwnerReferences().get(0).getUid());
-    }
-
-    @Test
-    void aViewCutsTheObjectBeforeItIsStored() {
-        ItemStore<ConfigMap> store = LeanCache.store(c -> {
-            c.setData(null);
-            return c;
-        });
-        assertThat(put(store, object("a", "1")).getData()).isNull();
-    }
-
-    @Test
-    void theObjectTheInformerHandsToItsHandlersLosesItsManagedFieldsToo() {
-        ItemStore<ConfigMap> store = LeanCache.store(c -> new ConfigMapBuilder().withMetadata(c.getMetadata()).build());
-        ConfigMap event = object("a", "1");
-        store.put(store.getKey(event), event);
-
-        assertThat(event.getMetadata().getManagedFields()).isNull();
-        assertThat(event.getData()).as("the rest of the event is the handlers'").containsEntry("k", "v");
-    }
-
-    @Test
-    void customResourcesShareTheNamesTheirClassDetermines() {
-        ItemStore<Widget> store = LeanCache.store();
-        Widget first = put(store, widget("a"));
-        Widget second = put(store, widget("b"));
-
-        assertThat(second.getApiVersion()).isEqualTo("test.example.io/v1").isSameAs(first.getApiVersion());
-        assertThat(second.getCRDName()).isEqualTo("widgets.test.example.io").isSameAs(first.getCRDName());
-        assertThat(second.getPlural()).isSameAs(first.getPlural());
-        assertThat(second.getSingular()).isSameAs(first.getSingular());
-    }
-
-    @Group("test.example.io")
-    @Version("v1")
-    static final class Widget extends CustomResource<Void, Void> implements Namespaced {
-    }
-
-    private static Widget widget(String name) {
-        Widget widget = new Widget();
-        widget.getMetadata().setName(name);
-        widget.getMetadata().setNamespace("ns");
+    private static Widget withoutManagedFields(Widget widget, long generation) {
+        widget.getMetadata().setManagedFields(null);
+        widget.getMetadata().setGeneration(generation);
+        widget.getMetadata().setFinalizers(List.of("example.io/cleanup"));
+        widget.getMetadata().setAnnotations(Map.of("note", "x"));
         return widget;
     }
 
     @Test
-    void aViewThatFailsKeepsThePlainObjectAndCountsIt() {
-        ItemStore<ConfigMap> store = LeanCache.store(c -> {
-            throw new IllegalStateException("a model field was renamed");
+    void aStoredObjectSerialisesAndReadsBackAsJosdkDoesToCloneIt() {
+        Widget copy = Serialization.unmarshal(Serialization.asJson(put(widget("a", "7"))), Widget.class);
+
+        assertThat(copy.getMetadata().getName()).isEqualTo("a");
+        assertThat(copy.getMetadata().getUid()).isEqualTo("0b1e2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d");
+        assertThat(copy.getMetadata().getResourceVersion()).isEqualTo("7");
+        assertThat(copy.getMetadata().getLabels()).containsExactly(Map.entry("app", "x"));
+        assertThat(copy.getMetadata().getOwnerReferences()).singleElement()
+                .satisfies(o -> assertThat(o.getUid()).isEqualTo("owner-uid"));
+        assertThat(copy.getSpec().size).isEqualTo("large");
+    }
+
+    @Test
+    void uidsAndVersionsThatAreNotTheUsualNumbersAreKeptAsText() {
+        Widget odd = widget("a", "007");
+        odd.getMetadata().setUid("not-a-uuid");
+        Widget stored = put(odd);
+        assertThat(stored.getMetadata().getUid()).isEqualTo("not-a-uuid");
+        assertThat(stored.getMetadata().getResourceVersion()).isEqualTo("007");
+
+        Widget bare = widget("b", null);
+        bare.getMetadata().setUid(null);
+        bare.getMetadata().setOwnerReferences(null);
+        bare.getMetadata().setLabels(null);
+        Widget storedBare = put(bare);
+        assertThat(storedBare.getMetadata().getUid()).isNull();
+        assertThat(storedBare.getMetadata().getResourceVersion()).isNull();
+        assertThat(storedBare.getMetadata().getGeneration()).isNull();
+        assertThat(storedBare.getMetadata().getOwnerReferences()).isEmpty();
+    }
+
+    @Test
+    void aDeletionInProgressIsKept() {
+        Widget deleting = widget("a", "9");
+        deleting.getMetadata().setDeletionTimestamp("2026-11-23T01:00:00Z");
+        deleting.getMetadata().setDeletionGracePeriodSeconds(0L);
+        Widget stored = put(deleting);
+        assertThat(stored.getMetadata().getDeletionTimestamp()).isEqualTo("2026-11-23T01:00:00Z");
+        assertThat(stored.getMetadata().getDeletionGracePeriodSeconds()).isZero();
+    }
+
+    @Test
+    void emptyLabelsAndAnnotationsStayReadable() {
+        Widget bare = widget("a", "1");
+        bare.getMetadata().setLabels(null);
+        bare.getMetadata().setAnnotations(Map.of());
+        Widget stored = put(bare);
+
+        // JOSDK's InformerEventSource reads its annotation from every event's object without a null check
+        assertThat(stored.getMetadata().getAnnotations().get("javaoperatorsdk.io/previous")).isNull();
+        assertThat(stored.getMetadata().getLabels().get("app")).isNull();
+        assertThat(stored.getMetadata().getFinalizers()).isEmpty();
+    }
+
+    @Test
+    void objectsRepeatingStringsListsAndMapsShareOneCopy() {
+        Widget first = put(widget("a", "1"));
+        Widget second = put(widget("b", "2"));
+
+        assertThat(second.getMetadata().getNamespace()).isSameAs(first.getMetadata().getNamespace());
+        assertThat(second.getMetadata().getLabels()).isSameAs(first.getMetadata().getLabels());
+        assertThat(second.getMetadata().getOwnerReferences()).isSameAs(first.getMetadata().getOwnerReferences());
+        assertThat(second.getMetadata().getCreationTimestamp())
+                .isSameAs(first.getMetadata().getCreationTimestamp());
+        assertThat(second.getSpec().size).as("the form's strings").isSameAs(first.getSpec().size);
+    }
+
+    @Test
+    void sharedPartsCannotBeChangedThroughOneObject() {
+        Widget stored = put(widget("a", "1"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> stored.getMetadata().getLabels().put("k", "v"))
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void keysValuesAndRemovalWorkAcrossNamespacesAndForClusterScopedKeys() {
+        put(widget("a", "1"));
+        Widget other = widget("a", "2");
+        other.getMetadata().setNamespace("other");
+        put(other);
+
+        assertThat(store.keySet()).containsExactlyInAnyOrder("ns/a", "other/a");
+        assertThat(store.size()).isEqualTo(2);
+        assertThat(store.values().map(w -> w.getMetadata().getResourceVersion())).containsExactlyInAnyOrder("1", "2");
+        assertThat(store.remove("other/a").getMetadata().getResourceVersion()).isEqualTo("2");
+        assertThat(store.get("other/a")).isNull();
+        assertThat(store.remove("none/a")).isNull();
+        assertThat(store.put("ns/a", widget("a", "3")).getMetadata().getResourceVersion())
+                .as("put answers the version it replaced").isEqualTo("1");
+    }
+
+    @Test
+    void aFormThatFailsKeepsThePlainObjectAndCountsIt() {
+        ItemStore<Widget> failing = LeanCache.store(new WidgetForm() {
+            @Override
+            public void shareStrings(Widget widget) {
+                throw new IllegalStateException("a model changed");
+            }
         });
         long before = LeanCache.fallbacks();
-        ConfigMap stored = put(store, object("a", "3"));
+        Widget original = widget("a", "3");
+        failing.put(failing.getKey(original), original);
+
+        Widget stored = failing.get("ns/a");
         assertThat(stored.getMetadata().getResourceVersion()).isEqualTo("3");
         assertThat(stored.getMetadata().getManagedFields()).as("still without managedFields").isNull();
         assertThat(LeanCache.fallbacks()).isEqualTo(before + 1);
     }
 
-    private static <R extends io.fabric8.kubernetes.api.model.HasMetadata> R put(ItemStore<R> store, R object) {
-        String key = store.getKey(object);
-        store.put(key, object);
+    @Test
+    void trimmingAWriteAnswerDropsItsManagedFields() {
+        Widget answer = LeanCache.trim(widget("a", "1"));
+        assertThat(answer.getMetadata().getManagedFields()).isNull();
+        assertThat(answer.getMetadata().getLabels()).containsEntry("app", "x");
+    }
+
+    private Widget put(Widget widget) {
+        String key = store.getKey(widget);
+        store.put(key, widget);
         return store.get(key);
     }
 
-    private static ConfigMap object(String name, String resourceVersion) {
-        return new ConfigMapBuilder().withNewMetadata().withName(name).withNamespace(new String("ns"))
-                .withResourceVersion(resourceVersion)
+    /** As off the wire: equal values are distinct string objects. */
+    private static Widget widget(String name, String resourceVersion) {
+        Widget widget = new Widget();
+        widget.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(new String("ns"))
+                .withUid("0b1e2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d").withResourceVersion(resourceVersion)
+                .withCreationTimestamp(new String("2026-11-23T00:00:00Z"))
                 .withLabels(Map.of(new String("app"), new String("x")))
                 .withOwnerReferences(List.of(new OwnerReferenceBuilder().withApiVersion(new String("v1"))
                         .withKind(new String("Owner")).withName(new String("o")).withUid(new String("owner-uid"))
-                        .build()))
+                        .withController(true).build()))
                 .withManagedFields(new ManagedFieldsEntryBuilder().withManager("m").withOperation("Apply").build())
-                .endMetadata().addToData("k", "v").build();
+                .build());
+        WidgetSpec spec = new WidgetSpec();
+        spec.size = new String("large");
+        widget.setSpec(spec);
+        widget.setStatus(new String("ok"));
+        return widget;
+    }
+
+    @Group("test.example.io")
+    @Version("v1")
+    public static class Widget extends CustomResource<WidgetSpec, String> implements Namespaced {
+    }
+
+    public static class WidgetSpec {
+        public String size;
+    }
+
+    static class WidgetForm implements LeanCache.Form<Widget> {
+        @Override
+        public Widget empty() {
+            return new Widget();
+        }
+
+        @Override
+        public void shareStrings(Widget widget) {
+            widget.getSpec().size = LeanCache.share(widget.getSpec().size);
+        }
     }
 }

@@ -9,9 +9,12 @@ import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 
 class SharedStoreTest {
-    private final SharedStore<ConfigMap> store = new SharedStore<>("Kyma");
+    private final SharedStore<ConfigMap> store = new SharedStore<>("Kyma",
+            new BasicItemStore<>(Cache::metaNamespaceKeyFunc), 2);
     private final List<String> changes = new ArrayList<>();
 
     SharedStoreTest() {
@@ -93,12 +96,53 @@ class SharedStoreTest {
     }
 
     @Test
-    void theStoredObjectIsTheLeanOne() {
-        ConfigMap withFields = child("a-1", "a", "1");
-        withFields.getMetadata().setManagedFields(List.of(new io.fabric8.kubernetes.api.model.ManagedFieldsEntry()));
-        store.put("ns/a-1", withFields);
-        assertThat(store.get("ns/a-1").getMetadata().getManagedFields()).isNull();
+    void theOwnerIsReadFromTheOwnerReferenceOfItsKind() {
+        store.put("ns/a-1", child("a-1", "a", "1"));
         assertThat(SharedStore.owner(store.get("ns/a-1"), "Kyma")).contains("ns/a");
         assertThat(SharedStore.owner(store.get("ns/a-1"), "Run")).isEmpty();
+    }
+
+    @Test
+    void aWriteIsHeldUntilTheStoreHasThatVersionOrALaterOne() {
+        RecentWrites recent = store.recentWrites();
+        store.put("ns/a-1", child("a-1", "a", "1"));
+        assertThat(recent.admit("ns/a-1", child("a-1", "a", "5"))).isTrue();
+        assertThat(recent.size()).isEqualTo(1);
+
+        store.put("ns/a-1", child("a-1", "a", "4"));
+        assertThat(recent.size()).as("an older version leaves it held").isEqualTo(1);
+        store.put("ns/a-1", child("a-1", "a", "5"));
+        assertThat(recent.size()).isZero();
+    }
+
+    @Test
+    void aWriteWhoseVersionTheStoreAlreadyHasIsNotHeld() {
+        store.put("ns/a-1", child("a-1", "a", "5"));
+        assertThat(store.recentWrites().admit("ns/a-1", child("a-1", "a", "5"))).isTrue();
+        assertThat(store.recentWrites().size()).as("the watch was first: JOSDK keeps nothing either").isZero();
+    }
+
+    @Test
+    void atTheBoundFurtherWritesAreRefusedAndCountedAndAGoneObjectFreesItsPlace() {
+        RecentWrites recent = store.recentWrites();
+        assertThat(recent.admit("ns/a-1", child("a-1", "a", "1"))).isTrue();
+        assertThat(recent.admit("ns/a-2", child("a-2", "a", "2"))).isTrue();
+        assertThat(recent.admit("ns/a-3", child("a-3", "a", "3"))).isFalse();
+        assertThat(recent.admit("ns/a-1", child("a-1", "a", "4"))).as("one already held").isTrue();
+        assertThat(recent.refused()).isEqualTo(1);
+        assertThat(recent.size()).isEqualTo(2);
+
+        store.put("ns/a-2", child("a-2", "a", "2"));
+        store.remove("ns/a-2");
+        store.put("ns/a-1", child("a-1", "a", "1"));
+        store.remove("ns/a-1");
+        assertThat(recent.size()).isZero();
+        assertThat(recent.admit("ns/a-3", child("a-3", "a", "3"))).isTrue();
+    }
+
+    @Test
+    void aVersionThatIsNoNumberIsNeverHeld() {
+        assertThat(store.recentWrites().admit("ns/a-1", child("a-1", "a", "x"))).isFalse();
+        assertThat(store.recentWrites().refused()).isZero();
     }
 }

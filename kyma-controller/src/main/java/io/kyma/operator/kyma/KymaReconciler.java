@@ -77,6 +77,12 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma> {
         return store;
     }
 
+    /** Components this controller created that the informer does not hold yet (bounded, see OwnedComponents). */
+    public int pendingCreates() {
+        OwnedComponents owned = components;
+        return owned == null ? 0 : owned.pendingCreates();
+    }
+
     @Override
     public List<EventSource<?, Kyma>> prepareEventSources(EventSourceContext<Kyma> context) {
         components = new OwnedComponents(store, clock);

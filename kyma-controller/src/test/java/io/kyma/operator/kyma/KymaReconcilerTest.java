@@ -25,6 +25,7 @@ import io.kyma.operator.api.KymaSpec;
 import io.kyma.operator.api.KymaStatus;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Module;
+import io.kyma.operator.common.LeanCache;
 import io.kyma.operator.common.SharedStore;
 import io.kyma.operator.testing.FakeContext;
 import io.kyma.operator.testing.MutableClock;
@@ -33,7 +34,7 @@ import io.kyma.operator.testing.MutableClock;
 class KymaReconcilerTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final FakeWrites api = new FakeWrites();
-    private final SharedStore<HelmComponent> store = synced(new SharedStore<>("Kyma"));
+    private final SharedStore<HelmComponent> store = synced(new SharedStore<>("Kyma", LeanCache.store(HelmComponent::new), 100));
     private final KymaReconciler reconciler = new KymaReconciler(clock, Duration.ofSeconds(5), store, api);
 
     private static SharedStore<HelmComponent> synced(SharedStore<HelmComponent> store) {
@@ -51,7 +52,7 @@ class KymaReconcilerTest {
 
     @Test
     void beforeTheComponentsAreListedItDecidesNothingAndLooksAgainSoon() {
-        KymaReconciler early = new KymaReconciler(clock, Duration.ofSeconds(5), new SharedStore<>("Kyma"), api);
+        KymaReconciler early = new KymaReconciler(clock, Duration.ofSeconds(5), new SharedStore<>("Kyma", LeanCache.store(HelmComponent::new), 100), api);
         Kyma kyma = kyma("k", "istio", "ory");
         UpdateControl<Kyma> control = early.reconcile(kyma, new FakeContext<>(kyma, List.of()));
         assertThat(api.created).as("a component not yet listed is not a missing one").isEmpty();

@@ -16,13 +16,14 @@ import io.javaoperatorsdk.operator.processing.event.Event;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Labels;
+import io.kyma.operator.common.LeanCache;
 import io.kyma.operator.common.SharedStore;
 import io.kyma.operator.testing.MutableClock;
 
 /** The Kyma controller's components, read from the shared HelmComponent store, with its own creates seen at once. */
 class OwnedComponentsTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
-    private final SharedStore<HelmComponent> store = new SharedStore<>("Kyma");
+    private final SharedStore<HelmComponent> store = new SharedStore<>("Kyma", LeanCache.store(HelmComponent::new), 100);
     private final OwnedComponents owned = new OwnedComponents(store, clock);
     private final List<String> events = new ArrayList<>();
 

@@ -24,8 +24,15 @@ import io.kyma.operator.api.ComponentState;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
+import io.kyma.operator.helmcomponent.HelmComponentForm;
 import io.kyma.operator.helmcomponent.HelmComponentReconciler;
+import io.kyma.operator.api.Run;
+import io.kyma.operator.common.RecentWrites;
+import io.kyma.operator.kyma.KymaForm;
 import io.kyma.operator.kyma.KymaReconciler;
+import io.kyma.operator.manager.metrics.StoreTally;
+import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.kyma.operator.run.RemoteJobClient;
 import io.kyma.operator.run.RunReconciler;
 import io.kyma.operator.run.RunSettings;
@@ -64,7 +71,8 @@ public final class KymaOperator implements AutoCloseable {
     public static List<Reconciler<?>> standardControllers(ManagerConfig config, Clock clock) {
         return List.of(
                 new HelmComponentReconciler(clock, config.transitionUnit()),
-                new KymaReconciler(clock, config.kymaStatusInterval(), new SharedStore<>(Kyma.class.getSimpleName())),
+                new KymaReconciler(clock, config.kymaStatusInterval(), new SharedStore<>(Kyma.class.getSimpleName(),
+                        LeanCache.store(new HelmComponentForm()), config.temporaryCacheMax())),
                 new RunReconciler(clock, new RunSettings(config.remoteServerUrl(), config.runPollInterval(),
                         config.runCleanupTimeout(), config.remoteServerAllow()), new RemoteJobClient(
                                 config.remoteConnectTimeout(), config.remoteRequestTimeout(),
@@ -138,35 +146,56 @@ public final class KymaOperator implements AutoCloseable {
                     + " register both");
         }
         for (Reconciler<?> reconciler : reconcilers) {
-            Controller<?> controller = register(reconciler, reconciler instanceof HelmComponentReconciler
-                    ? sharedComponents.orElse(null) : null);
+            SharedStore<?> store = reconciler instanceof HelmComponentReconciler && sharedComponents.isPresent()
+                    ? sharedComponents.get() : new SharedStore<>(null, items(reconciler), config.temporaryCacheMax());
+            Controller<?> controller = register(reconciler, store);
             if (reconciler instanceof HelmComponentReconciler) {
-                Controller<HelmComponent> components = cast(controller);
-                sharedComponents.ifPresent(store -> store.syncedWhen(() -> synced(components)));
-                registerStateGauges(components);
-            } else if (reconciler instanceof KymaReconciler) {
-                registerPhaseGauges(cast(controller));
+                SharedStore<HelmComponent> components = cast(store);
+                components.syncedWhen(() -> synced(controller));
+                StoreTally<HelmComponent> states = new StoreTally<>(components,
+                        c -> c.getStatus() == null || c.getStatus().getState() == null ? null
+                                : c.getStatus().getState().wireName());
+                for (ComponentState state : ComponentState.values()) {
+                    metrics.gauge("kyma_operator_helmcomponents", states, t -> t.count(state.wireName()), "state",
+                            state.wireName());
+                }
+            } else if (reconciler instanceof KymaReconciler kymaReconciler) {
+                StoreTally<Kyma> phases = new StoreTally<>(cast(store),
+                        k -> k.getStatus() == null || k.getStatus().getPhase() == null ? null
+                                : k.getStatus().getPhase().toString());
+                for (KymaPhase phase : KymaPhase.values()) {
+                    metrics.gauge("kyma_operator_kymas", phases, t -> t.count(phase.toString()), "phase",
+                            phase.toString());
+                }
+                metrics.gauge("kyma_operator_temporary_cache_entries", kymaReconciler,
+                        KymaReconciler::pendingCreates, "cache", "created-helmcomponents");
             }
+            RecentWrites recent = store.recentWrites();
+            metrics.gauge("kyma_operator_temporary_cache_entries", recent, RecentWrites::size, "cache",
+                    controller.getConfiguration().getName());
+            io.micrometer.core.instrument.FunctionCounter.builder("kyma_operator_temporary_cache_refused", recent,
+                    RecentWrites::refused).tag("cache", controller.getConfiguration().getName())
+                    .description("Write answers not kept for read after write because the cache was full")
+                    .register(metrics.registry());
         }
     }
 
-    private void registerStateGauges(Controller<HelmComponent> components) {
-        for (ComponentState state : ComponentState.values()) {
-            metrics.gauge("kyma_operator_helmcomponents", components, c -> count(c, r -> r.getStatus() != null
-                    && r.getStatus().getState() == state), "state", state.wireName());
+    /** How the informer of {@code reconciler}'s primary resources keeps them. */
+    @SuppressWarnings({ "unchecked", "rawtypes" })
+    private static ItemStore items(Reconciler<?> reconciler) {
+        if (reconciler instanceof HelmComponentReconciler) {
+            return LeanCache.store(new HelmComponentForm());
+        } else if (reconciler instanceof KymaReconciler) {
+            return LeanCache.store(new KymaForm());
+        } else if (reconciler instanceof RunReconciler) {
+            return LeanCache.store(Run::new);
         }
-    }
-
-    private void registerPhaseGauges(Controller<Kyma> kymas) {
-        for (KymaPhase phase : KymaPhase.values()) {
-            metrics.gauge("kyma_operator_kymas", kymas, c -> count(c, r -> r.getStatus() != null
-                    && r.getStatus().getPhase() == phase), "phase", phase.toString());
-        }
+        return new BasicItemStore<>(Cache::metaNamespaceKeyFunc);
     }
 
     @SuppressWarnings("unchecked")
-    private static <P extends HasMetadata> Controller<P> cast(Controller<?> controller) {
-        return (Controller<P>) controller;
+    private static <T> T cast(Object typed) {
+        return (T) typed;
     }
 
     public void start() {
@@ -233,7 +262,7 @@ public final class KymaOperator implements AutoCloseable {
         return registerTyped(reconciler, (ItemStore) store);
     }
 
-    /** @param store the informer's store, or null for a {@link LeanCache} one */
+    /** @param store the informer's store */
     @SuppressWarnings("unchecked")
     private <P extends HasMetadata> Controller<P> registerTyped(Reconciler<P> reconciler, ItemStore<P> store) {
         var configuration = operator.getConfigurationService().getConfigurationFor(reconciler);
@@ -244,7 +273,7 @@ public final class KymaOperator implements AutoCloseable {
                 .setIntervalMultiplier(2).setMaxInterval(config.failureMaxDelay().toMillis()).withoutMaxAttempts());
         overrider.withRateLimiter(gate);
         overrider.withReconciliationMaxInterval(config.syncPeriod());
-        overrider.withItemStore(store != null ? store : LeanCache.store());
+        overrider.withItemStore(store);
         // Unpaged, a relist of tens of thousands of objects outlasts the client's request timeout and never succeeds.
         overrider.withInformerListLimit(config.informerListLimit() > 0 ? config.informerListLimit() : null);
         var built = overrider.build();
@@ -252,10 +281,5 @@ public final class KymaOperator implements AutoCloseable {
         ReconcileGuard guard = new ReconcileGuard(built.getName(), requeueLimiter, config.reconcileTimeout(),
                 config.syncPeriod(), clock, watchdog, metrics);
         return (Controller<P>) operator.register(GuardedReconciler.wrap(reconciler, guard), built);
-    }
-
-    private static <P extends HasMetadata> double count(Controller<P> controller,
-            java.util.function.Predicate<P> filter) {
-        return controller.getEventSourceManager().getControllerEventSource().list(filter).count();
     }
 }

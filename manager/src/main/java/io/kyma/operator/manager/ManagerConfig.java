@@ -33,6 +33,7 @@ public record ManagerConfig(
         int k8sClientBurst,
         Duration syncPeriod,
         long informerListLimit,
+        int temporaryCacheMax,
         Duration reconcileTimeout,
         Optional<BindAddress> metricsBindAddress,
         Optional<BindAddress> healthProbeBindAddress,
@@ -66,6 +67,7 @@ public record ManagerConfig(
         K8S_CLIENT_BURST("k8s-client-burst", "150", "Burst of the client's request token bucket."),
         SYNC_PERIOD("sync-period", "10h", "Every resource is reconciled at least this often, without any event."),
         INFORMER_LIST_LIMIT("informer-list-limit", "500", "Objects per page when an informer lists its resources (at start and after a lost watch); 0 lists all in one response."),
+        TEMPORARY_CACHE_MAX("temporary-cache-max", "5000", "Most write answers each controller keeps until its watch delivers them (read after write); beyond it a write that races its own watch event is retried on a 409."),
         RECONCILE_TIMEOUT("reconcile-timeout", "1m", "A reconcile running longer is interrupted, counted as failed and retried with backoff."),
         METRICS_BIND_ADDRESS("metrics-bind-address", ":8080", "Address of the Prometheus /metrics endpoint ([host]:port); 0 turns it off."),
         HEALTH_PROBE_BIND_ADDRESS("health-probe-bind-address", ":8081", "Address of /healthz and /readyz ([host]:port); 0 turns it off."),
@@ -150,6 +152,7 @@ public record ManagerConfig(
                 intAtLeast(Flag.K8S_CLIENT_BURST, raw, 1),
                 positiveDuration(Flag.SYNC_PERIOD, raw),
                 intAtLeast(Flag.INFORMER_LIST_LIMIT, raw, 0),
+                intAtLeast(Flag.TEMPORARY_CACHE_MAX, raw, 0),
                 positiveDuration(Flag.RECONCILE_TIMEOUT, raw),
                 convert(Flag.METRICS_BIND_ADDRESS, raw, BindAddress::parse),
                 convert(Flag.HEALTH_PROBE_BIND_ADDRESS, raw, BindAddress::parse),
@@ -196,6 +199,7 @@ public record ManagerConfig(
         parts.add("k8s-client-burst=" + k8sClientBurst);
         parts.add("sync-period=" + GoDuration.format(syncPeriod));
         parts.add("informer-list-limit=" + informerListLimit);
+        parts.add("temporary-cache-max=" + temporaryCacheMax);
         parts.add("reconcile-timeout=" + GoDuration.format(reconcileTimeout));
         parts.add("metrics-bind-address=" + metricsBindAddress.map(BindAddress::toString).orElse("0"));
         parts.add("health-probe-bind-address=" + healthProbeBindAddress.map(BindAddress::toString).orElse("0"));

@@ -39,7 +39,9 @@ class MetricsIT {
             "rest_client_requests_total", "rest_client_request_duration_seconds_bucket",
             "rest_client_rate_limiter_duration_seconds_bucket", "kyma_operator_kymas", "kyma_operator_helmcomponents",
             "kyma_operator_requeue_limiter_wait_seconds_bucket", "kyma_operator_global_gate_wait_seconds_bucket",
-            "kyma_operator_informer_lists_total", "kyma_operator_watch_starts_total");
+            "kyma_operator_informer_lists_total", "kyma_operator_watch_starts_total",
+            "kyma_operator_temporary_cache_entries", "kyma_operator_temporary_cache_refused_total",
+            "kyma_operator_lean_cache_fallbacks_total");
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{[^}]*\\})? ([^ \\n]+)",
             Pattern.MULTILINE);
     private final HttpClient http = HttpClient.newHttpClient();
@@ -84,6 +86,11 @@ class MetricsIT {
                             .as("watches of " + kind).isGreaterThanOrEqualTo(1.0);
                 }
                 assertThat(sample(text, "kyma_operator_helmcomponents", "state=\"success\"")).isEqualTo(6.0);
+                assertThat(sum(text, "kyma_operator_lean_cache_fallbacks_total")).isZero();
+                // once the watches have delivered every write, nothing is held for read after write
+                await().atMost(Duration.ofSeconds(30)).until(() -> sum(scrape(metrics),
+                        "kyma_operator_temporary_cache_entries") == 0);
+                assertThat(sum(text, "kyma_operator_temporary_cache_refused_total")).isZero();
                 assertThat(sample(text, "controller_runtime_max_concurrent_reconciles", "controller=\"kyma\""))
                         .isEqualTo(50.0);
 

@@ -1,0 +1,55 @@
+package io.kyma.operator.bench;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The operator's live heap (after a full collection) and RSS against the objects it watches, at every tenth of the
+ * load's objects: the curve from an empty operator to N Kymas. Each point costs the operator one full collection.
+ */
+final class HeapCurve {
+    static final int STEPS = 10;
+
+    record Point(double watchedObjects, double rssMiB, double liveHeapMiB) {
+    }
+
+    private final OperatorProcess operator;
+    private final double expectedObjects;
+    private final List<Point> points = new ArrayList<>();
+    private int nextStep = 1;
+
+    HeapCurve(OperatorProcess operator, double expectedObjects) {
+        this.operator = operator;
+        this.expectedObjects = expectedObjects;
+    }
+
+    /** Records a point if the watched objects have reached the next tenth of the load (the last one is left out). */
+    void maybeSample(double watched) throws IOException, InterruptedException {
+        if (nextStep < STEPS && watched >= expectedObjects * nextStep / STEPS) {
+            while (nextStep < STEPS && watched >= expectedObjects * nextStep / STEPS) {
+                nextStep++;
+            }
+            double heap = operator.heapAfterFullGc();
+            sample(watched, operator.rssMiB(), heap);
+        }
+    }
+
+    void sample(double watched, double rssMiB, double heapBytes) {
+        points.add(new Point(watched, rssMiB, heapBytes / (1 << 20)));
+    }
+
+    List<Point> points() {
+        return points;
+    }
+
+    String csv() {
+        StringBuilder out = new StringBuilder("watched_objects,operator_rss_mib,live_heap_mib\n");
+        for (Point p : points) {
+            out.append(String.format(Locale.ROOT, "%d,%.1f,%.1f%n", (long) p.watchedObjects(), p.rssMiB(),
+                    p.liveHeapMiB()));
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,39 @@
+package io.kyma.operator.kyma;
+
+import static io.kyma.operator.common.LeanCache.share;
+
+import java.util.List;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.Module;
+import io.kyma.operator.common.LeanCache;
+
+/**
+ * Kymas as the informer cache keeps them: most Kymas list the same modules, so equal module lists are one shared
+ * list, and the strings of their conditions are shared.
+ */
+public final class KymaForm implements LeanCache.Form<Kyma> {
+    @Override
+    public Kyma empty() {
+        return new Kyma();
+    }
+
+    @Override
+    public void shareStrings(Kyma kyma) {
+        if (kyma.getSpec() != null && kyma.getSpec().getModules() != null) {
+            List<Module> modules = kyma.getSpec().getModules().stream()
+                    .map(m -> m == null ? null : new Module(share(m.getName()), share(m.getVersion()))).toList();
+            kyma.getSpec().setModules(LeanCache.share(modules));
+        }
+        if (kyma.getStatus() != null && kyma.getStatus().getConditions() != null) {
+            for (Condition condition : kyma.getStatus().getConditions()) {
+                condition.setType(share(condition.getType()));
+                condition.setStatus(share(condition.getStatus()));
+                condition.setReason(share(condition.getReason()));
+                condition.setMessage(share(condition.getMessage()));
+                condition.setLastTransitionTime(share(condition.getLastTransitionTime()));
+            }
+        }
+    }
+}
