@@ -6,23 +6,20 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import io.kyma.operator.common.GoDuration;
 
 /** The benchmark's options: {@code --n 1000 --unit 1s [--kubeconfig FILE] [--out DIR] [operator flags after --]}. */
 record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, Path repository, String javaCommand,
-        List<String> jvmOptions, boolean heapDump, List<String> operatorFlags) {
-    /**
-     * The Deployment's JVM flags, with the container's 768 MiB memory limit made explicit: outside a container the
-     * JVM would size its heap from the whole machine and RSS would say little about a pod. Compact object headers,
-     * which the image's Java 25 has, are left to --jvm-options because an older java refuses the flag.
-     */
-    static final String DEFAULT_JVM_OPTIONS = "-XX:MaxRAM=768m -XX:MaxRAMPercentage=60 -XX:+UseSerialGC";
+        List<String> jvmOptions, Map<String, String> operatorEnvironment, boolean heapDump,
+        List<String> operatorFlags) {
 
     static final String USAGE = """
             Usage: java -jar bench/target/kyma-bench.jar [--n N] [--unit DURATION] [--kubeconfig FILE] [--out DIR]
-                   [--repository DIR] [--java FILE] [--jvm-options "FLAGS"] [--heap-dump]
+                   [--repository DIR] [--java FILE] [--jvm-options "FLAGS"] [--jvm-extra "FLAGS"]
+                   [--heap-dump]
                    [-- operator flags]
               --n           Kymas of the 18 modules in the load (default 1000)
               --unit        the operator's --transition-unit (default 1s)
@@ -30,10 +27,13 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
               --out         where the report goes (default target/bench/<timestamp>)
               --repository  the repository root, for the operator jar and hack/ (default: found upwards)
               --java        the java that runs the operator (default: $JAVA_HOME/bin/java, else java)
-              --jvm-options the operator's JVM flags (default: "%s")
+              --jvm-options the operator's JVM flags (default: the Deployment's in config/manager/manager.yaml:
+                            its JAVA_TOOL_OPTIONS with its memory limit as -XX:MaxRAM, and its other
+                            environment variables for the operator)
+              --jvm-extra   more JVM flags after those, for example -XX:NativeMemoryTracking=summary
               --heap-dump   also write the operator's heap at the end to heap.hprof (large)
             Flags after -- go to the operator, for example -- --k8s-client-qps 300 --k8s-client-burst 300.
-            """.formatted(DEFAULT_JVM_OPTIONS);
+            """;
 
     static BenchOptions parse(String[] args) {
         int n = 1000;
@@ -43,7 +43,8 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
         Path repository = null;
         String javaCommand = System.getenv("JAVA_HOME") == null ? "java"
                 : Path.of(System.getenv("JAVA_HOME"), "bin", "java").toString();
-        String jvmOptions = DEFAULT_JVM_OPTIONS;
+        String jvmOptions = null;
+        String jvmExtra = "";
         boolean heapDump = false;
         List<String> operatorFlags = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
@@ -67,6 +68,7 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
                 case "--repository" -> repository = Path.of(value);
                 case "--java" -> javaCommand = value;
                 case "--jvm-options" -> jvmOptions = value;
+                case "--jvm-extra" -> jvmExtra = value;
                 default -> throw new IllegalArgumentException("unknown option " + args[i - 1]);
             }
         }
@@ -80,8 +82,21 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
             out = repository.resolve("target/bench")
                     .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         }
-        List<String> jvm = jvmOptions.isBlank() ? List.of() : List.of(jvmOptions.trim().split("\\s+"));
-        return new BenchOptions(n, unit, kubeconfig, out, repository, javaCommand, jvm, heapDump, operatorFlags);
+        List<String> jvm;
+        Map<String, String> environment = Map.of();
+        if (jvmOptions == null) {
+            DeploymentJvm deployment = DeploymentJvm.read(repository);
+            jvm = deployment.flagsFor(OperatorProcess.javaFeature(javaCommand));
+            environment = deployment.environment();
+        } else {
+            jvm = jvmOptions.isBlank() ? List.of() : List.of(jvmOptions.trim().split("\\s+"));
+        }
+        if (!jvmExtra.isBlank()) {
+            jvm = new ArrayList<>(jvm);
+            jvm.addAll(List.of(jvmExtra.trim().split("\\s+")));
+        }
+        return new BenchOptions(n, unit, kubeconfig, out, repository, javaCommand, List.copyOf(jvm), environment, heapDump,
+                operatorFlags);
     }
 
     private static Path findRepository() {

@@ -51,8 +51,10 @@ final class OperatorProcess implements AutoCloseable {
                 GoDuration.format(options.unit()), "--metrics-bind-address", "127.0.0.1:" + metricsPort,
                 "--health-probe-bind-address", "127.0.0.1:" + probesPort, "--log-level", "warn"));
         command.addAll(options.operatorFlags());
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(options.out().resolve("operator.log").toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(options.out().resolve("operator.log").toFile());
+        builder.environment().putAll(options.operatorEnvironment());
+        Process process = builder.start();
         OperatorProcess operator = new OperatorProcess(process, URI.create("http://127.0.0.1:" + metricsPort
                 + "/metrics"), options.javaCommand());
         URI ready = URI.create("http://127.0.0.1:" + probesPort + "/readyz");
@@ -135,6 +137,13 @@ final class OperatorProcess implements AutoCloseable {
     }
 
     /** The first line of {@code java -version}, which names the runtime without naming where it is installed. */
+    /** The feature version (17, 25) of a java, from its {@code -version}; 0 if it cannot be told. */
+    static int javaFeature(String command) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("version \"(1\\.)?(\\d+)")
+                .matcher(javaVersion(command));
+        return m.find() ? Integer.parseInt(m.group(2)) : 0;
+    }
+
     static String javaVersion(String java) {
         try {
             Process version = new ProcessBuilder(java, "-version").redirectErrorStream(true).start();

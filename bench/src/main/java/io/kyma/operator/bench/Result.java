@@ -135,7 +135,11 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
                 .append("`heap-by-objects.csv`; most write answers held for read after write ")
                 .append(summary.get("temp_cache_max")).append("\n");
         out.append("- operator JVM: ").append(OperatorProcess.javaVersion(options.javaCommand())).append(", flags ")
-                .append(String.join(" ", options.jvmOptions())).append("\n");
+                .append(String.join(" ", options.jvmOptions()))
+                .append(options.operatorEnvironment().isEmpty() ? "" : ", environment " + options.operatorEnvironment()
+                        .entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).sorted()
+                        .collect(Collectors.joining(" ")))
+                .append("\n");
         out.append("- CPU seconds: operator ").append(summary.get("cpu_operator_s"));
         if (summary.containsKey("cpu_apiserver_s")) {
             out.append(", kube-apiserver ").append(summary.get("cpu_apiserver_s")).append(", etcd ")
