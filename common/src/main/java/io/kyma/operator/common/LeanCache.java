@@ -1,11 +1,16 @@
 package io.kyma.operator.common;
 
 import java.lang.ref.WeakReference;
+import java.util.AbstractMap;
+import java.util.AbstractSet;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,9 +36,10 @@ import io.fabric8.kubernetes.client.informers.cache.ItemStore;
  * generation, creation and deletion timestamps, the deletion grace period, labels, annotations, owner references and
  * finalizers. What goes: server-side apply's {@code managedFields} (bigger than the rest of an object once two
  * managers have written it), selfLink and unknown fields. Spec and status are kept as they came, after the kind's
- * {@link Form} has shared their repeated strings. Strings that many objects repeat are shared: namespace, timestamps
- * and values through {@link String#intern()}, whole label and annotation maps, owner lists and finalizer lists
- * through a weak pool of canonical, unmodifiable copies (the eighteen components of one Kyma hold one owner list).
+ * {@link Form} has shared their repeated strings. Strings that many objects repeat are shared: namespace, timestamps,
+ * label keys and values through {@link String#intern()}; owner lists and finalizer lists through a weak pool of
+ * canonical, unmodifiable copies (the eighteen components of one Kyma hold one owner list). Labels and annotations
+ * are kept as arrays of pairs.
  * <p>
  * The objects a read builds share those parts with each other and with the store: like every informer cache, treat
  * them as read-only (JOSDK hands reconcilers a deep copy).
@@ -215,15 +221,90 @@ public final class LeanCache {
 
     /**
      * Labels and annotations stay non-null: fabric8 always fills them and JOSDK reads them without a check (an
-     * informer event source looks up its own annotation in every event). An empty one becomes the shared empty map.
+     * informer event source looks up its own annotation in every event). An empty one becomes the shared empty map;
+     * any other a {@link PairMap} of shared strings. A HelmComponent's labels name its Kyma and module, so they differ
+     * from object to object and a pool of equal maps would cost more than it saves.
      */
     private static Map<String, String> shareMap(Map<String, String> map) {
         if (map == null || map.isEmpty()) {
             return Map.of();
         }
-        Map<String, String> copy = new LinkedHashMap<>(map.size() * 2);
-        map.forEach((key, value) -> copy.put(share(key), share(value)));
-        return CANONICAL.of(Collections.unmodifiableMap(copy));
+        String[] pairs = new String[map.size() * 2];
+        int i = 0;
+        for (Map.Entry<String, String> entry : map.entrySet()) {
+            pairs[i++] = share(entry.getKey());
+            pairs[i++] = share(entry.getValue());
+        }
+        return new PairMap(pairs);
+    }
+
+    /**
+     * An unmodifiable map of a few string pairs in one array: for three labels 56 bytes, where a LinkedHashMap takes
+     * about 300. Lookups scan the array, which for a handful of entries is as fast as hashing. Null keys and values
+     * are allowed and found, as in a LinkedHashMap.
+     */
+    static final class PairMap extends AbstractMap<String, String> {
+        private final String[] pairs;
+
+        PairMap(String[] pairs) {
+            this.pairs = pairs;
+        }
+
+        @Override
+        public String get(Object key) {
+            for (int i = 0; i < pairs.length; i += 2) {
+                if (Objects.equals(pairs[i], key)) {
+                    return pairs[i + 1];
+                }
+            }
+            return null;
+        }
+
+        @Override
+        public boolean containsKey(Object key) {
+            for (int i = 0; i < pairs.length; i += 2) {
+                if (Objects.equals(pairs[i], key)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        @Override
+        public int size() {
+            return pairs.length / 2;
+        }
+
+        @Override
+        public Set<Map.Entry<String, String>> entrySet() {
+            return new AbstractSet<>() {
+                @Override
+                public Iterator<Map.Entry<String, String>> iterator() {
+                    return new Iterator<>() {
+                        private int next;
+
+                        @Override
+                        public boolean hasNext() {
+                            return next < pairs.length;
+                        }
+
+                        @Override
+                        public Map.Entry<String, String> next() {
+                            if (next >= pairs.length) {
+                                throw new NoSuchElementException();
+                            }
+                            next += 2;
+                            return new SimpleImmutableEntry<>(pairs[next - 2], pairs[next - 1]);
+                        }
+                    };
+                }
+
+                @Override
+                public int size() {
+                    return pairs.length / 2;
+                }
+            };
+        }
     }
 
     private static List<OwnerReference> shareOwners(List<OwnerReference> owners) {

@@ -107,11 +107,26 @@ class LeanCacheTest {
         Widget second = put(widget("b", "2"));
 
         assertThat(second.getMetadata().getNamespace()).isSameAs(first.getMetadata().getNamespace());
-        assertThat(second.getMetadata().getLabels()).isSameAs(first.getMetadata().getLabels());
+        assertThat(second.getMetadata().getLabels().keySet().iterator().next())
+                .isSameAs(first.getMetadata().getLabels().keySet().iterator().next());
+        assertThat(second.getMetadata().getLabels().get("app")).isSameAs(first.getMetadata().getLabels().get("app"));
         assertThat(second.getMetadata().getOwnerReferences()).isSameAs(first.getMetadata().getOwnerReferences());
         assertThat(second.getMetadata().getCreationTimestamp())
                 .isSameAs(first.getMetadata().getCreationTimestamp());
         assertThat(second.getSpec().size).as("the form's strings").isSameAs(first.getSpec().size);
+    }
+
+    @Test
+    void labelsReadLikeAnyMap() {
+        Widget labelled = widget("a", "1");
+        labelled.getMetadata().setLabels(new java.util.LinkedHashMap<>(Map.of("one", "1", "two", "2")));
+        Map<String, String> labels = put(labelled).getMetadata().getLabels();
+
+        assertThat(labels).isEqualTo(Map.of("one", "1", "two", "2")).hasSize(2).containsKey("two")
+                .doesNotContainKey("three");
+        assertThat(labels.get("three")).isNull();
+        assertThat(labels.get(null)).isNull();
+        assertThat(labels.hashCode()).isEqualTo(Map.of("one", "1", "two", "2").hashCode());
     }
 
     @Test
