@@ -125,7 +125,8 @@ public final class LeanCache {
 
     /** One object as the store keeps it. */
     static final class Compact {
-        final String name;
+        /** "namespace/name", or the name of a cluster-scoped object: the store's key, also the informer's. */
+        final String key;
         final String namespace;
         final long uidHigh;
         final long uidLow;
@@ -140,9 +141,9 @@ public final class LeanCache {
         final Object spec;
         final Object status;
 
-        Compact(CustomResource<?, ?> resource) {
+        Compact(String key, CustomResource<?, ?> resource) {
             ObjectMeta m = resource.getMetadata();
-            this.name = m.getName();
+            this.key = key;
             this.namespace = share(m.getNamespace());
             UUID uid = uuid(m.getUid());
             this.uidHigh = uid == null ? 0 : uid.getMostSignificantBits();
@@ -165,7 +166,7 @@ public final class LeanCache {
         @SuppressWarnings({ "unchecked", "rawtypes" })
         <R extends CustomResource<?, ?>> R build(Form<R> form) {
             ObjectMeta m = new ObjectMeta();
-            m.setName(name);
+            m.setName(key.substring(key.indexOf('/') + 1));
             m.setNamespace(namespace);
             m.setUid(rare != null && rare.uid() != null ? rare.uid()
                     : uidHigh == 0 && uidLow == 0 ? null : new UUID(uidHigh, uidLow).toString());
@@ -345,13 +346,14 @@ public final class LeanCache {
     }
 
     /**
-     * Keyed by namespace and name, so that the key costs no string of its own: the name is the object's.
-     * A store write never fails: should compacting an object fail, it is kept as it came and counted.
+     * Keyed as the informer keys its objects, with one key string per object that the store, the informer's namespace
+     * index and {@link SharedStore}'s owner index all hold: {@link #getKey} answers the stored key for an object it
+     * holds. A store write never fails: should compacting an object fail, it is kept as it came and counted.
      */
     private static final class Store<R extends CustomResource<?, ?>> implements ItemStore<R> {
         private final Form<R> form;
-        /** namespace ("" for cluster-scoped objects) to name to a {@link Compact} or, rarely, the object itself. */
-        private final ConcurrentHashMap<String, ConcurrentHashMap<String, Object>> items = new ConcurrentHashMap<>();
+        /** A {@link Compact} or, rarely, the object itself, by key. */
+        private final ConcurrentHashMap<String, Object> items = new ConcurrentHashMap<>();
 
         Store(Form<R> form) {
             this.form = form;
@@ -359,7 +361,8 @@ public final class LeanCache {
 
         @Override
         public String getKey(R resource) {
-            return Cache.metaNamespaceKeyFunc(resource);
+            String key = Cache.metaNamespaceKeyFunc(resource);
+            return items.get(key) instanceof Compact held ? held.key : key;
         }
 
         @Override
@@ -367,43 +370,38 @@ public final class LeanCache {
             Object kept;
             try {
                 form.shareStrings(resource);
-                kept = new Compact(resource);
+                kept = new Compact(key, resource);
             } catch (RuntimeException e) {
                 fellBack(e);
                 resource.getMetadata().setManagedFields(null);
                 kept = resource;
             }
-            Object before = items.computeIfAbsent(namespace(key), n -> new ConcurrentHashMap<>())
-                    .put(resource.getMetadata().getName(), kept);
-            return build(before);
+            return build(items.put(key, kept));
         }
 
         @Override
         public R remove(String key) {
-            ConcurrentHashMap<String, Object> names = items.get(namespace(key));
-            return names == null ? null : build(names.remove(name(key)));
+            return build(items.remove(key));
         }
 
         @Override
         public Stream<String> keySet() {
-            return items.entrySet().stream().flatMap(n -> n.getValue().keySet().stream()
-                    .map(name -> n.getKey().isEmpty() ? name : n.getKey() + "/" + name));
+            return items.keySet().stream();
         }
 
         @Override
         public Stream<R> values() {
-            return items.values().stream().flatMap(names -> names.values().stream()).map(this::build);
+            return items.values().stream().map(this::build);
         }
 
         @Override
         public R get(String key) {
-            ConcurrentHashMap<String, Object> names = items.get(namespace(key));
-            return names == null ? null : build(names.get(name(key)));
+            return build(items.get(key));
         }
 
         @Override
         public int size() {
-            return items.values().stream().mapToInt(ConcurrentHashMap::size).sum();
+            return items.size();
         }
 
         @SuppressWarnings("unchecked")
@@ -412,15 +410,6 @@ public final class LeanCache {
                 return compact.build(form);
             }
             return (R) kept;
-        }
-
-        private static String namespace(String key) {
-            int slash = key.indexOf('/');
-            return slash < 0 ? "" : key.substring(0, slash);
-        }
-
-        private static String name(String key) {
-            return key.substring(key.indexOf('/') + 1);
         }
     }
 }

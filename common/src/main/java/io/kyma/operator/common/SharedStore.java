@@ -34,7 +34,7 @@ public final class SharedStore<R extends HasMetadata> implements ItemStore<R> {
 
     private final String ownerKind;
     private final ItemStore<R> items;
-    /** Names of the objects each owner ("namespace/name") owns, in the owner's namespace. */
+    /** Keys of the objects each owner ("namespace/name") owns. */
     private final ConcurrentHashMap<String, Set<String>> byOwner = new ConcurrentHashMap<>();
     private final RecentWrites recentWrites;
     private final List<BiConsumer<R, R>> listeners = new CopyOnWriteArrayList<>();
@@ -78,9 +78,8 @@ public final class SharedStore<R extends HasMetadata> implements ItemStore<R> {
 
     /** The objects whose owner of the store's kind is {@code namespace/name}. */
     public Stream<R> ownedBy(String namespace, String name) {
-        Set<String> names = byOwner.get(namespace + "/" + name);
-        return names == null ? Stream.empty()
-                : names.stream().map(n -> items.get(namespace + "/" + n)).filter(r -> r != null);
+        Set<String> keys = byOwner.get(namespace + "/" + name);
+        return keys == null ? Stream.empty() : keys.stream().map(items::get).filter(r -> r != null);
     }
 
     /** The owner of {@code resource} of kind {@code ownerKind}, as "namespace/name", if it has one. */
@@ -145,7 +144,7 @@ public final class SharedStore<R extends HasMetadata> implements ItemStore<R> {
 
     /**
      * An owner's objects live in its namespace, whose informer is the only writer of its keys: no races here. The
-     * index holds the object's own name string, which a {@link LeanCache} store keeps anyway.
+     * index holds the key string the store answers, which a {@link LeanCache} store keeps anyway.
      */
     private void index(R before, R after) {
         if (ownerKind == null) {
@@ -153,16 +152,16 @@ public final class SharedStore<R extends HasMetadata> implements ItemStore<R> {
         }
         Optional<String> was = before == null ? Optional.empty() : owner(before, ownerKind);
         Optional<String> is = after == null ? Optional.empty() : owner(after, ownerKind);
-        String name = (after != null ? after : before).getMetadata().getName();
+        String key = items.getKey(after != null ? after : before);
         if (was.equals(is)) {
-            is.ifPresent(o -> byOwner.computeIfAbsent(o, k -> ConcurrentHashMap.newKeySet()).add(name));
+            is.ifPresent(o -> byOwner.computeIfAbsent(o, k -> ConcurrentHashMap.newKeySet()).add(key));
             return;
         }
-        was.ifPresent(o -> byOwner.computeIfPresent(o, (k, names) -> {
-            names.remove(name);
-            return names.isEmpty() ? null : names;
+        was.ifPresent(o -> byOwner.computeIfPresent(o, (k, keys) -> {
+            keys.remove(key);
+            return keys.isEmpty() ? null : keys;
         }));
-        is.ifPresent(o -> byOwner.computeIfAbsent(o, k -> ConcurrentHashMap.newKeySet()).add(name));
+        is.ifPresent(o -> byOwner.computeIfAbsent(o, k -> ConcurrentHashMap.newKeySet()).add(key));
     }
 
     private void tell(R before, R after) {

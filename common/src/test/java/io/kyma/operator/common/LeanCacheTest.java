@@ -117,6 +117,16 @@ class LeanCacheTest {
     }
 
     @Test
+    void theInformerIsAnsweredTheKeyTheStoreHoldsSoThatEachObjectHasOneKeyString() {
+        Widget first = widget("a", "1");
+        String key = store.getKey(first);
+        store.put(key, first);
+        Widget next = widget("a", "2");
+        assertThat(store.getKey(next)).isEqualTo("ns/a").isSameAs(key);
+        assertThat(store.getKey(widget("b", "1"))).isEqualTo("ns/b");
+    }
+
+    @Test
     void labelsReadLikeAnyMap() {
         Widget labelled = widget("a", "1");
         labelled.getMetadata().setLabels(new java.util.LinkedHashMap<>(Map.of("one", "1", "two", "2")));
