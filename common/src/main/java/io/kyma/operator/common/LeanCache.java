@@ -127,6 +127,11 @@ public final class LeanCache {
     static final class Compact {
         /** "namespace/name", or the name of a cluster-scoped object: the store's key, also the informer's. */
         final String key;
+        /**
+         * Kept besides the key, and the same string for every version of the object: JOSDK keeps a ResourceID or two
+         * per object for as long as the object lives, each holding the name of the object it was made from.
+         */
+        final String name;
         final String namespace;
         final long uidHigh;
         final long uidLow;
@@ -141,9 +146,12 @@ public final class LeanCache {
         final Object spec;
         final Object status;
 
-        Compact(String key, CustomResource<?, ?> resource) {
+        /** @param previous the object's previous version in the store, whose strings are kept, or null */
+        Compact(String key, CustomResource<?, ?> resource, Compact previous) {
             ObjectMeta m = resource.getMetadata();
-            this.key = key;
+            boolean same = previous != null && previous.key.equals(key);
+            this.key = same ? previous.key : key;
+            this.name = same && previous.name.equals(m.getName()) ? previous.name : m.getName();
             this.namespace = share(m.getNamespace());
             UUID uid = uuid(m.getUid());
             this.uidHigh = uid == null ? 0 : uid.getMostSignificantBits();
@@ -166,7 +174,7 @@ public final class LeanCache {
         @SuppressWarnings({ "unchecked", "rawtypes" })
         <R extends CustomResource<?, ?>> R build(Form<R> form) {
             ObjectMeta m = new ObjectMeta();
-            m.setName(key.substring(key.indexOf('/') + 1));
+            m.setName(name);
             m.setNamespace(namespace);
             m.setUid(rare != null && rare.uid() != null ? rare.uid()
                     : uidHigh == 0 && uidLow == 0 ? null : new UUID(uidHigh, uidLow).toString());
@@ -370,7 +378,7 @@ public final class LeanCache {
             Object kept;
             try {
                 form.shareStrings(resource);
-                kept = new Compact(key, resource);
+                kept = new Compact(key, resource, items.get(key) instanceof Compact previous ? previous : null);
             } catch (RuntimeException e) {
                 fellBack(e);
                 resource.getMetadata().setManagedFields(null);

@@ -124,6 +124,11 @@ class LeanCacheTest {
         Widget next = widget("a", "2");
         assertThat(store.getKey(next)).isEqualTo("ns/a").isSameAs(key);
         assertThat(store.getKey(widget("b", "1"))).isEqualTo("ns/b");
+
+        String name = store.get(key).getMetadata().getName();
+        store.put(store.getKey(next), next);
+        assertThat(store.get(key).getMetadata().getName()).as("one name string for every version, as JOSDK keeps it")
+                .isSameAs(name);
     }
 
     @Test
