@@ -16,6 +16,7 @@ import io.javaoperatorsdk.operator.processing.event.source.AbstractEventSource;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Labels;
+import io.kyma.operator.common.LeanCache;
 import io.kyma.operator.common.SharedStore;
 
 /**
@@ -30,10 +31,12 @@ import io.kyma.operator.common.SharedStore;
 final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
     static final Duration CREATED_TTL = Duration.ofMinutes(5);
     static final int CREATED_MAX = 20_000;
+    private static final Duration SWEEP_EVERY = Duration.ofSeconds(10);
 
     private final SharedStore<HelmComponent> store;
     private final Clock clock;
     private final Map<String, Created> created = new ConcurrentHashMap<>();
+    private volatile Instant nextSweep = Instant.MIN;
 
     private record Created(HelmComponent component, Instant at) {
     }
@@ -58,9 +61,15 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
     /** Remembers a component this controller just created, as the API server answered. */
     void created(HelmComponent component) {
         Instant now = clock.instant();
-        created.values().removeIf(c -> c.at().plus(CREATED_TTL).isBefore(now));
+        if (created.size() >= CREATED_MAX || !now.isBefore(nextSweep)) {
+            // Entries leave as the informer catches up; a scan for expired ones every SWEEP_EVERY is plenty, rather
+            // than one per create (thousands a second during a burst).
+            nextSweep = now.plus(SWEEP_EVERY);
+            created.values().removeIf(c -> c.at().plus(CREATED_TTL).isBefore(now));
+        }
         if (created.size() < CREATED_MAX) {
-            created.put(key(component), new Created(component, now));
+            // The API server's answer carries managedFields, often bigger than the rest of it.
+            created.put(key(component), new Created(LeanCache.trim(component), now));
         }
     }
 
