@@ -76,6 +76,21 @@ public final class LeanCache {
         return new Store<>(form);
     }
 
+    /**
+     * A copy of {@code resource} in the form a store of {@code form} hands out: without managedFields, its repeated
+     * strings, labels and owners shared. For objects held outside the store for a while, such as write answers kept
+     * until the watch delivers them. Should that fail, the object itself, trimmed.
+     */
+    public static <R extends CustomResource<?, ?>> R lean(Form<R> form, R resource) {
+        try {
+            form.shareStrings(resource);
+            return new Compact(Cache.metaNamespaceKeyFunc(resource), resource, null).build(form);
+        } catch (RuntimeException e) {
+            fellBack(e);
+            return trim(resource);
+        }
+    }
+
     /** One shared copy of a string that many objects repeat; null stays null. */
     public static String share(String value) {
         return value == null ? null : value.intern();
@@ -358,13 +373,17 @@ public final class LeanCache {
      * index and {@link SharedStore}'s owner index all hold: {@link #getKey} answers the stored key for an object it
      * holds. A store write never fails: should compacting an object fail, it is kept as it came and counted.
      */
-    private static final class Store<R extends CustomResource<?, ?>> implements ItemStore<R> {
+    static final class Store<R extends CustomResource<?, ?>> implements ItemStore<R> {
         private final Form<R> form;
         /** A {@link Compact} or, rarely, the object itself, by key. */
         private final ConcurrentHashMap<String, Object> items = new ConcurrentHashMap<>();
 
         Store(Form<R> form) {
             this.form = form;
+        }
+
+        Form<R> form() {
+            return form;
         }
 
         @Override

@@ -52,6 +52,18 @@ public final class SharedStore<R extends HasMetadata> implements ItemStore<R> {
         this.recentWrites = new RecentWrites(recentWritesMax, items::get);
     }
 
+    /**
+     * {@code resource} as this store would hand it out (see {@link LeanCache#lean}), for objects held beside the store
+     * for a while; the object itself if this store does not keep a compact form.
+     */
+    @SuppressWarnings({ "unchecked", "rawtypes" })
+    public R lean(R resource) {
+        if (items instanceof LeanCache.Store<?> lean && resource instanceof io.fabric8.kubernetes.client.CustomResource) {
+            return (R) LeanCache.lean((LeanCache.Form) lean.form(), (io.fabric8.kubernetes.client.CustomResource) resource);
+        }
+        return resource;
+    }
+
     /** The writes of this controller whose answers JOSDK holds until this store has that version. */
     public RecentWrites recentWrites() {
         return recentWrites;

@@ -50,22 +50,26 @@ public final class StatusPatch {
                 .withFieldManager(context.getControllerConfiguration().fieldManager())
                 .withForce(true)
                 .build());
-        // JOSDK keeps the answer until the watch delivers this version, as many as the store's bound allows.
-        if (admitted(updated, context)) {
+        // JOSDK keeps the answer until the watch delivers this version, as many as the store's bound allows, in
+        // the form the store keeps.
+        SharedStore<P> store = store(context);
+        if (store == null) {
             context.eventSourceRetriever().getControllerEventSource()
                     .handleRecentResourceUpdate(ResourceID.fromResource(primary), LeanCache.trim(updated), primary);
+        } else if (store.recentWrites().admit(Cache.metaNamespaceKeyFunc(updated), updated)) {
+            context.eventSourceRetriever().getControllerEventSource()
+                    .handleRecentResourceUpdate(ResourceID.fromResource(primary), store.lean(updated), primary);
         }
         return updated;
     }
 
-    /** Whether JOSDK's temporary cache has room for {@code updated}: always, unless the store is a bounded one. */
-    private static <P extends HasMetadata> boolean admitted(P updated, Context<P> context) {
+    /** The controller's informer store, if it is a {@link SharedStore}. */
+    @SuppressWarnings("unchecked")
+    private static <P extends HasMetadata> SharedStore<P> store(Context<P> context) {
         var controller = context.getControllerConfiguration();
         var informer = controller == null ? null : controller.getInformerConfig();
-        if (informer != null && informer.getItemStore() instanceof SharedStore<?> store) {
-            return store.recentWrites().admit(Cache.metaNamespaceKeyFunc(updated), updated);
-        }
-        return true;
+        return informer != null && informer.getItemStore() instanceof SharedStore<?> store ? (SharedStore<P>) store
+                : null;
     }
 
 }

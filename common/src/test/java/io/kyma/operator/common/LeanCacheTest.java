@@ -187,6 +187,16 @@ class LeanCacheTest {
     }
 
     @Test
+    void aLeanCopyIsWhatTheStoreWouldHandOut() {
+        Widget copy = LeanCache.lean(new WidgetForm(), widget("a", "4"));
+        Widget stored = put(widget("b", "5"));
+        assertThat(copy.getMetadata().getManagedFields()).isNull();
+        assertThat(copy.getMetadata().getResourceVersion()).isEqualTo("4");
+        assertThat(copy.getMetadata().getOwnerReferences()).isSameAs(stored.getMetadata().getOwnerReferences());
+        assertThat(copy.getSpec().size).isSameAs(stored.getSpec().size);
+    }
+
+    @Test
     void trimmingAWriteAnswerDropsItsManagedFields() {
         Widget answer = LeanCache.trim(widget("a", "1"));
         assertThat(answer.getMetadata().getManagedFields()).isNull();

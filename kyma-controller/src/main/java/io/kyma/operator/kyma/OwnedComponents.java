@@ -16,7 +16,6 @@ import io.javaoperatorsdk.operator.processing.event.source.AbstractEventSource;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Labels;
-import io.kyma.operator.common.LeanCache;
 import io.kyma.operator.common.SharedStore;
 
 /**
@@ -68,8 +67,9 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
             created.values().removeIf(c -> c.at().plus(CREATED_TTL).isBefore(now));
         }
         if (created.size() < CREATED_MAX) {
-            // The API server's answer carries managedFields, often bigger than the rest of it.
-            created.put(key(component), new Created(LeanCache.trim(component), now));
+            // The API server's answer carries managedFields, often bigger than the rest of it: held as the store
+            // holds its objects.
+            created.put(key(component), new Created(store.lean(component), now));
         }
     }
 
