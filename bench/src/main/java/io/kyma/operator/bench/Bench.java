@@ -162,6 +162,9 @@ public final class Bench {
                 watchCloses, emptyRss);
         Files.writeString(options.out().resolve("timeseries.csv"), sampler.csv());
         Files.writeString(options.out().resolve("heap-by-objects.csv"), heapCurve.csv());
+        if (!heapCurve.largestHistogram().isEmpty()) {
+            Files.writeString(options.out().resolve("heap-histogram-peak.txt"), heapCurve.largestHistogram());
+        }
         Charts.progress(sampler, options.out().resolve("progress.png"));
         Charts.memory(sampler, heapCurve, options.out().resolve("memory.png"));
         Files.writeString(options.out().resolve("report.md"), result.report(options));

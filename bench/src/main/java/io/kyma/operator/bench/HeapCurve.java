@@ -19,6 +19,8 @@ final class HeapCurve {
     private final double expectedObjects;
     private final List<Point> points = new ArrayList<>();
     private int nextStep = 1;
+    private double largestDuringLoad = -1;
+    private String largestHistogram = "";
 
     HeapCurve(OperatorProcess operator, double expectedObjects) {
         this.operator = operator;
@@ -31,13 +33,24 @@ final class HeapCurve {
             while (nextStep < STEPS && watched >= expectedObjects * nextStep / STEPS) {
                 nextStep++;
             }
+            String histogram = operator.heapHistogram(40);
             double heap = operator.heapAfterFullGc();
             sample(watched, operator.rssMiB(), heap);
+            if (heap > largestDuringLoad) {
+                largestDuringLoad = heap;
+                largestHistogram = String.format(Locale.ROOT, "Live heap %.1f MiB at %d watched objects, the largest"
+                        + " of the samples during the load:%n%s", heap / (1 << 20), (long) watched, histogram);
+            }
         }
     }
 
     void sample(double watched, double rssMiB, double heapBytes) {
         points.add(new Point(watched, rssMiB, heapBytes / (1 << 20)));
+    }
+
+    /** The class histogram of the sample during the load with the largest live heap, or "" if none was taken. */
+    String largestHistogram() {
+        return largestHistogram;
     }
 
     List<Point> points() {

@@ -54,6 +54,8 @@ class BenchSmokeIT {
         assertThat(curve.get(0)).isEqualTo("watched_objects,operator_rss_mib,live_heap_mib");
         assertThat(curve.get(1)).as("the empty operator").startsWith("0,");
         assertThat(curve).as("empty, after T(1), and after the load at least").hasSizeGreaterThanOrEqualTo(4);
+        assertThat(Files.readString(out.resolve("heap-histogram-peak.txt"))).startsWith("Live heap ")
+                .contains("io.kyma.operator.api.HelmComponent");
         for (String chart : List.of("progress.png", "memory.png")) {
             BufferedImage image = ImageIO.read(out.resolve(chart).toFile());
             assertThat(image).as(chart).isNotNull();

@@ -1,0 +1,127 @@
+package io.kyma.operator.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The benchmark tables of the documents are rendered from the committed runs: the memory targets from
+ * {@code docs/bench/n4000/} and {@code docs/bench/n300/}, the JVM settings table from {@code docs/bench/jvm/*}.
+ * {@code -Dbench.write=true} rewrites them from the files.
+ */
+class BenchDocTest {
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Pattern TABLE = Pattern.compile("<!-- table: generated from (docs/bench/[a-z0-9/*-]+) -->\n"
+            + "(.*?)<!-- end of table -->\n", Pattern.DOTALL);
+
+    @Test
+    void theBenchTablesAreTheCommittedRuns() throws IOException {
+        for (String doc : List.of("docs/bench/README.md", "README.md")) {
+            Path file = ROOT.resolve(doc);
+            String text = Files.readString(file);
+            Matcher tables = TABLE.matcher(text);
+            StringBuilder rewritten = new StringBuilder();
+            int found = 0;
+            while (tables.find()) {
+                found++;
+                String source = tables.group(1);
+                String expected = switch (source) {
+                    case "docs/bench/n4000" -> targets();
+                    case "docs/bench/jvm/*" -> jvmRuns();
+                    default -> throw new AssertionError(doc + " names an unknown table source " + source);
+                };
+                if (!Boolean.getBoolean("bench.write")) {
+                    assertThat(tables.group(2)).as("%s: the table from %s differs from the data; rerun with"
+                            + " -Dbench.write=true", doc, source).isEqualTo(expected);
+                }
+                tables.appendReplacement(rewritten, Matcher.quoteReplacement("<!-- table: generated from " + source
+                        + " -->\n" + expected + "<!-- end of table -->\n"));
+            }
+            tables.appendTail(rewritten);
+            assertThat(found).as(doc + " shows the generated tables").isPositive();
+            if (Boolean.getBoolean("bench.write")) {
+                Files.writeString(file, rewritten.toString());
+            }
+        }
+    }
+
+    /** The memory targets of the N = 4000 run (and the N = 300 one), each met or missed. */
+    static String targets() throws IOException {
+        Map<String, String> big = summary("docs/bench/n4000");
+        Map<String, String> small = summary("docs/bench/n300");
+        StringBuilder out = new StringBuilder("| target | result | |\n|---|---|---|\n");
+        row(out, "peak RSS at N = 4000 (76,000 objects) ≤ 300 MiB", big.get("peak_rss_mb") + " MiB",
+                number(big, "peak_rss_mb") <= 300);
+        row(out, "live heap per watched object ≤ 1.2 KB", big.get("heap_bytes_per_object") + " B (live heap "
+                + big.get("heap_mb") + " MiB)", number(big, "heap_bytes_per_object") <= 1200);
+        row(out, "forced watch closes = 0", big.get("watch_closes"), number(big, "watch_closes") == 0);
+        row(out, "relists after start-up = 0", big.get("relists"), number(big, "relists") == 0);
+        row(out, "T(N) / T*(N) ≤ 1.081", big.get("ratio") + " (T(N) " + big.get("tn_s") + " s, T*(N) "
+                + big.get("ideal_s") + " s)", number(big, "ratio") <= 1.081);
+        row(out, "empty operator RSS ≤ 120 MiB", big.get("empty_rss_mb") + " MiB",
+                number(big, "empty_rss_mb") <= 120);
+        row(out, "peak RSS at N = 300 (5,700 objects) ≤ 128 MiB", small.get("peak_rss_mb") + " MiB",
+                number(small, "peak_rss_mb") <= 128);
+        out.append("| write answers held at once (JOSDK's temporary caches and the Kyma controller's creates) | ")
+                .append(big.get("temp_cache_max")).append(" at most | bounded |\n");
+        return out.toString();
+    }
+
+    /** One row per run of docs/bench/jvm: its JVM settings and what they gave. */
+    static String jvmRuns() throws IOException {
+        StringBuilder out = new StringBuilder("| run | code | N | JVM flags and environment | empty RSS | peak RSS |"
+                + " live heap at the end | operator CPU | T(N) | forced watch closes |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|\n");
+        List<Path> runs;
+        try (Stream<Path> dirs = Files.list(ROOT.resolve("docs/bench/jvm"))) {
+            runs = dirs.filter(Files::isDirectory).sorted().toList();
+        }
+        for (Path run : runs) {
+            String name = run.getFileName().toString();
+            Map<String, String> s = summary("docs/bench/jvm/" + name);
+            Map<String, String> info = keyValues(Files.readString(run.resolve("run.txt")));
+            String report = Files.readString(run.resolve("report.md"));
+            Matcher flags = Pattern.compile("- operator JVM: [^,]*\"([0-9.]+)\"[^,]*, flags ([^\n]*)").matcher(report);
+            assertThat(flags.find()).as(name + "/report.md names the operator's JVM").isTrue();
+            out.append(String.format(Locale.ROOT, "| `%s` | %s | %s | Java %s `%s` %s | %s MiB | %s MiB | %s MiB | %s s |"
+                    + " %s s | %s |%n", name, info.get("code"), s.get("n"), flags.group(1), flags.group(2),
+                    info.get("environment").equals("(none)") ? "" : "`" + info.get("environment") + "`",
+                    s.get("empty_rss_mb"), s.get("peak_rss_mb"), s.get("heap_mb"), s.get("cpu_operator_s"),
+                    s.get("tn_s"), s.get("watch_closes")));
+        }
+        return out.toString();
+    }
+
+    private static void row(StringBuilder out, String target, String result, boolean met) {
+        out.append("| ").append(target).append(" | **").append(result).append("** | ").append(met ? "met" : "missed")
+                .append(" |\n");
+    }
+
+    private static double number(Map<String, String> summary, String key) {
+        return Double.parseDouble(summary.get(key));
+    }
+
+    static Map<String, String> summary(String dir) throws IOException {
+        String line = Files.readString(ROOT.resolve(dir).resolve("summary.txt")).trim();
+        return Arrays.stream(line.split(" ")).map(kv -> kv.split("=", 2))
+                .collect(Collectors.toMap(kv -> kv[0], kv -> kv[1], (a, b) -> b, LinkedHashMap::new));
+    }
+
+    private static Map<String, String> keyValues(String text) {
+        return text.lines().filter(l -> l.contains(": ")).collect(Collectors.toMap(
+                l -> l.substring(0, l.indexOf(": ")), l -> l.substring(l.indexOf(": ") + 2)));
+    }
+}
