@@ -397,7 +397,13 @@ public final class LeanCache {
             Object kept;
             try {
                 form.shareStrings(resource);
-                kept = new Compact(key, resource, items.get(key) instanceof Compact previous ? previous : null);
+                Compact compact = new Compact(key, resource, items.get(key) instanceof Compact previous ? previous
+                        : null);
+                // The informer hands this object to its event handlers, and JOSDK keeps the ResourceID it makes of
+                // it for the object's whole life: let it hold the store's name and namespace strings.
+                resource.getMetadata().setName(compact.name);
+                resource.getMetadata().setNamespace(compact.namespace);
+                kept = compact;
             } catch (RuntimeException e) {
                 fellBack(e);
                 resource.getMetadata().setManagedFields(null);

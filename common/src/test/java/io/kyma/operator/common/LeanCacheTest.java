@@ -129,6 +129,8 @@ class LeanCacheTest {
         store.put(store.getKey(next), next);
         assertThat(store.get(key).getMetadata().getName()).as("one name string for every version, as JOSDK keeps it")
                 .isSameAs(name);
+        assertThat(next.getMetadata().getName()).as("the event's object, which JOSDK makes its ResourceID of")
+                .isSameAs(name);
     }
 
     @Test
