@@ -41,6 +41,7 @@ class BenchDocTest {
                 String expected = switch (source) {
                     case "docs/bench/n4000" -> targets();
                     case "docs/bench/jvm/*" -> jvmRuns();
+                    case "docs/bench/n4000/heap-histogram*" -> histograms();
                     default -> throw new AssertionError(doc + " names an unknown table source " + source);
                 };
                 if (!Boolean.getBoolean("bench.write")) {
@@ -78,6 +79,41 @@ class BenchDocTest {
         out.append("| write answers held at once (JOSDK's temporary caches and the Kyma controller's creates) | ")
                 .append(big.get("temp_cache_max")).append(" at most | bounded |\n");
         return out.toString();
+    }
+
+    /** Classes that show where the heap went, during the load and after it, from the run's class histograms. */
+    static String histograms() throws IOException {
+        Map<String, long[]> during = histogram("docs/bench/n4000/heap-histogram-during-load.txt");
+        Map<String, long[]> after = histogram("docs/bench/n4000/heap-histogram.txt");
+        StringBuilder out = new StringBuilder("| class | during the load: objects | MiB | after it: objects | MiB |\n"
+                + "|---|---|---|---|---|\n");
+        for (String name : List.of("[B", "java.lang.String", "io.kyma.operator.api.HelmComponent",
+                "io.fabric8.kubernetes.api.model.ObjectMeta", "io.kyma.operator.common.LeanCache$Compact",
+                "io.javaoperatorsdk.operator.processing.event.ExecutionScope",
+                "io.kyma.operator.kyma.OwnedComponents$Created",
+                "io.javaoperatorsdk.operator.processing.event.ResourceState",
+                "io.javaoperatorsdk.operator.processing.event.source.timer.TimerEventSource$EventProducerTimeTask",
+                "total")) {
+            long[] d = during.getOrDefault(name, new long[2]);
+            long[] a = after.getOrDefault(name, new long[2]);
+            out.append(String.format(Locale.ROOT, "| `%s` | %,d | %.1f | %,d | %.1f |%n", name, d[0],
+                    d[1] / 1048576.0, a[0], a[1] / 1048576.0));
+        }
+        return out.toString();
+    }
+
+    /** Instances and bytes by class name ("total" for the last line) of a jcmd class histogram. */
+    static Map<String, long[]> histogram(String file) throws IOException {
+        Map<String, long[]> classes = new LinkedHashMap<>();
+        Pattern row = Pattern.compile("^\\s*(?:\\d+:|Total)\\s+(\\d+)\\s+(\\d+)\\s*(\\S*)");
+        for (String line : Files.readAllLines(ROOT.resolve(file))) {
+            Matcher m = row.matcher(line);
+            if (m.find()) {
+                String name = line.trim().startsWith("Total") ? "total" : m.group(3);
+                classes.putIfAbsent(name, new long[] { Long.parseLong(m.group(1)), Long.parseLong(m.group(2)) });
+            }
+        }
+        return classes;
     }
 
     /** One row per run of docs/bench/jvm: its JVM settings and what they gave. */
