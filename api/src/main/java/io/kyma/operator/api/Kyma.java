@@ -4,13 +4,19 @@ import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /** One Kyma installation: a list of modules, each installed as a {@link HelmComponent}. */
 @Group(Kyma.GROUP)
 @Version(Kyma.VERSION)
 @ShortNames("ky")
+// Spelled out (the defaults fabric8 would derive) so that every instance shares these two strings instead of
+// computing its own in the constructor: the informer cache builds an object on every read.
+@Singular("kyma")
+@Plural("kymas")
 @AdditionalPrinterColumn(name = "PHASE", jsonPath = ".status.phase")
 @AdditionalPrinterColumn(name = "READY", jsonPath = ".status.readyComponents")
 @AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp",
