@@ -35,9 +35,11 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
     private final SharedStore<HelmComponent> store;
     private final Clock clock;
     private final Map<String, Created> created = new ConcurrentHashMap<>();
+    /** Keys of {@link #created} by owning Kyma ("namespace/name"), so that a reconcile reads only its own. */
+    private final Map<String, Set<String>> createdByOwner = new ConcurrentHashMap<>();
     private volatile Instant nextSweep = Instant.MIN;
 
-    private record Created(HelmComponent component, Instant at) {
+    private record Created(HelmComponent component, String owner, Instant at) {
     }
 
     OwnedComponents(SharedStore<HelmComponent> store, Clock clock) {
@@ -64,13 +66,26 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
             // Entries leave as the informer catches up; a scan for expired ones every SWEEP_EVERY is plenty, rather
             // than one per create (thousands a second during a burst).
             nextSweep = now.plus(SWEEP_EVERY);
-            created.values().removeIf(c -> c.at().plus(CREATED_TTL).isBefore(now));
+            created.entrySet().removeIf(e -> e.getValue().at().plus(CREATED_TTL).isBefore(now)
+                    && unindexed(e.getKey(), e.getValue()) == null);
         }
-        if (created.size() < CREATED_MAX) {
+        Optional<String> owner = owner(component);
+        if (created.size() < CREATED_MAX && owner.isPresent()) {
             // The API server's answer carries managedFields, often bigger than the rest of it: held as the store
             // holds its objects.
-            created.put(key(component), new Created(store.lean(component), now));
+            String key = key(component);
+            created.put(key, new Created(store.lean(component), owner.get(), now));
+            createdByOwner.computeIfAbsent(owner.get(), k -> ConcurrentHashMap.newKeySet()).add(key);
         }
+    }
+
+    /** Takes {@code key} out of the owner index; answers null, to be used where an entry goes. */
+    private Created unindexed(String key, Created gone) {
+        createdByOwner.computeIfPresent(gone.owner(), (o, keys) -> {
+            keys.remove(key);
+            return keys.isEmpty() ? null : keys;
+        });
+        return null;
     }
 
     @Override
@@ -79,13 +94,13 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
         String name = kyma.getMetadata().getName();
         Map<String, HelmComponent> found = new HashMap<>();
         store.ownedBy(namespace, name).filter(OwnedComponents::managed).forEach(c -> found.put(key(c), c));
-        if (!created.isEmpty()) {
+        Set<String> mine = createdByOwner.get(namespace + "/" + name);
+        if (mine != null) {
             Instant now = clock.instant();
-            String owner = namespace + "/" + name;
-            for (Created c : created.values()) {
-                if (c.at().plus(CREATED_TTL).isAfter(now)
-                        && SharedStore.owner(c.component(), Kyma.class.getSimpleName()).equals(Optional.of(owner))) {
-                    found.merge(key(c.component()), c.component(), (cached, mine) -> newer(mine, cached) ? mine : cached);
+            for (String key : mine) {
+                Created c = created.get(key);
+                if (c != null && c.at().plus(CREATED_TTL).isAfter(now)) {
+                    found.merge(key, c.component(), (cached, held) -> newer(held, cached) ? held : cached);
                 }
             }
         }
@@ -94,9 +109,14 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
 
     private void changed(HelmComponent before, HelmComponent after) {
         if (after != null) {
-            created.computeIfPresent(key(after), (k, mine) -> newer(mine.component(), after) ? mine : null);
+            created.computeIfPresent(key(after), (k, mine) -> newer(mine.component(), after) ? mine
+                    : unindexed(k, mine));
         } else {
-            created.remove(key(before));
+            String key = key(before);
+            Created gone = created.remove(key);
+            if (gone != null) {
+                unindexed(key, gone);
+            }
         }
         if (!isRunning() || getEventHandler() == null) {
             return; // a controller that has not started yet reconciles every Kyma when it starts

@@ -112,6 +112,20 @@ class OwnedComponentsTest {
     }
 
     @Test
+    void aKymaSeesOnlyItsOwnCreatesAndTheyLeaveOnceTheInformerHasThem() {
+        owned.created(component("a-ory", "a", "5", true));
+        owned.created(component("b-ory", "b", "6", true));
+        assertThat(seen("a")).containsExactly("a-ory@5");
+        assertThat(seen("b")).containsExactly("b-ory@6");
+
+        store.put("ns/a-ory", component("a-ory", "a", "5", true));
+        store.put("ns/b-ory", component("b-ory", "b", "7", true));
+        assertThat(owned.pendingCreates()).isZero();
+        assertThat(seen("a")).containsExactly("a-ory@5");
+        assertThat(seen("b")).containsExactly("b-ory@7");
+    }
+
+    @Test
     void aDeletedComponentIsNoLongerPending() {
         owned.created(component("k-ory", "k", "5", true));
         store.put("ns/k-ory", component("k-ory", "k", "5", true));
