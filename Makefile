@@ -101,10 +101,10 @@ undeploy: ## Delete the custom resources while the operator runs, then the opera
 
 .PHONY: docker-build
 docker-build: ## Build the container image IMG (needs a Docker engine).
-	@command -v docker >/dev/null || { echo "docker-build needs a Docker engine and none was found; the image layout is built by 'make build' in manager/target/image/" >&2; exit 1; }
+	@docker info >/dev/null 2>&1 || { echo "docker-build needs a Docker engine and none answers here (a docker client alone is not enough); the image layout is built by 'make build' in manager/target/image/" >&2; exit 1; }
 	docker build -t $(IMG) .
 
 .PHONY: docker-push
 docker-push: ## Push the container image IMG.
-	@command -v docker >/dev/null || { echo "docker-push needs a Docker engine and none was found" >&2; exit 1; }
+	@docker info >/dev/null 2>&1 || { echo "docker-push needs a Docker engine and none answers here (a docker client alone is not enough)" >&2; exit 1; }
 	docker push $(IMG)

@@ -30,7 +30,7 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 installed() {
   [ -x "$BIN_DIR/kube-apiserver" ] && [ -x "$BIN_DIR/etcd" ] && [ -x "$BIN_DIR/kubectl" ] \
-    && "$BIN_DIR/kube-apiserver" --version 2>/dev/null | grep -q "v$K8S_VERSION"
+    && [[ $("$BIN_DIR/kube-apiserver" --version 2>/dev/null) == *"v$K8S_VERSION"* ]]
 }
 
 apt_install() {
@@ -43,18 +43,22 @@ apt_install() {
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
+# The whole output is read before matching: `producer | grep -q` under pipefail fails with SIGPIPE (141) whenever the
+# producer still writes after grep has found its line.
+source_known() { [[ $(apt-get source --print-uris kubernetes 2>/dev/null || true) == *orig.tar* ]]; }
+
 # Enables deb-src for the mirror that is already configured, so `apt-get source` finds the kubernetes package.
 enable_sources() {
-  if apt-get source --print-uris kubernetes 2>/dev/null | grep -q "orig.tar"; then return 0; fi
+  if source_known; then return 0; fi
   local mirror
   mirror=$(grep -hE '^(URIs:|deb )' /etc/apt/sources.list /etc/apt/sources.list.d/*.sources 2>/dev/null \
-    | grep -o 'https\?://[^ ]*debian/\?$' | head -n1)
+    | grep -o 'https\?://[^ ]*debian/\?$' | awk 'NR == 1')
   mirror=${mirror:-http://deb.debian.org/debian}
   log "enabling source packages from $mirror"
   printf 'Types: deb-src\nURIs: %s\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
     "$mirror" | as_root tee /etc/apt/sources.list.d/kyma-operator-src.sources >/dev/null
   as_root apt-get update -qq || true
-  apt-get source --print-uris kubernetes 2>/dev/null | grep -q "orig.tar"
+  source_known
 }
 
 fetch_source() {
@@ -63,8 +67,8 @@ fetch_source() {
   if ! ls kubernetes_*.orig.tar.gz >/dev/null 2>&1; then
     apt-get source --download-only kubernetes >/dev/null 2>&1
   fi
-  local tarball
-  tarball=$(ls kubernetes_*.orig.tar.gz | head -n1)
+  local tarballs=(kubernetes_*.orig.tar.gz) tarball
+  tarball=${tarballs[0]}
   if [ ! -f src/.unpacked ]; then
     rm -rf src && mkdir src
     tar -xzf "$tarball" -C src --strip-components=1
@@ -108,7 +112,7 @@ cmd_install() {
   stage "build kube-apiserver (log: $BUILD_DIR/build.log)" "Read the build log; delete $BUILD_DIR to start over." build_apiserver
   stage "lay out binaries" "Check write access to $BIN_DIR." lay_out_binaries
   installed || die "binaries are in place but '$BIN_DIR/kube-apiserver --version' does not report v$K8S_VERSION"
-  log "installed: $("$BIN_DIR/kube-apiserver" --version), etcd $("$BIN_DIR/etcd" --version 2>/dev/null | head -n1)"
+  log "installed: $("$BIN_DIR/kube-apiserver" --version), etcd $("$BIN_DIR/etcd" --version 2>/dev/null | awk 'NR == 1')"
 }
 
 pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }

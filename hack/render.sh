@@ -9,11 +9,14 @@ rendered=$(kubectl kustomize config/default | sed "s|image: controller:latest|im
 without() { # kind: drop every document of that kind
   awk -v kind="kind: $1" 'BEGIN { RS = "\n---\n"; ORS = "\n---\n" } index($0, "\n" kind "\n") == 0 && index($0, kind "\n") != 1'
 }
-if ! "${kubectl[@]}" api-resources --api-group=monitoring.coreos.com -o name 2>/dev/null | grep -q '^servicemonitors'; then
+# Each answer is read whole before matching (a `| grep -q` under pipefail can fail with SIGPIPE once grep has matched).
+resources=$("${kubectl[@]}" api-resources --api-group=monitoring.coreos.com -o name 2>/dev/null || true)
+versions=$("${kubectl[@]}" api-versions 2>/dev/null || true)
+if ! grep -q '^servicemonitors' <<< "$resources"; then
   echo "note: no ServiceMonitor API in this cluster (Prometheus Operator not installed); leaving the ServiceMonitor out" >&2
   rendered=$(printf '%s\n' "$rendered" | without ServiceMonitor)
 fi
-if ! "${kubectl[@]}" api-versions 2>/dev/null | grep -qx 'policy/v1'; then
+if ! grep -qx 'policy/v1' <<< "$versions"; then
   echo "note: this cluster does not serve policy/v1 (Kubernetes before 1.21); leaving the PodDisruptionBudget out" >&2
   rendered=$(printf '%s\n' "$rendered" | without PodDisruptionBudget)
 fi
