@@ -3,6 +3,9 @@ package io.kyma.operator.api;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 public enum KymaPhase {
+    /** Waiting in line for the operator's write budget; its components are not created yet. */
+    @JsonProperty("Pending")
+    PENDING,
     @JsonProperty("Processing")
     PROCESSING,
     @JsonProperty("Ready")

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntSupplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,22 +55,44 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma> {
     private final SharedStore<HelmComponent> store;
     private OwnedComponents components;
     private final KymaWrites writes;
+    private final Admission admission;
 
     /**
      * @param components the HelmComponent controller's informer store, which this controller reads its components
      *        from instead of watching them a second time
+     * @param admissionBacklog the component backlog below which the next Kyma in line gets its components, see
+     *        {@link Admission}; negative admits every Kyma at once
      */
-    public KymaReconciler(Clock clock, Duration statusInterval, SharedStore<HelmComponent> components) {
-        this(clock, statusInterval, components, null);
+    public KymaReconciler(Clock clock, Duration statusInterval, SharedStore<HelmComponent> components,
+            int admissionBacklog) {
+        this(clock, statusInterval, components, admissionBacklog, null);
     }
 
     /** @param writes what the reconciler sends to the API server; null for the context's client */
-    KymaReconciler(Clock clock, Duration statusInterval, SharedStore<HelmComponent> components, KymaWrites writes) {
+    KymaReconciler(Clock clock, Duration statusInterval, SharedStore<HelmComponent> components, int admissionBacklog,
+            KymaWrites writes) {
         this.writes = writes;
         this.clock = clock;
         this.store = components;
         this.summary = new KymaStatusSummary(new Conditions(clock));
         this.writePolicy = new StatusWritePolicy(statusInterval);
+        this.admission = new Admission(clock, admissionBacklog);
+    }
+
+    /**
+     * Which Kymas get their components now; the manager feeds it the Kyma informer's changes
+     * ({@link Admission#changed}).
+     */
+    public Admission admission() {
+        return admission;
+    }
+
+    /**
+     * @param componentQueue HelmComponent reconciles due and waiting for a worker; with the creates the informer has
+     *        not delivered yet, the backlog that admission keeps below its bound
+     */
+    public void measureComponentQueue(IntSupplier componentQueue) {
+        admission.measureBacklog(() -> componentQueue.getAsInt() + pendingCreates());
     }
 
     /** The store this controller reads its components from; the HelmComponent controller's informer must fill it. */
@@ -86,7 +109,7 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma> {
     @Override
     public List<EventSource<?, Kyma>> prepareEventSources(EventSourceContext<Kyma> context) {
         components = new OwnedComponents(store, clock);
-        return List.of(components);
+        return List.of(components, new AdmissionTicker(admission));
     }
 
     @Override
@@ -98,11 +121,22 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma> {
         KymaWrites writes = writes(context);
         ModulePlan plan = ModulePlan.of(kyma);
         Set<HelmComponent> owned = context.getSecondaryResources(HelmComponent.class);
+        String uid = kyma.getMetadata().getUid();
+        if (plan.modules().isEmpty()) {
+            admission.release(uid); // nothing to create: it must not hold up the line
+        } else {
+            Optional<Admission.Place> place = admission.admit(kyma, plan.modules().size(), !owned.isEmpty());
+            if (place.isPresent()) {
+                // its turn comes by the admission ticker, not by a timer of its own
+                writeStatus(kyma, summary.queued(kyma, plan, place.get()), writes);
+                return UpdateControl.noUpdate();
+            }
+        }
         ComponentActions actions = ComponentActions.decide(kyma, plan, owned);
         List<Problem> problems = new ArrayList<>();
         try {
             for (HelmComponent desired : actions.create()) {
-                create(kyma, desired, writes).ifPresent(problems::add);
+                NameClash.create(kyma, desired, writes).ifPresent(problems::add);
             }
             actions.specChanges().forEach(writes::setSpec);
             for (HelmComponent gone : actions.delete()) {
@@ -127,6 +161,8 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma> {
             // Retrying will not help (forbidden, invalid): say so, and wait for the next change of the Kyma.
             LOG.warn("Kyma {}/{}: {}", namespace(kyma), kyma.getMetadata().getName(), ApiFailure.describe(e));
             problems.add(new Problem(ApiFailure.reason(e), ApiFailure.describe(e)));
+        } finally {
+            admission.createsDone(uid);
         }
         UpdateControl<Kyma> control = writeStatus(kyma, summary.summarise(kyma, plan, owned, problems), writes);
         if (problems.stream().anyMatch(p -> p.reason().equals(KymaStatusSummary.REASON_NAME_TAKEN))) {
@@ -154,39 +190,6 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma> {
             patchStatus(kyma, summary.deleting(kyma, remaining.size()), writes);
         }
         return DeleteControl.noFinalizerRemoval().rescheduleAfter(DELETION_RECHECK);
-    }
-
-    /** Creates a component; a name that is taken is looked into, and a problem if someone else holds it. */
-    private Optional<Problem> create(Kyma kyma, HelmComponent desired, KymaWrites writes) {
-        try {
-            writes.create(desired);
-            return Optional.empty();
-        } catch (KubernetesClientException e) {
-            if (e.getCode() != 409) {
-                throw e;
-            }
-        }
-        String name = desired.getMetadata().getName();
-        HelmComponent existing = writes.get(namespace(kyma), name);
-        switch (NameClash.classify(kyma, existing)) {
-            case FOREIGN -> {
-                LOG.warn("Kyma {}/{}: HelmComponent {} belongs to {}", namespace(kyma), kyma.getMetadata().getName(),
-                        name, NameClash.holder(existing));
-                return Optional.of(new Problem(KymaStatusSummary.REASON_NAME_TAKEN, "HelmComponent " + name
-                        + " belongs to " + NameClash.holder(existing) + "; rename this Kyma or drop module "
-                        + desired.getSpec().getModule() + " (checked again every "
-                        + NAME_TAKEN_RECHECK.toSeconds() + "s)"));
-            }
-            case OURS_UNLABELLED -> {
-                LOG.info("Kyma {}/{}: HelmComponent {} lost its labels, labelling it again", namespace(kyma),
-                        kyma.getMetadata().getName(), name);
-                writes.relabel(existing, desired.getMetadata().getLabels());
-            }
-            default -> {
-                // ours and on its way to the cache, or gone: the next event or recheck settles it
-            }
-        }
-        return Optional.empty();
     }
 
     private static String namespace(Kyma kyma) {

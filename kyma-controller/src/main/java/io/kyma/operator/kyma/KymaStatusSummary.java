@@ -22,6 +22,7 @@ public final class KymaStatusSummary {
     static final String REASON_INVALID = "InvalidSpec";
     static final String REASON_DELETING = "Deleting";
     static final String REASON_NAME_TAKEN = "ComponentNameTaken";
+    static final String REASON_QUEUED = "Queued";
 
     private final Conditions conditions;
 
@@ -75,6 +76,20 @@ public final class KymaStatusSummary {
             message = counts.getReady() + " of " + counts.getTotal() + " components installed";
         }
         return status(kyma, phase, counts, reason, message);
+    }
+
+    /** The status of a Kyma waiting in line for its components to be created. */
+    public KymaStatus queued(Kyma kyma, ModulePlan plan, Admission.Place place) {
+        ComponentCounts counts = new ComponentCounts();
+        counts.setTotal(plan.modules().size());
+        String ahead = switch (place.ahead()) {
+            case 0 -> "it is next in line";
+            case 1 -> "1 Kyma created before it is ahead in line";
+            default -> place.ahead() + " Kymas created before it are ahead in line";
+        };
+        return status(kyma, KymaPhase.PENDING, counts, REASON_QUEUED, "waiting for the operator's write budget: "
+                + ahead + " (as of " + place.asOf().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                + "); components are created oldest Kyma first, as fast as the API server takes the writes");
     }
 
     /** The status shown while the Kyma waits for its components to be deleted. */

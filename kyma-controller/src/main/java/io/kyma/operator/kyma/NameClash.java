@@ -2,11 +2,17 @@ package io.kyma.operator.kyma;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Labels;
+import io.kyma.operator.kyma.KymaStatusSummary.Problem;
 
 /** What stands under the name of a component that could not be created because the name is taken. */
 public enum NameClash {
@@ -19,6 +25,8 @@ public enum NameClash {
     /** Another Kyma's component, or an object nobody manages: the Kyma cannot be installed under this name. */
     FOREIGN;
 
+    private static final Logger LOG = LoggerFactory.getLogger(NameClash.class);
+
     public static NameClash classify(Kyma kyma, HelmComponent existing) {
         if (existing == null) {
             return GONE;
@@ -30,6 +38,43 @@ public enum NameClash {
         }
         Map<String, String> labels = existing.getMetadata().getLabels();
         return labels != null && Labels.MANAGED_BY_VALUE.equals(labels.get(Labels.MANAGED_BY)) ? OURS : OURS_UNLABELLED;
+    }
+
+    /**
+     * Creates a component of {@code kyma}; a name that is taken is looked into, and a problem if someone else holds
+     * it.
+     */
+    static Optional<Problem> create(Kyma kyma, HelmComponent desired, KymaWrites writes) {
+        try {
+            writes.create(desired);
+            return Optional.empty();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+        }
+        String name = desired.getMetadata().getName();
+        String namespace = kyma.getMetadata().getNamespace();
+        HelmComponent existing = writes.get(namespace, name);
+        switch (classify(kyma, existing)) {
+            case FOREIGN -> {
+                LOG.warn("Kyma {}/{}: HelmComponent {} belongs to {}", namespace, kyma.getMetadata().getName(), name,
+                        holder(existing));
+                return Optional.of(new Problem(KymaStatusSummary.REASON_NAME_TAKEN, "HelmComponent " + name
+                        + " belongs to " + holder(existing) + "; rename this Kyma or drop module "
+                        + desired.getSpec().getModule() + " (checked again every "
+                        + KymaReconciler.NAME_TAKEN_RECHECK.toSeconds() + "s)"));
+            }
+            case OURS_UNLABELLED -> {
+                LOG.info("Kyma {}/{}: HelmComponent {} lost its labels, labelling it again", namespace,
+                        kyma.getMetadata().getName(), name);
+                writes.relabel(existing, desired.getMetadata().getLabels());
+            }
+            default -> {
+                // ours and on its way to the cache, or gone: the next event or recheck settles it
+            }
+        }
+        return Optional.empty();
     }
 
     /** Who holds the name, for the Kyma's status. */

@@ -35,7 +35,7 @@ class KymaReconcilerTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final FakeWrites api = new FakeWrites();
     private final SharedStore<HelmComponent> store = synced(new SharedStore<>("Kyma", LeanCache.store(HelmComponent::new), 100));
-    private final KymaReconciler reconciler = new KymaReconciler(clock, Duration.ofSeconds(5), store, api);
+    private final KymaReconciler reconciler = new KymaReconciler(clock, Duration.ofSeconds(5), store, -1, api);
 
     private static SharedStore<HelmComponent> synced(SharedStore<HelmComponent> store) {
         store.syncedWhen(() -> true);
@@ -51,8 +51,55 @@ class KymaReconcilerTest {
     }
 
     @Test
+    void aKymaWhoseTurnHasNotComeIsPendingWithItsPlaceAndCreatesNothing() {
+        KymaReconciler queueing = new KymaReconciler(clock, Duration.ofSeconds(5), store, 4, api);
+        queueing.measureComponentQueue(() -> 4);
+        Kyma older = kyma("a", "istio"), kyma = kyma("b", "istio", "ory");
+        older.getMetadata().setCreationTimestamp("2025-12-31T23:00:00Z");
+        kyma.getMetadata().setCreationTimestamp("2025-12-31T23:00:01Z");
+        queueing.admission().changed(null, older);
+        queueing.admission().changed(null, kyma);
+
+        UpdateControl<Kyma> control = queueing.reconcile(kyma, new FakeContext<>(kyma, List.of()));
+        assertThat(api.created).isEmpty();
+        assertThat(api.lastStatus.getPhase()).isEqualTo(KymaPhase.PENDING);
+        assertThat(api.lastStatus.getReadyComponents()).isEqualTo("0/2");
+        assertThat(api.lastStatus.getConditions().get(0).getReason()).isEqualTo("Queued");
+        assertThat(api.lastStatus.getConditions().get(0).getMessage()).startsWith(
+                "waiting for the operator's write budget: 1 Kyma created before it is ahead in line (as of "
+                        + "2026-01-01T00:00:00Z)");
+        assertThat(control.getScheduleDelay()).as("the admission ticker wakes it, not a timer").isEmpty();
+
+        kyma.setStatus(api.lastStatus);
+        int writes = api.statusWrites;
+        queueing.reconcile(kyma, new FakeContext<>(kyma, List.of()));
+        assertThat(api.statusWrites).as("the same place is not written again").isEqualTo(writes);
+
+        queueing.measureComponentQueue(() -> 0);
+        queueing.reconcile(older, new FakeContext<>(older, List.of()));
+        assertThat(api.created).containsExactly("a-istio");
+        queueing.reconcile(kyma, new FakeContext<>(kyma, List.of()));
+        assertThat(api.created).containsExactly("a-istio", "b-istio", "b-ory");
+        assertThat(api.lastStatus.getPhase()).isEqualTo(KymaPhase.PROCESSING);
+    }
+
+    @Test
+    void aKymaWithoutModulesDoesNotWaitInLineAndHoldsNoOneUp() {
+        KymaReconciler queueing = new KymaReconciler(clock, Duration.ofSeconds(5), store, 4, api);
+        Kyma invalid = kyma("a"), next = kyma("b", "ory");
+        invalid.getMetadata().setCreationTimestamp("2025-12-31T23:00:00Z");
+        next.getMetadata().setCreationTimestamp("2025-12-31T23:00:01Z");
+        queueing.admission().changed(null, invalid);
+        queueing.admission().changed(null, next);
+        queueing.reconcile(invalid, new FakeContext<>(invalid, List.of()));
+        assertThat(api.lastStatus.getPhase()).isEqualTo(KymaPhase.READY);
+        queueing.reconcile(next, new FakeContext<>(next, List.of()));
+        assertThat(api.created).containsExactly("b-ory");
+    }
+
+    @Test
     void beforeTheComponentsAreListedItDecidesNothingAndLooksAgainSoon() {
-        KymaReconciler early = new KymaReconciler(clock, Duration.ofSeconds(5), new SharedStore<>("Kyma", LeanCache.store(HelmComponent::new), 100), api);
+        KymaReconciler early = new KymaReconciler(clock, Duration.ofSeconds(5), new SharedStore<>("Kyma", LeanCache.store(HelmComponent::new), 100), -1, api);
         Kyma kyma = kyma("k", "istio", "ory");
         UpdateControl<Kyma> control = early.reconcile(kyma, new FakeContext<>(kyma, List.of()));
         assertThat(api.created).as("a component not yet listed is not a missing one").isEmpty();
@@ -152,6 +199,7 @@ class KymaReconcilerTest {
         KubernetesClientException failCreates;
         KubernetesClientException failEdits;
         KymaStatus lastStatus;
+        int statusWrites;
 
         @Override
         public HelmComponent create(HelmComponent desired) {
@@ -192,6 +240,7 @@ class KymaReconcilerTest {
         @Override
         public void status(Kyma kyma, KymaStatus status) {
             lastStatus = status;
+            statusWrites++;
         }
     }
 

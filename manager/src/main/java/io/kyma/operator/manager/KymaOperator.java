@@ -72,7 +72,8 @@ public final class KymaOperator implements AutoCloseable {
         return List.of(
                 new HelmComponentReconciler(clock, config.transitionUnit()),
                 new KymaReconciler(clock, config.kymaStatusInterval(), new SharedStore<>(Kyma.class.getSimpleName(),
-                        LeanCache.store(new HelmComponentForm()), config.temporaryCacheMax())),
+                        LeanCache.store(new HelmComponentForm()), config.temporaryCacheMax()),
+                        config.effectiveAdmissionBacklog()),
                 new RunReconciler(clock, new RunSettings(config.remoteServerUrl(), config.runPollInterval(),
                         config.runCleanupTimeout(), config.remoteServerAllow()), new RemoteJobClient(
                                 config.remoteConnectTimeout(), config.remoteRequestTimeout(),
@@ -160,6 +161,10 @@ public final class KymaOperator implements AutoCloseable {
                             state.wireName());
                 }
             } else if (reconciler instanceof KymaReconciler kymaReconciler) {
+                SharedStore<Kyma> kymas = cast(store);
+                kymas.onChange(kymaReconciler.admission()::changed);
+                kymaReconciler.measureComponentQueue(metrics.queueDepth(HelmComponentReconciler.NAME)::get);
+                metrics.gauge("kyma_operator_admission_waiting", kymaReconciler.admission(), a -> a.waiting());
                 StoreTally<Kyma> phases = new StoreTally<>(cast(store),
                         k -> k.getStatus() == null || k.getStatus().getPhase() == null ? null
                                 : k.getStatus().getPhase().toString());

@@ -23,6 +23,7 @@ public record ManagerConfig(
         Duration transitionUnit,
         Duration kymaStatusInterval,
         int maxConcurrentReconciles,
+        int admissionBacklog,
         String logLevel,
         Duration failureBaseDelay,
         Duration failureMaxDelay,
@@ -57,6 +58,7 @@ public record ManagerConfig(
         TRANSITION_UNIT("transition-unit", "1s", "Time unit of the HelmComponent lifecycle (pending 1 unit, then N units per state, N = length of the module name)."),
         KYMA_STATUS_INTERVAL("kyma-status-interval", "5s", "Least time between two Kyma status writes that only update component counts."),
         MAX_CONCURRENT_RECONCILES("max-concurrent-reconciles", "50", "Size of the reconcile thread pool shared by all controllers."),
+        ADMISSION_BACKLOG("admission-backlog", "0", "HelmComponent reconciles that may be waiting for a worker while the next Kyma in line (oldest first) is admitted and gets its components; 0 uses twice --max-concurrent-reconciles, -1 admits every Kyma at once."),
         LOG_LEVEL("log-level", "info", "Log level: error, warn, info, debug or trace."),
         FAILURE_BASE_DELAY("failure-base-delay", "1s", "First retry delay after a failed reconcile; it doubles with each further failure."),
         FAILURE_MAX_DELAY("failure-max-delay", "1000s", "Longest retry delay after failed reconciles."),
@@ -142,6 +144,7 @@ public record ManagerConfig(
                 positiveDuration(Flag.TRANSITION_UNIT, raw),
                 positiveDuration(Flag.KYMA_STATUS_INTERVAL, raw),
                 intAtLeast(Flag.MAX_CONCURRENT_RECONCILES, raw, 1),
+                intAtLeast(Flag.ADMISSION_BACKLOG, raw, -1),
                 oneOf(Flag.LOG_LEVEL, raw, List.of("error", "warn", "info", "debug", "trace")),
                 positiveDuration(Flag.FAILURE_BASE_DELAY, raw),
                 atLeast(Flag.FAILURE_MAX_DELAY, raw, Flag.FAILURE_BASE_DELAY),
@@ -169,6 +172,14 @@ public record ManagerConfig(
                 convert(Flag.LEADER_ELECTION_ID, raw, ManagerConfig::dnsName));
     }
 
+    /**
+     * How many HelmComponent reconciles may be waiting for a worker while Kymas are still admitted, or -1 when every
+     * Kyma is admitted at once.
+     */
+    public int effectiveAdmissionBacklog() {
+        return admissionBacklog == 0 ? 2 * maxConcurrentReconciles : admissionBacklog;
+    }
+
     /** The text of {@code --help}. */
     public static String usage() {
         StringBuilder out = new StringBuilder("Usage: java -jar kyma-operator.jar [flags]\n\n"
@@ -189,6 +200,7 @@ public record ManagerConfig(
         parts.add("transition-unit=" + GoDuration.format(transitionUnit));
         parts.add("kyma-status-interval=" + GoDuration.format(kymaStatusInterval));
         parts.add("max-concurrent-reconciles=" + maxConcurrentReconciles);
+        parts.add("admission-backlog=" + admissionBacklog);
         parts.add("log-level=" + logLevel);
         parts.add("failure-base-delay=" + GoDuration.format(failureBaseDelay));
         parts.add("failure-max-delay=" + GoDuration.format(failureMaxDelay));

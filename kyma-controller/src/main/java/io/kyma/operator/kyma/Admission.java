@@ -1,0 +1,218 @@
+package io.kyma.operator.kyma;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.IntSupplier;
+
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.KymaPhase;
+
+/**
+ * Which Kymas get their components now and which wait, oldest first (by creation time, then namespace and name).
+ * <p>
+ * The budget is the HelmComponent controller's backlog: reconciles due but waiting for a worker, plus components
+ * created but not yet seen by the informer, plus the components of Kymas admitted a moment ago whose creates are
+ * still under way. While that backlog is below the bound, the workers are not all busy, so the next Kyma in line is
+ * admitted; once it reaches the bound, whatever limits the writes (the client's QPS, the API server's latency, its
+ * 429s, the CPU) keeps the backlog up and Kymas wait. Admission therefore never idles a worker that has work, and the
+ * Kymas in progress are only as many as the writes can carry, so each finishes in about its own time.
+ * <p>
+ * A Kyma counts as admitted once its status has a phase other than Pending (written by an earlier admission, even by
+ * another replica) or it has components. Waiting Kymas are told their place in line; the place they were told is
+ * refreshed when the real one has fallen to a quarter of it, so a Kyma waiting behind N others is written about
+ * log4(N) times, not N times.
+ */
+public final class Admission {
+    /** A waiting Kyma's place: {@code ahead} Kymas are in line before it, as of {@code asOf}. */
+    public record Place(int ahead, Instant asOf) {
+    }
+
+    private record Key(Instant created, String namespace, String name, String uid) {
+        static final Comparator<Key> ORDER = Comparator.comparing(Key::created).thenComparing(Key::namespace)
+                .thenComparing(Key::name).thenComparing(Key::uid);
+    }
+
+    private static final class Waiting {
+        final Key key;
+        int wanted;
+        Place told;
+        boolean reserved;
+        boolean woken;
+
+        Waiting(Key key, int wanted) {
+            this.key = key;
+            this.wanted = wanted;
+        }
+    }
+
+    private final Clock clock;
+    private final int bound;
+    private volatile IntSupplier backlog = () -> 0;
+    private final TreeMap<Key, Waiting> line = new TreeMap<>(Key.ORDER);
+    private final Map<String, Key> keys = new HashMap<>();
+    private final Set<String> admitted = new HashSet<>();
+    /** Components of admitted Kymas whose creates are under way, by uid. */
+    private final Map<String, Integer> creating = new HashMap<>();
+    private int creatingTotal;
+    private int reservedTotal;
+
+    /** @param bound the backlog below which the next Kyma is admitted; negative admits every Kyma at once */
+    public Admission(Clock clock, int bound) {
+        this.clock = clock;
+        this.bound = bound;
+    }
+
+    /** Where the backlog of component reconciles and of components not yet seen is read from. */
+    public void measureBacklog(IntSupplier backlog) {
+        this.backlog = backlog;
+    }
+
+    /** Follows the Kyma informer's store: new Kymas join the line, admitted and deleted ones leave it. */
+    public synchronized void changed(Kyma before, Kyma after) {
+        if (after == null || after.getMetadata().getDeletionTimestamp() != null) {
+            forget((after == null ? before : after).getMetadata().getUid());
+            return;
+        }
+        String uid = after.getMetadata().getUid();
+        if (admitted.contains(uid) || keys.containsKey(uid)) {
+            return;
+        }
+        if (after.getStatus() != null && after.getStatus().getPhase() != null
+                && after.getStatus().getPhase() != KymaPhase.PENDING) {
+            admitted.add(uid);
+            return;
+        }
+        join(after, ModulePlan.of(after).modules().size());
+    }
+
+    /**
+     * Asks to create the components of {@code kyma}. Admitted (now or before): empty, and {@link #createsDone} must
+     * follow the creates. Otherwise the place to tell its user.
+     *
+     * @param wanted how many components it will create
+     * @param hasComponents whether some exist already (admitted before this process knew)
+     */
+    public synchronized Optional<Place> admit(Kyma kyma, int wanted, boolean hasComponents) {
+        String uid = kyma.getMetadata().getUid();
+        if (admitted.contains(uid)) {
+            return Optional.empty();
+        }
+        Waiting waiting = line.get(keys.get(uid));
+        if (waiting == null) {
+            waiting = join(kyma, wanted);
+        } else if (waiting.wanted != wanted) {
+            if (waiting.reserved) {
+                reservedTotal += wanted - waiting.wanted;
+            }
+            waiting.wanted = wanted;
+        }
+        // first in line: every Kyma before it has its room reserved already
+        boolean head = line.headMap(waiting.key).values().stream().allMatch(w -> w.reserved);
+        if (hasComponents || wanted == 0 || bound < 0 || waiting.reserved || head && room() > 0) {
+            if (waiting.reserved) {
+                reservedTotal -= waiting.wanted;
+            }
+            line.remove(waiting.key);
+            keys.remove(uid);
+            admitted.add(uid);
+            creating.merge(uid, wanted, Integer::sum);
+            creatingTotal += wanted;
+            return Optional.empty();
+        }
+        waiting.woken = false;
+        int ahead = line.headMap(waiting.key).size();
+        if (waiting.told == null || ahead * 4 <= waiting.told.ahead() && ahead < waiting.told.ahead()) {
+            waiting.told = new Place(ahead, clock.instant());
+        }
+        return Optional.of(waiting.told);
+    }
+
+    /** The creates of an admitted Kyma are done (or failed): they no longer count as under way. */
+    public synchronized void createsDone(String uid) {
+        Integer wanted = creating.remove(uid);
+        if (wanted != null) {
+            creatingTotal -= wanted;
+        }
+    }
+
+    /** A Kyma with nothing to create (an invalid spec, no modules): out of the line, so it holds no one up. */
+    public synchronized void release(String uid) {
+        forget(uid);
+        admitted.add(uid);
+    }
+
+    /**
+     * The Kymas to reconcile now: those at the head of the line that fit in the room left (their room is reserved for
+     * them), and those whose place has fallen to a quarter of what they were told. Each is returned once until its
+     * next reconcile.
+     */
+    public synchronized List<ResourceID> due() {
+        List<ResourceID> due = new ArrayList<>();
+        int room = room();
+        int ahead = 0;
+        boolean headOfLine = true;
+        for (Waiting waiting : line.values()) {
+            if (headOfLine && !waiting.reserved && room > 0) {
+                waiting.reserved = true;
+                reservedTotal += waiting.wanted;
+                room -= Math.max(1, waiting.wanted);
+                wake(waiting, due);
+            } else if (!waiting.reserved) {
+                headOfLine = false;
+                if (waiting.told != null && ahead * 4 <= waiting.told.ahead() && ahead < waiting.told.ahead()) {
+                    wake(waiting, due);
+                }
+            }
+            ahead++;
+        }
+        return due;
+    }
+
+    /** Kymas waiting in line. */
+    public synchronized int waiting() {
+        return line.size();
+    }
+
+    /** Backlog left before admission stops (negative when past the bound). */
+    synchronized int room() {
+        return bound < 0 ? Integer.MAX_VALUE : bound - backlog.getAsInt() - creatingTotal - reservedTotal;
+    }
+
+    private static void wake(Waiting waiting, List<ResourceID> due) {
+        if (!waiting.woken) {
+            waiting.woken = true;
+            due.add(new ResourceID(waiting.key.name(), waiting.key.namespace()));
+        }
+    }
+
+    private Waiting join(Kyma kyma, int wanted) {
+        String uid = kyma.getMetadata().getUid();
+        String created = kyma.getMetadata().getCreationTimestamp();
+        Key key = new Key(created == null ? Instant.MAX : Instant.parse(created), kyma.getMetadata().getNamespace(),
+                kyma.getMetadata().getName(), uid);
+        Waiting waiting = new Waiting(key, wanted);
+        line.put(key, waiting);
+        keys.put(uid, key);
+        return waiting;
+    }
+
+    private void forget(String uid) {
+        admitted.remove(uid);
+        createsDone(uid);
+        Key key = keys.remove(uid);
+        Waiting waiting = key == null ? null : line.remove(key);
+        if (waiting != null && waiting.reserved) {
+            reservedTotal -= waiting.wanted;
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package io.kyma.operator.kyma;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.KymaPhase;
+import io.kyma.operator.api.KymaSpec;
+import io.kyma.operator.api.KymaStatus;
+import io.kyma.operator.api.Module;
+import io.kyma.operator.testing.MutableClock;
+
+class AdmissionTest {
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+    private final MutableClock clock = new MutableClock(T0);
+    private final AtomicInteger backlog = new AtomicInteger();
+
+    private Admission admission(int bound) {
+        Admission admission = new Admission(clock, bound);
+        admission.measureBacklog(backlog::get);
+        return admission;
+    }
+
+    @Test
+    void theOldestKymaGoesFirstWhateverOrderTheyAreReconciledIn() {
+        Admission admission = admission(10);
+        Kyma first = kyma("b", 1, 18), second = kyma("a", 2, 18), third = kyma("c", 2, 18);
+        List.of(third, second, first).forEach(k -> admission.changed(null, k));
+
+        assertThat(admission.admit(third, 18, false)).as("two are older").contains(new Admission.Place(2, T0));
+        assertThat(admission.admit(second, 18, false)).as("same second as c, first by name")
+                .contains(new Admission.Place(1, T0));
+        assertThat(admission.admit(first, 18, false)).isEmpty();
+        assertThat(admission.admit(second, 18, false)).as("first's creates are under way").isPresent();
+
+        admission.createsDone(first.getMetadata().getUid());
+        assertThat(admission.admit(third, 18, false)).as("second is still ahead").isPresent();
+        assertThat(admission.admit(second, 18, false)).isEmpty();
+        assertThat(admission.waiting()).isEqualTo(1);
+    }
+
+    @Test
+    void aKymaWaitsWhileTheComponentBacklogIsAtTheBoundAndIsWokenWhenItFalls() {
+        Admission admission = admission(20);
+        Kyma kyma = kyma("k", 1, 5);
+        admission.changed(null, kyma);
+        backlog.set(20);
+        assertThat(admission.due()).isEmpty();
+        assertThat(admission.admit(kyma, 5, false)).contains(new Admission.Place(0, T0));
+
+        backlog.set(19);
+        assertThat(admission.due()).containsExactly(new ResourceID("k", "ns"));
+        assertThat(admission.due()).as("woken once until it is reconciled").isEmpty();
+        backlog.set(25);
+        assertThat(admission.admit(kyma, 5, false)).as("its room was reserved when it was woken").isEmpty();
+    }
+
+    @Test
+    void theHeadsThatFitAreWokenTogetherAndTheirRoomIsReserved() {
+        Admission admission = admission(10);
+        List<Kyma> kymas = IntStream.range(0, 5).mapToObj(i -> kyma("k" + i, i, 4)).toList();
+        kymas.forEach(k -> admission.changed(null, k));
+        assertThat(admission.due()).extracting(ResourceID::getName).containsExactly("k0", "k1", "k2");
+        assertThat(admission.room()).isEqualTo(-2);
+        assertThat(admission.admit(kymas.get(3), 4, false)).as("no room left for the fourth").isPresent();
+        admission.changed(kymas.get(1), null); // deleted before its turn: its reservation goes back
+        assertThat(admission.room()).isEqualTo(2);
+    }
+
+    @Test
+    void aWaitingKymaIsToldItsPlaceAgainOnlyWhenItHasFallenToAQuarter() {
+        Admission admission = admission(0);
+        List<Kyma> kymas = new ArrayList<>();
+        for (int i = 0; i < 101; i++) {
+            kymas.add(kyma(String.format("k%03d", i), i, 1));
+            admission.changed(null, kymas.get(i));
+        }
+        backlog.set(1);
+        Kyma last = kymas.get(100);
+        assertThat(admission.admit(last, 1, false)).contains(new Admission.Place(100, T0));
+
+        clock.advance(java.time.Duration.ofMinutes(1));
+        for (int i = 0; i < 70; i++) {
+            admission.release(kymas.get(i).getMetadata().getUid());
+        }
+        assertThat(admission.due()).as("30 ahead is more than a quarter of 100").isEmpty();
+        assertThat(admission.admit(last, 1, false)).contains(new Admission.Place(100, T0));
+        for (int i = 70; i < 75; i++) {
+            admission.release(kymas.get(i).getMetadata().getUid());
+        }
+        assertThat(admission.due()).containsExactly(new ResourceID("k100", "ns"));
+        assertThat(admission.admit(last, 1, false)).contains(new Admission.Place(25, T0.plusSeconds(60)));
+    }
+
+    @Test
+    void aKymaAdmittedBeforeARestartIsNotQueuedAgain() {
+        Admission admission = admission(0);
+        backlog.set(5);
+        Kyma processing = kyma("p", 1, 3);
+        processing.setStatus(new KymaStatus());
+        processing.getStatus().setPhase(KymaPhase.PROCESSING);
+        Kyma pending = kyma("q", 0, 3);
+        pending.setStatus(new KymaStatus());
+        pending.getStatus().setPhase(KymaPhase.PENDING);
+        admission.changed(null, processing);
+        admission.changed(null, pending);
+        assertThat(admission.waiting()).isEqualTo(1);
+        assertThat(admission.admit(processing, 3, false)).isEmpty();
+        assertThat(admission.admit(pending, 3, true)).as("it has components: admitted before").isEmpty();
+    }
+
+    @Test
+    void aKymaWithNothingToCreateHoldsNoOneUp() {
+        Admission admission = admission(10);
+        Kyma invalid = kyma("x", 0, 2), next = kyma("y", 1, 2);
+        admission.changed(null, invalid);
+        admission.changed(null, next);
+        assertThat(admission.admit(next, 2, false)).as("x is older and not yet reconciled").isPresent();
+        admission.release(invalid.getMetadata().getUid());
+        assertThat(admission.admit(next, 2, false)).isEmpty();
+    }
+
+    @Test
+    void aNegativeBoundAdmitsEveryKymaAtOnce() {
+        Admission admission = admission(-1);
+        backlog.set(1_000_000);
+        List<Kyma> kymas = IntStream.range(0, 3).mapToObj(i -> kyma("k" + i, i, 18)).toList();
+        kymas.forEach(k -> admission.changed(null, k));
+        assertThat(kymas).allSatisfy(k -> assertThat(admission.admit(k, 18, false)).isEmpty());
+    }
+
+    private static Kyma kyma(String name, int createdSecond, int modules) {
+        Kyma kyma = new Kyma();
+        kyma.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("ns").withUid("uid-" + name)
+                .withCreationTimestamp(T0.plusSeconds(createdSecond).toString()).build());
+        kyma.setSpec(new KymaSpec());
+        kyma.getSpec().setModules(IntStream.range(0, modules).mapToObj(i -> new Module("m" + i, null)).toList());
+        return kyma;
+    }
+}

@@ -1,0 +1,90 @@
+package io.kyma.operator.manager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watcher;
+import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.KymaPhase;
+import io.kyma.operator.api.Labels;
+import io.kyma.operator.testing.Crds;
+import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.Namespaces;
+
+/**
+ * Admission through the manager's wiring: with a backlog bound smaller than one Kyma's components, Kymas created
+ * together wait in phase Pending, are told their place, and get their components strictly oldest first.
+ */
+class AdmissionIT {
+    private static final String NS = "admission";
+    private static final int KYMAS = 10;
+    private static final List<String> MODULES = Samples.MODULES.subList(0, 6);
+    private static KubernetesClient admin;
+    private static RunningManager manager;
+
+    @BeforeAll
+    static void start() {
+        admin = EmbeddedControlPlane.get().newClient();
+        Crds.install(admin);
+        Namespaces.apply(admin, NS);
+        manager = new RunningManager(NS, "--transition-unit", "20ms", "--max-concurrent-reconciles", "4",
+                "--admission-backlog", "6");
+    }
+
+    @AfterAll
+    static void stop() {
+        manager.close();
+        admin.close();
+    }
+
+    @Test
+    void kymasCreatedTogetherGetTheirComponentsOldestFirstAndTheOthersSayTheyAreQueued() {
+        try (History history = new History(admin, NS)) {
+            List<String> names = IntStream.range(0, KYMAS).mapToObj(i -> String.format("kyma-%02d", i)).toList();
+            // created in name order: within one second of creation time, the line is ordered by name
+            names.forEach(name -> admin.resource(Samples.kyma(NS, name, MODULES)).create());
+            await().atMost(Duration.ofSeconds(120)).until(() -> names.stream()
+                    .allMatch(name -> phase(admin.resources(Kyma.class).inNamespace(NS).withName(name).get())
+                            == KymaPhase.READY));
+
+            Map<String, Long> firstCreate = new HashMap<>();
+            for (History.Event event : history.events()) {
+                if (event.action() == Watcher.Action.ADDED && event.object() instanceof HelmComponent component) {
+                    firstCreate.merge(component.getMetadata().getLabels().get(Labels.KYMA),
+                            Long.parseLong(component.getMetadata().getResourceVersion()), Math::min);
+                }
+            }
+            assertThat(firstCreate).hasSize(KYMAS);
+            assertThat(names.stream().map(firstCreate::get).toList()).as("first component create of each Kyma")
+                    .isSorted();
+
+            List<Kyma> last = history.kymaVersions(names.get(KYMAS - 1));
+            assertThat(last).as("the youngest Kyma waited for its turn").anySatisfy(k -> {
+                assertThat(phase(k)).isEqualTo(KymaPhase.PENDING);
+                assertThat(k.getStatus().getConditions()).singleElement().satisfies(c -> {
+                    assertThat(c.getReason()).isEqualTo("Queued");
+                    assertThat(c.getMessage()).contains("ahead in line");
+                });
+            });
+            assertThat(last.stream().map(AdmissionIT::phase).distinct().toList()).as("phases in order")
+                    .containsSubsequence(KymaPhase.PENDING, KymaPhase.PROCESSING, KymaPhase.READY);
+            assertThat(manager.manager.metrics().scrape()).contains("kyma_operator_admission_waiting 0.0");
+        }
+    }
+
+    private static KymaPhase phase(Kyma kyma) {
+        return kyma == null || kyma.getStatus() == null ? null : kyma.getStatus().getPhase();
+    }
+}
