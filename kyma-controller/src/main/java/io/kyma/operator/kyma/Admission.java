@@ -27,10 +27,13 @@ import io.kyma.operator.api.KymaPhase;
  * 429s, the CPU) keeps the backlog up and Kymas wait. Admission therefore never idles a worker that has work, and the
  * Kymas in progress are only as many as the writes can carry, so each finishes in about its own time.
  * <p>
+ * Near the end of a burst, once no more Kymas wait than are in progress, the rest are admitted together: what
+ * still waits is then at most about one lifetime of work at the current rate, and admitting it one by one would leave
+ * the writes idle while the last Kymas walk through their timers.
+ * <p>
  * A Kyma counts as admitted once its status has a phase other than Pending (written by an earlier admission, even by
- * another replica) or it has components. Waiting Kymas are told their place in line; the place they were told is
- * refreshed when the real one has fallen to a quarter of it, so a Kyma waiting behind N others is written about
- * log4(N) times, not N times.
+ * another replica) or it has components. A waiting Kyma is told how many are ahead of it once, when it starts to wait;
+ * the line itself is the Pending Kymas by creation time.
  */
 public final class Admission {
     /** A waiting Kyma's place: {@code ahead} Kymas are in line before it, as of {@code asOf}. */
@@ -47,7 +50,6 @@ public final class Admission {
         int wanted;
         Place told;
         boolean reserved;
-        boolean woken;
 
         Waiting(Key key, int wanted) {
             this.key = key;
@@ -61,6 +63,8 @@ public final class Admission {
     private final TreeMap<Key, Waiting> line = new TreeMap<>(Key.ORDER);
     private final Map<String, Key> keys = new HashMap<>();
     private final Set<String> admitted = new HashSet<>();
+    /** Admitted Kymas not yet Ready (nor failed for good). */
+    private final Set<String> inProgress = new HashSet<>();
     /** Components of admitted Kymas whose creates are under way, by uid. */
     private final Map<String, Integer> creating = new HashMap<>();
     private int creatingTotal;
@@ -84,15 +88,20 @@ public final class Admission {
             return;
         }
         String uid = after.getMetadata().getUid();
-        if (admitted.contains(uid) || keys.containsKey(uid)) {
-            return;
-        }
-        if (after.getStatus() != null && after.getStatus().getPhase() != null
-                && after.getStatus().getPhase() != KymaPhase.PENDING) {
+        KymaPhase phase = after.getStatus() == null ? null : after.getStatus().getPhase();
+        if (phase != null && phase != KymaPhase.PENDING && !admitted.contains(uid)) {
+            leaveLine(uid); // admitted elsewhere: by an earlier run or another replica
             admitted.add(uid);
-            return;
         }
-        join(after, ModulePlan.of(after).modules().size());
+        if (admitted.contains(uid)) {
+            if (phase == KymaPhase.READY || phase == KymaPhase.ERROR) {
+                inProgress.remove(uid);
+            } else {
+                inProgress.add(uid);
+            }
+        } else if (!keys.containsKey(uid)) {
+            join(after, ModulePlan.of(after).modules().size());
+        }
     }
 
     /**
@@ -118,21 +127,20 @@ public final class Admission {
         }
         // first in line: every Kyma before it has its room reserved already
         boolean head = line.headMap(waiting.key).values().stream().allMatch(w -> w.reserved);
-        if (hasComponents || wanted == 0 || bound < 0 || waiting.reserved || head && room() > 0) {
+        if (hasComponents || wanted == 0 || bound < 0 || waiting.reserved || head && room() > 0 || endgame()) {
             if (waiting.reserved) {
                 reservedTotal -= waiting.wanted;
             }
             line.remove(waiting.key);
             keys.remove(uid);
             admitted.add(uid);
+            inProgress.add(uid);
             creating.merge(uid, wanted, Integer::sum);
             creatingTotal += wanted;
             return Optional.empty();
         }
-        waiting.woken = false;
-        int ahead = line.headMap(waiting.key).size();
-        if (waiting.told == null || ahead * 4 <= waiting.told.ahead() && ahead < waiting.told.ahead()) {
-            waiting.told = new Place(ahead, clock.instant());
+        if (waiting.told == null) {
+            waiting.told = new Place(line.headMap(waiting.key).size(), clock.instant());
         }
         return Optional.of(waiting.told);
     }
@@ -152,30 +160,31 @@ public final class Admission {
     }
 
     /**
-     * The Kymas to reconcile now: those at the head of the line that fit in the room left (their room is reserved for
-     * them), and those whose place has fallen to a quarter of what they were told. Each is returned once until its
-     * next reconcile.
+     * The Kymas to reconcile now: those at the head of the line that fit in the room left, or all of them in the
+     * endgame. Their room is reserved, so each is returned once.
      */
     public synchronized List<ResourceID> due() {
         List<ResourceID> due = new ArrayList<>();
         int room = room();
-        int ahead = 0;
-        boolean headOfLine = true;
+        boolean all = endgame();
         for (Waiting waiting : line.values()) {
-            if (headOfLine && !waiting.reserved && room > 0) {
-                waiting.reserved = true;
-                reservedTotal += waiting.wanted;
-                room -= Math.max(1, waiting.wanted);
-                wake(waiting, due);
-            } else if (!waiting.reserved) {
-                headOfLine = false;
-                if (waiting.told != null && ahead * 4 <= waiting.told.ahead() && ahead < waiting.told.ahead()) {
-                    wake(waiting, due);
-                }
+            if (waiting.reserved) {
+                continue;
             }
-            ahead++;
+            if (!all && room <= 0) {
+                break;
+            }
+            waiting.reserved = true;
+            reservedTotal += waiting.wanted;
+            room -= Math.max(1, waiting.wanted);
+            due.add(new ResourceID(waiting.key.name(), waiting.key.namespace()));
         }
         return due;
+    }
+
+    /** Admitted Kymas that are not Ready yet. */
+    public synchronized int inProgress() {
+        return inProgress.size();
     }
 
     /** Kymas waiting in line. */
@@ -188,11 +197,9 @@ public final class Admission {
         return bound < 0 ? Integer.MAX_VALUE : bound - backlog.getAsInt() - creatingTotal - reservedTotal;
     }
 
-    private static void wake(Waiting waiting, List<ResourceID> due) {
-        if (!waiting.woken) {
-            waiting.woken = true;
-            due.add(new ResourceID(waiting.key.name(), waiting.key.namespace()));
-        }
+    /** No more Kymas wait than are in progress: the rest may all go. */
+    private boolean endgame() {
+        return !line.isEmpty() && line.size() <= inProgress.size();
     }
 
     private Waiting join(Kyma kyma, int wanted) {
@@ -208,7 +215,12 @@ public final class Admission {
 
     private void forget(String uid) {
         admitted.remove(uid);
+        inProgress.remove(uid);
         createsDone(uid);
+        leaveLine(uid);
+    }
+
+    private void leaveLine(String uid) {
         Key key = keys.remove(uid);
         Waiting waiting = key == null ? null : line.remove(key);
         if (waiting != null && waiting.reserved) {

@@ -59,7 +59,7 @@ class AdmissionTest {
 
         backlog.set(19);
         assertThat(admission.due()).containsExactly(new ResourceID("k", "ns"));
-        assertThat(admission.due()).as("woken once until it is reconciled").isEmpty();
+        assertThat(admission.due()).as("its room is reserved: returned once").isEmpty();
         backlog.set(25);
         assertThat(admission.admit(kyma, 5, false)).as("its room was reserved when it was woken").isEmpty();
     }
@@ -77,7 +77,7 @@ class AdmissionTest {
     }
 
     @Test
-    void aWaitingKymaIsToldItsPlaceAgainOnlyWhenItHasFallenToAQuarter() {
+    void aWaitingKymaIsToldItsPlaceOnceWhenItStartsToWait() {
         Admission admission = admission(0);
         List<Kyma> kymas = new ArrayList<>();
         for (int i = 0; i < 101; i++) {
@@ -87,18 +87,43 @@ class AdmissionTest {
         backlog.set(1);
         Kyma last = kymas.get(100);
         assertThat(admission.admit(last, 1, false)).contains(new Admission.Place(100, T0));
-
         clock.advance(java.time.Duration.ofMinutes(1));
-        for (int i = 0; i < 70; i++) {
+        for (int i = 0; i < 30; i++) {
             admission.release(kymas.get(i).getMetadata().getUid());
         }
-        assertThat(admission.due()).as("30 ahead is more than a quarter of 100").isEmpty();
-        assertThat(admission.admit(last, 1, false)).contains(new Admission.Place(100, T0));
-        for (int i = 70; i < 75; i++) {
-            admission.release(kymas.get(i).getMetadata().getUid());
+        assertThat(admission.admit(last, 1, false)).as("no status write per Kyma that leaves the line")
+                .contains(new Admission.Place(100, T0));
+    }
+
+    @Test
+    void onceNoMoreWaitThanAreInProgressTheRestGoTogether() {
+        Admission admission = admission(10);
+        List<Kyma> kymas = IntStream.range(0, 6).mapToObj(i -> kyma("k" + i, i, 10)).toList();
+        kymas.forEach(k -> admission.changed(null, k));
+        assertThat(admission.admit(kymas.get(0), 10, false)).isEmpty();
+        admission.createsDone(kymas.get(0).getMetadata().getUid());
+        backlog.set(10);
+        assertThat(admission.due()).as("no room, 5 waiting, 1 in progress").isEmpty();
+        for (int i = 1; i < 3; i++) { // admitted by an earlier run
+            admission.changed(null, processing(kymas.get(i)));
         }
-        assertThat(admission.due()).containsExactly(new ResourceID("k100", "ns"));
-        assertThat(admission.admit(last, 1, false)).contains(new Admission.Place(25, T0.plusSeconds(60)));
+        assertThat(admission.inProgress()).isEqualTo(3);
+        assertThat(admission.due()).extracting(ResourceID::getName).containsExactly("k3", "k4", "k5");
+        assertThat(admission.admit(kymas.get(5), 10, false)).isEmpty();
+
+        Kyma ready = processing(kymas.get(0));
+        ready.getStatus().setPhase(KymaPhase.READY);
+        admission.changed(kymas.get(0), ready);
+        assertThat(admission.inProgress()).isEqualTo(3);
+    }
+
+    private static Kyma processing(Kyma kyma) {
+        Kyma copy = new Kyma();
+        copy.setMetadata(kyma.getMetadata());
+        copy.setSpec(kyma.getSpec());
+        copy.setStatus(new KymaStatus());
+        copy.getStatus().setPhase(KymaPhase.PROCESSING);
+        return copy;
     }
 
     @Test
