@@ -64,7 +64,7 @@ sample-data: ## Create N Kymas (default 100) in namespace pb and wait until all 
 # OPERATOR_JAVA: the java that runs the operator (the image has Java 25); JVM_OPTIONS: its flags.
 BENCH_FLAGS = $(if $(KUBECONFIG),--kubeconfig $(KUBECONFIG)) $(if $(OUT),--out $(OUT)) \
 	$(if $(OPERATOR_JAVA),--java $(OPERATOR_JAVA)) $(if $(JVM_OPTIONS),--jvm-options "$(JVM_OPTIONS)") \
-	$(if $(JVM_EXTRA),--jvm-extra "$(JVM_EXTRA)")
+	$(if $(JVM_EXTRA),--jvm-extra "$(JVM_EXTRA)") $(if $(ARRIVAL_RATE),--arrival-rate $(ARRIVAL_RATE))
 
 .PHONY: bench
 bench: ## Scale benchmark: N Kymas (default 1000) at UNIT (default 1s), embedded control plane unless KUBECONFIG; OUT=dir.

@@ -163,6 +163,8 @@ summary=$(make --no-print-directory bench N=3 UNIT=10ms OUT="$work/bench" 2> "$w
 echo "$summary"
 grep -Eq '^n=3 unit=10ms t1_s=[0-9.]+ tn_s=[0-9.]+ .*ratio=[0-9.]+ ' <<< "$summary"
 grep -qF "$summary" "$work/bench/report.md"
+usage=$(java -jar bench/target/kyma-bench.jar --help)
+grep -q '^Usage: java -jar bench/target/kyma-bench.jar' <<< "$usage"
 
 step "make stop leaves no control-plane process behind"
 make --no-print-directory stop

@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -47,6 +48,7 @@ public final class Bench {
             "logging", "tracing", "kiali", "monitoring", "eventing", "ory", "api-gateway", "service-catalog",
             "service-catalog-addons", "rafter", "helm-broker", "cluster-users", "serverless", "application-connector");
     private static final String NS = "bench";
+    private static final String T1_KYMA = "bench-t1";
     private static final String CEILING_NS = "bench-ceiling";
     private static final int[] CEILING_CONCURRENCY = { 8, 32, 64 };
     private static final int CEILING_OBJECTS = 120;
@@ -66,6 +68,9 @@ public final class Bench {
         BenchOptions options;
         try {
             options = BenchOptions.parse(args);
+        } catch (BenchOptions.HelpRequested e) {
+            System.out.print(BenchOptions.USAGE);
+            return;
         } catch (IllegalArgumentException e) {
             System.err.println("bench: " + e.getMessage());
             System.err.print(BenchOptions.USAGE);
@@ -114,12 +119,16 @@ public final class Bench {
         double emptyHeap = operator.heapAfterFullGc();
         progress.say("T(1): one Kyma of the 18 modules");
         long t1Start = System.nanoTime();
-        client.resource(kyma("bench-t1")).create();
+        client.resource(kyma(T1_KYMA)).create();
         while (operator.scrape().sum("kyma_operator_kymas", l -> "Ready".equals(l.get("phase"))) < 1) {
             Thread.sleep(200);
         }
         double t1 = (System.nanoTime() - t1Start) / 1e9;
         progress.say(String.format(Locale.ROOT, "T(1) = %.1f s", t1));
+        double t1Writes = operator.scrape().sum("rest_client_requests_total",
+                l -> !"GET".equals(l.get("method")) && l.getOrDefault("code", "").startsWith("2"));
+        double arrivalRate = options.arrivalRate().map(r -> r.perSecond(ceiling.writesPerSecond(), t1Writes))
+                .orElse(0.0);
 
         double heapBefore = operator.heapAfterFullGc();
         PromText operatorBefore = operator.scrape();
@@ -131,7 +140,7 @@ public final class Bench {
         heapCurve.sample(19, operator.rssMiB(), heapBefore);
         sampler.start();
         long loadStart = System.nanoTime();
-        createLoad(client, heapCurve, sampler);
+        createLoad(client, heapCurve, sampler, arrivalRate);
         progress.say("waiting for all " + options.n() + " Kymas to be Ready");
         while (sampler.lastReady() < options.n() + 1) {
             Thread.sleep(250);
@@ -157,9 +166,12 @@ public final class Bench {
             operator.heapDump(options.out().resolve("heap.hprof"));
         }
 
+        ReadyTimes ready = ReadyTimes.of(client.resources(Kyma.class).inNamespace(NS).list().getItems(), T1_KYMA);
+        Files.writeString(options.out().resolve("ready-times.csv"), ready.csv());
+        Charts.readyTimes(ready, options.out().resolve("ready.png"));
         Result result = Result.compute(options, ceiling, t1, tn, sampler, operatorBefore, operatorAfter, apiBefore,
                 apiAfter, heapBefore, heap, operator.peakRssMiB(), operator.cpuSeconds(), cluster.cpuSeconds(),
-                watchCloses, emptyRss);
+                watchCloses, emptyRss, ready, arrivalRate);
         Files.writeString(options.out().resolve("timeseries.csv"), sampler.csv());
         Files.writeString(options.out().resolve("heap-by-objects.csv"), heapCurve.csv());
         if (!heapCurve.largestHistogram().isEmpty()) {
@@ -172,16 +184,22 @@ public final class Bench {
         return result;
     }
 
-    private void createLoad(KubernetesClient client, HeapCurve heapCurve, Sampler sampler) throws Exception {
-        ExecutorService creators = Executors.newFixedThreadPool(16);
+    /** All N at once, or one after another at {@code perSecond} (open loop). */
+    private void createLoad(KubernetesClient client, HeapCurve heapCurve, Sampler sampler, double perSecond)
+            throws Exception {
+        ScheduledExecutorService creators = Executors.newScheduledThreadPool(16);
         AtomicInteger created = new AtomicInteger();
         long start = System.nanoTime();
+        if (perSecond > 0) {
+            progress.say(String.format(Locale.ROOT, "open loop: %.2f Kymas a second", perSecond));
+        }
         for (int i = 0; i < options.n(); i++) {
-            String name = "kyma-" + i;
-            creators.submit(() -> {
+            String name = String.format("kyma-%05d", i); // creation order is name order within a second
+            long at = perSecond > 0 ? (long) (i * 1e9 / perSecond) : 0;
+            creators.schedule(() -> {
                 client.resource(kyma(name)).create();
                 progress.bar("created", created.incrementAndGet(), options.n(), start);
-            });
+            }, at, TimeUnit.NANOSECONDS);
         }
         creators.shutdown();
         while (!creators.awaitTermination(250, TimeUnit.MILLISECONDS)) {

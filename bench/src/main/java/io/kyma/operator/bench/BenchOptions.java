@@ -14,12 +14,31 @@ import io.kyma.operator.common.GoDuration;
 /** The benchmark's options: {@code --n 1000 --unit 1s [--kubeconfig FILE] [--out DIR] [operator flags after --]}. */
 record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, Path repository, String javaCommand,
         List<String> jvmOptions, Map<String, String> operatorEnvironment, boolean heapDump,
-        List<String> operatorFlags) {
+        List<String> operatorFlags, Optional<ArrivalRate> arrivalRate) {
+
+    /**
+     * Open loop: Kymas arrive one after another at a steady rate, either {@code perSecond} or {@code share} of the
+     * rate the measured ceiling allows (ceiling / writes of the T(1) Kyma).
+     */
+    record ArrivalRate(double perSecond, double share) {
+        static ArrivalRate parse(String text) {
+            double value = Double.parseDouble(text.endsWith("%") ? text.substring(0, text.length() - 1) : text);
+            if (!(value > 0) || Double.isInfinite(value)) {
+                throw new IllegalArgumentException("--arrival-rate must be above 0, got " + text);
+            }
+            return text.endsWith("%") ? new ArrivalRate(0, value / 100) : new ArrivalRate(value, 0);
+        }
+
+        /** Kymas per second, given the ceiling and the writes one Kyma took. */
+        double perSecond(double ceilingWritesPerSecond, double writesPerKyma) {
+            return perSecond > 0 ? perSecond : share * ceilingWritesPerSecond / writesPerKyma;
+        }
+    }
 
     static final String USAGE = """
-            Usage: java -jar bench/target/kyma-bench.jar [--n N] [--unit DURATION] [--kubeconfig FILE] [--out DIR]
+            Usage: java -jar bench/target/kyma-bench.jar [--help] [--n N] [--unit DURATION] [--kubeconfig FILE] [--out DIR]
                    [--repository DIR] [--java FILE] [--jvm-options "FLAGS"] [--jvm-extra "FLAGS"]
-                   [--heap-dump]
+                   [--heap-dump] [--arrival-rate K | P%]
                    [-- operator flags]
               --n           Kymas of the 18 modules in the load (default 1000)
               --unit        the operator's --transition-unit (default 1s)
@@ -32,8 +51,18 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
                             environment variables for the operator)
               --jvm-extra   more JVM flags after those, for example -XX:NativeMemoryTracking=summary
               --heap-dump   also write the operator's heap at the end to heap.hprof (large)
+              --arrival-rate  open loop: create the Kymas one after another, K a second, or at P % of the
+                            rate the measured ceiling allows (ceiling / writes of the T(1) Kyma); without
+                            it all N are created at once
             Flags after -- go to the operator, for example -- --k8s-client-qps 300 --k8s-client-burst 300.
             """;
+
+    /** Thrown for {@code --help} or {@code -h}: the usage goes to standard output and the exit code is 0. */
+    static final class HelpRequested extends RuntimeException {
+        HelpRequested() {
+            super("help", null, false, false);
+        }
+    }
 
     static BenchOptions parse(String[] args) {
         int n = 1000;
@@ -46,11 +75,15 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
         String jvmOptions = null;
         String jvmExtra = "";
         boolean heapDump = false;
+        Optional<ArrivalRate> arrivalRate = Optional.empty();
         List<String> operatorFlags = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--")) {
                 operatorFlags.addAll(List.of(args).subList(i + 1, args.length));
                 break;
+            }
+            if (args[i].equals("--help") || args[i].equals("-h")) {
+                throw new HelpRequested();
             }
             if (args[i].equals("--heap-dump")) {
                 heapDump = true;
@@ -69,6 +102,7 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
                 case "--java" -> javaCommand = value;
                 case "--jvm-options" -> jvmOptions = value;
                 case "--jvm-extra" -> jvmExtra = value;
+                case "--arrival-rate" -> arrivalRate = Optional.of(ArrivalRate.parse(value));
                 default -> throw new IllegalArgumentException("unknown option " + args[i - 1]);
             }
         }
@@ -96,7 +130,7 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
             jvm.addAll(List.of(jvmExtra.trim().split("\\s+")));
         }
         return new BenchOptions(n, unit, kubeconfig, out, repository, javaCommand, List.copyOf(jvm), environment, heapDump,
-                operatorFlags);
+                operatorFlags, arrivalRate);
     }
 
     private static Path findRepository() {

@@ -50,6 +50,23 @@ final class Charts {
         BitmapEncoder.saveBitmap(chart, strip(file), BitmapEncoder.BitmapFormat.PNG);
     }
 
+    /** Each Kyma's time to Ready against its place in the order of admission. */
+    static void readyTimes(ReadyTimes ready, Path file) throws IOException {
+        XYChart chart = new XYChartBuilder().width(1000).height(560).title("Time to Ready per Kyma")
+                .xAxisTitle("Kymas in order of creation").yAxisTitle("seconds from creation to Ready").build();
+        double[] order = new double[ready.kymas().size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        XYSeries series = chart.addSeries("time to Ready", order.length == 0 ? new double[] { 0 } : order,
+                order.length == 0 ? new double[] { 0 }
+                        : ready.kymas().stream().mapToDouble(ReadyTimes.Entry::seconds).toArray());
+        series.setMarker(SeriesMarkers.CIRCLE);
+        chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        chart.getStyler().setLegendVisible(false);
+        BitmapEncoder.saveBitmap(chart, strip(file), BitmapEncoder.BitmapFormat.PNG);
+    }
+
     /** XChart adds the extension itself. */
     private static String strip(Path file) {
         String name = file.toString();

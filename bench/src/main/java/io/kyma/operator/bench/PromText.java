@@ -63,6 +63,32 @@ record PromText(List<Sample> samples) {
         return buckets;
     }
 
+    /**
+     * The bucket the q-quantile of the observations between two scrapes falls in, as {@code lower..upper} seconds
+     * ({@code >last} beyond the last finite bucket, {@code none} without observations): a histogram knows no more.
+     */
+    static String bucketRange(double q, TreeMap<Double, Double> before, TreeMap<Double, Double> after, double total) {
+        if (total <= 0) {
+            return "none";
+        }
+        double rank = q * total;
+        double lower = 0;
+        for (var bucket : after.entrySet()) {
+            if (Double.isInfinite(bucket.getKey())) {
+                break;
+            }
+            if (bucket.getValue() - before.getOrDefault(bucket.getKey(), 0.0) >= rank) {
+                return plain(lower) + ".." + plain(bucket.getKey());
+            }
+            lower = bucket.getKey();
+        }
+        return ">" + plain(lower);
+    }
+
+    private static String plain(double seconds) {
+        return java.math.BigDecimal.valueOf(seconds).stripTrailingZeros().toPlainString();
+    }
+
     /** The q-quantile of the observations between two scrapes, interpolated inside its bucket as Prometheus does. */
     static double quantile(double q, TreeMap<Double, Double> before, TreeMap<Double, Double> after, double total) {
         if (total <= 0) {

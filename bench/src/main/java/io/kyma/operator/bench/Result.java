@@ -14,7 +14,7 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
     static Result compute(BenchOptions options, Bench.Ceiling ceiling, double t1, double tn, Sampler sampler,
             PromText opBefore, PromText opAfter, PromText apiBefore, PromText apiAfter, double heapBeforeBytes, double heapBytes,
             double peakRss, double operatorCpu, Map<String, Double> clusterCpu, java.util.OptionalLong watchCloses,
-            double emptyRss) {
+            double emptyRss, ReadyTimes ready, double arrivalRate) {
         int n = options.n();
         Map<String, Double> byMethod = Bench.byLabel(opBefore, opAfter, "rest_client_requests_total", "method",
                 l -> !"GET".equals(l.get("method")) && l.getOrDefault("code", "").startsWith("2"));
@@ -56,11 +56,29 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
         summary.put("tn_s", f1(tn));
         summary.put("ideal_s", f1(ideal));
         summary.put("ratio", String.format(Locale.ROOT, "%.3f", tn / ideal));
+        // What each user waits for: from a Kyma's creation to its Ready, by its own timestamps (whole seconds).
+        summary.put("first_ready_s", f1(ready.first()));
+        summary.put("p50_ready_s", f1(ready.percentile(0.5)));
+        summary.put("p99_ready_s", f1(ready.percentile(0.99)));
+        summary.put("mean_ready_s", f1(ready.mean()));
+        if (arrivalRate > 0) {
+            // Open loop: did the Kymas that came last wait longer than those that came first?
+            summary.put("arrival_rate_per_s", String.format(Locale.ROOT, "%.3f", arrivalRate));
+            summary.put("ready_first_tenth_s", f1(ready.meanOfTenth(0)));
+            summary.put("ready_last_tenth_s", f1(ready.meanOfTenth(9)));
+            summary.put("queue_grew", ready.meanOfTenth(9) > 1.1 * ready.meanOfTenth(0) ? "yes" : "no");
+        }
         summary.put("ceiling_writes_per_s", f1(ceiling.writesPerSecond()));
         summary.put("ceiling_concurrency", Integer.toString(ceiling.concurrency()));
         summary.put("writes_per_kyma", f1(writesPerKyma));
-        summary.put("p50_queue_wait_s", String.format(Locale.ROOT, "%.3f", PromText.quantile(0.5, before, after, queued)));
-        summary.put("p99_queue_wait_s", String.format(Locale.ROOT, "%.3f", PromText.quantile(0.99, before, after, queued)));
+        // Percentiles of histograms as the range of the bucket they fall in, never interpolated inside it.
+        summary.put("p50_queue_wait_s", PromText.bucketRange(0.5, before, after, queued));
+        summary.put("p99_queue_wait_s", PromText.bucketRange(0.99, before, after, queued));
+        double transitions = opAfter.sum("kyma_operator_transition_lateness_seconds_count")
+                - opBefore.sum("kyma_operator_transition_lateness_seconds_count");
+        summary.put("p99_lateness_s", PromText.bucketRange(0.99,
+                opBefore.buckets("kyma_operator_transition_lateness_seconds"),
+                opAfter.buckets("kyma_operator_transition_lateness_seconds"), transitions));
         summary.put("max_queue_depth", Long.toString((long) sampler.maxQueueDepth()));
         summary.put("empty_rss_mb", f1(emptyRss));
         summary.put("peak_rss_mb", f1(peakRss));
@@ -84,6 +102,12 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
         summary.put("conflicts", Long.toString((long) conflicts));
         summary.put("cpu_operator_s", f1(operatorCpu));
         clusterCpu.forEach((k, v) -> summary.put("cpu_" + k + "_s", f1(v)));
+        // CPU per write over the whole run (T(1) and the load), against the writes of the load
+        summary.put("cpu_ms_per_write", String.format(Locale.ROOT, "%.3f", operatorCpu * 1000 / writes));
+        if (clusterCpu.containsKey("apiserver")) {
+            summary.put("apiserver_cpu_ms_per_write", String.format(Locale.ROOT, "%.3f",
+                    clusterCpu.get("apiserver") * 1000 / writes));
+        }
         return new Result(summary, byMethod, byResource, apiByVerbCode, opByMethodCode);
     }
 
@@ -114,6 +138,23 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
                 .append("merge-patches on throwaway HelmComponents, by a client with the operator's QPS/burst, at\n")
                 .append("concurrency 8, 32 and 64; the best was ").append(summary.get("ceiling_concurrency"))
                 .append(".\n\n");
+        out.append("## Time to Ready\n\n");
+        out.append("From each Kyma's creation to its `Ready` condition, by its own timestamps (one-second resolution):\n")
+                .append("first ").append(summary.get("first_ready_s")).append(" s, median ")
+                .append(summary.get("p50_ready_s")).append(" s, p99 ").append(summary.get("p99_ready_s"))
+                .append(" s, mean ").append(summary.get("mean_ready_s")).append(" s (")
+                .append(String.format(Locale.ROOT, "%.2f", Double.parseDouble(summary.get("mean_ready_s"))
+                        / Double.parseDouble(summary.get("tn_s"))))
+                .append(" x T(N)); each Kyma in `ready-times.csv`, in the order of admission (creation time, then ")
+                .append("name).\n\n");
+        if (summary.containsKey("arrival_rate_per_s")) {
+            out.append("Open loop: the Kymas arrived one after another at ").append(summary.get("arrival_rate_per_s"))
+                    .append(" a second; the first tenth took ").append(summary.get("ready_first_tenth_s"))
+                    .append(" s to Ready on average, the last tenth ").append(summary.get("ready_last_tenth_s"))
+                    .append(" s: the queue ").append("yes".equals(summary.get("queue_grew")) ? "grew" : "did not grow")
+                    .append(" (grew: the last tenth took more than 1.1 times as long).\n\n");
+        }
+        out.append("![ready](ready.png)\n\n");
         out.append("## Writes\n\n");
         out.append("- per Kyma: ").append(summary.get("writes_per_kyma")).append("\n");
         out.append("- operator writes by method: ").append(Bench.table(writesByVerb)).append("\n");
@@ -123,8 +164,10 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
         out.append("- operator requests by method and code (whole run): ").append(Bench.table(operatorByMethodAndCode))
                 .append("\n\n");
         out.append("## Queue, memory, CPU\n\n");
-        out.append("- queue wait p50 ").append(summary.get("p50_queue_wait_s")).append(" s, p99 ")
-                .append(summary.get("p99_queue_wait_s")).append(" s; max depth ")
+        out.append("- queue wait p50 in ").append(summary.get("p50_queue_wait_s")).append(" s, p99 in ")
+                .append(summary.get("p99_queue_wait_s")).append(" s (the histogram bucket each falls in); ")
+                .append("transitions written after their due time, p99 in ").append(summary.get("p99_lateness_s"))
+                .append(" s; max depth ")
                 .append(summary.get("max_queue_depth")).append("\n");
         out.append("- operator RSS empty (CRDs installed, no objects) ").append(summary.get("empty_rss_mb"))
                 .append(" MiB, peak ").append(summary.get("peak_rss_mb")).append(" MiB; heap after a full GC ")

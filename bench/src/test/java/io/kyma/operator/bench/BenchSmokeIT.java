@@ -18,9 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
 /** A small run of the real harness (N = 20, unit 10 ms) keeps it working: its outputs exist and parse. */
 class BenchSmokeIT {
     private static final List<String> SUMMARY_KEYS = List.of("n", "unit", "t1_s", "tn_s", "ideal_s", "ratio",
-            "ceiling_writes_per_s", "writes_per_kyma", "p99_queue_wait_s", "max_queue_depth", "peak_rss_mb",
+            "ceiling_writes_per_s", "writes_per_kyma", "max_queue_depth", "peak_rss_mb",
             "heap_bytes_per_object", "watch_closes", "relists", "watch_restarts", "reconcile_errors", "conflicts",
-            "empty_rss_mb", "temp_cache_max");
+            "empty_rss_mb", "temp_cache_max", "first_ready_s", "p50_ready_s", "p99_ready_s", "mean_ready_s",
+            "cpu_ms_per_write", "apiserver_cpu_ms_per_write");
+    /** Percentiles of histograms: the range of the bucket they fall in. */
+    private static final List<String> RANGE_KEYS = List.of("p50_queue_wait_s", "p99_queue_wait_s", "p99_lateness_s");
 
     @Test
     void aSmallRunWritesTheSummaryTheReportTheTimeSeriesAndTheCharts(@TempDir Path out) throws Exception {
@@ -32,6 +35,14 @@ class BenchSmokeIT {
         Map<String, String> summary = Arrays.stream(line.split(" ")).map(kv -> kv.split("=", 2))
                 .collect(Collectors.toMap(kv -> kv[0], kv -> kv[1]));
         assertThat(summary).containsKeys(SUMMARY_KEYS.toArray(String[]::new));
+        assertThat(summary).containsKeys(RANGE_KEYS.toArray(String[]::new));
+        for (String key : RANGE_KEYS) {
+            assertThat(summary.get(key)).as(key).matches("[0-9.]+\\.\\.[0-9.]+|>[0-9.]+");
+        }
+        assertThat(Files.readAllLines(out.resolve("ready-times.csv"))).as("a header and each of the 20 Kymas")
+                .hasSize(21);
+        assertThat(Double.parseDouble(summary.get("p50_ready_s")))
+                .isLessThanOrEqualTo(Double.parseDouble(summary.get("p99_ready_s")));
         assertThat(summary.get("n")).isEqualTo("20");
         for (String key : SUMMARY_KEYS) {
             if (!key.equals("unit")) {
@@ -56,7 +67,7 @@ class BenchSmokeIT {
         assertThat(curve).as("empty, after T(1), and after the load at least").hasSizeGreaterThanOrEqualTo(4);
         assertThat(Files.readString(out.resolve("heap-histogram-peak.txt"))).startsWith("Live heap ")
                 .contains("io.kyma.operator.api.HelmComponent");
-        for (String chart : List.of("progress.png", "memory.png")) {
+        for (String chart : List.of("progress.png", "memory.png", "ready.png")) {
             BufferedImage image = ImageIO.read(out.resolve(chart).toFile());
             assertThat(image).as(chart).isNotNull();
             assertThat(image.getWidth()).isEqualTo(1000);

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,7 +24,7 @@ import io.kyma.operator.common.StatusWriter;
 
 /**
  * Walks a HelmComponent through its {@link ComponentLifecycle}: one status write per transition, and a reschedule
- * for exactly the remaining time, so that no reconcile runs in between.
+ * for the remaining time (spread a little, see {@link TimerSpread}), so that no reconcile runs in between.
  */
 @ControllerConfiguration(name = HelmComponentReconciler.NAME)
 public class HelmComponentReconciler implements Reconciler<HelmComponent> {
@@ -34,17 +35,28 @@ public class HelmComponentReconciler implements Reconciler<HelmComponent> {
     private final ComponentLifecycle lifecycle;
 
     private final StatusWriter<HelmComponent, HelmComponentStatus> statusWriter;
+    private final TimerSpread spread;
+    private volatile Consumer<Duration> lateness = late -> { };
 
     public HelmComponentReconciler(Clock clock, Duration transitionUnit) {
         this(clock, transitionUnit, (component, status, context) -> StatusPatch.apply(component, HelmComponent::new,
-                status, context));
+                status, context), TimerSpread.random());
     }
 
     HelmComponentReconciler(Clock clock, Duration transitionUnit,
-            StatusWriter<HelmComponent, HelmComponentStatus> statusWriter) {
+            StatusWriter<HelmComponent, HelmComponentStatus> statusWriter, TimerSpread spread) {
         this.clock = clock;
         this.lifecycle = new ComponentLifecycle(transitionUnit);
         this.statusWriter = statusWriter;
+        this.spread = spread;
+    }
+
+    /**
+     * @param lateness told how long after its due time (the previous state's start plus its dwell) each transition
+     *        is written
+     */
+    public void recordLatenessWith(Consumer<Duration> lateness) {
+        this.lateness = lateness;
     }
 
     @Override
@@ -52,21 +64,25 @@ public class HelmComponentReconciler implements Reconciler<HelmComponent> {
         Instant now = clock.instant();
         HelmComponentStatus status = component.getStatus() == null ? new HelmComponentStatus() : component.getStatus();
         String module = component.getSpec().getModule();
-        var step = lifecycle.next(status.getState(), parseTime(status.getLastTransitionTime()), module, now);
+        Instant since = parseTime(status.getLastTransitionTime());
+        var step = lifecycle.next(status.getState(), since, module, now);
 
         if (step.enter().isPresent()) {
             ComponentState next = step.enter().get();
+            if (status.getState() != null && since != null) {
+                lifecycle.dwell(status.getState(), module)
+                        .ifPresent(dwell -> lateness.accept(Duration.between(since.plus(dwell), now)));
+            }
             writeStatus(component, context, next, now, message(next, step.delay()));
             LOG.info("{} {}/{}: {} -> {}", component.getKind(), component.getMetadata().getNamespace(),
                     component.getMetadata().getName(), status.getState() == null ? "new" : status.getState().wireName(),
                     next.wireName());
         } else if (!Objects.equals(status.getObservedGeneration(), component.getMetadata().getGeneration())) {
             // The spec changed (a new version); the lifecycle goes on, the status records that it was seen.
-            writeStatus(component, context, status.getState(), parseTime(status.getLastTransitionTime()),
-                    status.getMessage());
+            writeStatus(component, context, status.getState(), since, status.getMessage());
         }
         return step.delay()
-                .map(wait -> UpdateControl.<HelmComponent>noUpdate().rescheduleAfter(roundUpToMillis(wait)))
+                .map(wait -> UpdateControl.<HelmComponent>noUpdate().rescheduleAfter(roundUpToMillis(spread.after(wait))))
                 .orElseGet(UpdateControl::noUpdate);
     }
 

@@ -24,7 +24,7 @@ class HelmComponentReconcilerTest {
     private final MutableClock clock = new MutableClock(T0);
     private final List<HelmComponentStatus> written = new ArrayList<>();
     private final HelmComponentReconciler reconciler = new HelmComponentReconciler(clock, Duration.ofSeconds(1),
-            (component, status, context) -> written.add(status));
+            (component, status, context) -> written.add(status), TimerSpread.NONE);
 
     @Test
     void aNewComponentIsPendingAndLooksAgainAfterOneUnit() {
@@ -43,6 +43,30 @@ class HelmComponentReconcilerTest {
         UpdateControl<HelmComponent> control = reconcile(component("ory", ComponentState.STARTED, T0, 1L));
         assertThat(written).isEmpty();
         assertThat(control.getScheduleDelay()).contains(1800L); // 3 units for "ory", 1.2 s gone
+    }
+
+    @Test
+    void theWaitIsSpreadALittleButNeverShortened() {
+        HelmComponentReconciler spreading = new HelmComponentReconciler(clock, Duration.ofSeconds(1),
+                (component, status, context) -> written.add(status), new TimerSpread(() -> 0.5));
+        clock.advance(Duration.ofMillis(1200));
+        HelmComponent component = component("ory", ComponentState.STARTED, T0, 1L);
+        UpdateControl<HelmComponent> control = spreading.reconcile(component, new FakeContext<>(component, List.of()));
+        assertThat(control.getScheduleDelay()).contains(1818L); // 1.8 s and half of its 2 %
+    }
+
+    @Test
+    void eachTransitionIsToldHowLateItIsAgainstItsDueTime() {
+        List<Duration> late = new ArrayList<>();
+        reconciler.recordLatenessWith(late::add);
+        reconcile(component("ory", null, null, 1L));
+        assertThat(late).as("a new component has no due time").isEmpty();
+        clock.advance(Duration.ofMillis(3250)); // "ory" stays 3 s in started
+        reconcile(component("ory", ComponentState.STARTED, T0, 1L));
+        assertThat(late).containsExactly(Duration.ofMillis(250));
+        clock.advance(Duration.ofMillis(-500));
+        reconcile(component("ory", ComponentState.STARTED, T0, 1L));
+        assertThat(late).as("not due yet: no transition, nothing told").hasSize(1);
     }
 
     @Test

@@ -150,7 +150,8 @@ public final class KymaOperator implements AutoCloseable {
             SharedStore<?> store = reconciler instanceof HelmComponentReconciler && sharedComponents.isPresent()
                     ? sharedComponents.get() : new SharedStore<>(null, items(reconciler), config.temporaryCacheMax());
             Controller<?> controller = register(reconciler, store);
-            if (reconciler instanceof HelmComponentReconciler) {
+            if (reconciler instanceof HelmComponentReconciler helmComponents) {
+                helmComponents.recordLatenessWith(metrics.transitionLateness()::record);
                 SharedStore<HelmComponent> components = cast(store);
                 components.syncedWhen(() -> synced(controller));
                 StoreTally<HelmComponent> states = new StoreTally<>(components,

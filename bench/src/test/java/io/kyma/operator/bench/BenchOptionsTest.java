@@ -1,0 +1,47 @@
+package io.kyma.operator.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+class BenchOptionsTest {
+    @Test
+    void helpIsARequestForTheUsageNotAnOptionWithoutItsValue() {
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] { "--help" }))
+                .isInstanceOf(BenchOptions.HelpRequested.class);
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] { "--n", "10", "-h" }))
+                .isInstanceOf(BenchOptions.HelpRequested.class);
+        assertThat(BenchOptions.USAGE).contains("--help", "--n", "--unit", "--jvm-extra");
+    }
+
+    @Test
+    void anOptionWithoutItsValueIsStillAnError() {
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] { "--n" }))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--n needs a value");
+    }
+
+    @Test
+    void flagsAfterTheDoubleDashGoToTheOperator() {
+        BenchOptions options = BenchOptions.parse(new String[] { "--n", "3", "--unit", "50ms", "--jvm-options", "",
+                "--", "--help" });
+        assertThat(options.n()).isEqualTo(3);
+        assertThat(options.unit()).isEqualTo(Duration.ofMillis(50));
+        assertThat(options.operatorFlags()).containsExactly("--help");
+    }
+
+    @Test
+    void anArrivalRateIsKymasASecondOrAShareOfWhatTheCeilingAllows() {
+        assertThat(BenchOptions.parse(new String[] { "--jvm-options", "" }).arrivalRate()).isEmpty();
+        BenchOptions.ArrivalRate fixed = BenchOptions.parse(new String[] { "--jvm-options", "", "--arrival-rate",
+                "2.5" }).arrivalRate().orElseThrow();
+        assertThat(fixed.perSecond(600, 120)).isEqualTo(2.5);
+        BenchOptions.ArrivalRate share = BenchOptions.parse(new String[] { "--jvm-options", "", "--arrival-rate",
+                "80%" }).arrivalRate().orElseThrow();
+        assertThat(share.perSecond(600, 120)).isEqualTo(4.0);
+        assertThatThrownBy(() -> BenchOptions.ArrivalRate.parse("0")).hasMessageContaining("--arrival-rate");
+        assertThatThrownBy(() -> BenchOptions.ArrivalRate.parse("-5%")).hasMessageContaining("--arrival-rate");
+    }
+}
