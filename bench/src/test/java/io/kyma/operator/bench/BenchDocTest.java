@@ -42,6 +42,8 @@ class BenchDocTest {
                     case "docs/bench/n4000" -> targets();
                     case "docs/bench/jvm/*" -> jvmRuns();
                     case "docs/bench/n4000/heap-histogram*" -> histograms();
+                    case "docs/bench/n4000*" -> n4000Steps();
+                    case "docs/bench/n300*" -> admissionAtN300();
                     default -> throw new AssertionError(doc + " names an unknown table source " + source);
                 };
                 if (!Boolean.getBoolean("bench.write")) {
@@ -137,6 +139,51 @@ class BenchDocTest {
                     info.get("environment").equals("(none)") ? "" : "`" + info.get("environment") + "`",
                     s.get("empty_rss_mb"), s.get("peak_rss_mb"), s.get("heap_mb"), s.get("cpu_operator_s"),
                     s.get("tn_s"), s.get("watch_closes")));
+        }
+        return out.toString();
+    }
+
+    /** The N = 4000 runs in the order of the steps they measured, with what each step changed. */
+    private static final List<List<String>> N4000_STEPS = List.of(
+            List.of("n4000-two-informers", "two HelmComponent informers, whole fabric8 objects cached"),
+            List.of("n4000-compact", "one shared informer, compact cached form, bounded temporary cache"),
+            List.of("jvm/n4000-heap50", "admission, oldest Kyma first"),
+            List.of("n4000", "the heap capped at 35 % of the limit instead of 50 %"));
+
+    static String n4000Steps() throws IOException {
+        StringBuilder out = new StringBuilder("| run | code | step | peak RSS | live heap after the load | per object |"
+                + " deepest queue | write answers held | forced watch closes | relists | T(N) | T(N)/T*(N) |"
+                + " median time to Ready | operator CPU |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        for (List<String> step : N4000_STEPS) {
+            String dir = "docs/bench/" + step.get(0);
+            Map<String, String> s = summary(dir);
+            Path runFile = ROOT.resolve(dir).resolve("run.txt");
+            String code = Files.exists(runFile) ? keyValues(Files.readString(runFile)).getOrDefault("code", "n/a")
+                    : "n/a";
+            out.append(String.format(Locale.ROOT, "| [`%s`](%s/report.md) | %s | %s | %s MiB | %s MiB | %s B | %s |"
+                    + " %s | %s | %s | %s s | %s | %s | %s s |%n", step.get(0), step.get(0), code, step.get(1),
+                    s.get("peak_rss_mb"), s.get("heap_mb"), s.get("heap_bytes_per_object"), s.get("max_queue_depth"),
+                    s.getOrDefault("temp_cache_max", "n/a"), s.getOrDefault("watch_closes", "n/a"),
+                    s.getOrDefault("relists", "n/a"), s.get("tn_s"), s.get("ratio"),
+                    s.containsKey("p50_ready_s") ? s.get("p50_ready_s") + " s" : "n/a", s.get("cpu_operator_s")));
+        }
+        return out.toString();
+    }
+
+    /** The same N = 300 load with admission turned off and on (the default). */
+    static String admissionAtN300() throws IOException {
+        StringBuilder out = new StringBuilder("| run | admission | T(N) | T(N)/T*(N) | first Ready | median Ready |"
+                + " mean Ready | mean / T(N) | p99 Ready | p99 queue wait | p99 lateness | deepest queue | writes per Kyma |"
+                + " peak RSS |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        for (List<String> run : List.of(List.of("n300-no-admission", "off (`--admission-backlog -1`)"),
+                List.of("n300", "on (default)"))) {
+            Map<String, String> s = summary("docs/bench/" + run.get(0));
+            out.append(String.format(Locale.ROOT, "| [`%s`](%s/report.md) | %s | %s s | %s | %s s | %s s | %s s |"
+                    + " %.2f | %s s | %s s | %s s | %s | %s | %s MiB |%n", run.get(0), run.get(0), run.get(1),
+                    s.get("tn_s"), s.get("ratio"), s.get("first_ready_s"), s.get("p50_ready_s"), s.get("mean_ready_s"),
+                    number(s, "mean_ready_s") / number(s, "tn_s"), s.get("p99_ready_s"), s.get("p99_queue_wait_s"),
+                    s.get("p99_lateness_s"), s.get("max_queue_depth"), s.get("writes_per_kyma"),
+                    s.get("peak_rss_mb")));
         }
         return out.toString();
     }
