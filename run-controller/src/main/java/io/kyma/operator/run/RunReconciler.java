@@ -164,7 +164,8 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run> {
             wait = wait.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : wait;
             wait = wait.compareTo(remaining) > 0 ? remaining : wait;
             LOG.warn("Run {}/{}: cannot cancel job {} yet, retrying in {}: {}", run.getMetadata().getNamespace(),
-                    run.getMetadata().getName(), status.getRemoteId(), GoDuration.format(wait), e.getMessage());
+                    run.getMetadata().getName(), status.getRemoteId(),
+                    GoDuration.format(wait.truncatedTo(java.time.temporal.ChronoUnit.MILLIS)), e.getMessage());
             return DeleteControl.noFinalizerRemoval().rescheduleAfter(wait);
         }
     }
