@@ -88,6 +88,44 @@ final class OperatorProcess implements AutoCloseable {
         return ProcStats.rssMiB(process.pid());
     }
 
+    /**
+     * The RSS of the idle operator once it has stopped changing: sampled each second until the last
+     * {@link #SETTLE_WINDOW} samples lie within {@link #SETTLE_SPREAD_MIB} of each other, at most
+     * {@link #SETTLE_MAX_SAMPLES} samples. Right after start the JIT is still compiling and the native memory it
+     * used is handed back only at the next trim, so the RSS at readiness says more about start-up than about
+     * what an empty operator holds.
+     */
+    double settledRssMiB() throws InterruptedException {
+        List<Double> samples = new ArrayList<>();
+        while (true) {
+            samples.add(rssMiB());
+            java.util.OptionalDouble settled = settled(samples);
+            if (settled.isPresent()) {
+                return settled.getAsDouble();
+            }
+            if (samples.size() >= SETTLE_MAX_SAMPLES) {
+                return samples.get(samples.size() - 1);
+            }
+            Thread.sleep(1000);
+        }
+    }
+
+    static final int SETTLE_WINDOW = 10;
+    static final double SETTLE_SPREAD_MIB = 1.0;
+    static final int SETTLE_MAX_SAMPLES = 90;
+
+    /** The last sample once the last {@link #SETTLE_WINDOW} samples are within the spread; else nothing yet. */
+    static java.util.OptionalDouble settled(List<Double> samples) {
+        if (samples.size() < SETTLE_WINDOW) {
+            return java.util.OptionalDouble.empty();
+        }
+        List<Double> window = samples.subList(samples.size() - SETTLE_WINDOW, samples.size());
+        double min = window.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+        double max = window.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+        return max - min < SETTLE_SPREAD_MIB ? java.util.OptionalDouble.of(samples.get(samples.size() - 1))
+                : java.util.OptionalDouble.empty();
+    }
+
     double peakRssMiB() {
         return ProcStats.peakRssMiB(process.pid());
     }

@@ -14,7 +14,7 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
     static Result compute(BenchOptions options, Bench.Ceiling ceiling, double t1, double tn, Sampler sampler,
             PromText opBefore, PromText opAfter, PromText apiBefore, PromText apiAfter, double heapBeforeBytes, double heapBytes,
             double peakRss, double operatorCpu, Map<String, Double> clusterCpu, java.util.OptionalLong watchCloses,
-            double emptyRss, ReadyTimes ready, double arrivalRate) {
+            Bench.EmptyOperator empty, ReadyTimes ready, double arrivalRate) {
         int n = options.n();
         Map<String, Double> byMethod = Bench.byLabel(opBefore, opAfter, "rest_client_requests_total", "method",
                 l -> !"GET".equals(l.get("method")) && l.getOrDefault("code", "").startsWith("2"));
@@ -80,7 +80,8 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
                 opBefore.buckets("kyma_operator_transition_lateness_seconds"),
                 opAfter.buckets("kyma_operator_transition_lateness_seconds"), transitions));
         summary.put("max_queue_depth", Long.toString((long) sampler.maxQueueDepth()));
-        summary.put("empty_rss_mb", f1(emptyRss));
+        summary.put("ready_rss_mb", f1(empty.readyRssMiB()));
+        summary.put("empty_rss_mb", f1(empty.settledRssMiB()));
         summary.put("peak_rss_mb", f1(peakRss));
         summary.put("heap_mb", f1(heapBytes / (1 << 20)));
         summary.put("heap_bytes_per_object", Long.toString((long) (heapBytes / watched)));
@@ -170,7 +171,9 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
                 .append(" s; max depth ")
                 .append(summary.get("max_queue_depth")).append("\n");
         out.append("- operator RSS empty (CRDs installed, no objects) ").append(summary.get("empty_rss_mb"))
-                .append(" MiB, peak ").append(summary.get("peak_rss_mb")).append(" MiB; heap after a full GC ")
+                .append(" MiB once idle (after a full GC, when ").append(OperatorProcess.SETTLE_WINDOW)
+                .append(" samples a second apart were within ").append(OperatorProcess.SETTLE_SPREAD_MIB)
+                .append(" MiB), ").append(summary.get("ready_rss_mb")).append(" MiB at readiness; peak ").append(summary.get("peak_rss_mb")).append(" MiB; heap after a full GC ")
                 .append(summary.get("heap_mb")).append(" MiB, per watched object ")
                 .append(summary.get("heap_bytes_per_object")).append(" bytes, of which the load added ")
                 .append(summary.get("heap_growth_bytes_per_object")).append(" bytes per object (heap after the load ")

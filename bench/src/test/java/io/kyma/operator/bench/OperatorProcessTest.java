@@ -32,4 +32,20 @@ class OperatorProcessTest {
                 """);
         assertThat(OperatorProcess.histogram(FULL, 40)).isEqualTo(FULL);
     }
+
+    @Test
+    void theRssCountsAsSettledOnlyOnceAWholeWindowLiesWithinTheSpread() {
+        java.util.List<Double> falling = new java.util.ArrayList<>();
+        for (int i = 0; i < OperatorProcess.SETTLE_WINDOW; i++) {
+            falling.add(136.0 - i); // still handing memory back: 1 MiB a second
+        }
+        assertThat(OperatorProcess.settled(falling)).isEmpty();
+        assertThat(OperatorProcess.settled(falling.subList(0, OperatorProcess.SETTLE_WINDOW - 1))).isEmpty();
+
+        java.util.List<Double> flat = new java.util.ArrayList<>(falling);
+        for (int i = 0; i < OperatorProcess.SETTLE_WINDOW; i++) {
+            flat.add(118.0 + (i % 2) * 0.5);
+        }
+        assertThat(OperatorProcess.settled(flat)).hasValue(flat.get(flat.size() - 1));
+    }
 }
