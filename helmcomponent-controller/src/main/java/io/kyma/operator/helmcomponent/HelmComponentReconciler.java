@@ -21,13 +21,14 @@ import io.kyma.operator.api.HelmComponentStatus;
 import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.common.StatusPatch;
 import io.kyma.operator.common.StatusWriter;
+import io.kyma.operator.common.WorkPriority;
 
 /**
  * Walks a HelmComponent through its {@link ComponentLifecycle}: one status write per transition, and a reschedule
  * for the remaining time (spread a little, see {@link TimerSpread}), so that no reconcile runs in between.
  */
 @ControllerConfiguration(name = HelmComponentReconciler.NAME)
-public class HelmComponentReconciler implements Reconciler<HelmComponent> {
+public class HelmComponentReconciler implements Reconciler<HelmComponent>, WorkPriority<HelmComponent> {
     public static final String NAME = "helmcomponent";
     private static final Logger LOG = LoggerFactory.getLogger(HelmComponentReconciler.class);
 
@@ -55,6 +56,14 @@ public class HelmComponentReconciler implements Reconciler<HelmComponent> {
      * @param lateness told how long after its due time (the previous state's start plus its dwell) each transition
      *        is written
      */
+    /** A component at success with its spec observed has nothing due: its reconcile only confirms that. */
+    @Override
+    public boolean canWait(HelmComponent component) {
+        HelmComponentStatus status = component.getStatus();
+        return status != null && status.getState() == ComponentState.SUCCESS
+                && WorkPriority.settled(component, status.getObservedGeneration());
+    }
+
     public void recordLatenessWith(Consumer<Duration> lateness) {
         this.lateness = lateness;
     }

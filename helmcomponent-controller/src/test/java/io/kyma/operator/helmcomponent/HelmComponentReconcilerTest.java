@@ -101,6 +101,19 @@ class HelmComponentReconcilerTest {
         assertThat(written).as("nothing new to say").isEmpty();
     }
 
+    @Test
+    void onlyAFinishedComponentWithItsSpecObservedCanWaitBehindDueWork() {
+        assertThat(reconciler.canWait(component("ory", ComponentState.SUCCESS, T0, 1L))).isTrue();
+        assertThat(reconciler.canWait(component("ory", null, null, 1L))).as("new").isFalse();
+        assertThat(reconciler.canWait(component("ory", ComponentState.RETRYING, T0, 1L))).isFalse();
+        HelmComponent edited = component("ory", ComponentState.SUCCESS, T0, 1L);
+        edited.getMetadata().setGeneration(2L);
+        assertThat(reconciler.canWait(edited)).as("spec changed").isFalse();
+        HelmComponent deleted = component("ory", ComponentState.SUCCESS, T0, 1L);
+        deleted.getMetadata().setDeletionTimestamp(T0.toString());
+        assertThat(reconciler.canWait(deleted)).as("being deleted").isFalse();
+    }
+
     private UpdateControl<HelmComponent> reconcile(HelmComponent component) {
         return reconciler.reconcile(component, new FakeContext<>(component, List.of()));
     }

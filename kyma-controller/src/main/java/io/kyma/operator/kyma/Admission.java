@@ -182,6 +182,13 @@ public final class Admission {
         return due;
     }
 
+    /** Whether the Kyma waits in line with no room reserved for it: a reconcile of it now would only wait again. */
+    public synchronized boolean waitsInLine(String uid) {
+        Key key = keys.get(uid);
+        Waiting waiting = key == null ? null : line.get(key);
+        return waiting != null && !waiting.reserved;
+    }
+
     /** Admitted Kymas that are not Ready yet. */
     public synchronized int inProgress() {
         return inProgress.size();

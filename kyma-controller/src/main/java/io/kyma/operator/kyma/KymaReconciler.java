@@ -30,6 +30,7 @@ import io.kyma.operator.api.KymaStatus;
 import io.kyma.operator.common.ApiFailure;
 import io.kyma.operator.common.Conditions;
 import io.kyma.operator.common.SharedStore;
+import io.kyma.operator.common.WorkPriority;
 import io.kyma.operator.kyma.KymaStatusSummary.Problem;
 
 /**
@@ -38,7 +39,7 @@ import io.kyma.operator.kyma.KymaStatusSummary.Problem;
  * listed per reconcile and never watched a second time.
  */
 @ControllerConfiguration(name = KymaReconciler.NAME)
-public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma> {
+public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPriority<Kyma> {
     public static final String NAME = "kyma";
     private static final Logger LOG = LoggerFactory.getLogger(KymaReconciler.class);
     /** A safety net while children are being deleted; their delete events normally come first. */
@@ -170,6 +171,15 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma> {
             return UpdateControl.<Kyma>noUpdate().rescheduleAfter(NAME_TAKEN_RECHECK);
         }
         return control;
+    }
+
+    /** A Kyma waiting in line for admission, or Ready with its spec observed, has nothing due. */
+    @Override
+    public boolean canWait(Kyma kyma) {
+        KymaStatus status = kyma.getStatus();
+        return status != null && WorkPriority.settled(kyma, status.getObservedGeneration())
+                && (status.getPhase() == KymaPhase.READY
+                        || status.getPhase() == KymaPhase.PENDING && admission.waitsInLine(kyma.getMetadata().getUid()));
     }
 
     @Override

@@ -84,6 +84,31 @@ class KymaReconcilerTest {
     }
 
     @Test
+    void aKymaWaitsBehindDueWorkWhileInLineOrReadyButNotOnceItsTurnHasCome() {
+        KymaReconciler queueing = new KymaReconciler(clock, Duration.ofSeconds(5), store, 4, api);
+        queueing.measureComponentQueue(() -> 4);
+        Kyma kyma = kyma("a", "istio");
+        queueing.admission().changed(null, kyma);
+        queueing.reconcile(kyma, new FakeContext<>(kyma, List.of()));
+        kyma.setStatus(api.lastStatus);
+        assertThat(kyma.getStatus().getPhase()).isEqualTo(KymaPhase.PENDING);
+        assertThat(queueing.canWait(kyma)).as("in line, no room").isTrue();
+
+        queueing.measureComponentQueue(() -> 0);
+        assertThat(queueing.admission().due()).hasSize(1);
+        assertThat(queueing.canWait(kyma)).as("its room is reserved: the reconcile that admits it").isFalse();
+
+        queueing.reconcile(kyma, new FakeContext<>(kyma, List.of()));
+        kyma.setStatus(api.lastStatus);
+        assertThat(kyma.getStatus().getPhase()).isEqualTo(KymaPhase.PROCESSING);
+        assertThat(queueing.canWait(kyma)).isFalse();
+        kyma.getStatus().setPhase(KymaPhase.READY);
+        assertThat(queueing.canWait(kyma)).isTrue();
+        kyma.getMetadata().setGeneration(2L);
+        assertThat(queueing.canWait(kyma)).as("spec changed").isFalse();
+    }
+
+    @Test
     void aKymaWithoutModulesDoesNotWaitInLineAndHoldsNoOneUp() {
         KymaReconciler queueing = new KymaReconciler(clock, Duration.ofSeconds(5), store, 4, api);
         Kyma invalid = kyma("a"), next = kyma("b", "ory");

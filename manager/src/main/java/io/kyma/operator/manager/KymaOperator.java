@@ -43,6 +43,8 @@ import io.kyma.operator.manager.limits.RequeueLimiter;
 import io.kyma.operator.manager.limits.TokenBucket;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.manager.metrics.QueueMetrics;
+import io.kyma.operator.manager.queue.PrioritizingExecutor;
+import io.kyma.operator.common.WorkPriority;
 
 /**
  * The manager's runtime: one client, one {@link Operator} with every controller, the limiters they share and the
@@ -61,6 +63,10 @@ public final class KymaOperator implements AutoCloseable {
     private final RateLimiter<?> gate;
     private final ScheduledThreadPoolExecutor watchdog;
     private final Optional<Leadership> leadership;
+    /** The reconcile pool of all controllers: due reconciles before those that can wait. */
+    private final PrioritizingExecutor reconcilePool;
+    /** Each controller's word on which of its reconciles can wait, by controller name. */
+    private final java.util.Map<String, WorkPriority<HasMetadata>> priorities = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** The manager with every controller of the product; losing the leader lease stops it without exiting. */
     public KymaOperator(ManagerConfig config, Config clientConfig, Clock clock, List<Interceptor> extraInterceptors) {
@@ -120,12 +126,19 @@ public final class KymaOperator implements AutoCloseable {
         watchdog.setRemoveOnCancelPolicy(true);
         leadership.ifPresent(l -> watchdog.scheduleWithFixedDelay(l::checkRenewal, 250, 250,
                 java.util.concurrent.TimeUnit.MILLISECONDS));
+        this.reconcilePool = new PrioritizingExecutor(config.maxConcurrentReconciles(), config.lowPriorityMaxWait(),
+                clock);
+        metrics.gauge("kyma_operator_reconciles_queued", reconcilePool, PrioritizingExecutor::queuedDue, "priority",
+                "due");
+        metrics.gauge("kyma_operator_reconciles_queued", reconcilePool, PrioritizingExecutor::queuedCanWait,
+                "priority", "can-wait");
         this.operator = new Operator(o -> o
                 .withKubernetesClient(client)
                 .withLeaderElectionConfiguration(leadership.map(l -> l.configuration(config)).orElse(null))
                 .withConcurrentReconciliationThreads(config.maxConcurrentReconciles())
                 .withReconciliationTerminationTimeout(GRACEFUL_STOP)
-                .withMetrics(new QueueMetrics(metrics, clock))
+                .withExecutorService(reconcilePool)
+                .withMetrics(new QueueMetrics(metrics, clock, this::beforeSubmit))
                 // Without comparing resourceVersions, a late watch event for an older version evicts the version a
                 // reconcile just wrote from JOSDK's temporary cache, and the next status patch conflicts (409).
                 .withParseResourceVersions(true)
@@ -283,9 +296,20 @@ public final class KymaOperator implements AutoCloseable {
         // Unpaged, a relist of tens of thousands of objects outlasts the client's request timeout and never succeeds.
         overrider.withInformerListLimit(config.informerListLimit() > 0 ? config.informerListLimit() : null);
         var built = overrider.build();
+        if (reconciler instanceof WorkPriority<?> priority) {
+            priorities.put(built.getName(), (WorkPriority<HasMetadata>) priority);
+        }
         metrics.maxConcurrentReconciles(built.getName(), config.maxConcurrentReconciles());
         ReconcileGuard guard = new ReconcileGuard(built.getName(), requeueLimiter, config.reconcileTimeout(),
                 config.syncPeriod(), clock, watchdog, metrics);
         return (Controller<P>) operator.register(GuardedReconciler.wrap(reconciler, guard), built);
+    }
+
+    /** Queues the reconcile JOSDK is about to hand to the pool in the lane its controller chooses. */
+    private void beforeSubmit(String controller, HasMetadata resource) {
+        WorkPriority<HasMetadata> priority = priorities.get(controller);
+        if (priority != null && priority.canWait(resource)) {
+            reconcilePool.nextCanWait();
+        }
     }
 }

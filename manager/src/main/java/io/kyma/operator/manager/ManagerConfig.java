@@ -24,6 +24,7 @@ public record ManagerConfig(
         Duration kymaStatusInterval,
         int maxConcurrentReconciles,
         int admissionBacklog,
+        Duration lowPriorityMaxWait,
         String logLevel,
         Duration failureBaseDelay,
         Duration failureMaxDelay,
@@ -59,6 +60,7 @@ public record ManagerConfig(
         KYMA_STATUS_INTERVAL("kyma-status-interval", "5s", "Least time between two Kyma status writes that only update component counts."),
         MAX_CONCURRENT_RECONCILES("max-concurrent-reconciles", "50", "Size of the reconcile thread pool shared by all controllers."),
         ADMISSION_BACKLOG("admission-backlog", "0", "HelmComponent reconciles that may be waiting for a worker while the next Kyma in line (oldest first) is admitted and gets its components; 0 uses twice --max-concurrent-reconciles, -1 admits every Kyma at once."),
+        LOW_PRIORITY_MAX_WAIT("low-priority-max-wait", "30s", "Reconciles with nothing due (a finished component or Run, a Ready Kyma, a Kyma waiting in line) wait behind due ones; once the oldest has waited this long, the two take turns."),
         LOG_LEVEL("log-level", "info", "Log level: error, warn, info, debug or trace."),
         FAILURE_BASE_DELAY("failure-base-delay", "1s", "First retry delay after a failed reconcile; it doubles with each further failure."),
         FAILURE_MAX_DELAY("failure-max-delay", "1000s", "Longest retry delay after failed reconciles."),
@@ -145,6 +147,7 @@ public record ManagerConfig(
                 positiveDuration(Flag.KYMA_STATUS_INTERVAL, raw),
                 intAtLeast(Flag.MAX_CONCURRENT_RECONCILES, raw, 1),
                 intAtLeast(Flag.ADMISSION_BACKLOG, raw, -1),
+                positiveDuration(Flag.LOW_PRIORITY_MAX_WAIT, raw),
                 oneOf(Flag.LOG_LEVEL, raw, List.of("error", "warn", "info", "debug", "trace")),
                 positiveDuration(Flag.FAILURE_BASE_DELAY, raw),
                 atLeast(Flag.FAILURE_MAX_DELAY, raw, Flag.FAILURE_BASE_DELAY),
@@ -201,6 +204,7 @@ public record ManagerConfig(
         parts.add("kyma-status-interval=" + GoDuration.format(kymaStatusInterval));
         parts.add("max-concurrent-reconciles=" + maxConcurrentReconciles);
         parts.add("admission-backlog=" + admissionBacklog);
+        parts.add("low-priority-max-wait=" + GoDuration.format(lowPriorityMaxWait));
         parts.add("log-level=" + logLevel);
         parts.add("failure-base-delay=" + GoDuration.format(failureBaseDelay));
         parts.add("failure-max-delay=" + GoDuration.format(failureMaxDelay));

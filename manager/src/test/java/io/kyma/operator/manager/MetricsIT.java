@@ -41,7 +41,7 @@ class MetricsIT {
             "kyma_operator_requeue_limiter_wait_seconds_bucket", "kyma_operator_global_gate_wait_seconds_bucket",
             "kyma_operator_informer_lists_total", "kyma_operator_watch_starts_total",
             "kyma_operator_temporary_cache_entries", "kyma_operator_temporary_cache_refused_total",
-            "kyma_operator_lean_cache_fallbacks_total");
+            "kyma_operator_lean_cache_fallbacks_total", "kyma_operator_reconciles_queued");
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{[^}]*\\})? ([^ \\n]+)",
             Pattern.MULTILINE);
     private final HttpClient http = HttpClient.newHttpClient();

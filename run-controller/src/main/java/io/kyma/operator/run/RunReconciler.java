@@ -23,6 +23,7 @@ import io.kyma.operator.common.Conditions;
 import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.common.StatusPatch;
 import io.kyma.operator.common.StatusWriter;
+import io.kyma.operator.common.WorkPriority;
 
 /**
  * Starts a Run's job on the remote service and polls it until it ends. Between polls it reschedules itself and
@@ -31,7 +32,7 @@ import io.kyma.operator.common.StatusWriter;
  * recording it starts no second job.
  */
 @ControllerConfiguration(name = RunReconciler.NAME)
-public class RunReconciler implements Reconciler<Run>, Cleaner<Run> {
+public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriority<Run> {
     public static final String NAME = "run";
     private static final Logger LOG = LoggerFactory.getLogger(RunReconciler.class);
 
@@ -131,6 +132,14 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run> {
         LOG.info("Run {}/{}: timed out, job {} cancelled", run.getMetadata().getNamespace(),
                 run.getMetadata().getName(), id);
         return UpdateControl.noUpdate();
+    }
+
+    /** A finished Run with its spec observed has nothing due. */
+    @Override
+    public boolean canWait(Run run) {
+        RunStatus status = run.getStatus();
+        return status != null && (status.getPhase() == RunPhase.SUCCEEDED || status.getPhase() == RunPhase.FAILED)
+                && WorkPriority.settled(run, status.getObservedGeneration());
     }
 
     @Override

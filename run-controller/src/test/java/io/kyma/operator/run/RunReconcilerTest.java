@@ -99,6 +99,20 @@ class RunReconcilerTest {
         return written.get(written.size() - 1);
     }
 
+    @Test
+    void onlyAFinishedRunWithItsSpecObservedCanWaitBehindDueWork() {
+        Run run = run("job-1");
+        run.getStatus().setObservedGeneration(1L);
+        assertThat(reconciler.canWait(run)).as("running: polls are due").isFalse();
+        run.getStatus().setPhase(RunPhase.SUCCEEDED);
+        assertThat(reconciler.canWait(run)).isTrue();
+        run.getStatus().setPhase(RunPhase.FAILED);
+        assertThat(reconciler.canWait(run)).isTrue();
+        run.getMetadata().setDeletionTimestamp("2026-01-01T00:01:00Z");
+        assertThat(reconciler.canWait(run)).as("its cleanup is due").isFalse();
+        assertThat(reconciler.canWait(run(null))).as("new").isFalse();
+    }
+
     private Run run(String remoteId) {
         Run run = new Run();
         run.setMetadata(new ObjectMetaBuilder().withName("r").withNamespace("ns").withUid("uid-r").withGeneration(1L)

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
@@ -21,10 +22,22 @@ public final class QueueMetrics implements Metrics {
     private final OperatorMetrics metrics;
     private final Clock clock;
     private final Map<String, Map<ResourceID, Instant>> queued = new ConcurrentHashMap<>();
+    private final BiConsumer<String, HasMetadata> beforeSubmit;
 
-    public QueueMetrics(OperatorMetrics metrics, Clock clock) {
+    /**
+     * @param beforeSubmit told the controller and the resource of each reconcile just before JOSDK hands it to the
+     *        executor, on the thread that hands it
+     */
+    public QueueMetrics(OperatorMetrics metrics, Clock clock, BiConsumer<String, HasMetadata> beforeSubmit) {
         this.metrics = metrics;
         this.clock = clock;
+        this.beforeSubmit = beforeSubmit;
+    }
+
+    @Override
+    public void reconcileCustomResource(HasMetadata resource, io.javaoperatorsdk.operator.api.reconciler.RetryInfo retry,
+            Map<String, Object> metadata) {
+        beforeSubmit.accept(controller(metadata), resource);
     }
 
     @Override

@@ -1,0 +1,59 @@
+package io.kyma.operator.manager.queue;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The reconcile thread pool shared by all controllers, on a {@link PriorityWorkQueue}. JOSDK 5.2.3 hands each
+ * reconcile to the pool right after telling its metrics which resource it is, on the same thread; the metrics hook
+ * calls {@link #nextCanWait} then, and the task that follows on that thread is queued in the lane that can wait.
+ */
+public final class PrioritizingExecutor extends ThreadPoolExecutor {
+    private final ThreadLocal<Boolean> nextCanWait = new ThreadLocal<>();
+    private final PriorityWorkQueue queue;
+
+    public PrioritizingExecutor(int threads, Duration maxWait, Clock clock) {
+        this(threads, new PriorityWorkQueue(clock, maxWait));
+    }
+
+    private PrioritizingExecutor(int threads, PriorityWorkQueue queue) {
+        super(threads, threads, 0, TimeUnit.MILLISECONDS, queue, new Named());
+        this.queue = queue;
+    }
+
+    /** The next task this thread hands to {@link #execute} can wait behind due ones. */
+    public void nextCanWait() {
+        nextCanWait.set(Boolean.TRUE);
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        boolean canWait = nextCanWait.get() != null;
+        nextCanWait.remove();
+        super.execute(canWait ? new PriorityWorkQueue.CanWait(task) : task);
+    }
+
+    /** Tasks waiting for a worker that are due. */
+    public int queuedDue() {
+        return queue.dueSize();
+    }
+
+    /** Tasks waiting for a worker that can wait. */
+    public int queuedCanWait() {
+        return queue.canWaitSize();
+    }
+
+    private static final class Named implements java.util.concurrent.ThreadFactory {
+        private final AtomicInteger count = new AtomicInteger();
+
+        @Override
+        public Thread newThread(Runnable task) {
+            Thread thread = new Thread(task, "reconciler-" + count.incrementAndGet());
+            thread.setDaemon(false);
+            return thread;
+        }
+    }
+}
