@@ -26,8 +26,6 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kyma.operator.api.ComponentState;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.HelmComponentSpec;
@@ -35,6 +33,7 @@ import io.kyma.operator.api.HelmComponentStatus;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaSpec;
 import io.kyma.operator.api.Module;
+import io.kyma.operator.common.StatusPatch;
 import io.kyma.operator.manager.KubernetesClients;
 import io.kyma.operator.manager.ManagerConfig;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
@@ -95,7 +94,7 @@ public final class Bench {
                     removeLeftovers(client, "of an earlier run");
                 }
                 progress.say("measuring the API server's write ceiling");
-                Ceiling ceiling = measureCeiling(client);
+                Ceiling ceiling = measureCeiling(client, cluster);
                 progress.say(String.format(Locale.ROOT, "ceiling: %.0f writes/s at concurrency %d; requests: %s",
                         ceiling.writesPerSecond(), ceiling.concurrency(), Bench.table(Bench.byLabel(
                                 PromText.parse(""), PromText.parse(clientMetrics.scrape()),
@@ -215,23 +214,44 @@ public final class Bench {
         progress.done();
     }
 
-    /** Create plus five status merge-patches per throwaway object, at several concurrencies; the best one counts. */
-    private Ceiling measureCeiling(KubernetesClient client) throws InterruptedException {
-        writeThrowaways(client, 16, "warmup"); // a cold client and API server would understate the ceiling
-        Ceiling best = new Ceiling(0, 0);
+    /**
+     * Create plus five status writes per throwaway object with the operator's own verb, at several concurrencies;
+     * the best one counts. Then both verbs once more at that concurrency, for what each costs the API server.
+     */
+    private Ceiling measureCeiling(KubernetesClient client, ClusterUnderTest cluster) throws InterruptedException {
+        StatusPatch.Verb verb = StatusPatch.VERB;
+        writeThrowaways(client, 16, "warmup", verb); // a cold client and API server would understate the ceiling
+        Ceiling best = new Ceiling(0, 0, Map.of());
         for (int concurrency : CEILING_CONCURRENCY) {
-            double rate = writeThrowaways(client, concurrency, "c" + concurrency);
+            double rate = writeThrowaways(client, concurrency, "c" + concurrency, verb);
             if (rate > best.writesPerSecond()) {
-                best = new Ceiling(rate, concurrency);
+                best = new Ceiling(rate, concurrency, Map.of());
             }
         }
+        // What each verb costs the API server, at the best concurrency, one after the other.
+        Map<StatusPatch.Verb, VerbCost> verbs = new java.util.EnumMap<>(StatusPatch.Verb.class);
+        for (StatusPatch.Verb each : StatusPatch.Verb.values()) {
+            Double cpuBefore = cluster.cpuSeconds().get("apiserver");
+            double rate = writeThrowaways(client, best.concurrency(), "v-" + each.name().toLowerCase(Locale.ROOT),
+                    each);
+            Double cpuAfter = cluster.cpuSeconds().get("apiserver");
+            double cpuMs = cpuBefore == null || cpuAfter == null ? Double.NaN
+                    : (cpuAfter - cpuBefore) * 1000 / (CEILING_OBJECTS * WRITES_PER_THROWAWAY);
+            verbs.put(each, new VerbCost(rate, cpuMs));
+        }
         client.resources(HelmComponent.class).inNamespace(CEILING_NS).withLabel("bench", "ceiling").delete();
-        return best;
+        return new Ceiling(best.writesPerSecond(), best.concurrency(), verbs);
     }
 
-    /** Writes CEILING_OBJECTS throwaway objects six times each; returns writes per second. */
-    private static double writeThrowaways(KubernetesClient client, int concurrency, String prefix)
-        throws InterruptedException {
+    /** A create and one status write per component state. */
+    private static final int WRITES_PER_THROWAWAY = 1 + ComponentState.values().length;
+
+    /**
+     * Writes CEILING_OBJECTS throwaway objects: a create, then each state written as the operator writes a status
+     * ({@link StatusPatch#write}, guarded by the resourceVersion of the previous answer). Returns writes per second.
+     */
+    private static double writeThrowaways(KubernetesClient client, int concurrency, String prefix,
+            StatusPatch.Verb verb) throws InterruptedException {
         ExecutorService workers = Executors.newFixedThreadPool(concurrency);
         long start = System.nanoTime();
         for (int i = 0; i < CEILING_OBJECTS; i++) {
@@ -242,23 +262,29 @@ public final class Bench {
                         .addToLabels("bench", "ceiling").build());
                 component.setSpec(new HelmComponentSpec());
                 component.getSpec().setModule("ceiling");
-                client.resource(component).create();
-                    for (ComponentState state : ComponentState.values()) {
-                        // The object itself is the merge patch: no GET before each write.
-                        HelmComponent patch = new HelmComponent();
-                        patch.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(CEILING_NS).build());
-                        patch.setStatus(new HelmComponentStatus());
-                        patch.getStatus().setState(state);
-                        client.resource(patch).subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE));
-                    }
+                HelmComponent current = client.resource(component).create();
+                for (ComponentState state : ComponentState.values()) {
+                    HelmComponent statusOnly = new HelmComponent();
+                    statusOnly.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(CEILING_NS).build());
+                    statusOnly.setStatus(new HelmComponentStatus());
+                    statusOnly.getStatus().setState(state);
+                    current = StatusPatch.write(client, current, statusOnly, "kyma-bench", verb);
+                }
             });
         }
         workers.shutdown();
         workers.awaitTermination(1, TimeUnit.HOURS);
-        return CEILING_OBJECTS * 6 / ((System.nanoTime() - start) / 1e9);
+        return CEILING_OBJECTS * WRITES_PER_THROWAWAY / ((System.nanoTime() - start) / 1e9);
     }
 
-    record Ceiling(double writesPerSecond, int concurrency) {
+    /**
+     * @param verbs for each way of writing a status, the write rate and the API server's CPU per write at the
+     *        best concurrency
+     */
+    record Ceiling(double writesPerSecond, int concurrency, Map<StatusPatch.Verb, VerbCost> verbs) {
+    }
+
+    record VerbCost(double writesPerSecond, double apiserverCpuMsPerWrite) {
     }
 
     private static Kyma kyma(String name) {

@@ -70,6 +70,14 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
         }
         summary.put("ceiling_writes_per_s", f1(ceiling.writesPerSecond()));
         summary.put("ceiling_concurrency", Integer.toString(ceiling.concurrency()));
+        // The operator's own write verb sets the ceiling; the API server's CPU per write of each verb, side by side.
+        summary.put("ceiling_verb", io.kyma.operator.common.StatusPatch.VERB.name().toLowerCase(Locale.ROOT));
+        ceiling.verbs().forEach((verb, cost) -> {
+            String v = verb.name().toLowerCase(Locale.ROOT);
+            summary.put(v + "_writes_per_s", f1(cost.writesPerSecond()));
+            summary.put(v + "_apiserver_cpu_ms_per_write", Double.isNaN(cost.apiserverCpuMsPerWrite()) ? "n/a"
+                    : String.format(Locale.ROOT, "%.3f", cost.apiserverCpuMsPerWrite()));
+        });
         summary.put("writes_per_kyma", f1(writesPerKyma));
         // Percentiles of histograms as the range of the bucket they fall in, never interpolated inside it.
         summary.put("p50_queue_wait_s", PromText.bucketRange(0.5, before, after, queued));
@@ -136,9 +144,14 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
                 .append(") = ").append(summary.get("ideal_s")).append(" s; ratio **").append(summary.get("ratio"))
                 .append("**.\n\n");
         out.append("The ceiling L was measured in this run before the operator started: create plus five status\n")
-                .append("merge-patches on throwaway HelmComponents, by a client with the operator's QPS/burst, at\n")
-                .append("concurrency 8, 32 and 64; the best was ").append(summary.get("ceiling_concurrency"))
-                .append(".\n\n");
+                .append("writes on throwaway HelmComponents, each written as the operator writes a status (")
+                .append(summary.get("ceiling_verb")).append(", guarded by the resourceVersion), by a client with the\n")
+                .append("operator's QPS/burst, at concurrency 8, 32 and 64; the best was ")
+                .append(summary.get("ceiling_concurrency")).append(".\n");
+        out.append("At that concurrency, each verb once more: server-side apply ").append(summary.get("apply_writes_per_s"))
+                .append(" writes/s at ").append(summary.get("apply_apiserver_cpu_ms_per_write"))
+                .append(" ms of API server CPU per write; JSON merge patch ").append(summary.get("merge_writes_per_s"))
+                .append(" writes/s at ").append(summary.get("merge_apiserver_cpu_ms_per_write")).append(" ms.\n\n");
         out.append("## Time to Ready\n\n");
         out.append("From each Kyma's creation to its `Ready` condition, by its own timestamps (one-second resolution):\n")
                 .append("first ").append(summary.get("first_ready_s")).append(" s, median ")

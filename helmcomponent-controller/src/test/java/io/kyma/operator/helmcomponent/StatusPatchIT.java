@@ -1,0 +1,79 @@
+package io.kyma.operator.helmcomponent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.kyma.operator.api.ComponentState;
+import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.HelmComponentSpec;
+import io.kyma.operator.api.HelmComponentStatus;
+import io.kyma.operator.common.StatusPatch;
+import io.kyma.operator.common.StatusPatch.Verb;
+import io.kyma.operator.testing.Crds;
+import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.Namespaces;
+
+/** Both ways of writing a status against a real API server: the same result, the same guard. */
+class StatusPatchIT {
+    private static KubernetesClient client;
+    private static String namespace;
+
+    @BeforeAll
+    static void cluster() {
+        client = EmbeddedControlPlane.get().newClient();
+        Crds.install(client);
+        namespace = Namespaces.apply(client, "status-patch-it");
+    }
+
+    @AfterAll
+    static void close() {
+        client.close();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Verb.class)
+    void theStatusIsReplacedWholeAndAStaleResourceVersionIsAConflict(Verb verb) {
+        String name = "c-" + verb.name().toLowerCase(java.util.Locale.ROOT);
+        HelmComponent component = new HelmComponent();
+        component.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+        component.setSpec(new HelmComponentSpec());
+        component.getSpec().setModule("ory");
+        HelmComponent created = client.resource(component).create();
+
+        HelmComponent failing = StatusPatch.write(client, created, statusOnly(name, ComponentState.FAILING, "boom"),
+                "status-patch-it", verb);
+        assertThat(failing.getStatus().getState()).isEqualTo(ComponentState.FAILING);
+        assertThat(failing.getStatus().getMessage()).isEqualTo("boom");
+
+        HelmComponent retrying = StatusPatch.write(client, failing, statusOnly(name, ComponentState.RETRYING, null),
+                "status-patch-it", verb);
+        HelmComponent stored = client.resources(HelmComponent.class).inNamespace(namespace).withName(name).get();
+        assertThat(stored.getStatus().getState()).isEqualTo(ComponentState.RETRYING);
+        assertThat(stored.getStatus().getMessage()).as("a field the new status leaves out is gone").isNull();
+        assertThat(stored.getMetadata().getResourceVersion()).isEqualTo(retrying.getMetadata().getResourceVersion());
+        assertThat(stored.getSpec().getModule()).isEqualTo("ory");
+
+        assertThatThrownBy(() -> StatusPatch.write(client, failing, statusOnly(name, ComponentState.SUCCESS, null),
+                "status-patch-it", verb)).isInstanceOfSatisfying(KubernetesClientException.class,
+                        e -> assertThat(e.getCode()).isEqualTo(409));
+        assertThat(client.resources(HelmComponent.class).inNamespace(namespace).withName(name).get().getStatus()
+                .getState()).isEqualTo(ComponentState.RETRYING);
+    }
+
+    private HelmComponent statusOnly(String name, ComponentState state, String message) {
+        HelmComponent statusOnly = new HelmComponent();
+        statusOnly.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+        statusOnly.setStatus(new HelmComponentStatus());
+        statusOnly.getStatus().setState(state);
+        statusOnly.getStatus().setMessage(message);
+        return statusOnly;
+    }
+}
