@@ -38,6 +38,8 @@ final class ClusterUnderTest implements AutoCloseable {
             return new ClusterUnderTest(options.kubeconfig().get(), Optional.empty(), Map.of(), script);
         }
         Path dir = options.out().resolve("control-plane");
+        // A report directory used before holds that run's etcd: every run starts from an empty cluster.
+        deleteTree(dir);
         Map<String, String> env = new LinkedHashMap<>();
         env.put("CONTROL_PLANE_DIR", dir.toString());
         env.put("CONTROL_PLANE_KUBECONFIG", options.out().resolve("kubeconfig").toString());
@@ -128,6 +130,17 @@ final class ClusterUnderTest implements AutoCloseable {
             return Optional.of(Long.parseLong(Files.readString(file).trim()));
         } catch (IOException | NumberFormatException e) {
             return Optional.empty();
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var paths = Files.walk(dir)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
         }
     }
 }
