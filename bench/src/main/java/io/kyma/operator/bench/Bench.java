@@ -144,6 +144,9 @@ public final class Bench {
         HeapCurve heapCurve = new HeapCurve(operator, (options.n() + 1) * 19.0);
         heapCurve.sample(0, emptyRss, emptyHeap);
         heapCurve.sample(19, operator.rssMiB(), heapBefore);
+        if (options.profile()) {
+            operator.startRecording();
+        }
         sampler.start();
         long loadStart = System.nanoTime();
         createLoad(client, heapCurve, sampler, arrivalRate);
@@ -162,6 +165,14 @@ public final class Bench {
         java.util.OptionalLong watchCloses = closesBefore.isPresent() && closesAfter.isPresent()
                 ? java.util.OptionalLong.of(closesAfter.getAsLong() - closesBefore.getAsLong())
                 : java.util.OptionalLong.empty();
+        if (options.profile()) {
+            progress.say("writing the profile of the load");
+            JfrProfile profile = operator.stopRecording(options.out().resolve("operator.jfr"));
+            Files.writeString(options.out().resolve("profile.txt"), "Execution samples of the operator during the load ("
+                    + OperatorProcess.javaVersion(options.javaCommand()) + ", JFR settings 'profile', flags "
+                    + String.join(" ", options.jvmOptions()) + ")\n\n" + profile.render(40));
+            Files.writeString(options.out().resolve("profile.folded"), profile.folded());
+        }
         double heap = operator.heapAfterFullGc();
         heapCurve.sample(sampler.lastWatched(), operator.rssMiB(), heap);
         Files.writeString(options.out().resolve("heap-histogram.txt"), operator.heapHistogram(40));

@@ -13,7 +13,7 @@ import io.kyma.operator.common.GoDuration;
 
 /** The benchmark's options: {@code --n 1000 --unit 1s [--kubeconfig FILE] [--out DIR] [operator flags after --]}. */
 record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, Path repository, String javaCommand,
-        List<String> jvmOptions, Map<String, String> operatorEnvironment, boolean heapDump,
+        List<String> jvmOptions, Map<String, String> operatorEnvironment, boolean heapDump, boolean profile,
         List<String> operatorFlags, Optional<ArrivalRate> arrivalRate) {
 
     /**
@@ -38,7 +38,7 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
     static final String USAGE = """
             Usage: java -jar bench/target/kyma-bench.jar [--help] [--n N] [--unit DURATION] [--kubeconfig FILE] [--out DIR]
                    [--repository DIR] [--java FILE] [--jvm-options "FLAGS"] [--jvm-extra "FLAGS"]
-                   [--heap-dump] [--arrival-rate K | P%]
+                   [--heap-dump] [--profile] [--arrival-rate K | P%]
                    [-- operator flags]
               --n           Kymas of the 18 modules in the load (default 1000)
               --unit        the operator's --transition-unit (default 1s)
@@ -51,6 +51,8 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
                             environment variables for the operator)
               --jvm-extra   more JVM flags after those, for example -XX:NativeMemoryTracking=summary
               --heap-dump   also write the operator's heap at the end to heap.hprof (large)
+              --profile     record the operator with JFR during the load (operator.jfr) and write where its
+                            CPU went: profile.txt (top frames) and profile.folded (stacks for a flame graph)
               --arrival-rate  open loop: create the Kymas one after another, K a second, or at P % of the
                             rate the measured ceiling allows (ceiling / writes of the T(1) Kyma); without
                             it all N are created at once
@@ -75,6 +77,7 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
         String jvmOptions = null;
         String jvmExtra = "";
         boolean heapDump = false;
+        boolean profile = false;
         Optional<ArrivalRate> arrivalRate = Optional.empty();
         List<String> operatorFlags = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
@@ -87,6 +90,10 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
             }
             if (args[i].equals("--heap-dump")) {
                 heapDump = true;
+                continue;
+            }
+            if (args[i].equals("--profile")) {
+                profile = true;
                 continue;
             }
             if (i + 1 >= args.length) {
@@ -130,7 +137,7 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
             jvm.addAll(List.of(jvmExtra.trim().split("\\s+")));
         }
         return new BenchOptions(n, unit, kubeconfig, out, repository, javaCommand, List.copyOf(jvm), environment, heapDump,
-                operatorFlags, arrivalRate);
+                profile, operatorFlags, arrivalRate);
     }
 
     private static Path findRepository() {

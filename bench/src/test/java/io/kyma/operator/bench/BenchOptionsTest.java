@@ -33,6 +33,16 @@ class BenchOptionsTest {
     }
 
     @Test
+    void profileAndHeapDumpAreSwitchesOffByDefault() {
+        BenchOptions plain = BenchOptions.parse(new String[] { "--jvm-options", "" });
+        assertThat(plain.profile()).isFalse();
+        assertThat(plain.heapDump()).isFalse();
+        BenchOptions both = BenchOptions.parse(new String[] { "--profile", "--heap-dump", "--jvm-options", "" });
+        assertThat(both.profile()).isTrue();
+        assertThat(both.heapDump()).isTrue();
+    }
+
+    @Test
     void anArrivalRateIsKymasASecondOrAShareOfWhatTheCeilingAllows() {
         assertThat(BenchOptions.parse(new String[] { "--jvm-options", "" }).arrivalRate()).isEmpty();
         BenchOptions.ArrivalRate fixed = BenchOptions.parse(new String[] { "--jvm-options", "", "--arrival-rate",
