@@ -61,10 +61,11 @@ stop: ## Stop the embedded control plane started by `make run`.
 sample-data: ## Create N Kymas (default 100) in namespace pb and wait until all are Ready (UNIT=1, BATCHES=1, PAUSE=0).
 	KUBECONFIG="$$(hack/kubeconfig.sh)" samples/sample-data.sh -n $(or $(N),100) -u $(or $(UNIT),1) -b $(or $(BATCHES),1) -p $(or $(PAUSE),0)
 
-# OPERATOR_JAVA: the java that runs the operator (the image has Java 25); JVM_OPTIONS: its flags.
+# OPERATOR_JAVA: the java that runs the operator (the image has Java 25); JVM_OPTIONS: its flags; PROFILE=true: JFR.
 BENCH_FLAGS = $(if $(KUBECONFIG),--kubeconfig $(KUBECONFIG)) $(if $(OUT),--out $(OUT)) \
 	$(if $(OPERATOR_JAVA),--java $(OPERATOR_JAVA)) $(if $(JVM_OPTIONS),--jvm-options "$(JVM_OPTIONS)") \
-	$(if $(JVM_EXTRA),--jvm-extra "$(JVM_EXTRA)") $(if $(ARRIVAL_RATE),--arrival-rate $(ARRIVAL_RATE))
+	$(if $(JVM_EXTRA),--jvm-extra "$(JVM_EXTRA)") $(if $(ARRIVAL_RATE),--arrival-rate $(ARRIVAL_RATE)) \
+	$(if $(filter true,$(PROFILE)),--profile)
 
 .PHONY: bench
 bench: ## Scale benchmark: N Kymas (default 1000) at UNIT (default 1s), embedded control plane unless KUBECONFIG; OUT=dir.
