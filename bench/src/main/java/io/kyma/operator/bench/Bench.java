@@ -147,6 +147,11 @@ public final class Bench {
         if (options.profile()) {
             operator.startRecording();
         }
+        boolean nativeMemory = options.jvmOptions().stream().anyMatch(o -> o.startsWith("-XX:NativeMemoryTracking"));
+        NativeMemoryTimeline nativeTimeline = new NativeMemoryTimeline(operator);
+        if (nativeMemory) {
+            nativeTimeline.start(5);
+        }
         sampler.start();
         long loadStart = System.nanoTime();
         createLoad(client, heapCurve, sampler, arrivalRate);
@@ -159,6 +164,9 @@ public final class Bench {
         double tn = (System.nanoTime() - loadStart) / 1e9;
         progress.done();
         sampler.stop();
+        if (nativeMemory) {
+            Files.writeString(options.out().resolve("native-memory-timeline.csv"), nativeTimeline.stop());
+        }
         PromText operatorAfter = operator.scrape();
         PromText apiAfter = cluster.apiserverMetrics(client);
         java.util.OptionalLong closesAfter = cluster.forcedWatchCloses();
