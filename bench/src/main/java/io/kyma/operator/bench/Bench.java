@@ -111,6 +111,10 @@ public final class Bench {
         }
     }
 
+    /** CPU seconds used during the load: the operator's, and the embedded API server's and etcd's. */
+    record LoadCpu(double operator, Map<String, Double> cluster) {
+    }
+
     /** The operator's RSS before any object: at readiness, and idle once it settled. */
     record EmptyOperator(double readyRssMiB, double settledRssMiB) {
     }
@@ -152,6 +156,8 @@ public final class Bench {
         if (nativeMemory) {
             nativeTimeline.start(5);
         }
+        double operatorCpuBefore = operator.cpuSeconds();
+        Map<String, Double> clusterCpuBefore = cluster.cpuSeconds();
         sampler.start();
         long loadStart = System.nanoTime();
         createLoad(client, heapCurve, sampler, arrivalRate);
@@ -164,6 +170,9 @@ public final class Bench {
         double tn = (System.nanoTime() - loadStart) / 1e9;
         progress.done();
         sampler.stop();
+        Map<String, Double> clusterCpuLoad = new TreeMap<>();
+        cluster.cpuSeconds().forEach((k, v) -> clusterCpuLoad.put(k, v - clusterCpuBefore.getOrDefault(k, 0.0)));
+        LoadCpu loadCpu = new LoadCpu(operator.cpuSeconds() - operatorCpuBefore, clusterCpuLoad);
         if (nativeMemory) {
             Files.writeString(options.out().resolve("native-memory-timeline.csv"), nativeTimeline.stop());
         }
@@ -196,7 +205,7 @@ public final class Bench {
         Charts.readyTimes(ready, options.out().resolve("ready.png"));
         Result result = Result.compute(options, ceiling, t1, tn, sampler, operatorBefore, operatorAfter, apiBefore,
                 apiAfter, heapBefore, heap, operator.peakRssMiB(), operator.cpuSeconds(), cluster.cpuSeconds(),
-                watchCloses, empty, ready, arrivalRate);
+                loadCpu, watchCloses, empty, ready, arrivalRate);
         Files.writeString(options.out().resolve("timeseries.csv"), sampler.csv());
         Files.writeString(options.out().resolve("heap-by-objects.csv"), heapCurve.csv());
         if (!heapCurve.largestHistogram().isEmpty()) {
