@@ -38,14 +38,31 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
     /** Keys of {@link #created} by owning Kyma ("namespace/name"), so that a reconcile reads only its own. */
     private final Map<String, Set<String>> createdByOwner = new ConcurrentHashMap<>();
     private volatile Instant nextSweep = Instant.MIN;
+    /**
+     * Where the owners' events are handed to JOSDK: JOSDK's event handling takes the Kyma controller's lock, which
+     * reconciles hold too, so the informer's thread only queues the owner and goes on reading the watch.
+     */
+    private final java.util.concurrent.Executor handOff;
+    /** Owners queued and not yet handed over: a burst of changes to one Kyma's components is one event. */
+    private final Set<String> queuedOwners = ConcurrentHashMap.newKeySet();
 
     private record Created(HelmComponent component, String owner, Instant at) {
     }
 
     OwnedComponents(SharedStore<HelmComponent> store, Clock clock) {
+        this(store, clock, java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+            Thread thread = new Thread(r, "kyma-component-events");
+            thread.setDaemon(true);
+            return thread;
+        }));
+    }
+
+    /** @param handOff runs the hand-over of each owner's event to JOSDK, in order */
+    OwnedComponents(SharedStore<HelmComponent> store, Clock clock, java.util.concurrent.Executor handOff) {
         super(HelmComponent.class, "helmcomponents");
         this.store = store;
         this.clock = clock;
+        this.handOff = handOff;
         store.onChange(this::changed);
     }
 
@@ -128,8 +145,16 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
     }
 
     private void tell(String owner) {
-        int slash = owner.indexOf('/');
-        getEventHandler().handleEvent(new Event(new ResourceID(owner.substring(slash + 1), owner.substring(0, slash))));
+        if (queuedOwners.add(owner)) {
+            handOff.execute(() -> {
+                queuedOwners.remove(owner); // a change from now on queues the owner again: none is lost
+                if (isRunning() && getEventHandler() != null) {
+                    int slash = owner.indexOf('/');
+                    getEventHandler().handleEvent(
+                            new Event(new ResourceID(owner.substring(slash + 1), owner.substring(0, slash))));
+                }
+            });
+        }
     }
 
     private static Optional<String> owner(HelmComponent component) {

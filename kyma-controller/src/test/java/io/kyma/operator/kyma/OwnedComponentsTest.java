@@ -24,7 +24,8 @@ import io.kyma.operator.testing.MutableClock;
 class OwnedComponentsTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final SharedStore<HelmComponent> store = new SharedStore<>("Kyma", LeanCache.store(HelmComponent::new), 100);
-    private final OwnedComponents owned = new OwnedComponents(store, clock);
+    /** Hands the events over at once, so that each test sees them in order on its own thread. */
+    private final OwnedComponents owned = new OwnedComponents(store, clock, Runnable::run);
     private final List<String> events = new ArrayList<>();
 
     OwnedComponentsTest() {
@@ -133,6 +134,26 @@ class OwnedComponentsTest {
         store.remove("ns/k-ory");
         assertThat(owned.pendingCreates()).isZero();
         assertThat(seen("k")).isEmpty();
+    }
+
+    @Test
+    void theInformersThreadOnlyQueuesAnOwnerAndChangesWhileItIsQueuedAreOneEvent() {
+        List<Runnable> queued = new ArrayList<>();
+        OwnedComponents later = new OwnedComponents(store, clock, queued::add);
+        List<String> got = new ArrayList<>();
+        later.setEventHandler((Event e) -> got.add(e.getRelatedCustomResourceID().getName()));
+        later.start();
+        store.put("ns/k-ory", component("k-ory", "k", "1", true));
+        store.put("ns/k-ory", component("k-ory", "k", "2", true));
+        store.put("ns/k-istio", component("k-istio", "k", "3", true));
+        assertThat(got).as("nothing handed to JOSDK on the informer's thread").isEmpty();
+        assertThat(queued).hasSize(1);
+        queued.remove(0).run();
+        assertThat(got).containsExactly("k");
+        store.put("ns/k-ory", component("k-ory", "k", "4", true));
+        assertThat(queued).as("a change after the hand-over queues the owner again").hasSize(1);
+        queued.remove(0).run();
+        assertThat(got).containsExactly("k", "k");
     }
 
     @Test
