@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.http.Interceptor;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
 import io.kyma.operator.common.LeanCache;
+import io.kyma.operator.common.MetadataCloner;
 import io.kyma.operator.common.SharedStore;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -138,6 +139,14 @@ public final class KymaOperator implements AutoCloseable {
                 .withConcurrentReconciliationThreads(config.maxConcurrentReconciles())
                 .withReconciliationTerminationTimeout(GRACEFUL_STOP)
                 .withExecutorService(reconcilePool)
+                // JOSDK copies the primary before every reconcile; for our kinds a copy of the metadata is enough.
+                .withResourceCloner(new MetadataCloner(java.util.Map.of(HelmComponent.class, HelmComponent::new,
+                        Kyma.class, Kyma::new, Run.class, Run::new), new io.javaoperatorsdk.operator.api.config.Cloner() {
+                            @Override
+                            public <R extends HasMetadata> R clone(R object) {
+                                return client.getKubernetesSerialization().clone(object);
+                            }
+                        }))
                 .withMetrics(new QueueMetrics(metrics, clock, this::beforeSubmit))
                 // Without comparing resourceVersions, a late watch event for an older version evicts the version a
                 // reconcile just wrote from JOSDK's temporary cache, and the next status patch conflicts (409).
