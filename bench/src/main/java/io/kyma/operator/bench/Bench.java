@@ -187,8 +187,8 @@ public final class Bench {
             JfrProfile profile = operator.stopRecording(options.out().resolve("operator.jfr"));
             Files.writeString(options.out().resolve("profile.txt"), "Execution samples of the operator during the load ("
                     + OperatorProcess.javaVersion(options.javaCommand()) + ", JFR settings 'profile', flags "
-                    + String.join(" ", options.jvmOptions()) + ")\n\n" + profile.render(40));
-            Files.writeString(options.out().resolve("profile.folded"), profile.folded());
+                    + String.join(" ", options.jvmOptions()) + ")\n\n" + profile.render(60));
+            Files.writeString(options.out().resolve("profile.folded"), profile.folded(10));
         }
         double heap = operator.heapAfterFullGc();
         heapCurve.sample(sampler.lastWatched(), operator.rssMiB(), heap);

@@ -24,7 +24,38 @@ final class JfrProfile {
     private final Map<String, Integer> byThread = new HashMap<>();
     private final Map<String, Integer> self = new HashMap<>();
     private final Map<String, Integer> total = new HashMap<>();
+    private final Map<String, Integer> packages = new HashMap<>();
     private final Map<String, Integer> folded = new HashMap<>();
+
+    /**
+     * Renders a recording again: {@code java -cp bench/target/kyma-bench.jar io.kyma.operator.bench.JfrProfile
+     * operator.jfr DIR} writes DIR/profile.txt and DIR/profile.folded, with the {@code jfr} tool of the running java.
+     */
+    public static void main(String[] args) throws Exception {
+        if (args.length != 2) {
+            System.err.println("usage: JfrProfile RECORDING.jfr OUT_DIR");
+            System.exit(2);
+        }
+        String jfr = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "jfr").toString();
+        JfrProfile profile = read(jfr, java.nio.file.Path.of(args[0]));
+        java.nio.file.Path out = java.nio.file.Path.of(args[1]);
+        java.nio.file.Files.writeString(out.resolve("profile.txt"), profile.render(60));
+        java.nio.file.Files.writeString(out.resolve("profile.folded"), profile.folded(10));
+    }
+
+    /** The execution samples of a recording, read through {@code jfr print} as it prints them. */
+    static JfrProfile read(String jfrTool, java.nio.file.Path recording) throws java.io.IOException,
+            InterruptedException {
+        Process print = new ProcessBuilder(jfrTool, "print", "--events", "jdk.ExecutionSample", "--stack-depth", "64",
+                recording.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        JfrProfile profile;
+        try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(print.getInputStream(),
+                java.nio.charset.StandardCharsets.UTF_8))) {
+            profile = parse(lines.lines().iterator());
+        }
+        print.waitFor();
+        return profile;
+    }
 
     static JfrProfile parse(String printed) {
         return parse(java.util.Arrays.asList(printed.split("\n")).iterator());
@@ -74,14 +105,32 @@ final class JfrProfile {
         byThread.merge(thread, 1, Integer::sum);
         self.merge(frames.get(0), 1, Integer::sum);
         Set<String> distinct = new LinkedHashSet<>(frames);
+        Set<String> distinctPackages = new LinkedHashSet<>();
         for (String frame : distinct) {
             total.merge(frame, 1, Integer::sum);
+            distinctPackages.add(packageOf(frame));
+        }
+        for (String p : distinctPackages) {
+            packages.merge(p, 1, Integer::sum);
         }
         StringBuilder stack = new StringBuilder(thread.replace(';', ','));
         for (int i = frames.size() - 1; i >= 0; i--) {
             stack.append(';').append(frames.get(i));
         }
         folded.merge(stack.toString(), 1, Integer::sum);
+    }
+
+    /** The package of a frame's class, at most four names deep: io.fabric8.kubernetes.client, jdk.internal.net. */
+    static String packageOf(String frame) {
+        String[] parts = frame.split("\\.");
+        StringBuilder p = new StringBuilder();
+        for (int i = 0; i < Math.min(4, parts.length - 2); i++) {
+            if (Character.isUpperCase(parts[i].charAt(0))) {
+                break; // a class name: the package ended
+            }
+            p.append(i == 0 ? "" : ".").append(parts[i]);
+        }
+        return p.length() == 0 ? "(default)" : p.toString();
     }
 
     int samples() {
@@ -102,15 +151,27 @@ final class JfrProfile {
         out.append("execution samples: ").append(samples).append("\n");
         table(out, "by thread (numbers folded)", byThread, rows);
         table(out, "by method on top of the stack (self)", self, rows);
+        table(out, "by package anywhere in the stack (total)", packages, rows);
         table(out, "by method anywhere in the stack (total)", total, rows);
         return out.toString();
     }
 
-    /** One line per distinct stack, root first, then its samples: the input of a flame graph. */
-    String folded() {
+    /**
+     * One line per distinct stack with at least {@code minSamples} samples, root first, then its samples: the input
+     * of a flame graph. The rarer stacks are summed on one line per thread pool, so the shares stay right.
+     */
+    String folded(int minSamples) {
         StringBuilder out = new StringBuilder();
-        folded.entrySet().stream().sorted(Map.Entry.comparingByKey())
-                .forEach(e -> out.append(e.getKey()).append(' ').append(e.getValue()).append('\n'));
+        Map<String, Integer> rare = new java.util.TreeMap<>();
+        folded.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
+            if (e.getValue() >= minSamples) {
+                out.append(e.getKey()).append(' ').append(e.getValue()).append('\n');
+            } else {
+                String thread = e.getKey().substring(0, e.getKey().indexOf(';'));
+                rare.merge(thread + ";(stacks with fewer than " + minSamples + " samples)", e.getValue(), Integer::sum);
+            }
+        });
+        rare.forEach((stack, count) -> out.append(stack).append(' ').append(count).append('\n'));
         return out.toString();
     }
 

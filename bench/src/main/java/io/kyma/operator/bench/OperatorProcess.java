@@ -213,16 +213,7 @@ final class OperatorProcess implements AutoCloseable {
     /** Stops the recording into {@code file} and reads its execution samples. */
     JfrProfile stopRecording(Path file) throws IOException, InterruptedException {
         jcmd("JFR.stop name=load filename=" + file);
-        String jfr = Path.of(jcmd).resolveSibling("jfr").toString();
-        Process print = new ProcessBuilder(jfr, "print", "--events", "jdk.ExecutionSample", "--stack-depth", "64",
-                file.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        JfrProfile profile;
-        try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(print.getInputStream(),
-                java.nio.charset.StandardCharsets.UTF_8))) {
-            profile = JfrProfile.parse(lines.lines().iterator());
-        }
-        print.waitFor();
-        return profile;
+        return JfrProfile.read(Path.of(jcmd).resolveSibling("jfr").toString(), file);
     }
 
     private String jcmd(String command) throws IOException, InterruptedException {

@@ -41,8 +41,15 @@ class JfrProfileTest {
                 .containsEntry("io.kyma.operator.helmcomponent.HelmComponentReconciler.reconcile", 2);
         assertThat(profile.render(5)).contains("by thread (numbers folded)")
                 .contains("100.00 %        2  ReconcilerExecutor-helmcomponent-#");
-        assertThat(profile.folded()).contains("ReconcilerExecutor-helmcomponent-#;"
+        assertThat(profile.folded(1)).contains("ReconcilerExecutor-helmcomponent-#;"
                 + "io.kyma.operator.helmcomponent.HelmComponentReconciler.reconcile;"
                 + "io.fabric8.kubernetes.client.utils.Serialization.unmarshal 1\n");
+        assertThat(profile.folded(2)).as("rare stacks summed by thread pool").isEqualTo(
+                "ReconcilerExecutor-helmcomponent-#;(stacks with fewer than 2 samples) 2\n");
+        assertThat(profile.render(10)).contains("100.00 %        2  io.fabric8.kubernetes.client")
+                .contains(" 50.00 %        1  com.fasterxml.jackson.core");
+        assertThat(JfrProfile.packageOf("jdk.internal.net.http.common.SSLTube$DelegateWrapper.onNext"))
+                .isEqualTo("jdk.internal.net.http");
+        assertThat(JfrProfile.packageOf("java.lang.Thread.run")).isEqualTo("java.lang");
     }
 }
