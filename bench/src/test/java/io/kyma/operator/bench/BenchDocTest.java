@@ -45,6 +45,7 @@ class BenchDocTest {
                     case "docs/bench/n4000*" -> n4000Steps();
                     case "docs/bench/n300*" -> admissionAtN300();
                     case "docs/bench/n1000-ordered" -> orderedTargets();
+                    case "docs/bench/jvm/n1000-*-profiled" -> profiles();
                     default -> throw new AssertionError(doc + " names an unknown table source " + source);
                 };
                 if (!Boolean.getBoolean("bench.write")) {
@@ -202,6 +203,59 @@ class BenchDocTest {
             out.append("| open loop at 80 % of the ceiling's rate: p99 time to Ready ≤ 1.1 × T(1) | not run | missed |\n");
         }
         return out.toString();
+    }
+
+    /** The profiled N = 1000 runs side by side: CPU per write, and where the samples were, by package. */
+    static String profiles() throws IOException {
+        List<String> runs = List.of("jvm/n1000-c2only-profiled", "jvm/n1000-tiered-profiled");
+        List<Map<String, String>> packages = new java.util.ArrayList<>();
+        StringBuilder out = new StringBuilder("| | ");
+        for (String run : runs) {
+            out.append("[`").append(run).append("`](").append(run).append("/profile.txt) | ");
+            packages.add(profilePackages("docs/bench/" + run + "/profile.txt"));
+        }
+        out.append("\n|---|").append("---|".repeat(runs.size())).append("\n| operator CPU per write of the load | ");
+        for (String run : runs) {
+            out.append(summary("docs/bench/" + run).get("cpu_ms_per_write")).append(" ms | ");
+        }
+        out.append("\n| API server CPU per write of the load | ");
+        for (String run : runs) {
+            out.append(summary("docs/bench/" + run).get("apiserver_cpu_ms_per_write")).append(" ms | ");
+        }
+        out.append("\n| peak RSS (with the recording) | ");
+        for (String run : runs) {
+            out.append(summary("docs/bench/" + run).get("peak_rss_mb")).append(" MiB | ");
+        }
+        out.append("\n");
+        for (String name : List.of("io.fabric8.kubernetes.client", "jdk.internal.net.http",
+                "com.fasterxml.jackson.databind", "io.javaoperatorsdk.operator.processing", "io.kyma.operator.common",
+                "io.kyma.operator.helmcomponent", "io.kyma.operator.kyma", "java.lang.reflect", "java.util.regex",
+                "sun.security.ssl", "io.micrometer.core.instrument")) {
+            out.append("| samples with `").append(name).append("` on the stack | ");
+            for (Map<String, String> p : packages) {
+                out.append(p.getOrDefault(name, "0 %")).append(" | ");
+            }
+            out.append("\n");
+        }
+        return out.toString().replace(" | \n", " |\n");
+    }
+
+    /** Share of samples by package, from the "by package" table of a profile.txt. */
+    private static Map<String, String> profilePackages(String file) throws IOException {
+        Map<String, String> shares = new LinkedHashMap<>();
+        boolean in = false;
+        Pattern row = Pattern.compile("^\\s*([0-9.]+) %\\s+\\d+\\s+(\\S+)$");
+        for (String line : Files.readAllLines(ROOT.resolve(file))) {
+            if (line.startsWith("## ")) {
+                in = line.startsWith("## by package");
+                continue;
+            }
+            Matcher m = row.matcher(line);
+            if (in && m.find()) {
+                shares.put(m.group(2), m.group(1) + " %");
+            }
+        }
+        return shares;
     }
 
     /** The upper end of a bucket range "lo..hi" (or the number itself). */
