@@ -143,7 +143,6 @@ public final class Bench {
         double heapBefore = operator.heapAfterFullGc();
         PromText operatorBefore = operator.scrape();
         PromText apiBefore = cluster.apiserverMetrics(client);
-        java.util.OptionalLong closesBefore = cluster.forcedWatchCloses();
         Sampler sampler = new Sampler(operator, options.n() + 1);
         HeapCurve heapCurve = new HeapCurve(operator, (options.n() + 1) * 19.0);
         heapCurve.sample(0, emptyRss, emptyHeap);
@@ -160,6 +159,7 @@ public final class Bench {
         Map<String, Double> clusterCpuBefore = cluster.cpuSeconds();
         sampler.start();
         long loadStart = System.nanoTime();
+        java.time.Instant loadStartedAt = java.time.Instant.now();
         createLoad(client, heapCurve, sampler, arrivalRate);
         progress.say("waiting for all " + options.n() + " Kymas to be Ready");
         while (sampler.lastReady() < options.n() + 1) {
@@ -178,10 +178,9 @@ public final class Bench {
         }
         PromText operatorAfter = operator.scrape();
         PromText apiAfter = cluster.apiserverMetrics(client);
-        java.util.OptionalLong closesAfter = cluster.forcedWatchCloses();
-        java.util.OptionalLong watchCloses = closesBefore.isPresent() && closesAfter.isPresent()
-                ? java.util.OptionalLong.of(closesAfter.getAsLong() - closesBefore.getAsLong())
-                : java.util.OptionalLong.empty();
+        java.time.Instant loadEndedAt = java.time.Instant.now();
+        java.util.Optional<WatchCloses.Count> watchCloses = cluster.forcedWatchCloses()
+                .map(c -> c.count(loadStartedAt, loadEndedAt, operator.pauses()));
         if (options.profile()) {
             progress.say("writing the profile of the load");
             JfrProfile profile = operator.stopRecording(options.out().resolve("operator.jfr"));
@@ -190,9 +189,10 @@ public final class Bench {
                     + String.join(" ", options.jvmOptions()) + ")\n\n" + profile.render(60));
             Files.writeString(options.out().resolve("profile.folded"), profile.folded(10));
         }
-        double heap = operator.heapAfterFullGc();
+        OperatorProcess.LiveHeap live = operator.liveHeap(40);
+        double heap = live.bytes();
         heapCurve.sample(sampler.lastWatched(), operator.rssMiB(), heap);
-        Files.writeString(options.out().resolve("heap-histogram.txt"), operator.heapHistogram(40));
+        Files.writeString(options.out().resolve("heap-histogram.txt"), live.histogram());
         if (options.jvmOptions().stream().anyMatch(o -> o.startsWith("-XX:NativeMemoryTracking"))) {
             Files.writeString(options.out().resolve("native-memory.txt"), operator.nativeMemory());
         }

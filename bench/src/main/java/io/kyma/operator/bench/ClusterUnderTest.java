@@ -69,19 +69,19 @@ final class ClusterUnderTest implements AutoCloseable {
 
     /**
      * Watchers the embedded API server closed so far because their client did not read fast enough ("Forcing
-     * watcher close due to unresponsiveness" in its log at verbosity 1; v1.20 has no metric for it); empty for a
-     * cluster of --kubeconfig.
+     * watcher close due to unresponsiveness" in its log at verbosity 1; v1.20 has no metric for it), each with its
+     * time; empty for a cluster of --kubeconfig.
      */
-    java.util.OptionalLong forcedWatchCloses() {
+    java.util.Optional<WatchCloses> forcedWatchCloses() {
         if (stateDir.isEmpty()) {
-            return java.util.OptionalLong.empty();
+            return java.util.Optional.empty();
         }
         try (var lines = Files.lines(stateDir.get().resolve("apiserver.log"),
                 java.nio.charset.StandardCharsets.ISO_8859_1)) {
-            return java.util.OptionalLong.of(lines.filter(l -> l.contains("Forcing watcher close due to unresponsiveness"))
-                    .count());
+            return java.util.Optional.of(WatchCloses.parse(lines, java.time.ZoneId.systemDefault(),
+                    java.time.Instant.now()));
         } catch (IOException e) {
-            return java.util.OptionalLong.empty();
+            return java.util.Optional.empty();
         }
     }
 

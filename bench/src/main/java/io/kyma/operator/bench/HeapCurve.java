@@ -7,7 +7,8 @@ import java.util.Locale;
 
 /**
  * The operator's live heap (after a full collection) and RSS against the objects it watches, at every tenth of the
- * load's objects: the curve from an empty operator to N Kymas. Each point costs the operator one full collection.
+ * load's objects: the curve from an empty operator to N Kymas. Each point costs the operator one full collection,
+ * a stop of all its threads.
  */
 final class HeapCurve {
     static final int STEPS = 10;
@@ -33,8 +34,9 @@ final class HeapCurve {
             while (nextStep < STEPS && watched >= expectedObjects * nextStep / STEPS) {
                 nextStep++;
             }
-            String histogram = operator.heapHistogram(40);
-            double heap = operator.heapAfterFullGc();
+            OperatorProcess.LiveHeap live = operator.liveHeap(40);
+            double heap = live.bytes();
+            String histogram = live.histogram();
             sample(watched, operator.rssMiB(), heap);
             if (heap > largestDuringLoad) {
                 largestDuringLoad = heap;

@@ -16,11 +16,12 @@ import io.kyma.operator.manager.ManagerConfig;
 
 /** The real manager jar, started as a process of its own with the real flags. */
 final class OperatorProcess implements AutoCloseable {
-    private static final Pattern USED = Pattern.compile("used (\\d+)K");
+    private static final Pattern TOTAL = Pattern.compile("(?m)^Total\\s+\\d+\\s+(\\d+)\\s*$");
     private final Process process;
     private final URI metrics;
     private final HttpClient http = HttpClient.newHttpClient();
     private final String jcmd;
+    private final List<WatchCloses.Pause> pauses = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** Ctrl-C or a kill of the harness must not leave the operator running. */
     private final Thread stopOnExit;
@@ -134,28 +135,31 @@ final class OperatorProcess implements AutoCloseable {
         return ProcStats.cpuSeconds(process.pid());
     }
 
-    /** Bytes of Java heap in use after a full collection, from jcmd. */
-    double heapAfterFullGc() throws IOException, InterruptedException {
-        jcmd("GC.run");
-        String info = jcmd("GC.heap_info");
-        long usedKiB = 0;
-        for (String line : info.split("\n")) {
-            if (line.contains("Metaspace") || line.contains("class space")) {
-                continue;
-            }
-            Matcher m = USED.matcher(line);
-            // one line per generation or region set: "tenured generation total ..., used ..." (Java 17),
-            // "Tenured total ..., used ..." (Java 25); the space lines below them have no total
-            if (m.find() && line.contains("total")) {
-                usedKiB += Long.parseLong(m.group(1));
-            }
-        }
-        return usedKiB * 1024.0;
+    /** The live heap: its bytes and the classes taking the most of it. */
+    record LiveHeap(double bytes, String histogram) {
     }
 
-    /** The classes taking the most heap, live objects only: where the memory went. */
-    String heapHistogram(int lines) throws IOException, InterruptedException {
-        return histogram(jcmd("GC.class_histogram"), lines);
+    /**
+     * Bytes of live objects (the class histogram's total, which it takes after a full collection): one stop of the
+     * operator, not two.
+     */
+    double heapAfterFullGc() throws IOException, InterruptedException {
+        return liveHeap(0).bytes();
+    }
+
+    /** The live heap and its {@code lines} largest classes, from one class histogram (one full collection). */
+    LiveHeap liveHeap(int lines) throws IOException, InterruptedException {
+        String full = jcmd("GC.class_histogram");
+        return new LiveHeap(histogramTotalBytes(full), histogram(full, lines));
+    }
+
+    /** The bytes on the histogram's "Total" line (instances, then bytes). */
+    static double histogramTotalBytes(String histogram) {
+        Matcher m = TOTAL.matcher(histogram);
+        if (!m.find()) {
+            throw new IllegalStateException("no total in the class histogram: " + histogram.lines().limit(3).toList());
+        }
+        return Double.parseDouble(m.group(1));
     }
 
     /**
@@ -216,12 +220,21 @@ final class OperatorProcess implements AutoCloseable {
         return JfrProfile.read(Path.of(jcmd).resolveSibling("jfr").toString(), file);
     }
 
+    /** The spans of time a command of the bench held the operator stopped: full collections and heap walks. */
+    List<WatchCloses.Pause> pauses() {
+        return List.copyOf(pauses);
+    }
+
     private String jcmd(String command) throws IOException, InterruptedException {
         List<String> line = new ArrayList<>(List.of(jcmd, Long.toString(process.pid())));
         line.addAll(List.of(command.split(" ")));
+        java.time.Instant start = java.time.Instant.now();
         Process tool = new ProcessBuilder(line).redirectErrorStream(true).start();
         String out = new String(tool.getInputStream().readAllBytes());
         tool.waitFor();
+        if (command.startsWith("GC.")) { // each of these stops the operator's threads while it runs
+            pauses.add(new WatchCloses.Pause(start, java.time.Instant.now()));
+        }
         return out;
     }
 

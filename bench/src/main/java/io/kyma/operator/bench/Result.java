@@ -14,7 +14,7 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
     static Result compute(BenchOptions options, Bench.Ceiling ceiling, double t1, double tn, Sampler sampler,
             PromText opBefore, PromText opAfter, PromText apiBefore, PromText apiAfter, double heapBeforeBytes, double heapBytes,
             double peakRss, double operatorCpu, Map<String, Double> clusterCpu, Bench.LoadCpu loadCpu,
-            java.util.OptionalLong watchCloses,
+            java.util.Optional<WatchCloses.Count> watchCloses,
             Bench.EmptyOperator empty, ReadyTimes ready, double arrivalRate) {
         int n = options.n();
         Map<String, Double> byMethod = Bench.byLabel(opBefore, opAfter, "rest_client_requests_total", "method",
@@ -98,9 +98,11 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
         summary.put("heap_growth_bytes_per_object", Long.toString((long) ((heapBytes - heapBeforeBytes)
                 / (watched - 19))));
         // After start-up: watchers the API server closed for not reading fast enough (from its log; "n/a" for a
-        // cluster of --kubeconfig), lists the operator's informers made again (a relist of every object of the kind)
-        // and watches they had to start again.
-        summary.put("watch_closes", watchCloses.isPresent() ? Long.toString(watchCloses.getAsLong()) : "n/a");
+        // cluster of --kubeconfig), of those the ones that fell in a full collection the bench forced to weigh the
+        // live heap (or right after it), lists the operator's informers made again (a relist of every object of the
+        // kind) and watches they had to start again.
+        summary.put("watch_closes", watchCloses.map(c -> Long.toString(c.all())).orElse("n/a"));
+        summary.put("watch_closes_in_probes", watchCloses.map(c -> Long.toString(c.duringPauses())).orElse("n/a"));
         summary.put("relists", Long.toString((long) (opAfter.sum("kyma_operator_informer_lists_total")
                 - opBefore.sum("kyma_operator_informer_lists_total"))));
         summary.put("watch_restarts", Long.toString((long) (opAfter.sum("kyma_operator_watch_starts_total")

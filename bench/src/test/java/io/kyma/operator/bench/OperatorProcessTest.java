@@ -34,6 +34,13 @@ class OperatorProcessTest {
     }
 
     @Test
+    void theLiveHeapIsTheHistogramsTotal() {
+        assertThat(OperatorProcess.histogramTotalBytes(FULL)).isEqualTo(8_000_000.0);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> OperatorProcess.histogramTotalBytes("7761:\n"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("no total");
+    }
+
+    @Test
     void theRssCountsAsSettledOnlyOnceAWholeWindowLiesWithinTheSpread() {
         java.util.List<Double> falling = new java.util.ArrayList<>();
         for (int i = 0; i < OperatorProcess.SETTLE_WINDOW; i++) {

@@ -1,0 +1,51 @@
+package io.kyma.operator.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class WatchClosesTest {
+    private static final String LOG = """
+            I1123 14:10:39.123456   12345 cacher.go:1238] Forcing watcher close due to unresponsiveness: *unstructured.Unstructured
+            I1123 14:10:40.000000   12345 httplog.go:89] "HTTP" verb="PATCH"
+            I1123 14:10:45.500000   12345 cacher.go:1238] Forcing watcher close due to unresponsiveness: *unstructured.Unstructured
+            I1123 14:11:30.000001   12345 cacher.go:1238] Forcing watcher close due to unresponsiveness: *unstructured.Unstructured
+            Forcing watcher close due to unresponsiveness: a line without a header is not counted
+            """;
+
+    private static Instant at(String time) {
+        return Instant.parse("2026-11-23T" + time + "Z");
+    }
+
+    @Test
+    void readsTheTimeOfEachCloseFromTheKlogHeader() {
+        WatchCloses closes = WatchCloses.parse(LOG.lines(), ZoneOffset.UTC, at("15:00:00"));
+        assertThat(closes.times()).containsExactly(Instant.parse("2026-11-23T14:10:39.123456Z"),
+                at("14:10:45.5"), Instant.parse("2026-11-23T14:11:30.000001Z"));
+    }
+
+    @Test
+    void aLineFromLateDecemberReadOnNewYearsDayIsLastYears() {
+        WatchCloses closes = WatchCloses.parse(
+                "I1231 23:59:59.000000 1 cacher.go:1238] Forcing watcher close due to unresponsiveness: x".lines(),
+                ZoneOffset.UTC, Instant.parse("2027-01-01T00:00:05Z"));
+        assertThat(closes.times()).containsExactly(Instant.parse("2026-12-31T23:59:59Z"));
+    }
+
+    @Test
+    void countsTheClosesOfTheLoadAndThoseInOrJustAfterAPauseOfTheBench() {
+        WatchCloses closes = WatchCloses.parse(LOG.lines(), ZoneOffset.UTC, at("15:00:00"));
+        List<WatchCloses.Pause> pauses = List.of(new WatchCloses.Pause(at("14:10:38"), at("14:10:39")),
+                new WatchCloses.Pause(at("14:11:00"), at("14:11:01")));
+        // 14:10:39.12 is 0.12 s after the first pause: the pause's; 14:10:45.5 and 14:11:30 are the operator's own
+        assertThat(closes.count(at("14:10:00"), at("14:12:00"), pauses))
+                .isEqualTo(new WatchCloses.Count(3, 1));
+        // only the load's span counts
+        assertThat(closes.count(at("14:10:40"), at("14:11:00"), pauses)).isEqualTo(new WatchCloses.Count(1, 0));
+        assertThat(closes.count(at("14:10:00"), at("14:12:00"), List.of())).isEqualTo(new WatchCloses.Count(3, 0));
+    }
+}
