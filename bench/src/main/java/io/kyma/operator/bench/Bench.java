@@ -181,6 +181,10 @@ public final class Bench {
         java.time.Instant loadEndedAt = java.time.Instant.now();
         java.util.Optional<WatchCloses.Count> watchCloses = cluster.forcedWatchCloses()
                 .map(c -> c.count(loadStartedAt, loadEndedAt, operator.pauses()));
+        GcLog.Summary gc;
+        try (var lines = Files.lines(options.out().resolve(OperatorProcess.GC_LOG))) {
+            gc = GcLog.parse(lines).summary(loadStartedAt, loadEndedAt);
+        }
         if (options.profile()) {
             progress.say("writing the profile of the load");
             JfrProfile profile = operator.stopRecording(options.out().resolve("operator.jfr"));
@@ -205,7 +209,7 @@ public final class Bench {
         Charts.readyTimes(ready, options.out().resolve("ready.png"));
         Result result = Result.compute(options, ceiling, t1, tn, sampler, operatorBefore, operatorAfter, apiBefore,
                 apiAfter, heapBefore, heap, operator.peakRssMiB(), operator.cpuSeconds(), cluster.cpuSeconds(),
-                loadCpu, watchCloses, empty, ready, arrivalRate);
+                loadCpu, watchCloses, gc, empty, ready, arrivalRate);
         Files.writeString(options.out().resolve("timeseries.csv"), sampler.csv());
         Files.writeString(options.out().resolve("heap-by-objects.csv"), heapCurve.csv());
         if (!heapCurve.largestHistogram().isEmpty()) {

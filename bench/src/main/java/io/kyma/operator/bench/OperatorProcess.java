@@ -16,6 +16,7 @@ import io.kyma.operator.manager.ManagerConfig;
 
 /** The real manager jar, started as a process of its own with the real flags. */
 final class OperatorProcess implements AutoCloseable {
+    static final String GC_LOG = "operator-gc.log";
     private static final Pattern TOTAL = Pattern.compile("(?m)^Total\\s+\\d+\\s+(\\d+)\\s*$");
     private final Process process;
     private final URI metrics;
@@ -47,6 +48,7 @@ final class OperatorProcess implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(options.javaCommand());
         command.addAll(options.jvmOptions());
+        command.add(GcLog.option(options.out().resolve(GC_LOG))); // every pause, for the summary's gc_ keys
         command.addAll(List.of("-jar", jar.toString(), "--kubeconfig",
                 cluster.kubeconfig().toString(), "--namespace", "bench", "--transition-unit",
                 GoDuration.format(options.unit()), "--metrics-bind-address", "127.0.0.1:" + metricsPort,

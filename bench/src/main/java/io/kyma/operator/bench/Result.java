@@ -14,7 +14,7 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
     static Result compute(BenchOptions options, Bench.Ceiling ceiling, double t1, double tn, Sampler sampler,
             PromText opBefore, PromText opAfter, PromText apiBefore, PromText apiAfter, double heapBeforeBytes, double heapBytes,
             double peakRss, double operatorCpu, Map<String, Double> clusterCpu, Bench.LoadCpu loadCpu,
-            java.util.Optional<WatchCloses.Count> watchCloses,
+            java.util.Optional<WatchCloses.Count> watchCloses, GcLog.Summary gc,
             Bench.EmptyOperator empty, ReadyTimes ready, double arrivalRate) {
         int n = options.n();
         Map<String, Double> byMethod = Bench.byLabel(opBefore, opAfter, "rest_client_requests_total", "method",
@@ -103,6 +103,11 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
         // kind) and watches they had to start again.
         summary.put("watch_closes", watchCloses.map(c -> Long.toString(c.all())).orElse("n/a"));
         summary.put("watch_closes_in_probes", watchCloses.map(c -> Long.toString(c.duringPauses())).orElse("n/a"));
+        // The operator's collections during the load: each stops every thread, the watch readers too.
+        summary.put("gc_young", Long.toString(gc.young()));
+        summary.put("gc_full", Long.toString(gc.full()));
+        summary.put("gc_stopped_s", f1(gc.stoppedSeconds()));
+        summary.put("gc_full_max_ms", Long.toString(Math.round(gc.longestFullMillis())));
         summary.put("relists", Long.toString((long) (opAfter.sum("kyma_operator_informer_lists_total")
                 - opBefore.sum("kyma_operator_informer_lists_total"))));
         summary.put("watch_restarts", Long.toString((long) (opAfter.sum("kyma_operator_watch_starts_total")

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 class BenchSmokeIT {
     private static final List<String> SUMMARY_KEYS = List.of("n", "unit", "t1_s", "tn_s", "ideal_s", "ratio",
             "ceiling_writes_per_s", "writes_per_kyma", "max_queue_depth", "peak_rss_mb",
-            "heap_bytes_per_object", "watch_closes", "watch_closes_in_probes", "relists", "watch_restarts", "reconcile_errors", "conflicts",
+            "heap_bytes_per_object", "watch_closes", "watch_closes_in_probes", "gc_young", "gc_full",
+            "gc_stopped_s", "gc_full_max_ms", "relists", "watch_restarts", "reconcile_errors", "conflicts",
             "empty_rss_mb", "ready_rss_mb", "temp_cache_max", "first_ready_s", "p50_ready_s", "p99_ready_s", "mean_ready_s",
             "cpu_ms_per_write", "apiserver_cpu_ms_per_write", "cpu_operator_load_s");
     /** Percentiles of histograms: the range of the bucket they fall in. */

@@ -1,0 +1,36 @@
+package io.kyma.operator.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+
+import org.junit.jupiter.api.Test;
+
+class GcLogTest {
+    private static final String LOG = """
+            [2026-11-23T14:14:50.100+0000] Using Serial
+            [2026-11-23T14:14:50.617+0000] GC(46) Pause Full (Metadata GC Threshold) 9M->8M(13M) 13.309ms
+            [2026-11-23T14:16:33.071+0000] GC(248) Pause Young (Allocation Failure) 63M->60M(64M) 2.590ms
+            [2026-11-23T14:16:33.138+0000] GC(249) Pause Young (Allocation Failure) 64M->60M(64M) 3.557ms
+            [2026-11-23T14:16:43.689+0000] GC(445) Pause Full (Allocation Failure) 123M->17M(146M) 69.898ms
+            [2026-11-23T14:16:51.634+0000] GC(473) Pause Full (Heap Inspection Initiated GC) 35M->22M(137M) 99.436ms
+            """;
+
+    @Test
+    void summarisesThePausesOfASpanOfTime() {
+        GcLog log = GcLog.parse(LOG.lines());
+        assertThat(log.pauses()).hasSize(5);
+        GcLog.Summary load = log.summary(Instant.parse("2026-11-23T14:16:00Z"), Instant.parse("2026-11-23T14:16:50Z"));
+        assertThat(load.young()).isEqualTo(2);
+        assertThat(load.full()).isEqualTo(1);
+        assertThat(load.stoppedSeconds()).isCloseTo((2.590 + 3.557 + 69.898) / 1000, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(load.longestFullMillis()).isEqualTo(69.898);
+        assertThat(log.summary(Instant.parse("2026-11-23T15:00:00Z"), Instant.parse("2026-11-23T16:00:00Z")))
+                .isEqualTo(new GcLog.Summary(0, 0, 0, 0));
+    }
+
+    @Test
+    void theOptionWritesWallClockTimes() {
+        assertThat(GcLog.option(java.nio.file.Path.of("/x/operator-gc.log"))).isEqualTo("-Xlog:gc:file=/x/operator-gc.log:time");
+    }
+}
