@@ -158,6 +158,9 @@ public final class Bench {
         double operatorCpuBefore = operator.cpuSeconds();
         Map<String, Double> clusterCpuBefore = cluster.cpuSeconds();
         sampler.start();
+        SocketBacklog backlog = new SocketBacklog(operator.pid(),
+                SocketBacklog.port(java.net.URI.create(client.getConfiguration().getMasterUrl())));
+        backlog.start();
         long loadStart = System.nanoTime();
         java.time.Instant loadStartedAt = java.time.Instant.now();
         createLoad(client, heapCurve, sampler, arrivalRate);
@@ -170,6 +173,7 @@ public final class Bench {
         double tn = (System.nanoTime() - loadStart) / 1e9;
         progress.done();
         sampler.stop();
+        backlog.stop();
         Map<String, Double> clusterCpuLoad = new TreeMap<>();
         cluster.cpuSeconds().forEach((k, v) -> clusterCpuLoad.put(k, v - clusterCpuBefore.getOrDefault(k, 0.0)));
         LoadCpu loadCpu = new LoadCpu(operator.cpuSeconds() - operatorCpuBefore, clusterCpuLoad);
@@ -180,7 +184,9 @@ public final class Bench {
         PromText apiAfter = cluster.apiserverMetrics(client);
         java.time.Instant loadEndedAt = java.time.Instant.now();
         java.util.Optional<WatchCloses.Count> watchCloses = cluster.forcedWatchCloses()
-                .map(c -> c.count(loadStartedAt, loadEndedAt, operator.pauses()));
+                .map(c -> c.count(loadStartedAt, loadEndedAt, operator.pauses(), backlog.samples()));
+        Files.writeString(options.out().resolve("socket-backlog.csv"), SocketBacklog.csv(backlog.samples(),
+                loadStartedAt));
         GcLog.Summary gc;
         try (var lines = Files.lines(options.out().resolve(OperatorProcess.GC_LOG))) {
             gc = GcLog.parse(lines).summary(loadStartedAt, loadEndedAt);
@@ -207,6 +213,9 @@ public final class Bench {
         ReadyTimes ready = ReadyTimes.of(client.resources(Kyma.class).inNamespace(NS).list().getItems(), T1_KYMA);
         Files.writeString(options.out().resolve("ready-times.csv"), ready.csv());
         Charts.readyTimes(ready, options.out().resolve("ready.png"));
+        java.util.LinkedHashMap<String, Double> lateness = Result.lateness(operatorBefore, operatorAfter);
+        Files.writeString(options.out().resolve("lateness.csv"), Charts.bucketsCsv(lateness, "transitions"));
+        Charts.lateness(lateness, options.out().resolve("lateness.png"));
         Result result = Result.compute(options, ceiling, t1, tn, sampler, operatorBefore, operatorAfter, apiBefore,
                 apiAfter, heapBefore, heap, operator.peakRssMiB(), operator.cpuSeconds(), cluster.cpuSeconds(),
                 loadCpu, watchCloses, gc, empty, ready, arrivalRate);

@@ -14,7 +14,7 @@ import io.kyma.operator.common.GoDuration;
 /** The benchmark's options: {@code --n 1000 --unit 1s [--kubeconfig FILE] [--out DIR] [operator flags after --]}. */
 record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, Path repository, String javaCommand,
         List<String> jvmOptions, Map<String, String> operatorEnvironment, boolean heapDump, boolean profile,
-        List<String> operatorFlags, Optional<ArrivalRate> arrivalRate) {
+        List<String> operatorFlags, Optional<ArrivalRate> arrivalRate, int operatorNice) {
 
     /**
      * Open loop: Kymas arrive one after another at a steady rate, either {@code perSecond} or {@code share} of the
@@ -38,7 +38,7 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
     static final String USAGE = """
             Usage: java -jar bench/target/kyma-bench.jar [--help] [--n N] [--unit DURATION] [--kubeconfig FILE] [--out DIR]
                    [--repository DIR] [--java FILE] [--jvm-options "FLAGS"] [--jvm-extra "FLAGS"]
-                   [--heap-dump] [--profile] [--arrival-rate K | P%]
+                   [--heap-dump] [--profile] [--arrival-rate K | P%] [--operator-nice N]
                    [-- operator flags]
               --n           Kymas of the 18 modules in the load (default 1000)
               --unit        the operator's --transition-unit (default 1s)
@@ -56,6 +56,8 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
               --arrival-rate  open loop: create the Kymas one after another, K a second, or at P % of the
                             rate the measured ceiling allows (ceiling / writes of the T(1) Kyma); without
                             it all N are created at once
+              --operator-nice  run the operator at this nice value (1 to 19; default 0, as the control
+                            plane), so that the API server and etcd get the CPU first on a shared machine
             Flags after -- go to the operator, for example -- --k8s-client-qps 300 --k8s-client-burst 300.
             """;
 
@@ -79,6 +81,7 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
         boolean heapDump = false;
         boolean profile = false;
         Optional<ArrivalRate> arrivalRate = Optional.empty();
+        int operatorNice = 0;
         List<String> operatorFlags = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--")) {
@@ -110,11 +113,15 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
                 case "--jvm-options" -> jvmOptions = value;
                 case "--jvm-extra" -> jvmExtra = value;
                 case "--arrival-rate" -> arrivalRate = Optional.of(ArrivalRate.parse(value));
+                case "--operator-nice" -> operatorNice = Integer.parseInt(value);
                 default -> throw new IllegalArgumentException("unknown option " + args[i - 1]);
             }
         }
         if (n < 1 || unit.isZero()) {
             throw new IllegalArgumentException("--n must be at least 1 and --unit above 0");
+        }
+        if (operatorNice < 0 || operatorNice > 19) {
+            throw new IllegalArgumentException("--operator-nice must be from 0 to 19, got " + operatorNice);
         }
         if (repository == null) {
             repository = findRepository();
@@ -137,7 +144,7 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
             jvm.addAll(List.of(jvmExtra.trim().split("\\s+")));
         }
         return new BenchOptions(n, unit, kubeconfig, out, repository, javaCommand, List.copyOf(jvm), environment, heapDump,
-                profile, operatorFlags, arrivalRate);
+                profile, operatorFlags, arrivalRate, operatorNice);
     }
 
     private static Path findRepository() {

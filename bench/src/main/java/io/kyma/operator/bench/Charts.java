@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -65,6 +67,25 @@ final class Charts {
         chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         chart.getStyler().setLegendVisible(false);
         BitmapEncoder.saveBitmap(chart, strip(file), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    /** How late transitions were written after their due time: transitions in each histogram bucket. */
+    static void lateness(java.util.Map<String, Double> buckets, Path file) throws IOException {
+        CategoryChart chart = new CategoryChartBuilder().width(1000).height(560)
+                .title("Lateness of component transitions").xAxisTitle("seconds after the due time (histogram bucket)")
+                .yAxisTitle("transitions").build();
+        chart.addSeries("transitions", List.copyOf(buckets.keySet()),
+                buckets.values().stream().map(Number.class::cast).toList());
+        chart.getStyler().setLegendVisible(false);
+        chart.getStyler().setXAxisLabelRotation(45);
+        BitmapEncoder.saveBitmap(chart, strip(file), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    /** A histogram's buckets as CSV rows: the bucket's range in seconds and its count. */
+    static String bucketsCsv(java.util.Map<String, Double> buckets, String what) {
+        StringBuilder out = new StringBuilder("bucket_s," + what + "\n");
+        buckets.forEach((range, count) -> out.append(range).append(',').append(Math.round(count)).append('\n'));
+        return out.toString();
     }
 
     /** XChart adds the extension itself. */

@@ -46,6 +46,9 @@ final class OperatorProcess implements AutoCloseable {
         int metricsPort = Bench.freePort();
         int probesPort = Bench.freePort();
         List<String> command = new ArrayList<>();
+        if (options.operatorNice() > 0) { // every thread the JVM starts inherits it
+            command.addAll(List.of("nice", "-n", Integer.toString(options.operatorNice())));
+        }
         command.add(options.javaCommand());
         command.addAll(options.jvmOptions());
         command.add(GcLog.option(options.out().resolve(GC_LOG))); // every pause, for the summary's gc_ keys

@@ -85,6 +85,25 @@ record PromText(List<Sample> samples) {
         return ">" + plain(lower);
     }
 
+    /**
+     * How many of the observations between two scrapes fell in each bucket, as {@code lower..upper} seconds in order,
+     * and beyond the last finite bucket as {@code >last}.
+     */
+    static java.util.LinkedHashMap<String, Double> bucketCounts(TreeMap<Double, Double> before,
+            TreeMap<Double, Double> after, double total) {
+        java.util.LinkedHashMap<String, Double> counts = new java.util.LinkedHashMap<>();
+        double lower = 0;
+        double below = 0;
+        for (var bucket : after.entrySet()) {
+            double cumulative = bucket.getValue() - before.getOrDefault(bucket.getKey(), 0.0);
+            counts.put(plain(lower) + ".." + plain(bucket.getKey()), cumulative - below);
+            lower = bucket.getKey();
+            below = cumulative;
+        }
+        counts.put(">" + plain(lower), Math.max(0, total - below));
+        return counts;
+    }
+
     private static String plain(double seconds) {
         return java.math.BigDecimal.valueOf(seconds).stripTrailingZeros().toPlainString();
     }

@@ -62,6 +62,9 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
         summary.put("p50_ready_s", f1(ready.percentile(0.5)));
         summary.put("p99_ready_s", f1(ready.percentile(0.99)));
         summary.put("mean_ready_s", f1(ready.mean()));
+        if (options.operatorNice() > 0) {
+            summary.put("operator_nice", Integer.toString(options.operatorNice())); // the control plane's CPU first
+        }
         if (arrivalRate > 0) {
             // Open loop: did the Kymas that came last wait longer than those that came first?
             summary.put("arrival_rate_per_s", String.format(Locale.ROOT, "%.3f", arrivalRate));
@@ -83,11 +86,8 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
         // Percentiles of histograms as the range of the bucket they fall in, never interpolated inside it.
         summary.put("p50_queue_wait_s", PromText.bucketRange(0.5, before, after, queued));
         summary.put("p99_queue_wait_s", PromText.bucketRange(0.99, before, after, queued));
-        double transitions = opAfter.sum("kyma_operator_transition_lateness_seconds_count")
-                - opBefore.sum("kyma_operator_transition_lateness_seconds_count");
-        summary.put("p99_lateness_s", PromText.bucketRange(0.99,
-                opBefore.buckets("kyma_operator_transition_lateness_seconds"),
-                opAfter.buckets("kyma_operator_transition_lateness_seconds"), transitions));
+        summary.put("p99_lateness_s", PromText.bucketRange(0.99, opBefore.buckets(LATENESS),
+                opAfter.buckets(LATENESS), transitions(opBefore, opAfter)));
         summary.put("max_queue_depth", Long.toString((long) sampler.maxQueueDepth()));
         summary.put("ready_rss_mb", f1(empty.readyRssMiB()));
         summary.put("empty_rss_mb", f1(empty.settledRssMiB()));
@@ -103,6 +103,11 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
         // kind) and watches they had to start again.
         summary.put("watch_closes", watchCloses.map(c -> Long.toString(c.all())).orElse("n/a"));
         summary.put("watch_closes_in_probes", watchCloses.map(c -> Long.toString(c.duringPauses())).orElse("n/a"));
+        // Who was behind when they fell: the most bytes the operator left unread on one of its API-server sockets,
+        // and the most bytes of the operator's requests the API server left unread, in the second before a close.
+        summary.put("unread_kb_before_closes", watchCloses.map(c -> kib(c.operatorUnreadBefore())).orElse("n/a"));
+        summary.put("apiserver_unread_kb_before_closes",
+                watchCloses.map(c -> kib(c.apiserverUnreadBefore())).orElse("n/a"));
         // The operator's collections during the load: each stops every thread, the watch readers too.
         summary.put("gc_young", Long.toString(gc.young()));
         summary.put("gc_full", Long.toString(gc.full()));
@@ -223,6 +228,22 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
     private static boolean isWrite(String verb) {
         return verb != null && (verb.equals("POST") || verb.equals("PATCH") || verb.equals("PUT")
                 || verb.equals("DELETE") || verb.equals("CREATE") || verb.equals("APPLY"));
+    }
+
+    static final String LATENESS = "kyma_operator_transition_lateness_seconds";
+
+    private static double transitions(PromText before, PromText after) {
+        return after.sum(LATENESS + "_count") - before.sum(LATENESS + "_count");
+    }
+
+    /** How late the load's transitions were written after their due time: transitions by histogram bucket. */
+    static java.util.LinkedHashMap<String, Double> lateness(PromText before, PromText after) {
+        return PromText.bucketCounts(before.buckets(LATENESS), after.buckets(LATENESS), transitions(before, after));
+    }
+
+    /** Bytes in KiB to one decimal, or "n/a" for nothing measured (-1). */
+    private static String kib(long bytes) {
+        return bytes < 0 ? "n/a" : f1(bytes / 1024.0);
     }
 
     private static String f1(double value) {

@@ -26,8 +26,12 @@ record WatchCloses(List<Instant> times) {
     record Pause(Instant start, Instant end) {
     }
 
-    /** The closes of a span of time: all of them, and those that fell in one of the bench's pauses. */
-    record Count(long all, long duringPauses) {
+    /**
+     * The closes of a span of time: all of them, those that fell in one of the bench's pauses, and the most bytes the
+     * operator (and the API server, of the operator's requests) had left unread on one socket in the second before
+     * any of them; -1 when nothing was sampled then.
+     */
+    record Count(long all, long duringPauses, long operatorUnreadBefore, long apiserverUnreadBefore) {
     }
 
     /**
@@ -54,12 +58,17 @@ record WatchCloses(List<Instant> times) {
         return new WatchCloses(List.copyOf(times));
     }
 
-    /** Closes in [from, to), and of those the ones in one of the pauses or within {@link #GRACE} after it. */
-    Count count(Instant from, Instant to, List<Pause> pauses) {
+    /**
+     * Closes in [from, to), of those the ones in one of the pauses or within {@link #GRACE} after it, and the socket
+     * backlogs sampled before them.
+     */
+    Count count(Instant from, Instant to, List<Pause> pauses, List<SocketBacklog.Sample> backlog) {
         List<Instant> span = times.stream().filter(t -> !t.isBefore(from) && t.isBefore(to)).toList();
         long paused = span.stream()
                 .filter(t -> pauses.stream().anyMatch(p -> !t.isBefore(p.start()) && !t.isAfter(p.end().plus(GRACE))))
                 .count();
-        return new Count(span.size(), paused);
+        return new Count(span.size(), paused,
+                SocketBacklog.maxBefore(backlog, span, SocketBacklog.Sample::operatorUnread),
+                SocketBacklog.maxBefore(backlog, span, SocketBacklog.Sample::apiserverUnread));
     }
 }

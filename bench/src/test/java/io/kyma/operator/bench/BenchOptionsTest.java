@@ -54,4 +54,15 @@ class BenchOptionsTest {
         assertThatThrownBy(() -> BenchOptions.ArrivalRate.parse("0")).hasMessageContaining("--arrival-rate");
         assertThatThrownBy(() -> BenchOptions.ArrivalRate.parse("-5%")).hasMessageContaining("--arrival-rate");
     }
+
+    @Test
+    void theOperatorRunsAtTheControlPlanesPriorityUnlessToldOtherwise() {
+        assertThat(BenchOptions.parse(new String[] { "--jvm-options", "" }).operatorNice()).isZero();
+        assertThat(BenchOptions.parse(new String[] { "--jvm-options", "", "--operator-nice", "10" }).operatorNice())
+                .isEqualTo(10);
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] { "--jvm-options", "", "--operator-nice", "-5" }))
+                .hasMessage("--operator-nice must be from 0 to 19, got -5");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] { "--jvm-options", "", "--operator-nice", "20" }))
+                .hasMessageContaining("--operator-nice");
+    }
 }

@@ -68,7 +68,18 @@ class BenchSmokeIT {
         assertThat(curve).as("empty, after T(1), and after the load at least").hasSizeGreaterThanOrEqualTo(4);
         assertThat(Files.readString(out.resolve("heap-histogram-peak.txt"))).startsWith("Live heap ")
                 .contains("io.kyma.operator.api.HelmComponent");
-        for (String chart : List.of("progress.png", "memory.png", "ready.png")) {
+        for (String key : List.of("unread_kb_before_closes", "apiserver_unread_kb_before_closes")) {
+            assertThat(summary.get(key)).as(key + ": n/a without closes").matches("n/a|[0-9]+\\.[0-9]");
+        }
+        List<String> backlog = Files.readAllLines(out.resolve("socket-backlog.csv"));
+        assertThat(backlog.get(0)).isEqualTo("seconds,operator_unread_bytes,apiserver_unread_bytes");
+        assertThat(backlog).as("four samples a second through the load").hasSizeGreaterThan(4);
+        List<String> lateness = Files.readAllLines(out.resolve("lateness.csv"));
+        assertThat(lateness.get(0)).isEqualTo("bucket_s,transitions");
+        assertThat(lateness.stream().skip(1).mapToLong(row -> Long.parseLong(row.split(",")[1])).sum())
+                .as("four timed transitions of each of the 20 Kymas' 18 components at least")
+                .isGreaterThanOrEqualTo(20 * 18 * 4);
+        for (String chart : List.of("progress.png", "memory.png", "ready.png", "lateness.png")) {
             BufferedImage image = ImageIO.read(out.resolve(chart).toFile());
             assertThat(image).as(chart).isNotNull();
             assertThat(image.getWidth()).isEqualTo(1000);

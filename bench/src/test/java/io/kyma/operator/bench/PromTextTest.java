@@ -33,4 +33,13 @@ class PromTextTest {
         assertThat(PromText.bucketRange(1.0, before, after, 100)).isEqualTo(">60");
         assertThat(PromText.bucketRange(0.99, before, before, 0)).isEqualTo("none");
     }
+
+    @Test
+    void eachBucketsShareOfWhatCameBetweenTheScrapes() {
+        TreeMap<Double, Double> before = PromText.parse(BEFORE).buckets("w_seconds");
+        TreeMap<Double, Double> after = PromText.parse(AFTER).buckets("w_seconds");
+        assertThat(PromText.bucketCounts(before, after, 100)).containsExactly(
+                java.util.Map.entry("0..0.5", 50.0), java.util.Map.entry("0.5..1", 40.0),
+                java.util.Map.entry("1..30", 8.0), java.util.Map.entry("30..60", 1.0), java.util.Map.entry(">60", 1.0));
+    }
 }

@@ -42,10 +42,28 @@ class WatchClosesTest {
         List<WatchCloses.Pause> pauses = List.of(new WatchCloses.Pause(at("14:10:38"), at("14:10:39")),
                 new WatchCloses.Pause(at("14:11:00"), at("14:11:01")));
         // 14:10:39.12 is 0.12 s after the first pause: the pause's; 14:10:45.5 and 14:11:30 are the operator's own
-        assertThat(closes.count(at("14:10:00"), at("14:12:00"), pauses))
-                .isEqualTo(new WatchCloses.Count(3, 1));
+        assertThat(closes.count(at("14:10:00"), at("14:12:00"), pauses, List.of()))
+                .isEqualTo(new WatchCloses.Count(3, 1, -1, -1));
         // only the load's span counts
-        assertThat(closes.count(at("14:10:40"), at("14:11:00"), pauses)).isEqualTo(new WatchCloses.Count(1, 0));
-        assertThat(closes.count(at("14:10:00"), at("14:12:00"), List.of())).isEqualTo(new WatchCloses.Count(3, 0));
+        assertThat(closes.count(at("14:10:40"), at("14:11:00"), pauses, List.of()))
+                .isEqualTo(new WatchCloses.Count(1, 0, -1, -1));
+        assertThat(closes.count(at("14:10:00"), at("14:12:00"), List.of(), List.of()))
+                .isEqualTo(new WatchCloses.Count(3, 0, -1, -1));
+    }
+
+    @Test
+    void takesTheLargestBacklogOfTheSecondBeforeEachCloseOfTheSpan() {
+        WatchCloses closes = WatchCloses.parse(LOG.lines(), ZoneOffset.UTC, at("15:00:00"));
+        List<SocketBacklog.Sample> backlog = List.of(
+                new SocketBacklog.Sample(at("14:10:38"), 90_000, 1), // 1.12 s before the first close: too early
+                new SocketBacklog.Sample(at("14:10:39"), 2_048, 4_096),
+                new SocketBacklog.Sample(at("14:10:45.25"), 1_024, 8_192),
+                new SocketBacklog.Sample(at("14:10:45.75"), 70_000, 70_000), // after the close
+                new SocketBacklog.Sample(at("14:11:29.5"), 0, 512));
+        assertThat(closes.count(at("14:10:00"), at("14:12:00"), List.of(), backlog))
+                .isEqualTo(new WatchCloses.Count(3, 0, 2_048, 8_192));
+        // the close at 14:11:30 alone
+        assertThat(closes.count(at("14:11:00"), at("14:12:00"), List.of(), backlog))
+                .isEqualTo(new WatchCloses.Count(1, 0, 0, 512));
     }
 }
