@@ -45,6 +45,7 @@ class BenchDocTest {
                     case "docs/bench/n4000*" -> n4000Steps();
                     case "docs/bench/n300*" -> admissionAtN300();
                     case "docs/bench/n1000-ordered" -> orderedTargets();
+                    case "docs/bench/n1000-*/socket-backlog" -> watchCloses();
                     case "docs/bench/jvm/n1000-*-profiled" -> profiles();
                     default -> throw new AssertionError(doc + " names an unknown table source " + source);
                 };
@@ -201,6 +202,30 @@ class BenchDocTest {
                     o.get("arrival_rate_per_s")), p99Share <= 1.1);
         } else {
             out.append("| open loop at 80 % of the ceiling's rate: p99 time to Ready ≤ 1.1 × T(1) | not run | missed |\n");
+        }
+        return out.toString();
+    }
+
+    /**
+     * Who was behind when the API server closed the operator's watches: the N = 1000 runs with the operator at the
+     * control plane's CPU priority and below it.
+     */
+    static String watchCloses() throws IOException {
+        List<List<String>> runs = List.of(List.of("n1000-ordered", "same as the control plane"),
+                List.of("n1000-operator-nice", "below it (`--operator-nice 10`)"));
+        StringBuilder out = new StringBuilder("| run | operator's CPU priority | forced watch closes | of those in the"
+                + " bench's heap probes | most unread on one operator socket in the second before a close | most of"
+                + " the operator's requests the API server had not read then | T(N)/T*(N) | API server CPU per write |\n"
+                + "|---|---|---|---|---|---|---|---|\n");
+        for (List<String> run : runs) {
+            if (!Files.exists(ROOT.resolve("docs/bench/" + run.get(0) + "/summary.txt"))) {
+                continue;
+            }
+            Map<String, String> s = summary("docs/bench/" + run.get(0));
+            out.append(String.format(Locale.ROOT, "| [`%s`](%s/socket-backlog.csv) | %s | %s | %s | %s KiB | %s KiB |"
+                    + " %s | %s ms |%n", run.get(0), run.get(0), run.get(1), s.get("watch_closes"),
+                    s.get("watch_closes_in_probes"), s.get("unread_kb_before_closes"),
+                    s.get("apiserver_unread_kb_before_closes"), s.get("ratio"), s.get("apiserver_cpu_ms_per_write")));
         }
         return out.toString();
     }
