@@ -43,6 +43,11 @@ record PromText(List<Sample> samples) {
         return new PromText(samples);
     }
 
+    /** Whether any sample of the metric is there. */
+    boolean has(String name) {
+        return samples.stream().anyMatch(s -> s.name().equals(name));
+    }
+
     double sum(String name) {
         return sum(name, labels -> true);
     }

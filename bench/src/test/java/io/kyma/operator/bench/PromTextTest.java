@@ -23,6 +23,14 @@ class PromTextTest {
             """;
 
     @Test
+    void tellsAMetricThatIsAbsentFromOneThatIsZero() {
+        PromText text = PromText.parse("# TYPE a gauge\na 0.0\nb{x=\"1\"} 2.0\n");
+        assertThat(text.has("a")).isTrue();
+        assertThat(text.has("b")).isTrue();
+        assertThat(text.has("c")).isFalse();
+    }
+
+    @Test
     void aPercentileIsTheRangeOfItsBucketCountingOnlyWhatCameBetweenTheScrapes() {
         TreeMap<Double, Double> before = PromText.parse(BEFORE).buckets("w_seconds");
         TreeMap<Double, Double> after = PromText.parse(AFTER).buckets("w_seconds");

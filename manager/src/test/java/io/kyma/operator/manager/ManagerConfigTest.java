@@ -79,6 +79,8 @@ class ManagerConfigTest {
             "--failure-max-delay=500ms|--failure-max-delay must not be shorter than --failure-base-delay",
             "--namespace=Team_A|--namespace: 'Team_A' is not a namespace name",
             "--remote-response-limit=1Ki|--remote-response-limit: must be from 64Ki",
+            "--watch-read-ahead=1Ki|--watch-read-ahead: must be from 64Ki",
+            "--watch-read-ahead=-1|--watch-read-ahead: '-1' is not a size",
             "--remote-server-allow=jobs_example|--remote-server-allow: 'jobs_example' is not a host name",
             "--sync-period=9999999999h|--sync-period: '9999999999h' is longer than the longest duration",
             "--run-poll-interval=0s|--run-poll-interval must be greater than 0",
@@ -88,6 +90,13 @@ class ManagerConfigTest {
     void badValuesAreRejectedNamingTheFlag(String arg, String message) {
         assertThatThrownBy(() -> ManagerConfig.parse(new String[] { arg }, Map.of()))
                 .isInstanceOf(ConfigException.class).hasMessageContaining(message);
+    }
+
+    @Test
+    void watchReadAheadIsASizeOrZeroForOff() {
+        assertThat(ManagerConfig.parse(new String[] { "--watch-read-ahead=512Ki" }, Map.of()).watchReadAhead())
+                .isEqualTo(512 << 10);
+        assertThat(ManagerConfig.parse(new String[] { "--watch-read-ahead=0" }, Map.of()).watchReadAhead()).isZero();
     }
 
     @Test
@@ -122,7 +131,7 @@ class ManagerConfigTest {
                 .isEqualTo("kubeconfig=<default> namespace=<all> transition-unit=10ms kyma-status-interval=5s "
                         + "max-concurrent-reconciles=50 admission-backlog=0 low-priority-max-wait=30s log-level=info failure-base-delay=1s failure-max-delay=16m40s "
                         + "rate-limiter-frequency=30 rate-limiter-burst=200 max-reconcile-rate=0 k8s-client-qps=150 "
-                        + "k8s-client-burst=150 sync-period=10h informer-list-limit=500 temporary-cache-max=5000 reconcile-timeout=1m metrics-bind-address=:8080 "
+                        + "k8s-client-burst=150 sync-period=10h informer-list-limit=500 temporary-cache-max=5000 watch-read-ahead=4194304 reconcile-timeout=1m metrics-bind-address=:8080 "
                         + "health-probe-bind-address=:8081 remote-server-url=<none> run-poll-interval=5s "
                         + "run-cleanup-timeout=5m remote-connect-timeout=2s remote-request-timeout=10s "
                         + "remote-response-limit=4194304 remote-server-allow=<all> leader-elect=false "

@@ -41,7 +41,9 @@ class MetricsIT {
             "kyma_operator_requeue_limiter_wait_seconds_bucket", "kyma_operator_global_gate_wait_seconds_bucket",
             "kyma_operator_informer_lists_total", "kyma_operator_watch_starts_total",
             "kyma_operator_temporary_cache_entries", "kyma_operator_temporary_cache_refused_total",
-            "kyma_operator_lean_cache_fallbacks_total", "kyma_operator_reconciles_queued");
+            "kyma_operator_lean_cache_fallbacks_total", "kyma_operator_reconciles_queued",
+            "kyma_operator_watch_read_ahead_chars", "kyma_operator_watch_read_ahead_peak_chars",
+            "kyma_operator_watch_read_ahead_stalls_total");
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{[^}]*\\})? ([^ \\n]+)",
             Pattern.MULTILINE);
     private final HttpClient http = HttpClient.newHttpClient();
@@ -87,6 +89,11 @@ class MetricsIT {
                 }
                 assertThat(sample(text, "kyma_operator_helmcomponents", "state=\"success\"")).isEqualTo(6.0);
                 assertThat(sum(text, "kyma_operator_lean_cache_fallbacks_total")).isZero();
+                // the watch events came through the read-ahead, and none is left waiting to be decoded
+                assertThat(sum(text, "kyma_operator_watch_read_ahead_peak_chars")).isGreaterThan(0);
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> sum(scrape(metrics), "kyma_operator_watch_read_ahead_chars") == 0);
+                assertThat(sum(text, "kyma_operator_watch_read_ahead_stalls_total")).isZero();
                 // once the watches have delivered every write, nothing is held for read after write
                 await().atMost(Duration.ofSeconds(30)).until(() -> sum(scrape(metrics),
                         "kyma_operator_temporary_cache_entries") == 0);
