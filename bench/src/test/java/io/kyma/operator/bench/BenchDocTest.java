@@ -211,21 +211,30 @@ class BenchDocTest {
      * control plane's CPU priority and below it.
      */
     static String watchCloses() throws IOException {
-        List<List<String>> runs = List.of(List.of("n1000-ordered", "same as the control plane"),
-                List.of("n1000-operator-nice", "below it (`--operator-nice 10`)"));
-        StringBuilder out = new StringBuilder("| run | operator's CPU priority | forced watch closes | of those in the"
-                + " bench's heap probes | most unread on one operator socket in the second before a close | most of"
-                + " the operator's requests the API server had not read then | T(N)/T*(N) | API server CPU per write |\n"
-                + "|---|---|---|---|---|---|---|---|\n");
+        List<List<String>> runs = List.of(
+                List.of("n1000-ordered", "same as the control plane", "decoded by the socket's reader"),
+                List.of("n1000-operator-nice", "below it (`--operator-nice 10`)", "decoded by the socket's reader"),
+                List.of("n1000-read-ahead", "same as the control plane", "read ahead (`--watch-read-ahead 4Mi`)"),
+                List.of("n1000-read-ahead-own-client", "same as the control plane",
+                        "read ahead, on a JDK client of their own (tried, not kept)"),
+                List.of("n1000-read-ahead-off", "same as the control plane",
+                        "decoded by the socket's reader (`--watch-read-ahead 0`)"));
+        StringBuilder out = new StringBuilder("| run | operator's CPU priority | watch messages | forced watch closes |"
+                + " of those in the bench's heap probes | most unread on one operator socket in the second before a"
+                + " close | most of the operator's requests the API server had not read then | most read ahead and"
+                + " waiting to be decoded | T(N)/T*(N) | operator CPU per write | API server CPU per write |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (List<String> run : runs) {
             if (!Files.exists(ROOT.resolve("docs/bench/" + run.get(0) + "/summary.txt"))) {
                 continue;
             }
             Map<String, String> s = summary("docs/bench/" + run.get(0));
-            out.append(String.format(Locale.ROOT, "| [`%s`](%s/socket-backlog.csv) | %s | %s | %s | %s KiB | %s KiB |"
-                    + " %s | %s ms |%n", run.get(0), run.get(0), run.get(1), s.get("watch_closes"),
-                    s.get("watch_closes_in_probes"), s.get("unread_kb_before_closes"),
-                    s.get("apiserver_unread_kb_before_closes"), s.get("ratio"), s.get("apiserver_cpu_ms_per_write")));
+            String readAhead = s.getOrDefault("read_ahead_peak_kb", "off");
+            out.append(String.format(Locale.ROOT, "| [`%s`](%s/socket-backlog.csv) | %s | %s | %s | %s | %s KiB |"
+                    + " %s KiB | %s | %s | %s ms | %s ms |%n", run.get(0), run.get(0), run.get(1), run.get(2),
+                    s.get("watch_closes"), s.get("watch_closes_in_probes"), s.get("unread_kb_before_closes"),
+                    s.get("apiserver_unread_kb_before_closes"), readAhead.equals("off") ? "—" : readAhead + " KiB",
+                    s.get("ratio"), s.get("cpu_ms_per_write"), s.get("apiserver_cpu_ms_per_write")));
         }
         return out.toString();
     }

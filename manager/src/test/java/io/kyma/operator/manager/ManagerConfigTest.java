@@ -131,7 +131,7 @@ class ManagerConfigTest {
                 .isEqualTo("kubeconfig=<default> namespace=<all> transition-unit=10ms kyma-status-interval=5s "
                         + "max-concurrent-reconciles=50 admission-backlog=0 low-priority-max-wait=30s log-level=info failure-base-delay=1s failure-max-delay=16m40s "
                         + "rate-limiter-frequency=30 rate-limiter-burst=200 max-reconcile-rate=0 k8s-client-qps=150 "
-                        + "k8s-client-burst=150 sync-period=10h informer-list-limit=500 temporary-cache-max=5000 watch-read-ahead=4194304 reconcile-timeout=1m metrics-bind-address=:8080 "
+                        + "k8s-client-burst=150 sync-period=10h informer-list-limit=500 temporary-cache-max=5000 watch-read-ahead=0 reconcile-timeout=1m metrics-bind-address=:8080 "
                         + "health-probe-bind-address=:8081 remote-server-url=<none> run-poll-interval=5s "
                         + "run-cleanup-timeout=5m remote-connect-timeout=2s remote-request-timeout=10s "
                         + "remote-response-limit=4194304 remote-server-allow=<all> leader-elect=false "

@@ -55,7 +55,7 @@ class MetricsIT {
             Namespaces.apply(admin, NS);
             // A tight client QPS makes the client limiter's wait show; the gate is on so that its metric exists.
             try (RunningManager manager = new RunningManager(NS, "--transition-unit", "10ms", "--k8s-client-qps", "5",
-                    "--k8s-client-burst", "5", "--max-reconcile-rate", "1000", "--metrics-bind-address",
+                    "--k8s-client-burst", "5", "--max-reconcile-rate", "1000", "--watch-read-ahead", "1Mi", "--metrics-bind-address",
                     "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0")) {
                 InetSocketAddress metrics = manager.endpoints.metricsAddress().orElseThrow();
                 InetSocketAddress probes = manager.endpoints.probesAddress().orElseThrow();
@@ -89,7 +89,7 @@ class MetricsIT {
                 }
                 assertThat(sample(text, "kyma_operator_helmcomponents", "state=\"success\"")).isEqualTo(6.0);
                 assertThat(sum(text, "kyma_operator_lean_cache_fallbacks_total")).isZero();
-                // the watch events came through the read-ahead, and none is left waiting to be decoded
+                // with --watch-read-ahead the watch events come through it, and none is left waiting to be decoded
                 assertThat(sum(text, "kyma_operator_watch_read_ahead_peak_chars")).isGreaterThan(0);
                 await().atMost(Duration.ofSeconds(30))
                         .until(() -> sum(scrape(metrics), "kyma_operator_watch_read_ahead_chars") == 0);
