@@ -36,10 +36,28 @@ $(JAR):
 control-plane: ## Install the embedded control plane (kube-apiserver v1.20.2 built from Debian's sources, etcd).
 	hack/control-plane.sh install
 
+.PHONY: prometheus
+prometheus: ## Install Debian's prometheus package (Prometheus and promtool) when it is missing.
+	hack/prometheus.sh install
+
 .PHONY: test
-test: control-plane ## Run every unit and integration test, then the README's commands (installs what is missing first).
+test: control-plane prometheus ## Run every unit and integration test, the alert-rule tests, then the README's commands (installs what is missing first).
+	hack/prometheus.sh test-rules
 	$(MVN) $(MVN_FLAGS) verify
 	hack/readme-smoke.sh
+
+.PHONY: monitoring
+monitoring: control-plane prometheus ## Prometheus on 127.0.0.1:9090 scraping an operator under a small load, with the alert rules; runs until Ctrl-C.
+	$(MVN) $(MVN_FLAGS) -q install -DskipTests
+	$(MVN) $(MVN_FLAGS) -pl manager verify -Dit.test=PrometheusIT -Dtest=NoSuch -Dsurefire.failIfNoSpecifiedTests=false \
+		-Dfailsafe.failIfNoSpecifiedTests=false -Dmonitoring.hold=true -Dmonitoring.kymas=40 -Dmonitoring.unit=1s
+
+.PHONY: monitoring-docs
+monitoring-docs: control-plane prometheus ## Redraw docs/monitoring/ (every dashboard panel) from a real Prometheus run.
+	$(MVN) $(MVN_FLAGS) -q install -DskipTests
+	$(MVN) $(MVN_FLAGS) -pl manager verify -Dit.test=PrometheusIT -Dtest=NoSuch -Dsurefire.failIfNoSpecifiedTests=false \
+		-Dfailsafe.failIfNoSpecifiedTests=false -Dmonitoring.render=$(CURDIR)/docs/monitoring -Dmonitoring.kymas=40 \
+		-Dmonitoring.unit=1s
 
 .PHONY: chaos
 chaos: control-plane ## Every fault scenario at full size (minutes); records docs/chaos/*.csv and the tables in docs/reliability.md.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Renders config/default for `make deploy`/`undeploy`: the image set to $1, and the ServiceMonitor left out (with a
-# note) when the cluster has no Prometheus Operator to take it.
+# Renders config/default for `make deploy`/`undeploy`: the image set to $1, and the ServiceMonitor and the
+# PrometheusRule left out (with a note) when the cluster has no Prometheus Operator to take them.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 img=${1:?usage: hack/render.sh IMAGE}
@@ -15,6 +15,10 @@ versions=$("${kubectl[@]}" api-versions 2>/dev/null || true)
 if ! grep -q '^servicemonitors' <<< "$resources"; then
   echo "note: no ServiceMonitor API in this cluster (Prometheus Operator not installed); leaving the ServiceMonitor out" >&2
   rendered=$(printf '%s\n' "$rendered" | without ServiceMonitor)
+fi
+if ! grep -q '^prometheusrules' <<< "$resources"; then
+  echo "note: no PrometheusRule API in this cluster (Prometheus Operator not installed); leaving the alert rules out" >&2
+  rendered=$(printf '%s\n' "$rendered" | without PrometheusRule)
 fi
 if ! grep -qx 'policy/v1' <<< "$versions"; then
   echo "note: this cluster does not serve policy/v1 (Kubernetes before 1.21); leaving the PodDisruptionBudget out" >&2

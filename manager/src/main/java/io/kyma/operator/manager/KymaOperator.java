@@ -31,11 +31,13 @@ import io.kyma.operator.api.Run;
 import io.kyma.operator.common.RecentWrites;
 import io.kyma.operator.kyma.KymaForm;
 import io.kyma.operator.kyma.KymaReconciler;
+import io.kyma.operator.manager.metrics.KymaProgress;
 import io.kyma.operator.manager.metrics.StoreTally;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.kyma.operator.run.RemoteJobClient;
 import io.kyma.operator.run.RunReconciler;
+import io.kyma.operator.run.RunStatuses;
 import io.kyma.operator.run.RunSettings;
 import io.kyma.operator.manager.guard.GuardedReconciler;
 import io.kyma.operator.manager.guard.ReconcileGuard;
@@ -59,6 +61,7 @@ public final class KymaOperator implements AutoCloseable {
     private final Clock clock;
     private final OperatorMetrics metrics = new OperatorMetrics();
     private final KubernetesClient client;
+    private final QueueMetrics queueMetrics;
     private final Operator operator;
     private final RequeueLimiter requeueLimiter;
     private final RateLimiter<?> gate;
@@ -110,13 +113,15 @@ public final class KymaOperator implements AutoCloseable {
         List<Interceptor> interceptors = new java.util.ArrayList<>(extraInterceptors);
         leadership.ifPresent(l -> interceptors.add(l.renewals()));
         this.client = KubernetesClients.create(clientConfig, config, metrics, interceptors);
+        this.queueMetrics = new QueueMetrics(metrics, clock, this::beforeSubmit);
         this.requeueLimiter = new RequeueLimiter(config.failureBaseDelay(), config.failureMaxDelay(),
                 new TokenBucket(config.rateLimiterFrequency(), config.rateLimiterBurst(), clock), clock,
                 metrics.requeueLimiterWait()::record);
+        // registered with the gate off too, so that the dashboard's panel and rates see an empty histogram
+        var gateWait = metrics.globalGateWait();
         this.gate = config.maxReconcileRate() > 0
                 ? new GlobalGate(new TokenBucket(config.maxReconcileRate(),
-                        (int) Math.max(1, Math.ceil(config.maxReconcileRate())), clock), clock,
-                        metrics.globalGateWait()::record)
+                        (int) Math.max(1, Math.ceil(config.maxReconcileRate())), clock), clock, gateWait::record)
                 : GlobalGate.open();
         this.watchdog = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = Executors.defaultThreadFactory().newThread(r);
@@ -147,7 +152,7 @@ public final class KymaOperator implements AutoCloseable {
                                 return client.getKubernetesSerialization().clone(object);
                             }
                         }))
-                .withMetrics(new QueueMetrics(metrics, clock, this::beforeSubmit))
+                .withMetrics(queueMetrics)
                 // Without comparing resourceVersions, a late watch event for an older version evicts the version a
                 // reconcile just wrote from JOSDK's temporary cache, and the next status patch conflicts (409).
                 .withParseResourceVersions(true)
@@ -197,6 +202,11 @@ public final class KymaOperator implements AutoCloseable {
                 }
                 metrics.gauge("kyma_operator_temporary_cache_entries", kymaReconciler,
                         KymaReconciler::pendingCreates, "cache", "created-helmcomponents");
+                new KymaProgress(kymas, clock, metrics);
+            } else if (reconciler instanceof RunReconciler) {
+                StoreTally<Run> unreachable = new StoreTally<>(cast(store),
+                        r -> RunStatuses.unreachable(r) ? "unreachable" : null);
+                metrics.gauge("kyma_operator_runs_unreachable", unreachable, t -> t.count("unreachable"));
             }
             RecentWrites recent = store.recentWrites();
             metrics.gauge("kyma_operator_temporary_cache_entries", recent, RecentWrites::size, "cache",
@@ -309,6 +319,7 @@ public final class KymaOperator implements AutoCloseable {
             priorities.put(built.getName(), (WorkPriority<HasMetadata>) priority);
         }
         metrics.maxConcurrentReconciles(built.getName(), config.maxConcurrentReconciles());
+        queueMetrics.measureWorkInProgress(built.getName());
         ReconcileGuard guard = new ReconcileGuard(built.getName(), requeueLimiter, config.reconcileTimeout(),
                 config.syncPeriod(), clock, watchdog, metrics);
         return (Controller<P>) operator.register(GuardedReconciler.wrap(reconciler, guard), built);

@@ -78,6 +78,19 @@ public final class RunStatuses {
         return status;
     }
 
+    /**
+     * Whether the Run is retrying because its job service did not answer: its last attempt left
+     * {@code RemoteReachable=False} and it has not ended.
+     */
+    public static boolean unreachable(Run run) {
+        RunStatus status = run.getStatus();
+        if (status == null || status.getPhase() == RunPhase.SUCCEEDED || status.getPhase() == RunPhase.FAILED) {
+            return false;
+        }
+        return status.getConditions().stream()
+                .anyMatch(c -> REMOTE_REACHABLE.equals(c.getType()) && "False".equals(c.getStatus()));
+    }
+
     /** Whether {@code next} differs from {@code current} in anything but timestamps of unchanged conditions. */
     public static boolean needsWrite(RunStatus current, RunStatus next) {
         if (current == null) {

@@ -53,6 +53,23 @@ class RunStatusesTest {
     }
 
     @Test
+    void aRunIsUnreachableWhileItsLastAttemptFoundNoServiceAndItHasNotEnded() {
+        Run fresh = run(null);
+        assertThat(RunStatuses.unreachable(fresh)).as("no status yet").isFalse();
+        Run started = run(statuses.started(run(null), "job-1"));
+        assertThat(RunStatuses.unreachable(started)).isFalse();
+        RemoteJobException refused = new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, "connection refused",
+                null);
+        Run down = run(statuses.unreachable(started, refused));
+        assertThat(RunStatuses.unreachable(down)).isTrue();
+        Run notStartedYet = run(statuses.unreachable(fresh, refused));
+        assertThat(RunStatuses.unreachable(notStartedYet)).as("the start itself found no service").isTrue();
+        Run failed = run(statuses.unreachable(started, refused));
+        failed.getStatus().setPhase(RunPhase.FAILED);
+        assertThat(RunStatuses.unreachable(failed)).as("an ended Run no longer retries").isFalse();
+    }
+
+    @Test
     void anOutageFlipsRemoteReachableOnceAndRepeatsOfItWriteNothing() {
         Run run = run(statuses.started(run(null), "job-1"));
         RemoteJobException refused = new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, "connection refused",

@@ -80,6 +80,7 @@ public final class ReconcileGuard {
             metrics.reconciles(controller, result);
         }
         metrics.reconcileErrors(controller);
+        metrics.terminalReconcileErrors(controller);
         metrics.reconcileConflicts(controller);
         metrics.queueRetries(controller);
         metrics.queueAdds(controller);
@@ -152,6 +153,7 @@ public final class ReconcileGuard {
             // they can say into status; here it is logged, counted, and left until the next event or sync.
             limiter.succeeded(key);
             metrics.reconcileErrors(controller).increment();
+            metrics.terminalReconcileErrors(controller).increment();
             metrics.reconciles(controller, "error").increment();
             LOG.error("{} {}: reconcile failed and will fail again, not retrying before the next change or {}: {}",
                     resource.getKind(), name(resource), syncPeriod, failure.toString());

@@ -1,8 +1,10 @@
 package io.kyma.operator.manager.metrics;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToDoubleFunction;
 
@@ -34,7 +36,12 @@ public final class OperatorMetrics {
     private static final double[] WAIT_BUCKETS = { 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.75, 1,
             1.5, 2, 3, 4, 5, 7.5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 240, 300, 450, 600, 900, 1200 };
 
+    /** Time to Ready of a Kyma: from seconds to the hour a burst of thousands takes. */
+    private static final double[] READY_BUCKETS = { 5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 240, 300, 450, 600, 900,
+            1200, 1800, 2700, 3600 };
+
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final List<Runnable> beforeScrape = new CopyOnWriteArrayList<>();
     private final Map<String, AtomicInteger> gauges = new ConcurrentHashMap<>();
 
     public PrometheusMeterRegistry registry() {
@@ -43,6 +50,7 @@ public final class OperatorMetrics {
 
     /** The Prometheus text exposition of every metric. */
     public String scrape() {
+        beforeScrape.forEach(Runnable::run);
         return registry.scrape();
     }
 
@@ -56,6 +64,11 @@ public final class OperatorMetrics {
 
     public Counter reconcileErrors(String controller) {
         return registry.counter("controller_runtime_reconcile_errors", "controller", controller);
+    }
+
+    /** Errors that retrying cannot fix (forbidden, invalid), which are not retried: controller-runtime's terminal errors. */
+    public Counter terminalReconcileErrors(String controller) {
+        return registry.counter("controller_runtime_terminal_reconcile_errors", "controller", controller);
     }
 
     /** Writes refused with 409 because the reconcile read a stale copy; retried, not counted as errors. */
@@ -83,6 +96,11 @@ public final class OperatorMetrics {
         return registry.counter("workqueue_retries", "name", name);
     }
 
+    /** How long a reconcile took, from its start to its end, as workqueue's processing time. */
+    public Timer workDuration(String name) {
+        return timer("workqueue_work_duration_seconds", LATENCY_BUCKETS, "name", name);
+    }
+
     public Timer queueDuration(String name) {
         return timer("workqueue_queue_duration", WAIT_BUCKETS, "name", name);
     }
@@ -106,8 +124,8 @@ public final class OperatorMetrics {
         return registry.counter("rest_client_requests", "code", code, "method", method, "host", host);
     }
 
-    public Timer restRequestDuration(String verb) {
-        return timer("rest_client_request_duration", LATENCY_BUCKETS, "verb", verb);
+    public Timer restRequestDuration(String verb, String host) {
+        return timer("rest_client_request_duration", LATENCY_BUCKETS, "verb", verb, "host", host);
     }
 
     public Timer restRateLimiterDuration() {
@@ -120,6 +138,16 @@ public final class OperatorMetrics {
 
     public Timer globalGateWait() {
         return timer("kyma_operator_global_gate_wait", LATENCY_BUCKETS);
+    }
+
+    /** Runs {@code update} before every scrape, for gauges whose set of series changes (the slowest Kymas). */
+    public void beforeScrape(Runnable update) {
+        beforeScrape.add(update);
+    }
+
+    /** From a Kyma's creation to its Ready condition turning true. */
+    public Timer kymaTimeToReady() {
+        return timer("kyma_operator_kyma_ready", READY_BUCKETS);
     }
 
     /** How far the watch connections read ahead of their decoding. */

@@ -22,6 +22,7 @@ public final class QueueMetrics implements Metrics {
     private final OperatorMetrics metrics;
     private final Clock clock;
     private final Map<String, Map<ResourceID, Instant>> queued = new ConcurrentHashMap<>();
+    private final Map<String, Map<ResourceID, Instant>> running = new ConcurrentHashMap<>();
     private final BiConsumer<String, HasMetadata> beforeSubmit;
 
     /**
@@ -52,11 +53,51 @@ public final class QueueMetrics implements Metrics {
     @Override
     public void reconciliationExecutionStarted(HasMetadata resource, Map<String, Object> metadata) {
         String controller = controller(metadata);
-        Instant since = queue(controller).remove(ResourceID.fromResource(resource));
+        ResourceID id = ResourceID.fromResource(resource);
+        Instant now = clock.instant();
+        Instant since = queue(controller).remove(id);
         if (since != null) {
             metrics.queueDepth(controller).decrementAndGet();
-            metrics.queueDuration(controller).record(Duration.between(since, clock.instant()));
+            metrics.queueDuration(controller).record(Duration.between(since, now));
         }
+        running(controller).put(id, now);
+    }
+
+    @Override
+    public void reconciliationExecutionFinished(HasMetadata resource, Map<String, Object> metadata) {
+        String controller = controller(metadata);
+        Instant since = running(controller).remove(ResourceID.fromResource(resource));
+        if (since != null) {
+            metrics.workDuration(controller).record(Duration.between(since, clock.instant()));
+        }
+    }
+
+    /** Seconds of work in progress and not yet counted in the work duration, over every running reconcile. */
+    public double unfinishedWorkSeconds(String controller) {
+        Instant now = clock.instant();
+        return running(controller).values().stream().mapToDouble(since -> seconds(since, now)).sum();
+    }
+
+    /** Seconds the longest running reconcile of the controller has been running, 0 when none runs. */
+    public double longestRunningSeconds(String controller) {
+        Instant now = clock.instant();
+        return running(controller).values().stream().mapToDouble(since -> seconds(since, now)).max().orElse(0);
+    }
+
+    /** Registers the two gauges of work in progress for a controller. */
+    public void measureWorkInProgress(String controller) {
+        metrics.gauge("workqueue_unfinished_work_seconds", this, q -> q.unfinishedWorkSeconds(controller), "name",
+                controller);
+        metrics.gauge("workqueue_longest_running_processor_seconds", this, q -> q.longestRunningSeconds(controller),
+                "name", controller);
+    }
+
+    private static double seconds(Instant since, Instant now) {
+        return Math.max(0, Duration.between(since, now).toNanos() / 1e9);
+    }
+
+    private Map<ResourceID, Instant> running(String controller) {
+        return running.computeIfAbsent(controller, k -> new ConcurrentHashMap<>());
     }
 
     @Override

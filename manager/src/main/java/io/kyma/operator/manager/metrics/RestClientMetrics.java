@@ -39,7 +39,7 @@ public final class RestClientMetrics implements Interceptor {
         metrics.restRequests(Integer.toString(response.code()), method, host).increment();
         Long start = started.remove(request);
         if (start != null) {
-            metrics.restRequestDuration(method).record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+            metrics.restRequestDuration(method, host).record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
         }
     }
 

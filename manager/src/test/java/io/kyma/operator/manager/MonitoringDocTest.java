@@ -1,0 +1,51 @@
+package io.kyma.operator.manager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+
+import io.kyma.operator.testing.Crds;
+
+/**
+ * docs/monitoring.md shows every panel of the dashboard as drawn from a real Prometheus run (make monitoring-docs
+ * writes docs/monitoring/); its list of panels is generated here ({@code -Dmonitoring.write=true} rewrites it).
+ */
+class MonitoringDocTest {
+    private static final Path DOCS = Crds.repositoryRoot().resolve("docs");
+    private static final String BEGIN = "<!-- panels: generated from config/prometheus/grafana-dashboard.json -->\n";
+    private static final String END = "<!-- end of panels -->\n";
+
+    @Test
+    void everyPanelIsDrawnFromCommittedDataAndShown() throws IOException {
+        StringBuilder panels = new StringBuilder(BEGIN);
+        for (DashboardPanels.Panel panel : DashboardPanels.load().panels()) {
+            Path png = DOCS.resolve("monitoring").resolve(panel.slug() + ".png");
+            Path csv = DOCS.resolve("monitoring").resolve(panel.slug() + ".csv");
+            assertThat(png).as(panel.title() + ": run make monitoring-docs").exists();
+            assertThat(csv).as(panel.title()).exists();
+            assertThat(Files.readAllLines(csv)).as(panel.title() + ": Prometheus's answers").hasSizeGreaterThan(1);
+            panels.append("\n### ").append(panel.title()).append("\n\n");
+            for (DashboardPanels.Query query : panel.queries()) {
+                panels.append("- `").append(query.expr()).append("`\n");
+            }
+            panels.append("\n![").append(panel.title()).append("](monitoring/").append(panel.slug())
+                    .append(".png)\n\nWhat Prometheus answered: [").append(panel.slug()).append(".csv](monitoring/")
+                    .append(panel.slug()).append(".csv)\n");
+        }
+        panels.append("\n").append(END);
+        Path doc = DOCS.resolve("monitoring.md");
+        String text = Files.readString(doc);
+        int begin = text.indexOf(BEGIN);
+        int end = text.indexOf(END);
+        assertThat(begin).as("docs/monitoring.md has the generated section").isGreaterThanOrEqualTo(0);
+        String updated = text.substring(0, begin) + panels + text.substring(end + END.length());
+        if (Boolean.getBoolean("monitoring.write")) {
+            Files.writeString(doc, updated);
+        }
+        assertThat(text).as("docs/monitoring.md lists the dashboard's panels").isEqualTo(updated);
+    }
+}
