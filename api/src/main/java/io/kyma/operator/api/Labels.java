@@ -6,6 +6,11 @@ public final class Labels {
     public static final String MANAGED_BY_VALUE = "kyma-operator";
     public static final String KYMA = "kyma-project.io/kyma";
     public static final String MODULE = "kyma-project.io/module";
+    /**
+     * The shard (a number from 0) whose operator replica reconciles the object, when the operator runs sharded. A Kyma
+     * and a Run get it from a hash of their namespace and name, a HelmComponent from its Kyma's.
+     */
+    public static final String SHARD = "kyma-project.io/shard";
 
     private Labels() {
     }

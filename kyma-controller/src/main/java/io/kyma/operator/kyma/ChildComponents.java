@@ -20,10 +20,7 @@ final class ChildComponents {
         component.setMetadata(new ObjectMetaBuilder()
                 .withName(ModulePlan.componentName(kyma, module.getName()))
                 .withNamespace(kyma.getMetadata().getNamespace())
-                .withLabels(Map.of(
-                        Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE,
-                        Labels.KYMA, kyma.getMetadata().getName(),
-                        Labels.MODULE, module.getName()))
+                .withLabels(labels(kyma, module))
                 .withOwnerReferences(new OwnerReferenceBuilder()
                         .withApiVersion(kyma.getApiVersion())
                         .withKind(kyma.getKind())
@@ -38,5 +35,16 @@ final class ChildComponents {
         spec.setVersion(module.getVersion());
         component.setSpec(spec);
         return component;
+    }
+
+    /** Ours, whose Kyma and module, and the Kyma's shard: a component is reconciled by the replica of its Kyma. */
+    private static Map<String, String> labels(Kyma kyma, Module module) {
+        Map<String, String> labels = new java.util.HashMap<>(Map.of(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE,
+                Labels.KYMA, kyma.getMetadata().getName(), Labels.MODULE, module.getName()));
+        String shard = kyma.getMetadata().getLabels() == null ? null : kyma.getMetadata().getLabels().get(Labels.SHARD);
+        if (shard != null) {
+            labels.put(Labels.SHARD, shard);
+        }
+        return labels;
     }
 }

@@ -33,6 +33,7 @@ import io.kyma.operator.kyma.KymaForm;
 import io.kyma.operator.kyma.KymaReconciler;
 import io.kyma.operator.manager.metrics.KymaProgress;
 import io.kyma.operator.manager.metrics.StoreTally;
+import io.kyma.operator.manager.shard.ShardAssigner;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.kyma.operator.run.RemoteJobClient;
@@ -62,6 +63,7 @@ public final class KymaOperator implements AutoCloseable {
     private final OperatorMetrics metrics = new OperatorMetrics();
     private final KubernetesClient client;
     private final QueueMetrics queueMetrics;
+    private final Optional<ShardAssigner> assigner;
     private final Operator operator;
     private final RequeueLimiter requeueLimiter;
     private final RateLimiter<?> gate;
@@ -114,6 +116,11 @@ public final class KymaOperator implements AutoCloseable {
         leadership.ifPresent(l -> interceptors.add(l.renewals()));
         this.client = KubernetesClients.create(clientConfig, config, metrics, interceptors);
         this.queueMetrics = new QueueMetrics(metrics, clock, this::beforeSubmit);
+        this.assigner = config.shards().sharded()
+                ? Optional.of(new ShardAssigner(client, config.shards(), metrics::shardAssignments))
+                : Optional.empty();
+        metrics.gauge("kyma_operator_shard_info", config.shards(), s -> 1, "shard",
+                Integer.toString(config.shards().id()), "shards", Integer.toString(config.shards().count()));
         this.requeueLimiter = new RequeueLimiter(config.failureBaseDelay(), config.failureMaxDelay(),
                 new TokenBucket(config.rateLimiterFrequency(), config.rateLimiterBurst(), clock), clock,
                 metrics.requeueLimiterWait()::record);
@@ -164,7 +171,7 @@ public final class KymaOperator implements AutoCloseable {
                 .register(metrics.registry());
         // client-go's name: 1 while this replica reconciles (always without leader election), else 0
         metrics.gauge("leader_election_master_status", this, m -> m.leading() ? 1 : 0, "name",
-                config.leaderElectionId());
+                config.leaseName());
         // One HelmComponent informer for both controllers: the HelmComponent controller's, whose store the Kyma
         // controller reads.
         Optional<SharedStore<HelmComponent>> sharedComponents = reconcilers.stream()
@@ -237,6 +244,7 @@ public final class KymaOperator implements AutoCloseable {
     }
 
     public void start() {
+        assigner.ifPresent(a -> a.start(config.namespace()));
         operator.start();
     }
 
@@ -284,6 +292,7 @@ public final class KymaOperator implements AutoCloseable {
     /** Stops reconciling (in-flight reconciles finish), then closes the client. */
     @Override
     public void close() {
+        assigner.ifPresent(ShardAssigner::close);
         operator.stop();
         watchdog.shutdownNow();
         client.close();
@@ -312,6 +321,9 @@ public final class KymaOperator implements AutoCloseable {
         overrider.withRateLimiter(gate);
         overrider.withReconciliationMaxInterval(config.syncPeriod());
         overrider.withItemStore(store);
+        if (config.shards().sharded()) {
+            overrider.withLabelSelector(config.shards().selector());
+        }
         // Unpaged, a relist of tens of thousands of objects outlasts the client's request timeout and never succeeds.
         overrider.withInformerListLimit(config.informerListLimit() > 0 ? config.informerListLimit() : null);
         var built = overrider.build();

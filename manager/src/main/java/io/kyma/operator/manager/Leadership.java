@@ -81,7 +81,7 @@ final class Leadership {
     }
 
     LeaderElectionConfiguration configuration(ManagerConfig config) {
-        return new LeaderElectionConfiguration(config.leaderElectionId(), config.leaderElectionNamespace().orElse(null),
+        return new LeaderElectionConfiguration(config.leaseName(), config.leaderElectionNamespace().orElse(null),
                 LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE,
                 RENEW_DEADLINE,
                 LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE, identity,

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.function.Function;
 
 import io.kyma.operator.common.GoDuration;
+import io.kyma.operator.manager.shard.Shards;
 import io.kyma.operator.run.JobServerUrl;
 import io.kyma.operator.run.ServerAllowList;
 
@@ -49,7 +50,8 @@ public record ManagerConfig(
         ServerAllowList remoteServerAllow,
         boolean leaderElect,
         Optional<String> leaderElectionNamespace,
-        String leaderElectionId) {
+        String leaderElectionId,
+        Shards shards) {
 
     public static final String ENV_PREFIX = "KYMA_OPERATOR_";
 
@@ -86,7 +88,9 @@ public record ManagerConfig(
         REMOTE_SERVER_ALLOW("remote-server-allow", "", "Where spec.server may point: comma-separated host names, *.domain wildcards, IP addresses and CIDR ranges; empty allows all."),
         LEADER_ELECT("leader-elect", "false", "Elect a leader through a Lease, so that of several replicas only one reconciles."),
         LEADER_ELECTION_NAMESPACE("leader-election-namespace", "", "Namespace of the leader-election Lease; empty uses the namespace the operator runs in."),
-        LEADER_ELECTION_ID("leader-election-id", "kyma-operator-leader", "Name of the leader-election Lease.");
+        LEADER_ELECTION_ID("leader-election-id", "kyma-operator-leader", "Name of the leader-election Lease."),
+        SHARDS("shards", "1", "Number of operator replicas that split the Kymas, HelmComponents and Runs between them by the label kyma-project.io/shard; 1 runs unsharded."),
+        SHARD_ID("shard-id", "0", "This replica's shard, from 0 to --shards minus 1; a name ending in -N (a StatefulSet pod's name) means N.");
 
         final String name;
         final String defaultValue;
@@ -175,7 +179,8 @@ public record ManagerConfig(
                 bool(Flag.LEADER_ELECT, raw),
                 optional(raw.get(Flag.LEADER_ELECTION_NAMESPACE))
                         .map(value -> convert(Flag.LEADER_ELECTION_NAMESPACE, raw, ManagerConfig::dnsLabel)),
-                convert(Flag.LEADER_ELECTION_ID, raw, ManagerConfig::dnsName));
+                convert(Flag.LEADER_ELECTION_ID, raw, ManagerConfig::dnsName),
+                shards(raw));
     }
 
     /**
@@ -184,6 +189,29 @@ public record ManagerConfig(
      */
     public int effectiveAdmissionBacklog() {
         return admissionBacklog == 0 ? 2 * maxConcurrentReconciles : admissionBacklog;
+    }
+
+    private static Shards shards(Map<Flag, String> raw) {
+        int count = intAtLeast(Flag.SHARDS, raw, 1);
+        int id = convert(Flag.SHARD_ID, raw, ManagerConfig::shardNumber);
+        if (id >= count) {
+            throw new ConfigException(Flag.SHARD_ID.flagName() + " must be below --shards (" + count + "), got " + id);
+        }
+        return new Shards(count, id);
+    }
+
+    /** A shard number, or a StatefulSet pod's name whose ordinal is the number. */
+    private static int shardNumber(String text) {
+        var m = java.util.regex.Pattern.compile("(?:.*-)?([0-9]{1,6})").matcher(text);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("'" + text + "' is neither a number nor a name ending in -N");
+        }
+        return Integer.parseInt(m.group(1));
+    }
+
+    /** The leader-election Lease: one per shard when sharded, so that each shard has its own leader. */
+    public String leaseName() {
+        return shards.sharded() ? leaderElectionId + "-shard-" + shards.id() : leaderElectionId;
     }
 
     /** The text of {@code --help}. */
@@ -233,6 +261,8 @@ public record ManagerConfig(
         parts.add("leader-elect=" + leaderElect);
         parts.add("leader-election-namespace=" + leaderElectionNamespace.orElse("<own>"));
         parts.add("leader-election-id=" + leaderElectionId);
+        parts.add("shards=" + shards.count());
+        parts.add("shard-id=" + shards.id());
         return String.join(" ", parts);
     }
 

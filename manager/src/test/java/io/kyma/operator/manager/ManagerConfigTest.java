@@ -80,6 +80,9 @@ class ManagerConfigTest {
             "--namespace=Team_A|--namespace: 'Team_A' is not a namespace name",
             "--remote-response-limit=1Ki|--remote-response-limit: must be from 64Ki",
             "--watch-read-ahead=1Ki|--watch-read-ahead: must be from 64Ki",
+            "--shards=0|--shards must be at least 1",
+            "--shard-id=3|--shard-id must be below --shards (1), got 3",
+            "--shard-id=kyma-operator|--shard-id: 'kyma-operator' is neither a number nor a name ending in -N",
             "--watch-read-ahead=-1|--watch-read-ahead: '-1' is not a size",
             "--remote-server-allow=jobs_example|--remote-server-allow: 'jobs_example' is not a host name",
             "--sync-period=9999999999h|--sync-period: '9999999999h' is longer than the longest duration",
@@ -90,6 +93,21 @@ class ManagerConfigTest {
     void badValuesAreRejectedNamingTheFlag(String arg, String message) {
         assertThatThrownBy(() -> ManagerConfig.parse(new String[] { arg }, Map.of()))
                 .isInstanceOf(ConfigException.class).hasMessageContaining(message);
+    }
+
+    @Test
+    void aShardIsANumberOrAStatefulSetPodsOrdinalAndHasItsOwnLease() {
+        ManagerConfig pod = ManagerConfig.parse(new String[] { "--shards", "3", "--shard-id", "kyma-operator-2" },
+                Map.of());
+        assertThat(pod.shards().count()).isEqualTo(3);
+        assertThat(pod.shards().id()).isEqualTo(2);
+        assertThat(pod.leaseName()).isEqualTo("kyma-operator-leader-shard-2");
+        ManagerConfig env = ManagerConfig.parse(new String[0], Map.of("KYMA_OPERATOR_SHARDS", "2",
+                "KYMA_OPERATOR_SHARD_ID", "1"));
+        assertThat(env.shards().selector()).isEqualTo("kyma-project.io/shard=1");
+        ManagerConfig one = ManagerConfig.parse(new String[0], Map.of());
+        assertThat(one.shards().sharded()).isFalse();
+        assertThat(one.leaseName()).as("unsharded: the Lease of earlier releases").isEqualTo("kyma-operator-leader");
     }
 
     @Test
@@ -136,7 +154,7 @@ class ManagerConfigTest {
                         + "run-cleanup-timeout=5m remote-connect-timeout=2s remote-request-timeout=10s "
                         + "remote-response-limit=4194304 remote-server-allow=<all> leader-elect=false "
                         + "leader-election-namespace=<own> "
-                        + "leader-election-id=kyma-operator-leader");
+                        + "leader-election-id=kyma-operator-leader shards=1 shard-id=0");
     }
 
     @Test

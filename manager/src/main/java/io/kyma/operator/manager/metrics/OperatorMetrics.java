@@ -140,6 +140,11 @@ public final class OperatorMetrics {
         return timer("kyma_operator_global_gate_wait", LATENCY_BUCKETS);
     }
 
+    /** Shard labels written on objects that had none, by resource. */
+    public Counter shardAssignments(String resource) {
+        return registry.counter("kyma_operator_shard_assignments", "resource", resource);
+    }
+
     /** Runs {@code update} before every scrape, for gauges whose set of series changes (the slowest Kymas). */
     public void beforeScrape(Runnable update) {
         beforeScrape.add(update);

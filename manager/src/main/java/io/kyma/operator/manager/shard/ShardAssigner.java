@@ -1,0 +1,117 @@
+package io.kyma.operator.manager.shard;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.Labels;
+import io.kyma.operator.api.Run;
+import io.micrometer.core.instrument.Counter;
+
+/**
+ * Gives each Kyma, Run and HelmComponent without a shard label its shard, so that the replica of that shard sees it.
+ * Every replica runs one, watching only the objects no shard has yet (they leave its cache once labelled); all
+ * replicas compute the same shard, so two of them labelling one object at once write the same value.
+ */
+public final class ShardAssigner implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ShardAssigner.class);
+    /** A label that could not be written is tried again this often, for as long as the object has none. */
+    private static final long RESYNC_MILLIS = 30_000;
+
+    private final KubernetesClient client;
+    private final Shards shards;
+    private final Function<String, Counter> assigned;
+    private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "shard-assigner");
+        t.setDaemon(true);
+        return t;
+    });
+    private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+
+    /** @param assigned the counter of labels written, by resource */
+    public ShardAssigner(KubernetesClient client, Shards shards, Function<String, Counter> assigned) {
+        this.client = client;
+        this.shards = shards;
+        this.assigned = assigned;
+    }
+
+    /** Starts watching the unassigned objects of {@code namespace} (every namespace if empty). */
+    public void start(Optional<String> namespace) {
+        informers.add(watch(Kyma.class, namespace, "kymas"));
+        informers.add(watch(Run.class, namespace, "runs"));
+        informers.add(watch(HelmComponent.class, namespace, "helmcomponents"));
+    }
+
+    /** The shard of an object: its own name's for a Kyma or Run, its Kyma's for a HelmComponent. */
+    public int shardOf(HasMetadata object) {
+        String namespace = object.getMetadata().getNamespace();
+        if (object instanceof HelmComponent component) {
+            Map<String, String> labels = object.getMetadata().getLabels();
+            String kyma = labels != null && labels.get(Labels.KYMA) != null ? labels.get(Labels.KYMA)
+                    : component.getSpec() != null ? component.getSpec().getKyma() : null;
+            if (kyma != null) {
+                return shards.of(namespace, kyma);
+            }
+        }
+        return shards.of(namespace, object.getMetadata().getName());
+    }
+
+    private <R extends HasMetadata> SharedIndexInformer<R> watch(Class<R> kind, Optional<String> namespace,
+            String resource) {
+        var resources = client.resources(kind);
+        var selected = namespace.isPresent() ? resources.inNamespace(namespace.get()) : resources.inAnyNamespace();
+        return selected.withLabelSelector(Shards.unassigned()).inform(new ResourceEventHandler<R>() {
+            @Override
+            public void onAdd(R object) {
+                writer.execute(() -> label(kind, object, resource));
+            }
+
+            @Override
+            public void onUpdate(R before, R after) {
+                writer.execute(() -> label(kind, after, resource));
+            }
+
+            @Override
+            public void onDelete(R object, boolean finalStateUnknown) {
+                // labelled (it left the selection) or deleted: nothing to do
+            }
+        }, RESYNC_MILLIS);
+    }
+
+    private <R extends HasMetadata> void label(Class<R> kind, R object, String resource) {
+        String shard = Integer.toString(shardOf(object));
+        try {
+            client.resources(kind).inNamespace(object.getMetadata().getNamespace())
+                    .withName(object.getMetadata().getName()).patch(PatchContext.of(PatchType.JSON_MERGE),
+                            "{\"metadata\":{\"labels\":{\"" + Labels.SHARD + "\":\"" + shard + "\"}}}");
+            assigned.apply(resource).increment();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 404) { // deleted meanwhile: nothing to label
+                LOG.warn("{} {}/{}: could not label it for shard {} (tried again within 30 s): {}", resource,
+                        object.getMetadata().getNamespace(), object.getMetadata().getName(), shard, e.getMessage());
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        informers.forEach(SharedIndexInformer::close);
+        writer.shutdownNow();
+    }
+}

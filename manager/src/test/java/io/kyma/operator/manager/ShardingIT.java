@@ -1,0 +1,104 @@
+package io.kyma.operator.manager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.KymaPhase;
+import io.kyma.operator.api.Labels;
+import io.kyma.operator.api.Run;
+import io.kyma.operator.manager.shard.Shards;
+import io.kyma.operator.testing.Crds;
+import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.Namespaces;
+import io.kyma.operator.testing.RequestRecorder;
+
+/**
+ * Two replicas of the operator split one namespace as two shards: each Kyma and Run gets the shard its name hashes
+ * to, its components follow it, and only the replica of that shard writes their status or creates their components.
+ */
+class ShardingIT {
+    private static final String NS = "kyma-shards";
+    private static final Shards TWO = new Shards(2, 0);
+    private static final int KYMAS = 10;
+
+    @Test
+    void eachObjectIsReconciledByTheReplicaOfItsShardAndComponentsFollowTheirKyma() {
+        try (KubernetesClient admin = EmbeddedControlPlane.get().newClient()) {
+            Crds.install(admin);
+            Namespaces.apply(admin, NS);
+            Map<Integer, Long> perShard = java.util.stream.IntStream.range(0, KYMAS).boxed()
+                    .collect(Collectors.groupingBy(i -> TWO.of(NS, "kyma-" + i), Collectors.counting()));
+            assertThat(perShard.keySet()).as("the names chosen give both shards work").containsExactly(0, 1);
+            try (RunningManager zero = new RunningManager(NS, "--transition-unit", "10ms", "--shards", "2",
+                    "--shard-id", "0");
+                    RunningManager one = new RunningManager(NS, "--transition-unit", "10ms", "--shards", "2",
+                            "--shard-id", "kyma-operator-1")) {
+                for (int i = 0; i < KYMAS; i++) {
+                    admin.resource(Samples.kyma(NS, "kyma-" + i, Samples.MODULES.subList(0, 4))).create();
+                }
+                Run run = Samples.run(NS, "unreachable", "build", Map.of(), "5s", null);
+                run.getSpec().setServer("http://127.0.0.1:9");
+                admin.resource(run).create();
+
+                await().atMost(Duration.ofSeconds(120)).until(() -> admin.resources(Kyma.class).inNamespace(NS)
+                        .list().getItems().stream().filter(k -> k.getStatus() != null
+                                && k.getStatus().getPhase() == KymaPhase.READY).count() == KYMAS);
+                await().atMost(Duration.ofSeconds(60)).until(() -> {
+                    Run r = admin.resources(Run.class).inNamespace(NS).withName("unreachable").get();
+                    return r.getStatus() != null && !r.getStatus().getConditions().isEmpty();
+                });
+
+                Map<String, String> shardOf = new HashMap<>();
+                for (Kyma kyma : admin.resources(Kyma.class).inNamespace(NS).list().getItems()) {
+                    assertThat(kyma.getMetadata().getLabels()).as(kyma.getMetadata().getName())
+                            .containsEntry(Labels.SHARD, Integer.toString(TWO.of(NS, kyma.getMetadata().getName())));
+                    shardOf.put("kymas/" + kyma.getMetadata().getName(), kyma.getMetadata().getLabels().get(Labels.SHARD));
+                }
+                List<HelmComponent> components = admin.resources(HelmComponent.class).inNamespace(NS).list().getItems();
+                assertThat(components).hasSize(KYMAS * 4);
+                for (HelmComponent component : components) {
+                    String kyma = component.getMetadata().getLabels().get(Labels.KYMA);
+                    assertThat(component.getMetadata().getLabels().get(Labels.SHARD))
+                            .as(component.getMetadata().getName() + " follows its Kyma")
+                            .isEqualTo(shardOf.get("kymas/" + kyma));
+                    shardOf.put("helmcomponents/" + component.getMetadata().getName(),
+                            component.getMetadata().getLabels().get(Labels.SHARD));
+                }
+                Run labelled = admin.resources(Run.class).inNamespace(NS).withName("unreachable").get();
+                assertThat(labelled.getMetadata().getLabels()).containsEntry(Labels.SHARD,
+                        Integer.toString(TWO.of(NS, "unreachable")));
+                shardOf.put("runs/unreachable", labelled.getMetadata().getLabels().get(Labels.SHARD));
+
+                assertOnlyItsShardsObjects(zero.requests, "0", shardOf);
+                assertOnlyItsShardsObjects(one.requests, "1", shardOf);
+            }
+        }
+    }
+
+    /**
+     * Status writes and component creates and patches are the controllers' own; each replica made them for the objects
+     * of its shard only, and made some. (Label patches on Kymas and Runs are the assigner's, which any replica may
+     * write, always with the same value.)
+     */
+    private static void assertOnlyItsShardsObjects(RequestRecorder recorder, String shard, Map<String, String> shardOf) {
+        Set<String> written = recorder.requests().stream().filter(RequestRecorder.Request::isWrite)
+                .filter(r -> r.subresource().equals("status") || r.resource().equals("helmcomponents"))
+                .filter(r -> !r.name().isEmpty()).map(r -> r.resource() + "/" + r.name())
+                .collect(Collectors.toSet());
+        assertThat(written).as("shard " + shard + " wrote").isNotEmpty();
+        assertThat(written).allSatisfy(object -> assertThat(shardOf.get(object))
+                .as(object + " written by the replica of shard " + shard).isEqualTo(shard));
+    }
+}

@@ -1,0 +1,78 @@
+package io.kyma.operator.manager.shard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.HelmComponentSpec;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.Labels;
+
+class ShardsTest {
+    private final Shards three = new Shards(3, 1);
+
+    @Test
+    void theShardOfANameIsFixedAndTheShardsShareTheNamesEvenly() {
+        assertThat(three.of("pb", "kyma-0")).isEqualTo(three.of("pb", "kyma-0"));
+        Map<Integer, Integer> counts = new TreeMap<>();
+        for (int i = 0; i < 3000; i++) {
+            counts.merge(three.of("pb", "kyma-" + i), 1, Integer::sum);
+        }
+        assertThat(counts.keySet()).containsExactly(0, 1, 2);
+        assertThat(counts.values()).allSatisfy(n -> assertThat(n).isBetween(900, 1100));
+        Shards thousand = new Shards(1000, 0);
+        assertThat(thousand.of("team-b", "kyma-0")).as("the namespace is part of the key")
+                .isNotEqualTo(thousand.of("pb", "kyma-0"));
+    }
+
+    @Test
+    void theHashIsPinned() {
+        // a change of the hash would move every object of a running fleet to another shard.
+        // FNV-1a of "namespace/name": pb/kyma-0 hashes to 1806935, pb/kyma-1 to 4279996612 (unsigned)
+        assertThat(three.of("pb", "kyma-0")).isEqualTo(2);
+        assertThat(three.of("pb", "kyma-1")).isEqualTo(1);
+        assertThat(three.of("pb", "kyma-2")).isZero();
+        Shards thousand = new Shards(1000, 0);
+        assertThat(thousand.of("pb", "kyma-0")).isEqualTo(935);
+        assertThat(thousand.of("pb", "kyma-1")).isEqualTo(612);
+    }
+
+    @Test
+    void selectorsAndLimits() {
+        assertThat(three.selector()).isEqualTo("kyma-project.io/shard=1");
+        assertThat(Shards.unassigned()).isEqualTo("!kyma-project.io/shard");
+        assertThat(Shards.NONE.sharded()).isFalse();
+        assertThat(three.sharded()).isTrue();
+        assertThatThrownBy(() -> new Shards(3, 3)).hasMessageContaining("shard 3 of 3");
+        assertThatThrownBy(() -> new Shards(0, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aComponentGoesWithItsKymaByLabelOrBySpec() {
+        ShardAssigner assigner = new ShardAssigner(null, three, r -> null);
+        Kyma kyma = new Kyma();
+        kyma.setMetadata(new ObjectMetaBuilder().withNamespace("pb").withName("k7").build());
+        HelmComponent labelled = component("k7-istio", Map.of(Labels.KYMA, "k7"), null);
+        HelmComponent specOnly = component("k7-istio", Map.of(), "k7");
+        assertThat(assigner.shardOf(labelled)).isEqualTo(assigner.shardOf(kyma)).isEqualTo(three.of("pb", "k7"));
+        assertThat(assigner.shardOf(specOnly)).isEqualTo(three.of("pb", "k7"));
+        HelmComponent orphan = component("loose", Map.of(), null);
+        assertThat(assigner.shardOf(orphan)).as("no Kyma named: its own name").isEqualTo(three.of("pb", "loose"));
+    }
+
+    private static HelmComponent component(String name, Map<String, String> labels, String kyma) {
+        HelmComponent component = new HelmComponent();
+        component.setMetadata(new ObjectMetaBuilder().withNamespace("pb").withName(name).withLabels(labels).build());
+        if (kyma != null) {
+            component.setSpec(new HelmComponentSpec());
+            component.getSpec().setKyma(kyma);
+        }
+        return component;
+    }
+}
