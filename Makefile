@@ -47,10 +47,11 @@ test: control-plane prometheus ## Run every unit and integration test, the alert
 	hack/readme-smoke.sh
 
 .PHONY: monitoring
-monitoring: control-plane prometheus ## Prometheus on 127.0.0.1:9090 scraping an operator under a small load, with the alert rules; runs until Ctrl-C.
+monitoring: control-plane prometheus ## Prometheus on 127.0.0.1:PROMETHEUS_PORT (9091) scraping an operator under a small load, with the alert rules; runs until Ctrl-C.
 	$(MVN) $(MVN_FLAGS) -q install -DskipTests
 	$(MVN) $(MVN_FLAGS) -pl manager verify -Dit.test=PrometheusIT -Dtest=NoSuch -Dsurefire.failIfNoSpecifiedTests=false \
-		-Dfailsafe.failIfNoSpecifiedTests=false -Dmonitoring.hold=true -Dmonitoring.kymas=40 -Dmonitoring.unit=1s
+		-Dfailsafe.failIfNoSpecifiedTests=false -Dmonitoring.hold=true -Dmonitoring.kymas=40 -Dmonitoring.unit=1s \
+		-Dmonitoring.port=$(or $(PROMETHEUS_PORT),9091)
 
 .PHONY: monitoring-docs
 monitoring-docs: control-plane prometheus ## Redraw docs/monitoring/ (every dashboard panel) from a real Prometheus run.

@@ -159,6 +159,47 @@ class DeployManifestsIT {
         assertThat(limitMib).isGreaterThanOrEqualTo(requestMib);
     }
 
+    @Test
+    void theShardedOverlayRunsTheSamePodAsAStatefulSetWhoseOrdinalIsTheShard() throws Exception {
+        String sharded = kubectl(null, "kustomize", Crds.repositoryRoot().resolve("config/sharded").toString());
+        List<HasMetadata> shardedObjects;
+        try (KubernetesClient client = EmbeddedControlPlane.get().newClient()) {
+            shardedObjects = client.load(new ByteArrayInputStream(sharded.getBytes(StandardCharsets.UTF_8))).items();
+        }
+        assertThat(shardedObjects).extracting(HasMetadata::getKind).contains("StatefulSet", "Service",
+                "ClusterRole", "ServiceMonitor", "PrometheusRule").doesNotContain("Deployment", "PodDisruptionBudget");
+        var statefulSet = (io.fabric8.kubernetes.api.model.apps.StatefulSet) shardedObjects.stream()
+                .filter(o -> o.getKind().equals("StatefulSet")).findFirst().orElseThrow();
+        var pod = statefulSet.getSpec().getTemplate();
+        var container = pod.getSpec().getContainers().get(0);
+        int shards = container.getArgs().stream().filter(a -> a.startsWith("--shards=")).findFirst()
+                .map(a -> Integer.parseInt(a.substring("--shards=".length()))).orElseThrow();
+        assertThat(statefulSet.getSpec().getReplicas()).as("one pod per shard").isEqualTo(shards);
+        assertThat(container.getEnv()).anySatisfy(e -> {
+            assertThat(e.getName()).isEqualTo("KYMA_OPERATOR_SHARD_ID");
+            assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.name");
+        });
+        assertThat(statefulSet.getSpec().getServiceName()).isEqualTo(only("Service").getMetadata().getName());
+
+        // apart from the shard flags, the pod is the Deployment's
+        container.getArgs().removeIf(a -> a.startsWith("--shards="));
+        container.getEnv().removeIf(e -> e.getName().equals("KYMA_OPERATOR_SHARD_ID"));
+        assertThat(Serialization.asYaml(pod))
+                .isEqualTo(Serialization.asYaml(((Deployment) only("Deployment")).getSpec().getTemplate()));
+
+        String manifest = String.join("\n---\n", shardedObjects.stream()
+                .filter(o -> !o.getKind().equals("ServiceMonitor") && !o.getKind().equals("PrometheusRule"))
+                .map(Serialization::asYaml).toList());
+        try (KubernetesClient client = EmbeddedControlPlane.get().newClient()) {
+            Namespaces.apply(client, "kyma-operator-system");
+        }
+        Path file = Files.createTempFile("sharded", ".yaml");
+        Files.writeString(file, manifest);
+        assertThat(kubectl(kubeconfig(), "apply", "--server-side", "--force-conflicts", "--dry-run=server", "-f",
+                file.toString())).contains(
+                        "statefulset.apps/kyma-operator-controller-manager serverside-applied (server dry run)");
+    }
+
     private static HasMetadata only(String kind) {
         List<HasMetadata> matching = objects.stream().filter(o -> o.getKind().equals(kind)).toList();
         assertThat(matching).as(kind).hasSize(1);

@@ -28,7 +28,7 @@ import io.kyma.operator.testing.PrometheusServer.Series;
  * labels its legend shows, and every alert rule must evaluate.
  * <p>
  * {@code -Dmonitoring.render=DIR} also draws each panel from Prometheus's answers into DIR (docs/monitoring);
- * {@code -Dmonitoring.hold=true} ({@code make monitoring}) keeps everything running on 127.0.0.1:9090 until stopped.
+ * {@code -Dmonitoring.hold=true} ({@code make monitoring}) keeps everything running, Prometheus on 127.0.0.1:{@code monitoring.port} (9091), until stopped.
  */
 class PrometheusIT {
     private static final String NS = "kyma-prometheus";
@@ -46,7 +46,8 @@ class PrometheusIT {
             Namespaces.apply(admin, NS);
             try (RunningManager manager = new RunningManager(NS, "--transition-unit", UNIT,
                     "--metrics-bind-address", "127.0.0.1:0");
-                    PrometheusServer prometheus = PrometheusServer.start(target(manager), POD, hold ? 9090 : 0)) {
+                    PrometheusServer prometheus = PrometheusServer.start(target(manager), POD,
+                            hold ? Integer.getInteger("monitoring.port", 9091) : 0)) {
                 Instant start = Instant.now();
                 // Kymas arrive a few seconds apart, so that scrapes find some in progress and some turning Ready.
                 // a Run whose job service never answers (nothing listens on the discard port)
@@ -99,8 +100,10 @@ class PrometheusIT {
                 assertThat(problems).as("every dashboard query against a real Prometheus").isEmpty();
                 assertEveryAlertRuleEvaluates(prometheus);
                 if (hold) {
-                    System.out.printf("%nPrometheus: %s (alerts: %s/alerts)%noperator metrics: http://%s/metrics%n"
-                            + "Stop with Ctrl-C.%n", prometheus.url(), prometheus.url(), target(manager));
+                    // Debian's Prometheus serves its classic web pages under /classic
+                    System.out.printf("%nPrometheus: %s/classic/graph (alerts: %s/classic/alerts)%n"
+                            + "operator metrics: http://%s/metrics%nStop with Ctrl-C.%n", prometheus.url(),
+                            prometheus.url(), target(manager));
                     Thread.currentThread().join();
                 }
             }
