@@ -29,7 +29,7 @@ class BenchDocTest {
 
     @Test
     void theBenchTablesAreTheCommittedRuns() throws IOException {
-        for (String doc : List.of("docs/bench/README.md", "README.md")) {
+        for (String doc : List.of("docs/bench/README.md", "README.md", "docs/scale-out.md")) {
             Path file = ROOT.resolve(doc);
             String text = Files.readString(file);
             Matcher tables = TABLE.matcher(text);
@@ -47,6 +47,7 @@ class BenchDocTest {
                     case "docs/bench/n1000-ordered" -> orderedTargets();
                     case "docs/bench/n1000-*/socket-backlog" -> watchCloses();
                     case "docs/bench/jvm/n1000-*-profiled" -> profiles();
+                    case "docs/bench/n4000/summary" -> scaleOut();
                     default -> throw new AssertionError(doc + " names an unknown table source " + source);
                 };
                 if (!Boolean.getBoolean("bench.write")) {
@@ -236,6 +237,42 @@ class BenchDocTest {
                     s.get("apiserver_unread_kb_before_closes"), readAhead.equals("off") ? "—" : readAhead + " KiB",
                     s.get("ratio"), s.get("cpu_ms_per_write"), s.get("apiserver_cpu_ms_per_write")));
         }
+        return out.toString();
+    }
+
+    /** The fleet of 40,000 Kymas of the scale-out arithmetic. */
+    static final int FLEET_KYMAS = 40_000;
+
+    /**
+     * How far one replica went (the N = 4000 run) and what a fleet of {@link #FLEET_KYMAS} Kymas needs when each
+     * shard carries that measured load.
+     */
+    static String scaleOut() throws IOException {
+        Map<String, String> one = summary("docs/bench/n4000");
+        int kymas = Integer.parseInt(one.get("n"));
+        int objectsPerKyma = 19; // the Kyma and its 18 HelmComponents
+        int shards = (FLEET_KYMAS + kymas - 1) / kymas;
+        double writesPerKyma = number(one, "writes_per_kyma");
+        double rate = writesPerKyma * kymas / number(one, "tn_s");
+        double fleetWrites = writesPerKyma * FLEET_KYMAS;
+        StringBuilder out = new StringBuilder("| | one replica, measured ([`n4000`](bench/n4000/report.md)) | a fleet of "
+                + String.format(Locale.ROOT, "%,d", FLEET_KYMAS) + " Kymas, each shard carrying that load |\n"
+                + "|---|---|---|\n");
+        out.append(String.format(Locale.ROOT, "| Kymas | %,d | %,d |%n", kymas, FLEET_KYMAS));
+        out.append(String.format(Locale.ROOT, "| watched objects (a Kyma and its 18 components) | %,d | %,d, %,d per"
+                + " shard |%n", kymas * objectsPerKyma, FLEET_KYMAS * objectsPerKyma, kymas * objectsPerKyma));
+        out.append(String.format(Locale.ROOT, "| replicas | 1 | %d shards |%n", shards));
+        out.append(String.format(Locale.ROOT, "| peak RSS | %s MiB | %s MiB per shard, %.0f MiB in all |%n",
+                one.get("peak_rss_mb"), one.get("peak_rss_mb"), shards * number(one, "peak_rss_mb")));
+        out.append(String.format(Locale.ROOT, "| live heap after the load | %s MiB (%s B per object) | %s MiB per"
+                + " shard |%n", one.get("heap_mb"), one.get("heap_bytes_per_object"), one.get("heap_mb")));
+        out.append(String.format(Locale.ROOT, "| writes per Kyma | %s | %,.0f in all |%n", one.get("writes_per_kyma"),
+                fleetWrites));
+        out.append(String.format(Locale.ROOT, "| write rate the operator kept up over the run | %.1f writes/s | %,.0f"
+                + " writes/s if every shard kept the same pace at once |%n", rate, rate * shards));
+        out.append(String.format(Locale.ROOT, "| the API server's write ceiling (this machine, measured in the run) |"
+                + " %s writes/s | a burst of the whole fleet takes %,.0f s at that ceiling |%n",
+                one.get("ceiling_writes_per_s"), fleetWrites / number(one, "ceiling_writes_per_s")));
         return out.toString();
     }
 
