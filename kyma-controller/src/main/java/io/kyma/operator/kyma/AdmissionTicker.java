@@ -1,5 +1,6 @@
 package io.kyma.operator.kyma;
 
+import io.kyma.operator.common.DaemonThreads;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -33,11 +34,7 @@ final class AdmissionTicker extends AbstractEventSource<Void, Kyma> {
     @Override
     public synchronized void start() {
         super.start();
-        ticks = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "kyma-admission");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ticks = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("kyma-admission"));
         ticks.scheduleWithFixedDelay(this::tick, PERIOD.toMillis(), PERIOD.toMillis(), TimeUnit.MILLISECONDS);
     }
 

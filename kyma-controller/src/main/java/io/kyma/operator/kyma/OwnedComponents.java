@@ -1,5 +1,6 @@
 package io.kyma.operator.kyma;
 
+import io.kyma.operator.common.DaemonThreads;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,11 +51,8 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
     }
 
     OwnedComponents(SharedStore<HelmComponent> store, Clock clock) {
-        this(store, clock, java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-            Thread thread = new Thread(r, "kyma-component-events");
-            thread.setDaemon(true);
-            return thread;
-        }));
+        this(store, clock, java.util.concurrent.Executors.newSingleThreadExecutor(
+                DaemonThreads.named("kyma-component-events")));
     }
 
     /** @param handOff runs the hand-over of each owner's event to JOSDK, in order */

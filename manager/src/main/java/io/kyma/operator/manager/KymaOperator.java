@@ -1,10 +1,10 @@
 package io.kyma.operator.manager;
 
+import io.kyma.operator.common.DaemonThreads;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -34,6 +34,7 @@ import io.kyma.operator.kyma.KymaReconciler;
 import io.kyma.operator.manager.metrics.KymaProgress;
 import io.kyma.operator.manager.metrics.StoreTally;
 import io.kyma.operator.manager.shard.ShardAssigner;
+import io.kyma.operator.manager.shard.ShardMover;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.kyma.operator.run.RemoteJobClient;
@@ -64,6 +65,7 @@ public final class KymaOperator implements AutoCloseable {
     private final KubernetesClient client;
     private final QueueMetrics queueMetrics;
     private final Optional<ShardAssigner> assigner;
+    private final Optional<ShardMover> mover;
     private final Operator operator;
     private final RequeueLimiter requeueLimiter;
     private final RateLimiter<?> gate;
@@ -119,6 +121,13 @@ public final class KymaOperator implements AutoCloseable {
         this.assigner = config.shards().sharded()
                 ? Optional.of(new ShardAssigner(client, config.shards(), metrics::shardAssignments))
                 : Optional.empty();
+        // with leader election each shard's Lease says whether it runs; the leader of the lowest live shard moves
+        // the objects of shards that are down
+        this.mover = config.shards().sharded() && config.leaderElect()
+                ? Optional.of(new ShardMover(client, config.shards(), config.leaderElectionId(),
+                        config.leaderElectionNamespace().orElseGet(() -> client.getConfiguration().getNamespace()),
+                        config.namespace(), clock, this::leading, metrics::shardMoves))
+                : Optional.empty();
         metrics.gauge("kyma_operator_shard_info", config.shards(), s -> 1, "shard",
                 Integer.toString(config.shards().id()), "shards", Integer.toString(config.shards().count()));
         this.requeueLimiter = new RequeueLimiter(config.failureBaseDelay(), config.failureMaxDelay(),
@@ -130,12 +139,8 @@ public final class KymaOperator implements AutoCloseable {
                 ? new GlobalGate(new TokenBucket(config.maxReconcileRate(),
                         (int) Math.max(1, Math.ceil(config.maxReconcileRate())), clock), clock, gateWait::record)
                 : GlobalGate.open();
-        this.watchdog = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = Executors.defaultThreadFactory().newThread(r);
-            t.setName("manager-watchdog"); // reconcile timeouts and the lease's renew deadline
-            t.setDaemon(true);
-            return t;
-        });
+        // reconcile timeouts and the lease's renew deadline
+        this.watchdog = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("manager-watchdog"));
         watchdog.setRemoveOnCancelPolicy(true);
         leadership.ifPresent(l -> watchdog.scheduleWithFixedDelay(l::checkRenewal, 250, 250,
                 java.util.concurrent.TimeUnit.MILLISECONDS));
@@ -245,6 +250,7 @@ public final class KymaOperator implements AutoCloseable {
 
     public void start() {
         assigner.ifPresent(a -> a.start(config.namespace()));
+        mover.ifPresent(ShardMover::start);
         operator.start();
     }
 
@@ -293,6 +299,7 @@ public final class KymaOperator implements AutoCloseable {
     @Override
     public void close() {
         assigner.ifPresent(ShardAssigner::close);
+        mover.ifPresent(ShardMover::close);
         operator.stop();
         watchdog.shutdownNow();
         client.close();

@@ -1,5 +1,6 @@
 package io.kyma.operator.manager;
 
+import io.kyma.operator.common.DaemonThreads;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -55,11 +56,7 @@ public final class ManagerEndpoints implements AutoCloseable {
     private HttpServer listen(ManagerConfig.BindAddress address, String flag) {
         try {
             HttpServer server = HttpServer.create(new InetSocketAddress(address.host(), address.port()), 16);
-            server.setExecutor(Executors.newFixedThreadPool(2, r -> {
-                Thread t = new Thread(r, "http" + flag.replace("--", "-"));
-                t.setDaemon(true);
-                return t;
-            }));
+            server.setExecutor(Executors.newFixedThreadPool(2, DaemonThreads.named("http" + flag.replace("--", "-"))));
             server.start();
             servers.add(server);
             return server;

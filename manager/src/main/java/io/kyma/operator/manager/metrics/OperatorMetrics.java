@@ -145,6 +145,11 @@ public final class OperatorMetrics {
         return registry.counter("kyma_operator_shard_assignments", "resource", resource);
     }
 
+    /** Objects moved off a shard that was down, by resource. */
+    public Counter shardMoves(String resource) {
+        return registry.counter("kyma_operator_shard_moves", "resource", resource);
+    }
+
     /** Runs {@code update} before every scrape, for gauges whose set of series changes (the slowest Kymas). */
     public void beforeScrape(Runnable update) {
         beforeScrape.add(update);

@@ -1,5 +1,6 @@
 package io.kyma.operator.manager.shard;
 
+import io.kyma.operator.common.DaemonThreads;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,11 +38,7 @@ public final class ShardAssigner implements AutoCloseable {
     private final KubernetesClient client;
     private final Shards shards;
     private final Function<String, Counter> assigned;
-    private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "shard-assigner");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService writer = Executors.newSingleThreadExecutor(DaemonThreads.named("shard-assigner"));
     private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
 
     /** @param assigned the counter of labels written, by resource */
@@ -60,16 +57,20 @@ public final class ShardAssigner implements AutoCloseable {
 
     /** The shard of an object: its own name's for a Kyma or Run, its Kyma's for a HelmComponent. */
     public int shardOf(HasMetadata object) {
-        String namespace = object.getMetadata().getNamespace();
+        return shards.of(object.getMetadata().getNamespace(), ownerName(object));
+    }
+
+    /** The name an object's shard follows: a HelmComponent's Kyma (by label, else spec), anything else its own. */
+    static String ownerName(HasMetadata object) {
         if (object instanceof HelmComponent component) {
             Map<String, String> labels = object.getMetadata().getLabels();
             String kyma = labels != null && labels.get(Labels.KYMA) != null ? labels.get(Labels.KYMA)
                     : component.getSpec() != null ? component.getSpec().getKyma() : null;
             if (kyma != null) {
-                return shards.of(namespace, kyma);
+                return kyma;
             }
         }
-        return shards.of(namespace, object.getMetadata().getName());
+        return object.getMetadata().getName();
     }
 
     private <R extends HasMetadata> SharedIndexInformer<R> watch(Class<R> kind, Optional<String> namespace,

@@ -38,12 +38,36 @@ public record Shards(int count, int id) {
 
     /** The shard of the object (a Kyma or a Run) named {@code name} in {@code namespace}. */
     public int of(String namespace, String name) {
-        // FNV-1a, 32 bits: stable across JVMs and releases, unlike String.hashCode's contract
+        return (int) (Integer.toUnsignedLong(fnv(namespace + "/" + name)) % count);
+    }
+
+    /**
+     * Where an object of a shard that is down goes: of the {@code live} shards, the one that scores highest for it
+     * (rendezvous hashing), so that the objects of a dead shard spread over the live ones and nothing else moves.
+     */
+    public static int moveTo(String namespace, String name, java.util.Collection<Integer> live) {
+        int best = -1;
+        long bestScore = -1;
+        for (int shard : live) {
+            long score = Integer.toUnsignedLong(fnv(namespace + "/" + name + "#" + shard));
+            if (score > bestScore || (score == bestScore && shard < best)) {
+                best = shard;
+                bestScore = score;
+            }
+        }
+        if (best < 0) {
+            throw new IllegalArgumentException("no live shard to move " + namespace + "/" + name + " to");
+        }
+        return best;
+    }
+
+    /** FNV-1a, 32 bits: stable across JVMs and releases, unlike String.hashCode's contract. */
+    private static int fnv(String text) {
         int hash = 0x811c9dc5;
-        for (byte b : (namespace + "/" + name).getBytes(StandardCharsets.UTF_8)) {
+        for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
             hash ^= b & 0xff;
             hash *= 0x01000193;
         }
-        return (int) (Integer.toUnsignedLong(hash) % count);
+        return hash;
     }
 }

@@ -1,5 +1,6 @@
 package io.kyma.operator.manager.watch;
 
+import io.kyma.operator.common.DaemonThreads;
 import java.io.IOException;
 import java.net.Authenticator;
 import java.net.CookieHandler;
@@ -15,7 +16,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -39,12 +39,7 @@ public final class ReadAheadHttpClientFactory extends JdkHttpClientFactory {
         }
         this.limitChars = limitChars;
         this.stats = stats;
-        AtomicInteger count = new AtomicInteger();
-        this.decoders = Executors.newCachedThreadPool(task -> {
-            Thread thread = new Thread(task, "watch-decoder-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.decoders = Executors.newCachedThreadPool(DaemonThreads.numbered("watch-decoder"));
     }
 
     @Override

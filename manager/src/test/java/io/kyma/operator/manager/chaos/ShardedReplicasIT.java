@@ -3,7 +3,9 @@ package io.kyma.operator.manager.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -15,15 +17,19 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Run;
 
 /**
- * Three operator processes split the standard load as three shards: every Kyma, HelmComponent and Run is written by
- * one process only (the proxies record the writer of every write), components carry their Kyma's shard, every
- * component walks its states in order and every Run's job is started once.
+ * Three operator processes split the standard load as three shards, each behind a proxy that records the writer of
+ * every write: every Kyma, HelmComponent and Run is written by the process of its shard only, components carry their
+ * Kyma's shard, every component walks its states in order and every Run's job is started once; and when one shard's
+ * process is killed, its objects move to the live shards once its Lease has run out, and are written from then on by
+ * their new shard only.
  */
 class ShardedReplicasIT {
     private static final ChaosLoad LOAD = ChaosLoad.full() ? ChaosLoad.standard(Duration.ofSeconds(1), 20)
@@ -39,52 +45,114 @@ class ShardedReplicasIT {
     void eachObjectIsWrittenByTheProcessOfItsShardOnly() {
         List<Replica> replicas = new ArrayList<>();
         try (Trial trial = new Trial(ENV.admin(), "sharded", LOAD)) {
-            for (int shard = 0; shard < SHARDS; shard++) {
-                List<String> flags = new ArrayList<>(LOAD.operatorFlags(ENV.jobs().url()));
-                flags.addAll(List.of("--shards", Integer.toString(SHARDS), "--shard-id", Integer.toString(shard)));
-                replicas.add(Replica.start("shard-" + shard, trial.namespace(), flags));
-            }
+            start(replicas, trial, List.of());
             trial.createLoad();
             trial.awaitSettled(Duration.ofMinutes(ChaosLoad.full() ? 10 : 4));
 
-            Outcome outcome = trial.outcome(ENV.jobs(), replicas.stream().map(Replica::proxy).toList());
-            assertThat(outcome.violations("sharded", LOAD)).isEmpty();
-
-            Map<String, String> shardOf = new TreeMap<>();
-            var admin = ENV.admin();
-            admin.resources(Kyma.class).inNamespace(trial.namespace()).list().getItems().forEach(k ->
-                    shardOf.put("kymas/" + k.getMetadata().getName(), k.getMetadata().getLabels().get(Labels.SHARD)));
-            admin.resources(Run.class).inNamespace(trial.namespace()).list().getItems().forEach(r ->
-                    shardOf.put("runs/" + r.getMetadata().getName(), r.getMetadata().getLabels().get(Labels.SHARD)));
-            for (HelmComponent c : admin.resources(HelmComponent.class).inNamespace(trial.namespace()).list()
-                    .getItems()) {
-                String shard = c.getMetadata().getLabels().get(Labels.SHARD);
-                assertThat(shard).as(c.getMetadata().getName() + " carries its Kyma's shard")
-                        .isEqualTo(shardOf.get("kymas/" + c.getMetadata().getLabels().get(Labels.KYMA)));
-                shardOf.put("helmcomponents/" + c.getMetadata().getName(), shard);
-            }
-            assertThat(shardOf.values()).as("every object has a shard").doesNotContainNull();
+            assertThat(trial.outcome(ENV.jobs(), proxies(replicas)).violations("sharded", LOAD)).isEmpty();
+            Map<String, String> shardOf = shards(trial);
             assertThat(new TreeSet<>(shardOf.values())).as("the load spreads over the shards").hasSize(SHARDS);
-
-            // Label patches on the object itself may come from any process (each labels what has no shard, all with
-            // the same value); every other write to an object is its controller's.
-            Map<String, Set<String>> writers = new TreeMap<>();
-            for (Replica replica : replicas) {
-                for (Writers.Write write : replica.writes()) {
-                    Matcher m = OBJECT.matcher(write.what());
-                    if (!m.find() || (write.what().startsWith("PATCH") && m.group(3) == null
-                            && !m.group(1).equals("helmcomponents"))) {
-                        continue;
-                    }
-                    writers.computeIfAbsent(m.group(1) + "/" + m.group(2), k -> new TreeSet<>())
-                            .add(replica.name());
-                }
-            }
-            assertThat(writers.keySet()).as("every object had its status written").containsAll(shardOf.keySet());
-            writers.forEach((object, by) -> assertThat(by).as(object + " written by")
-                    .containsExactly("shard-" + shardOf.get(object)));
+            Map<String, List<Writers.Write>> writes = writesByObject(replicas);
+            assertThat(writes.keySet()).as("every object had its status written").containsAll(shardOf.keySet());
+            writes.forEach((object, all) -> assertThat(all).as(object + " written by").extracting(Writers.Write::writer)
+                    .allSatisfy(w -> assertThat(w).startsWith("shard-" + shardOf.get(object) + "#")));
         } finally {
             replicas.forEach(Replica::close);
         }
+    }
+
+    @Test
+    void aKilledShardsObjectsMoveToTheLiveShardsOnceItsLeaseRanOut() {
+        List<Replica> replicas = new ArrayList<>();
+        try (Trial trial = new Trial(ENV.admin(), "shard-down", LOAD)) {
+            start(replicas, trial, List.of("--leader-elect", "--leader-election-namespace", trial.namespace()));
+            KubernetesClient admin = ENV.admin();
+            trial.until(Duration.ofSeconds(60), () -> java.util.stream.IntStream.range(0, SHARDS).allMatch(i -> admin
+                    .leases().inNamespace(trial.namespace()).withName("kyma-operator-leader-shard-" + i).get() != null));
+            trial.createLoad();
+            trial.until(Duration.ofSeconds(60), () -> !labelled(admin, trial.namespace(), "1").isEmpty());
+            trial.at(Duration.ofSeconds(3));
+            Replica killed = replicas.get(1);
+            killed.kill();
+            Instant killedAt = Instant.now();
+
+            // the Lease lasts 15 s after its last renewal; then the leader of shard 0 moves shard 1's objects
+            trial.until(Duration.ofSeconds(90), () -> labelled(admin, trial.namespace(), "1").isEmpty());
+            Duration moved = Duration.between(killedAt, Instant.now());
+            assertThat(moved).as("nothing moved while the Lease could still be held").isGreaterThan(Duration.ofSeconds(10));
+            trial.awaitSettled(Duration.ofMinutes(ChaosLoad.full() ? 10 : 4));
+
+            assertThat(trial.outcome(ENV.jobs(), proxies(replicas)).violations("shard-down", LOAD)).isEmpty();
+            Map<String, String> shardOf = shards(trial);
+            assertThat(shardOf.values()).as("nothing left on the killed shard").doesNotContain("1");
+            writesByObject(replicas).forEach((object, all) -> {
+                List<String> writers = all.stream().sorted(Comparator.comparing(Writers.Write::start))
+                        .map(w -> w.writer().substring(0, w.writer().indexOf('#'))).distinct().toList();
+                String owner = "shard-" + shardOf.get(object);
+                // an object of the killed shard: its writes first, then its new shard's, never the other way round
+                assertThat(writers).as(object + " writers in order").isIn(List.of(owner), List.of("shard-1", owner));
+            });
+        } finally {
+            replicas.forEach(Replica::close);
+        }
+    }
+
+    private static void start(List<Replica> replicas, Trial trial, List<String> extra) {
+        for (int shard = 0; shard < SHARDS; shard++) {
+            List<String> flags = new ArrayList<>(LOAD.operatorFlags(ENV.jobs().url()));
+            flags.addAll(List.of("--shards", Integer.toString(SHARDS), "--shard-id", Integer.toString(shard)));
+            flags.addAll(extra);
+            replicas.add(Replica.start("shard-" + shard, trial.namespace(), flags));
+        }
+    }
+
+    private static List<io.kyma.operator.testing.ApiFaultProxy> proxies(List<Replica> replicas) {
+        return replicas.stream().map(Replica::proxy).toList();
+    }
+
+    private static List<HasMetadata> labelled(KubernetesClient admin, String namespace, String shard) {
+        List<HasMetadata> found = new ArrayList<>();
+        for (Class<? extends HasMetadata> kind : List.of(Kyma.class, Run.class, HelmComponent.class)) {
+            found.addAll(admin.resources(kind).inNamespace(namespace).withLabel(Labels.SHARD, shard).list()
+                    .getItems());
+        }
+        return found;
+    }
+
+    /** Each object's shard label, checking that every object has one and each component has its Kyma's. */
+    private static Map<String, String> shards(Trial trial) {
+        Map<String, String> shardOf = new TreeMap<>();
+        KubernetesClient admin = ENV.admin();
+        admin.resources(Kyma.class).inNamespace(trial.namespace()).list().getItems().forEach(k ->
+                shardOf.put("kymas/" + k.getMetadata().getName(), k.getMetadata().getLabels().get(Labels.SHARD)));
+        admin.resources(Run.class).inNamespace(trial.namespace()).list().getItems().forEach(r ->
+                shardOf.put("runs/" + r.getMetadata().getName(), r.getMetadata().getLabels().get(Labels.SHARD)));
+        for (HelmComponent c : admin.resources(HelmComponent.class).inNamespace(trial.namespace()).list().getItems()) {
+            String shard = c.getMetadata().getLabels().get(Labels.SHARD);
+            assertThat(shard).as(c.getMetadata().getName() + " carries its Kyma's shard")
+                    .isEqualTo(shardOf.get("kymas/" + c.getMetadata().getLabels().get(Labels.KYMA)));
+            shardOf.put("helmcomponents/" + c.getMetadata().getName(), shard);
+        }
+        assertThat(shardOf.values()).as("every object has a shard").doesNotContainNull();
+        return shardOf;
+    }
+
+    /**
+     * The controllers' writes to each object: its status, and creating and deleting components. Patches of an object
+     * itself are left out: the shard's label is written by whichever replica saw the object first, and moved by the
+     * leader of the lowest live shard.
+     */
+    private static Map<String, List<Writers.Write>> writesByObject(List<Replica> replicas) {
+        Map<String, List<Writers.Write>> writes = new TreeMap<>();
+        for (Replica replica : replicas) {
+            for (Writers.Write write : replica.writes()) {
+                Matcher m = OBJECT.matcher(write.what());
+                if (!m.find() || (write.what().startsWith("PATCH") && m.group(3) == null)) {
+                    continue;
+                }
+                writes.computeIfAbsent(m.group(1) + "/" + m.group(2), k -> new ArrayList<>()).add(write);
+            }
+        }
+        return writes;
     }
 }

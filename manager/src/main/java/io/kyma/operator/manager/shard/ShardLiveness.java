@@ -1,0 +1,40 @@
+package io.kyma.operator.manager.shard;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+
+/**
+ * Which shards are down, from their leader-election Leases: a shard whose Lease was not renewed for its whole
+ * duration plus a margin has no replica reconciling (a leader that cannot renew exits before its Lease runs out), so
+ * its objects can go to another shard without two replicas ever reconciling one object. A shard without a Lease
+ * yet counts as starting, not down.
+ */
+public final class ShardLiveness {
+    /** Beyond the Lease's own duration, for clocks that differ a little between replicas. */
+    static final Duration MARGIN = Duration.ofSeconds(2);
+
+    private ShardLiveness() {
+    }
+
+    /** @param leases each shard's Lease, by shard; a shard missing from the map has none */
+    public static Set<Integer> dead(Map<Integer, Lease> leases, Instant now) {
+        Set<Integer> dead = new TreeSet<>();
+        leases.forEach((shard, lease) -> expiry(lease).filter(now::isAfter).ifPresent(e -> dead.add(shard)));
+        return dead;
+    }
+
+    private static Optional<Instant> expiry(Lease lease) {
+        if (lease == null || lease.getSpec() == null || lease.getSpec().getRenewTime() == null
+                || lease.getSpec().getLeaseDurationSeconds() == null) {
+            return Optional.empty();
+        }
+        Instant renewed = lease.getSpec().getRenewTime().toInstant();
+        return Optional.of(renewed.plusSeconds(lease.getSpec().getLeaseDurationSeconds()).plus(MARGIN));
+    }
+}

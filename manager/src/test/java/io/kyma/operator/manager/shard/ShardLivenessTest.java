@@ -1,0 +1,58 @@
+package io.kyma.operator.manager.shard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+
+class ShardLivenessTest {
+    private static final Instant NOW = Instant.parse("2026-01-01T00:01:00Z");
+
+    @Test
+    void aShardIsDownOnceItsLeaseRanOutWithAMargin() {
+        Map<Integer, Lease> leases = Map.of(
+                0, lease(NOW.minusSeconds(3)), // renewed lately
+                1, lease(NOW.minusSeconds(16)), // 15 s lease run out, but within the margin
+                2, lease(NOW.minusSeconds(18))); // run out
+        assertThat(ShardLiveness.dead(leases, NOW)).containsExactly(2);
+    }
+
+    @Test
+    void aShardWithoutALeaseOrARenewalIsStartingNotDown() {
+        Map<Integer, Lease> leases = new TreeMap<>();
+        leases.put(0, new LeaseBuilder().withNewSpec().withLeaseDurationSeconds(15).endSpec().build());
+        assertThat(ShardLiveness.dead(leases, NOW)).isEmpty();
+    }
+
+    @Test
+    void aDeadShardsObjectsSpreadOverTheLiveOnesAndOnlyThoseMove() {
+        Map<Integer, Integer> moved = new TreeMap<>();
+        for (int i = 0; i < 3000; i++) {
+            int to = Shards.moveTo("pb", "kyma-" + i, List.of(0, 2));
+            moved.merge(to, 1, Integer::sum);
+            // with another shard down too, an object that went to a still-live shard stays there
+            if (to == 0) {
+                assertThat(Shards.moveTo("pb", "kyma-" + i, List.of(0))).isZero();
+            }
+            assertThat(Shards.moveTo("pb", "kyma-" + i, List.of(2, 0))).as("the order of the live list is no matter")
+                    .isEqualTo(to);
+        }
+        assertThat(moved.keySet()).containsExactly(0, 2);
+        assertThat(moved.values()).allSatisfy(n -> assertThat(n).isBetween(1350, 1650));
+        assertThatThrownBy(() -> Shards.moveTo("pb", "k", List.of())).hasMessageContaining("no live shard");
+    }
+
+    private static Lease lease(Instant renewed) {
+        return new LeaseBuilder().withNewSpec().withLeaseDurationSeconds(15)
+                .withRenewTime(renewed.atZone(ZoneOffset.UTC)).endSpec().build();
+    }
+}
