@@ -128,7 +128,11 @@ public final class KymaOperator implements AutoCloseable {
                         config.leaderElectionNamespace().orElseGet(() -> client.getConfiguration().getNamespace()),
                         config.namespace(), clock, this::leading, metrics::shardMoves))
                 : Optional.empty();
-        metrics.gauge("kyma_operator_shard_info", config.shards(), s -> 1, "shard",
+        for (String resource : List.of("kymas", "runs", "helmcomponents")) {
+            metrics.shardAssignments(resource); // every series from the start, at zero when unsharded
+            metrics.shardMoves(resource);
+        }
+        metrics.gauge("kyma_operator_shard", config.shards(), s -> 1, "shard",
                 Integer.toString(config.shards().id()), "shards", Integer.toString(config.shards().count()));
         this.requeueLimiter = new RequeueLimiter(config.failureBaseDelay(), config.failureMaxDelay(),
                 new TokenBucket(config.rateLimiterFrequency(), config.rateLimiterBurst(), clock), clock,

@@ -47,7 +47,8 @@ class MetricsIT {
             "kyma_operator_watch_read_ahead_stalls_total", "workqueue_work_duration_seconds_bucket",
             "workqueue_unfinished_work_seconds", "workqueue_longest_running_processor_seconds",
             "controller_runtime_terminal_reconcile_errors_total", "kyma_operator_kyma_ready_seconds_bucket",
-            "kyma_operator_runs_unreachable");
+            "kyma_operator_runs_unreachable", "kyma_operator_shard", "kyma_operator_shard_assignments_total",
+            "kyma_operator_shard_moves_total");
     /**
      * The metric families controller-runtime documents (the kubebuilder book's metrics reference) that mean something
      * for this manager; dashboards and alerts written for Go operators query these.
