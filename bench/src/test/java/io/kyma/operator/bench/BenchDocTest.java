@@ -48,6 +48,7 @@ class BenchDocTest {
                     case "docs/bench/n1000-*/socket-backlog" -> watchCloses();
                     case "docs/bench/jvm/n1000-*-profiled" -> profiles();
                     case "docs/bench/n4000/summary" -> scaleOut();
+                    case "docs/bench/jvm/n300-nmt/native-memory-timeline" -> nativeMemoryAtN300();
                     default -> throw new AssertionError(doc + " names an unknown table source " + source);
                 };
                 if (!Boolean.getBoolean("bench.write")) {
@@ -144,6 +145,35 @@ class BenchDocTest {
                     s.get("empty_rss_mb"), s.get("peak_rss_mb"), s.get("heap_mb"), s.get("cpu_operator_s"),
                     s.get("tn_s"), s.get("watch_closes")));
         }
+        return out.toString();
+    }
+
+    /**
+     * Where the N = 300 peak went: the JVM's native-memory summary at its first sample of the load, at the sample
+     * with the largest RSS, and at the last, part by part; the RSS the summary does not explain last.
+     */
+    static String nativeMemoryAtN300() throws IOException {
+        List<String> lines = Files.readAllLines(ROOT.resolve("docs/bench/jvm/n300-nmt/native-memory-timeline.csv"));
+        List<String> header = List.of(lines.get(0).split(","));
+        List<double[]> rows = lines.stream().skip(1).map(l -> Arrays.stream(l.split(","))
+                .mapToDouble(Double::parseDouble).toArray()).toList();
+        int rss = header.indexOf("rss_mib");
+        int committed = header.indexOf("committed_mib");
+        double[] first = rows.get(0);
+        double[] peak = rows.stream().max(java.util.Comparator.comparingDouble(r -> r[rss])).orElseThrow();
+        double[] last = rows.get(rows.size() - 1);
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "| part (MiB) | first sample (%.0f s) |"
+                + " largest RSS (%.0f s) | last sample (%.0f s) |%n|---|---|---|---|%n", first[0], peak[0], last[0]));
+        for (int i = 1; i < header.size(); i++) {
+            String name = switch (header.get(i)) {
+                case "rss_mib" -> "RSS";
+                case "committed_mib" -> "committed, all parts";
+                default -> header.get(i).replace("_mib", "").replace('_', ' ');
+            };
+            out.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.1f |%n", name, first[i], peak[i], last[i]));
+        }
+        out.append(String.format(Locale.ROOT, "| RSS the summary does not account for | %.1f | %.1f | %.1f |%n",
+                first[rss] - first[committed], peak[rss] - peak[committed], last[rss] - last[committed]));
         return out.toString();
     }
 
