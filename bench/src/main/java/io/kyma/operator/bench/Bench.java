@@ -100,7 +100,8 @@ public final class Bench {
                                 PromText.parse(""), PromText.parse(clientMetrics.scrape()),
                                 "rest_client_requests_total", "method", l -> true))));
                 Result result;
-                try (OperatorProcess operator = OperatorProcess.start(options, cluster, operatorConfig)) {
+                try (OperatorUnderTest operator = options.shards() > 1 ? Replicas.start(options, cluster)
+                        : OperatorProcess.start(options, cluster, operatorConfig)) {
                     result = measure(client, cluster, operator, ceiling);
                 }
                 if (options.kubeconfig().isPresent()) {
@@ -119,7 +120,7 @@ public final class Bench {
     record EmptyOperator(double readyRssMiB, double settledRssMiB) {
     }
 
-    private Result measure(KubernetesClient client, ClusterUnderTest cluster, OperatorProcess operator,
+    private Result measure(KubernetesClient client, ClusterUnderTest cluster, OperatorUnderTest operator,
             Ceiling ceiling) throws Exception {
         // The empty operator: started, its informers synced, nothing to watch but the CRDs; its RSS at readiness
         // and once it has settled after a full collection.
@@ -187,10 +188,11 @@ public final class Bench {
                 .map(c -> c.count(loadStartedAt, loadEndedAt, operator.pauses(), backlog.samples()));
         Files.writeString(options.out().resolve("socket-backlog.csv"), SocketBacklog.csv(backlog.samples(),
                 loadStartedAt));
-        GcLog.Summary gc;
-        try (var lines = Files.lines(options.out().resolve(OperatorProcess.GC_LOG))) {
-            gc = GcLog.parse(lines).summary(loadStartedAt, loadEndedAt);
+        List<String> gcLines = new java.util.ArrayList<>();
+        for (Path gcLog : operator.gcLogs()) {
+            gcLines.addAll(Files.readAllLines(gcLog));
         }
+        GcLog.Summary gc = GcLog.parse(gcLines.stream()).summary(loadStartedAt, loadEndedAt);
         if (options.profile()) {
             progress.say("writing the profile of the load");
             JfrProfile profile = operator.stopRecording(options.out().resolve("operator.jfr"));
@@ -219,6 +221,9 @@ public final class Bench {
         Result result = Result.compute(options, ceiling, t1, tn, sampler, operatorBefore, operatorAfter, apiBefore,
                 apiAfter, heapBefore, heap, operator.peakRssMiB(), operator.cpuSeconds(), cluster.cpuSeconds(),
                 loadCpu, watchCloses, gc, empty, ready, arrivalRate);
+        if (operator instanceof Replicas replicas) {
+            replicas.describe(result.summary());
+        }
         Files.writeString(options.out().resolve("timeseries.csv"), sampler.csv());
         Files.writeString(options.out().resolve("heap-by-objects.csv"), heapCurve.csv());
         if (!heapCurve.largestHistogram().isEmpty()) {

@@ -14,7 +14,7 @@ import io.kyma.operator.common.GoDuration;
 /** The benchmark's options: {@code --n 1000 --unit 1s [--kubeconfig FILE] [--out DIR] [operator flags after --]}. */
 record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, Path repository, String javaCommand,
         List<String> jvmOptions, Map<String, String> operatorEnvironment, boolean heapDump, boolean profile,
-        List<String> operatorFlags, Optional<ArrivalRate> arrivalRate, int operatorNice) {
+        List<String> operatorFlags, Optional<ArrivalRate> arrivalRate, int operatorNice, int shards) {
 
     /**
      * Open loop: Kymas arrive one after another at a steady rate, either {@code perSecond} or {@code share} of the
@@ -38,7 +38,7 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
     static final String USAGE = """
             Usage: java -jar bench/target/kyma-bench.jar [--help] [--n N] [--unit DURATION] [--kubeconfig FILE] [--out DIR]
                    [--repository DIR] [--java FILE] [--jvm-options "FLAGS"] [--jvm-extra "FLAGS"]
-                   [--heap-dump] [--profile] [--arrival-rate K | P%] [--operator-nice N]
+                   [--heap-dump] [--profile] [--arrival-rate K | P%] [--operator-nice N] [--shards K]
                    [-- operator flags]
               --n           Kymas of the 18 modules in the load (default 1000)
               --unit        the operator's --transition-unit (default 1s)
@@ -58,6 +58,9 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
                             it all N are created at once
               --operator-nice  run the operator at this nice value (1 to 19; default 0, as the control
                             plane), so that the API server and etcd get the CPU first on a shared machine
+              --shards      run K operator replicas, each with --shards K --shard-id i (default 1: one
+                            unsharded operator); memory, CPU and writes are summed over them, the peak RSS
+                            is the largest replica's, and the summary gives each replica's share
             Flags after -- go to the operator, for example -- --k8s-client-qps 300 --k8s-client-burst 300.
             """;
 
@@ -82,6 +85,7 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
         boolean profile = false;
         Optional<ArrivalRate> arrivalRate = Optional.empty();
         int operatorNice = 0;
+        int shards = 1;
         List<String> operatorFlags = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--")) {
@@ -114,6 +118,7 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
                 case "--jvm-extra" -> jvmExtra = value;
                 case "--arrival-rate" -> arrivalRate = Optional.of(ArrivalRate.parse(value));
                 case "--operator-nice" -> operatorNice = Integer.parseInt(value);
+                case "--shards" -> shards = Integer.parseInt(value);
                 default -> throw new IllegalArgumentException("unknown option " + args[i - 1]);
             }
         }
@@ -122,6 +127,17 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
         }
         if (operatorNice < 0 || operatorNice > 19) {
             throw new IllegalArgumentException("--operator-nice must be from 0 to 19, got " + operatorNice);
+        }
+        if (shards < 1) {
+            throw new IllegalArgumentException("--shards must be at least 1, got " + shards);
+        }
+        if (operatorFlags.stream().anyMatch(f -> f.startsWith("--shards") || f.startsWith("--shard-id"))) {
+            throw new IllegalArgumentException("give the number of replicas as the bench's --shards, before --;"
+                    + " it sets each replica's --shards and --shard-id");
+        }
+        if (shards > 1 && (heapDump || profile)) {
+            throw new IllegalArgumentException("--heap-dump and --profile measure one operator process; not with"
+                    + " --shards " + shards);
         }
         if (repository == null) {
             repository = findRepository();
@@ -143,8 +159,12 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
             jvm = new ArrayList<>(jvm);
             jvm.addAll(List.of(jvmExtra.trim().split("\\s+")));
         }
+        if (shards > 1 && jvm.stream().anyMatch(o -> o.startsWith("-XX:NativeMemoryTracking"))) {
+            throw new IllegalArgumentException("native-memory tracking is sampled of one operator process; not with"
+                    + " --shards " + shards);
+        }
         return new BenchOptions(n, unit, kubeconfig, out, repository, javaCommand, List.copyOf(jvm), environment, heapDump,
-                profile, operatorFlags, arrivalRate, operatorNice);
+                profile, operatorFlags, arrivalRate, operatorNice, shards);
     }
 
     private static Path findRepository() {

@@ -16,14 +16,14 @@ final class HeapCurve {
     record Point(double watchedObjects, double rssMiB, double liveHeapMiB) {
     }
 
-    private final OperatorProcess operator;
+    private final OperatorUnderTest operator;
     private final double expectedObjects;
     private final List<Point> points = new ArrayList<>();
     private int nextStep = 1;
     private double largestDuringLoad = -1;
     private String largestHistogram = "";
 
-    HeapCurve(OperatorProcess operator, double expectedObjects) {
+    HeapCurve(OperatorUnderTest operator, double expectedObjects) {
         this.operator = operator;
         this.expectedObjects = expectedObjects;
     }

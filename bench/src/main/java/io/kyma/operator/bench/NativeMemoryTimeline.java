@@ -22,7 +22,7 @@ final class NativeMemoryTimeline {
     private static final Pattern PART = Pattern.compile("^-\\s+(.+?) \\(reserved=\\d+KB, committed=(\\d+)KB");
     private static final Pattern TOTAL = Pattern.compile("^Total: reserved=\\d+KB, committed=(\\d+)KB");
 
-    private final OperatorProcess operator;
+    private final OperatorUnderTest operator;
     private final long start = System.nanoTime();
     private final List<String> rows = new ArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -31,7 +31,7 @@ final class NativeMemoryTimeline {
         return t;
     });
 
-    NativeMemoryTimeline(OperatorProcess operator) {
+    NativeMemoryTimeline(OperatorUnderTest operator) {
         this.operator = operator;
     }
 

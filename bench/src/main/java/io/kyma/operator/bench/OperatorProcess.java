@@ -15,10 +15,11 @@ import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.manager.ManagerConfig;
 
 /** The real manager jar, started as a process of its own with the real flags. */
-final class OperatorProcess implements AutoCloseable {
+final class OperatorProcess implements OperatorUnderTest {
     static final String GC_LOG = "operator-gc.log";
     private static final Pattern TOTAL = Pattern.compile("(?m)^Total\\s+\\d+\\s+(\\d+)\\s*$");
     private final Process process;
+    private final Path gcLog;
     private final URI metrics;
     private final HttpClient http = HttpClient.newHttpClient();
     private final String jcmd;
@@ -27,8 +28,9 @@ final class OperatorProcess implements AutoCloseable {
     /** Ctrl-C or a kill of the harness must not leave the operator running. */
     private final Thread stopOnExit;
 
-    private OperatorProcess(Process process, URI metrics, String java) {
+    private OperatorProcess(Process process, Path gcLog, URI metrics, String java) {
         this.process = process;
+        this.gcLog = gcLog;
         this.stopOnExit = new Thread(process::destroy, "bench-stop-operator");
         Runtime.getRuntime().addShutdownHook(stopOnExit);
         this.metrics = metrics;
@@ -38,6 +40,15 @@ final class OperatorProcess implements AutoCloseable {
     }
 
     static OperatorProcess start(BenchOptions options, ClusterUnderTest cluster, ManagerConfig config)
+            throws IOException, InterruptedException {
+        return start(options, cluster, "", List.of());
+    }
+
+    /**
+     * @param suffix added to the names of its log files ("" for the only operator, "-1" for the second replica)
+     * @param flags operator flags after the bench's, for example a replica's shard
+     */
+    static OperatorProcess start(BenchOptions options, ClusterUnderTest cluster, String suffix, List<String> flags)
             throws IOException, InterruptedException {
         Path jar = options.repository().resolve("manager/target/kyma-operator.jar");
         if (!Files.exists(jar)) {
@@ -51,17 +62,19 @@ final class OperatorProcess implements AutoCloseable {
         }
         command.add(options.javaCommand());
         command.addAll(options.jvmOptions());
-        command.add(GcLog.option(options.out().resolve(GC_LOG))); // every pause, for the summary's gc_ keys
+        Path gcLog = options.out().resolve(GC_LOG.replace(".log", suffix + ".log"));
+        command.add(GcLog.option(gcLog)); // every pause, for the summary's gc_ keys
         command.addAll(List.of("-jar", jar.toString(), "--kubeconfig",
                 cluster.kubeconfig().toString(), "--namespace", "bench", "--transition-unit",
                 GoDuration.format(options.unit()), "--metrics-bind-address", "127.0.0.1:" + metricsPort,
                 "--health-probe-bind-address", "127.0.0.1:" + probesPort, "--log-level", "warn"));
         command.addAll(options.operatorFlags());
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(options.out().resolve("operator.log").toFile());
+        command.addAll(flags);
+        Path log = options.out().resolve("operator" + suffix + ".log");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().putAll(options.operatorEnvironment());
         Process process = builder.start();
-        OperatorProcess operator = new OperatorProcess(process, URI.create("http://127.0.0.1:" + metricsPort
+        OperatorProcess operator = new OperatorProcess(process, gcLog, URI.create("http://127.0.0.1:" + metricsPort
                 + "/metrics"), options.javaCommand());
         URI ready = URI.create("http://127.0.0.1:" + probesPort + "/readyz");
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -75,22 +88,24 @@ final class OperatorProcess implements AutoCloseable {
             }
             if (!process.isAlive() || System.nanoTime() > deadline) {
                 operator.close();
-                throw new IllegalStateException("the operator did not become ready; see "
-                        + options.out().resolve("operator.log"));
+                throw new IllegalStateException("the operator did not become ready; see " + log);
             }
             Thread.sleep(200);
         }
     }
 
-    PromText scrape() throws IOException, InterruptedException {
+    @Override
+    public PromText scrape() throws IOException, InterruptedException {
         return PromText.parse(Bench.get(http, metrics));
     }
 
-    long pid() {
+    @Override
+    public long pid() {
         return process.pid();
     }
 
-    double rssMiB() {
+    @Override
+    public double rssMiB() {
         return ProcStats.rssMiB(process.pid());
     }
 
@@ -101,7 +116,8 @@ final class OperatorProcess implements AutoCloseable {
      * used is handed back only at the next trim, so the RSS at readiness says more about start-up than about
      * what an empty operator holds.
      */
-    double settledRssMiB() throws InterruptedException {
+    @Override
+    public double settledRssMiB() throws InterruptedException {
         List<Double> samples = new ArrayList<>();
         while (true) {
             samples.add(rssMiB());
@@ -132,11 +148,13 @@ final class OperatorProcess implements AutoCloseable {
                 : java.util.OptionalDouble.empty();
     }
 
-    double peakRssMiB() {
+    @Override
+    public double peakRssMiB() {
         return ProcStats.peakRssMiB(process.pid());
     }
 
-    double cpuSeconds() {
+    @Override
+    public double cpuSeconds() {
         return ProcStats.cpuSeconds(process.pid());
     }
 
@@ -148,12 +166,14 @@ final class OperatorProcess implements AutoCloseable {
      * Bytes of live objects (the class histogram's total, which it takes after a full collection): one stop of the
      * operator, not two.
      */
-    double heapAfterFullGc() throws IOException, InterruptedException {
+    @Override
+    public double heapAfterFullGc() throws IOException, InterruptedException {
         return liveHeap(0).bytes();
     }
 
     /** The live heap and its {@code lines} largest classes, from one class histogram (one full collection). */
-    LiveHeap liveHeap(int lines) throws IOException, InterruptedException {
+    @Override
+    public LiveHeap liveHeap(int lines) throws IOException, InterruptedException {
         String full = jcmd("GC.class_histogram");
         return new LiveHeap(histogramTotalBytes(full), histogram(full, lines));
     }
@@ -206,28 +226,38 @@ final class OperatorProcess implements AutoCloseable {
     }
 
     /** The JVM's own account of its memory, when it runs with -XX:NativeMemoryTracking. */
-    String nativeMemory() throws IOException, InterruptedException {
+    @Override
+    public String nativeMemory() throws IOException, InterruptedException {
         return jcmd("VM.native_memory summary");
     }
 
-    void heapDump(Path file) throws IOException, InterruptedException {
+    @Override
+    public void heapDump(Path file) throws IOException, InterruptedException {
         jcmd("GC.heap_dump " + file.toAbsolutePath());
     }
 
     /** Starts a JFR recording of the operator with the 'profile' settings. */
-    void startRecording() throws IOException, InterruptedException {
+    @Override
+    public void startRecording() throws IOException, InterruptedException {
         jcmd("JFR.start name=load settings=profile");
     }
 
     /** Stops the recording into {@code file} and reads its execution samples. */
-    JfrProfile stopRecording(Path file) throws IOException, InterruptedException {
+    @Override
+    public JfrProfile stopRecording(Path file) throws IOException, InterruptedException {
         jcmd("JFR.stop name=load filename=" + file);
         return JfrProfile.read(Path.of(jcmd).resolveSibling("jfr").toString(), file);
     }
 
     /** The spans of time a command of the bench held the operator stopped: full collections and heap walks. */
-    List<WatchCloses.Pause> pauses() {
+    @Override
+    public List<WatchCloses.Pause> pauses() {
         return List.copyOf(pauses);
+    }
+
+    @Override
+    public List<Path> gcLogs() {
+        return List.of(gcLog);
     }
 
     private String jcmd(String command) throws IOException, InterruptedException {

@@ -156,6 +156,11 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
                 .append(summary.get("unit")).append(", operator flags: ")
                 .append(options.operatorFlags().isEmpty() ? "defaults" : String.join(" ", options.operatorFlags()))
                 .append("\n");
+        if (options.shards() > 1) {
+            out.append("- ").append(options.shards()).append(" operator replicas, each with --shards ")
+                    .append(options.shards()).append(" --shard-id i: memory, CPU, writes and the time series are")
+                    .append(" their sums, the peak RSS is the largest replica's, replica_* give each one's share\n");
+        }
         out.append("- Machine: ").append(Runtime.getRuntime().availableProcessors()).append(" cores, Java ")
                 .append(System.getProperty("java.version")).append(", ").append(System.getProperty("os.name"))
                 .append(' ').append(System.getProperty("os.arch")).append("\n");

@@ -26,7 +26,7 @@ final class Sampler {
         }
     }
 
-    private final OperatorProcess operator;
+    private final OperatorUnderTest operator;
     private final List<Row> rows = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     private final long start = System.nanoTime();
@@ -35,7 +35,7 @@ final class Sampler {
     private volatile double maxDepth;
     private volatile double maxTemporaryCache;
 
-    Sampler(OperatorProcess operator, int expected) {
+    Sampler(OperatorUnderTest operator, int expected) {
         this.operator = operator;
     }
 

@@ -56,6 +56,22 @@ class BenchOptionsTest {
     }
 
     @Test
+    void shardsStartThatManyReplicasAndRefuseWhatMeasuresOneProcess() {
+        assertThat(BenchOptions.parse(new String[] { "--jvm-options", "" }).shards()).isEqualTo(1);
+        assertThat(BenchOptions.parse(new String[] { "--jvm-options", "", "--shards", "3" }).shards()).isEqualTo(3);
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] { "--jvm-options", "", "--shards", "0" }))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--shards must be at least 1");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] { "--jvm-options", "", "--", "--shards", "3" }))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("the bench's --shards");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] { "--jvm-options", "", "--shards", "2",
+                "--profile" })).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("one operator");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] { "--jvm-options",
+                "-XX:NativeMemoryTracking=summary", "--shards", "2" }))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("one operator process");
+        assertThat(BenchOptions.USAGE).contains("--shards");
+    }
+
+    @Test
     void theOperatorRunsAtTheControlPlanesPriorityUnlessToldOtherwise() {
         assertThat(BenchOptions.parse(new String[] { "--jvm-options", "" }).operatorNice()).isZero();
         assertThat(BenchOptions.parse(new String[] { "--jvm-options", "", "--operator-nice", "10" }).operatorNice())

@@ -88,4 +88,35 @@ class BenchSmokeIT {
             assertThat(image.getWidth()).isEqualTo(1000);
         }
     }
+
+    @Test
+    void aShardedRunMeasuresEachReplicaAndTheirSum(@TempDir Path out) throws Exception {
+        System.setProperty("java.awt.headless", "true");
+        Result result = new Bench(BenchOptions.parse(new String[] { "--n", "20", "--unit", "10ms", "--shards", "2",
+                "--out", out.toString(), "--repository", Path.of("..").toAbsolutePath().normalize().toString() }))
+                .run();
+        String line = result.summaryLine();
+        System.out.println(line);
+        Map<String, String> summary = Arrays.stream(line.split(" ")).map(kv -> kv.split("=", 2))
+                .collect(Collectors.toMap(kv -> kv[0], kv -> kv[1]));
+        assertThat(summary).containsKeys(SUMMARY_KEYS.toArray(String[]::new));
+        assertThat(summary.get("shards")).isEqualTo("2");
+        for (String key : List.of("replica_peak_rss_mb", "replica_heap_mb", "replica_cpu_s", "replica_writes")) {
+            assertThat(summary.get(key).split("/")).as(key + ": one figure per replica").hasSize(2)
+                    .allSatisfy(v -> assertThat(Double.parseDouble(v)).as(key).isPositive());
+        }
+        double[] writes = Arrays.stream(summary.get("replica_writes").split("/")).mapToDouble(Double::parseDouble)
+                .toArray();
+        assertThat(writes[0] + writes[1]).as("both replicas' writes are the run's")
+                .isGreaterThanOrEqualTo(Double.parseDouble(summary.get("writes_per_kyma")) * 20);
+        double[] peaks = Arrays.stream(summary.get("replica_peak_rss_mb").split("/")).mapToDouble(Double::parseDouble)
+                .toArray();
+        assertThat(Double.parseDouble(summary.get("peak_rss_mb"))).as("the largest replica's peak")
+                .isEqualTo(Math.max(peaks[0], peaks[1]), org.assertj.core.data.Offset.offset(0.05));
+        assertThat(Files.readAllLines(out.resolve("ready-times.csv"))).hasSize(21);
+        assertThat(out.resolve("operator-0.log")).exists();
+        assertThat(out.resolve("operator-gc-1.log")).exists();
+        assertThat(Files.readString(out.resolve("heap-histogram.txt"))).contains("shard 0:", "shard 1:");
+        assertThat(Files.readString(out.resolve("report.md"))).contains("2 operator replicas");
+    }
 }
