@@ -84,10 +84,10 @@ sample-data: ## Create N Kymas (default 100) in namespace pb and wait until all 
 BENCH_FLAGS = $(if $(KUBECONFIG),--kubeconfig $(KUBECONFIG)) $(if $(OUT),--out $(OUT)) \
 	$(if $(OPERATOR_JAVA),--java $(OPERATOR_JAVA)) $(if $(JVM_OPTIONS),--jvm-options "$(JVM_OPTIONS)") \
 	$(if $(JVM_EXTRA),--jvm-extra "$(JVM_EXTRA)") $(if $(ARRIVAL_RATE),--arrival-rate $(ARRIVAL_RATE)) \
-	$(if $(filter true,$(PROFILE)),--profile)
+	$(if $(filter true,$(PROFILE)),--profile) $(if $(SHARDS),--shards $(SHARDS))
 
 .PHONY: bench
-bench: ## Scale benchmark: N Kymas (default 1000) at UNIT (default 1s), embedded control plane unless KUBECONFIG; OUT=dir.
+bench: ## Scale benchmark: N Kymas (default 1000) at UNIT (default 1s), embedded control plane unless KUBECONFIG; OUT=dir, SHARDS=K replicas.
 	@test -f bench/target/kyma-bench.jar -a -f $(JAR) || $(MAKE) build
 	java -jar bench/target/kyma-bench.jar --n $(or $(N),1000) --unit $(or $(UNIT),1s) $(BENCH_FLAGS)
 

@@ -119,7 +119,7 @@ public final class KymaOperator implements AutoCloseable {
         this.client = KubernetesClients.create(clientConfig, config, metrics, interceptors);
         this.queueMetrics = new QueueMetrics(metrics, clock, this::beforeSubmit);
         this.assigner = config.shards().sharded()
-                ? Optional.of(new ShardAssigner(client, config.shards(), metrics::shardAssignments))
+                ? Optional.of(new ShardAssigner(client, config.shards(), metrics::shardAssignments, clock))
                 : Optional.empty();
         // with leader election each shard's Lease says whether it runs; the leader of the lowest live shard moves
         // the objects of shards that are down

@@ -1,6 +1,8 @@
 package io.kyma.operator.manager.shard;
 
 import io.kyma.operator.common.DaemonThreads;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,8 +29,10 @@ import io.micrometer.core.instrument.Counter;
 
 /**
  * Gives each Kyma, Run and HelmComponent without a shard label its shard, so that the replica of that shard sees it.
- * Every replica runs one, watching only the objects no shard has yet (they leave its cache once labelled); all
- * replicas compute the same shard, so two of them labelling one object at once write the same value.
+ * Every replica runs one, watching only the objects no shard has yet (they leave its cache once labelled). The
+ * replica of the object's own shard labels it at once; the others only once it has waited longer than a resync
+ * ({@link #RESYNC_MILLIS}), in case that replica is not running, so that one label is written per object, not one
+ * per replica. All replicas compute the same shard, so two of them labelling one object write the same value.
  */
 public final class ShardAssigner implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ShardAssigner.class);
@@ -36,14 +40,16 @@ public final class ShardAssigner implements AutoCloseable {
     private static final long RESYNC_MILLIS = 30_000;
 
     private final KubernetesClient client;
+    private final Clock clock;
     private final Shards shards;
     private final Function<String, Counter> assigned;
     private final ExecutorService writer = Executors.newSingleThreadExecutor(DaemonThreads.named("shard-assigner"));
     private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
 
     /** @param assigned the counter of labels written, by resource */
-    public ShardAssigner(KubernetesClient client, Shards shards, Function<String, Counter> assigned) {
+    public ShardAssigner(KubernetesClient client, Shards shards, Function<String, Counter> assigned, Clock clock) {
         this.client = client;
+        this.clock = clock;
         this.shards = shards;
         this.assigned = assigned;
     }
@@ -95,12 +101,24 @@ public final class ShardAssigner implements AutoCloseable {
         }, RESYNC_MILLIS);
     }
 
+    /** Whether this replica labels the object now: its own shard's, or one that waited a resync for its replica. */
+    boolean labelsNow(HasMetadata object, Instant now) {
+        if (shardOf(object) == shards.id()) {
+            return true;
+        }
+        String created = object.getMetadata().getCreationTimestamp();
+        return created == null || !now.isBefore(Instant.parse(created).plusMillis(RESYNC_MILLIS));
+    }
+
     private <R extends HasMetadata> void label(Class<R> kind, R object, String resource) {
+        if (!labelsNow(object, clock.instant())) {
+            return; // its own shard's replica labels it; if that one is down, the next resync here does
+        }
         String shard = Integer.toString(shardOf(object));
         try {
-            client.resources(kind).inNamespace(object.getMetadata().getNamespace())
-                    .withName(object.getMetadata().getName()).patch(PatchContext.of(PatchType.JSON_MERGE),
-                            "{\"metadata\":{\"labels\":{\"" + Labels.SHARD + "\":\"" + shard + "\"}}}");
+            // the object in hand, so that the client sends the patch without reading the object first
+            client.resources(kind).resource(object).patch(PatchContext.of(PatchType.JSON_MERGE),
+                    "{\"metadata\":{\"labels\":{\"" + Labels.SHARD + "\":\"" + shard + "\"}}}");
             assigned.apply(resource).increment();
         } catch (KubernetesClientException e) {
             if (e.getCode() != 404) { // deleted meanwhile: nothing to label

@@ -18,6 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -35,6 +36,11 @@ import io.micrometer.core.instrument.Counter;
  * lowest live shard relabels the dead shard's Kymas and Runs to the live shard each hashes to
  * ({@link Shards#moveTo}), and each component to its Kyma's. Only the dead shard's objects move; a shard that comes
  * back gets new objects, not its old ones back, so no object ever has to be taken from a replica that runs.
+ * <p>
+ * Objects labelled for a shard that does not exist any more (after {@code --shards} was lowered, or a label written
+ * by hand) move the same way, once that shard's Lease, if it has one, has run out too: while the replicas roll to
+ * the new count, a replica of the old count may still lead that shard and reconcile them. A label that names no
+ * shard at all (not a number) has no replica that could hold it and moves at once.
  */
 public final class ShardMover implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ShardMover.class);
@@ -47,6 +53,9 @@ public final class ShardMover implements AutoCloseable {
     private final Clock clock;
     private final BooleanSupplier leading;
     private final Function<String, Counter> moved;
+    /** How often to look for objects of shards beyond --shards: a list of every kind, so not at every check. */
+    static final java.time.Duration GONE_CHECK = java.time.Duration.ofSeconds(30);
+    private java.time.Instant lookedForGone;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             DaemonThreads.named("shard-mover"));
 
@@ -93,24 +102,66 @@ public final class ShardMover implements AutoCloseable {
                 live.add(shard);
             }
         }
-        if (dead.isEmpty() || live.isEmpty() || live.get(0) != shards.id() || !leading.getAsBoolean()) {
+        if (live.isEmpty() || live.get(0) != shards.id() || !leading.getAsBoolean()) {
             return 0;
         }
+        Set<String> from = new java.util.TreeSet<>();
+        dead.forEach(shard -> from.add(Integer.toString(shard)));
+        if (lookedForGone == null || !clock.instant().isBefore(lookedForGone.plus(GONE_CHECK))) {
+            lookedForGone = clock.instant();
+            from.addAll(gone());
+        }
         int count = 0;
-        for (int from : dead) {
+        for (String shard : from) {
             // components before their Kyma, so that the Kyma's new shard finds them in its cache
-            count += move(HelmComponent.class, "helmcomponents", from, live);
-            count += move(Run.class, "runs", from, live);
-            count += move(Kyma.class, "kymas", from, live);
+            count += move(HelmComponent.class, "helmcomponents", shard, live);
+            count += move(Run.class, "runs", shard, live);
+            count += move(Kyma.class, "kymas", shard, live);
         }
         return count;
     }
 
-    private <R extends HasMetadata> int move(Class<R> kind, String resource, int from, List<Integer> live) {
+    /**
+     * Labels of shards beyond {@code --shards} that objects still carry and that no replica leads: no Lease, or one
+     * that ran out; and labels that are not a shard number at all.
+     */
+    private Set<String> gone() {
+        String[] existing = new String[shards.count()];
+        for (int shard = 0; shard < shards.count(); shard++) {
+            existing[shard] = Integer.toString(shard);
+        }
+        Set<String> labels = new java.util.TreeSet<>();
+        for (Class<? extends HasMetadata> kind : List.of(HelmComponent.class, Run.class, Kyma.class)) {
+            var resources = client.resources(kind);
+            var selected = namespace.isPresent() ? resources.inNamespace(namespace.get()) : resources.inAnyNamespace();
+            // from the API server's watch cache (resourceVersion 0), not a read of every object from etcd
+            selected.withLabel(Labels.SHARD).withLabelNotIn(Labels.SHARD, existing)
+                    .list(new ListOptionsBuilder().withResourceVersion("0").build()).getItems()
+                    .forEach(o -> labels.add(o.getMetadata().getLabels().get(Labels.SHARD)));
+        }
+        Set<String> gone = new java.util.TreeSet<>();
+        for (String label : labels) {
+            if (!label.matches("[0-9]{1,9}")) {
+                gone.add(label);
+                continue;
+            }
+            int shard = Integer.parseInt(label);
+            Lease lease = client.leases().inNamespace(leaseNamespace).withName(leasePrefix + "-shard-" + shard).get();
+            if (lease == null || !ShardLiveness.dead(Map.of(shard, lease), clock.instant()).isEmpty()) {
+                gone.add(label);
+            } else {
+                LOG.info("shard {} is beyond --shards {} but its Lease is held: its objects move once it runs out",
+                        shard, shards.count());
+            }
+        }
+        return gone;
+    }
+
+    private <R extends HasMetadata> int move(Class<R> kind, String resource, String from, List<Integer> live) {
         var resources = client.resources(kind);
         var selected = namespace.isPresent() ? resources.inNamespace(namespace.get()) : resources.inAnyNamespace();
         int count = 0;
-        for (R object : selected.withLabel(Labels.SHARD, Integer.toString(from)).list().getItems()) {
+        for (R object : selected.withLabel(Labels.SHARD, from).list().getItems()) {
             String ns = object.getMetadata().getNamespace();
             int to = Shards.moveTo(ns, ShardAssigner.ownerName(object), live);
             // only if it is still on the dead shard: a test-and-replace patch fails on any other value
@@ -118,8 +169,8 @@ public final class ShardMover implements AutoCloseable {
                     + "\",\"value\":\"" + from + "\"},{\"op\":\"replace\",\"path\":\"/metadata/labels/"
                     + Labels.SHARD.replace("/", "~1") + "\",\"value\":\"" + to + "\"}]";
             try {
-                client.resources(kind).inNamespace(ns).withName(object.getMetadata().getName())
-                        .patch(PatchContext.of(PatchType.JSON), patch);
+                // the object in hand: the patch goes out without a read of the object first
+                client.resources(kind).resource(object).patch(PatchContext.of(PatchType.JSON), patch);
                 moved.apply(resource).increment();
                 count++;
             } catch (KubernetesClientException e) {
@@ -127,7 +178,7 @@ public final class ShardMover implements AutoCloseable {
             }
         }
         if (count > 0) {
-            LOG.info("moved {} {} of shard {}, which is down, to shards {}", count, resource, from, live);
+            LOG.info("moved {} {} of shard {}, which is down or gone, to shards {}", count, resource, from, live);
         }
         return count;
     }

@@ -55,7 +55,7 @@ class ShardsTest {
 
     @Test
     void aComponentGoesWithItsKymaByLabelOrBySpec() {
-        ShardAssigner assigner = new ShardAssigner(null, three, r -> null);
+        ShardAssigner assigner = new ShardAssigner(null, three, r -> null, java.time.Clock.systemUTC());
         Kyma kyma = new Kyma();
         kyma.setMetadata(new ObjectMetaBuilder().withNamespace("pb").withName("k7").build());
         HelmComponent labelled = component("k7-istio", Map.of(Labels.KYMA, "k7"), null);
@@ -64,6 +64,23 @@ class ShardsTest {
         assertThat(assigner.shardOf(specOnly)).isEqualTo(three.of("pb", "k7"));
         HelmComponent orphan = component("loose", Map.of(), null);
         assertThat(assigner.shardOf(orphan)).as("no Kyma named: its own name").isEqualTo(three.of("pb", "loose"));
+    }
+
+    @Test
+    void theObjectsOwnShardLabelsItAtOnceTheOthersOnlyAfterAResync() {
+        java.time.Instant created = java.time.Instant.parse("2026-11-23T10:00:00Z");
+        Kyma kyma = new Kyma();
+        kyma.setMetadata(new ObjectMetaBuilder().withNamespace("pb").withName("k7")
+                .withCreationTimestamp(created.toString()).build());
+        int own = three.of("pb", "k7");
+        int other = (own + 1) % 3;
+        ShardAssigner ownReplica = new ShardAssigner(null, new Shards(3, own), r -> null, java.time.Clock.systemUTC());
+        ShardAssigner otherReplica = new ShardAssigner(null, new Shards(3, other), r -> null,
+                java.time.Clock.systemUTC());
+        assertThat(ownReplica.labelsNow(kyma, created)).isTrue();
+        assertThat(otherReplica.labelsNow(kyma, created)).as("its own replica labels it").isFalse();
+        assertThat(otherReplica.labelsNow(kyma, created.plusSeconds(29))).isFalse();
+        assertThat(otherReplica.labelsNow(kyma, created.plusSeconds(30))).as("its replica may be down").isTrue();
     }
 
     private static HelmComponent component(String name, Map<String, String> labels, String kyma) {
