@@ -17,6 +17,8 @@ final class Replicas implements OperatorUnderTest {
     private final List<OperatorProcess> replicas;
     /** Each replica's live heap in bytes at the last {@link #liveHeap}. */
     private final double[] lastLiveHeap;
+    /** Each replica's live heap in bytes at the first look, before any object: the empty operator's. */
+    private double[] emptyHeap;
 
     private Replicas(List<OperatorProcess> replicas) {
         this.replicas = List.copyOf(replicas);
@@ -42,6 +44,7 @@ final class Replicas implements OperatorUnderTest {
     /**
      * Adds each replica's share to a summary, in shard order joined with "/": {@code shards}, {@code
      * replica_peak_rss_mb}, {@code replica_heap_mb} (the live heap at the last {@link #liveHeap}),
+     * {@code replica_empty_heap_mb} (the live heap before any object),
      * {@code replica_cpu_s} and {@code replica_writes} (its successful writes since it started).
      */
     void describe(Map<String, String> summary) throws IOException, InterruptedException {
@@ -52,6 +55,8 @@ final class Replicas implements OperatorUnderTest {
             heaps.add(String.format(Locale.ROOT, "%.1f", bytes / (1 << 20)));
         }
         summary.put("replica_heap_mb", String.join("/", heaps));
+        summary.put("replica_empty_heap_mb", java.util.Arrays.stream(emptyHeap == null ? new double[0] : emptyHeap)
+                .mapToObj(b -> String.format(Locale.ROOT, "%.1f", b / (1 << 20))).collect(Collectors.joining("/")));
         summary.put("replica_cpu_s", perReplica(OperatorProcess::cpuSeconds, "%.1f"));
         summary.put("replica_writes", perReplica(r -> r.scrape().sum("rest_client_requests_total",
                 l -> !"GET".equals(l.get("method")) && l.getOrDefault("code", "").startsWith("2")), "%.0f"));
@@ -112,11 +117,14 @@ final class Replicas implements OperatorUnderTest {
 
     @Override
     public double heapAfterFullGc() throws IOException, InterruptedException {
-        double sum = 0;
-        for (OperatorProcess replica : replicas) {
-            sum += replica.heapAfterFullGc();
+        double[] each = new double[replicas.size()];
+        for (int i = 0; i < each.length; i++) {
+            each[i] = replicas.get(i).heapAfterFullGc();
         }
-        return sum;
+        if (emptyHeap == null) {
+            emptyHeap = each;
+        }
+        return java.util.Arrays.stream(each).sum();
     }
 
     /** The live heaps added up, and each replica's histogram under its shard's heading. */

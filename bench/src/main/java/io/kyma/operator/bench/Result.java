@@ -27,12 +27,12 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
         Map<String, Double> apiByVerbCode = new java.util.TreeMap<>();
         for (PromText.Sample s : apiAfter.samples()) {
             if (s.name().equals("apiserver_request_total")) {
-                apiByVerbCode.merge(s.labels().get("verb") + " " + s.labels().get("code"), s.value(), Double::sum);
+                apiByVerbCode.merge(verbResourceCode(s.labels()), s.value(), Double::sum);
             }
         }
         for (PromText.Sample s : apiBefore.samples()) {
             if (s.name().equals("apiserver_request_total")) {
-                apiByVerbCode.merge(s.labels().get("verb") + " " + s.labels().get("code"), -s.value(), Double::sum);
+                apiByVerbCode.merge(verbResourceCode(s.labels()), -s.value(), Double::sum);
             }
         }
         apiByVerbCode.values().removeIf(v -> v == 0);
@@ -144,6 +144,14 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
         return new Result(summary, byMethod, byResource, apiByVerbCode, opByMethodCode);
     }
 
+    /** "LIST kymas 200": which reads and writes went to which resource, for telling one client's requests apart. */
+    static String verbResourceCode(Map<String, String> labels) {
+        String resource = labels.getOrDefault("resource", "");
+        String subresource = labels.getOrDefault("subresource", "");
+        return labels.get("verb") + " " + (resource.isEmpty() ? "-" : resource)
+                + (subresource.isEmpty() ? "" : "/" + subresource) + " " + labels.get("code");
+    }
+
     String summaryLine() {
         return summary.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
     }
@@ -202,7 +210,7 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
         out.append("- per Kyma: ").append(summary.get("writes_per_kyma")).append("\n");
         out.append("- operator writes by method: ").append(Bench.table(writesByVerb)).append("\n");
         out.append("- API server writes by resource: ").append(Bench.table(writesByResource)).append("\n");
-        out.append("- API server requests by verb and code: ").append(Bench.table(apiserverByVerbAndCode))
+        out.append("- API server requests by verb, resource and code: ").append(Bench.table(apiserverByVerbAndCode))
                 .append("\n");
         out.append("- operator requests by method and code (whole run): ").append(Bench.table(operatorByMethodAndCode))
                 .append("\n\n");

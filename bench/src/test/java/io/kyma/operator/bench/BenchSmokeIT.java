@@ -101,7 +101,8 @@ class BenchSmokeIT {
                 .collect(Collectors.toMap(kv -> kv[0], kv -> kv[1]));
         assertThat(summary).containsKeys(SUMMARY_KEYS.toArray(String[]::new));
         assertThat(summary.get("shards")).isEqualTo("2");
-        for (String key : List.of("replica_peak_rss_mb", "replica_heap_mb", "replica_cpu_s", "replica_writes")) {
+        for (String key : List.of("replica_peak_rss_mb", "replica_heap_mb", "replica_empty_heap_mb", "replica_cpu_s",
+                "replica_writes")) {
             assertThat(summary.get(key).split("/")).as(key + ": one figure per replica").hasSize(2)
                     .allSatisfy(v -> assertThat(Double.parseDouble(v)).as(key).isPositive());
         }
