@@ -81,6 +81,13 @@ class ShardingIT {
                         Integer.toString(TWO.of(NS, "unreachable")));
                 shardOf.put("runs/unreachable", labelled.getMetadata().getLabels().get(Labels.SHARD));
 
+                Map<String, Long> labelPatches = java.util.stream.Stream.of(zero.requests, one.requests)
+                        .flatMap(r -> r.requests().stream())
+                        .filter(r -> r.isWrite() && r.method().equals("PATCH") && r.resource().equals("kymas")
+                                && r.subresource().isEmpty() && !r.query().contains("fieldManager"))
+                        .collect(Collectors.groupingBy(RequestRecorder.Request::name, Collectors.counting()));
+                assertThat(labelPatches).as("each Kyma labelled once, by the replica of its shard")
+                        .hasSize(KYMAS).allSatisfy((kyma, patches) -> assertThat(patches).as(kyma).isEqualTo(1));
                 assertOnlyItsShardsObjects(zero.requests, "0", shardOf);
                 assertOnlyItsShardsObjects(one.requests, "1", shardOf);
             }

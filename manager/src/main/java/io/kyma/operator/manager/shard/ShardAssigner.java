@@ -21,6 +21,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Labels;
@@ -43,7 +44,14 @@ public final class ShardAssigner implements AutoCloseable {
     private final Clock clock;
     private final Shards shards;
     private final Function<String, Counter> assigned;
-    private final ExecutorService writer = Executors.newSingleThreadExecutor(DaemonThreads.named("shard-assigner"));
+    /**
+     * A few label writes at once: in a burst of new objects, one writer waiting on each answer in turn would hold
+     * them unlabelled, and so unreconciled, for as long as the API server takes to answer them all.
+     */
+    private static final int WRITERS = 4;
+    private final ExecutorService writer = Executors.newFixedThreadPool(WRITERS, DaemonThreads.named("shard-assigner"));
+    /** Objects with a label write queued, by resource and key: each is queued once however many events it has. */
+    private final java.util.Set<String> queued = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
 
     /** @param assigned the counter of labels written, by resource */
@@ -83,22 +91,39 @@ public final class ShardAssigner implements AutoCloseable {
             String resource) {
         var resources = client.resources(kind);
         var selected = namespace.isPresent() ? resources.inNamespace(namespace.get()) : resources.inAnyNamespace();
-        return selected.withLabelSelector(Shards.unassigned()).inform(new ResourceEventHandler<R>() {
+        java.util.concurrent.atomic.AtomicReference<SharedIndexInformer<R>> informer =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        informer.set(selected.withLabelSelector(Shards.unassigned()).inform(new ResourceEventHandler<R>() {
             @Override
             public void onAdd(R object) {
-                writer.execute(() -> label(kind, object, resource));
+                queue(object);
             }
 
             @Override
             public void onUpdate(R before, R after) {
-                writer.execute(() -> label(kind, after, resource));
+                queue(after); // a change, or the resync of one still unlabelled
+            }
+
+            private void queue(R object) {
+                String key = Cache.metaNamespaceKeyFunc(object);
+                if (queued.add(resource + "/" + key)) {
+                    writer.execute(() -> {
+                        queued.remove(resource + "/" + key);
+                        // as it is now: gone from the selection once labelled (by any replica) or deleted
+                        R current = informer.get() == null ? object : informer.get().getStore().getByKey(key);
+                        if (current != null) {
+                            label(kind, current, resource);
+                        }
+                    });
+                }
             }
 
             @Override
             public void onDelete(R object, boolean finalStateUnknown) {
                 // labelled (it left the selection) or deleted: nothing to do
             }
-        }, RESYNC_MILLIS);
+        }, RESYNC_MILLIS));
+        return informer.get();
     }
 
     /** Whether this replica labels the object now: its own shard's, or one that waited a resync for its replica. */
