@@ -49,6 +49,8 @@ class BenchDocTest {
                     case "docs/bench/jvm/n1000-*-profiled" -> profiles();
                     case "docs/bench/n4000/summary" -> scaleOut();
                     case "docs/bench/jvm/n300-nmt/native-memory-timeline" -> nativeMemoryAtN300();
+                    case "docs/bench/n1000-shards3" -> threeReplicasAgainstOne();
+                    case "docs/bench/published/controller-sharding" -> publishedSharding();
                     default -> throw new AssertionError(doc + " names an unknown table source " + source);
                 };
                 if (!Boolean.getBoolean("bench.write")) {
@@ -303,6 +305,113 @@ class BenchDocTest {
         out.append(String.format(Locale.ROOT, "| the API server's write ceiling (this machine, measured in the run) |"
                 + " %s writes/s | a burst of the whole fleet takes %,.0f s at that ceiling |%n",
                 one.get("ceiling_writes_per_s"), fleetWrites / number(one, "ceiling_writes_per_s")));
+        return out.toString();
+    }
+
+    static final String ONE_REPLICA = "docs/bench/n1000-one-replica";
+    static final String THREE_REPLICAS = "docs/bench/n1000-shards3";
+
+    /** The same N = 1000 load on one replica and on three, run one after the other. */
+    static String threeReplicasAgainstOne() throws IOException {
+        Map<String, String> one = summary(ONE_REPLICA);
+        Map<String, String> three = summary(THREE_REPLICAS);
+        assertThat(three.get("shards")).isEqualTo("3");
+        assertThat(one).doesNotContainKey("shards");
+        StringBuilder out = new StringBuilder("| | one replica ([`n1000-one-replica`](bench/n1000-one-replica/report.md))"
+                + " | three replicas ([`n1000-shards3`](bench/n1000-shards3/report.md)) |\n|---|---|---|\n");
+        out.append(String.format(Locale.ROOT, "| T(N) | %s s | %s s |%n", one.get("tn_s"), three.get("tn_s")));
+        out.append(String.format(Locale.ROOT, "| the API server's write ceiling, measured in the run | %s writes/s |"
+                + " %s writes/s |%n", one.get("ceiling_writes_per_s"), three.get("ceiling_writes_per_s")));
+        out.append(String.format(Locale.ROOT, "| T(N) / T*(N) | %s | %s |%n", one.get("ratio"), three.get("ratio")));
+        out.append(String.format(Locale.ROOT, "| writes per Kyma | %s | %s |%n", one.get("writes_per_kyma"),
+                three.get("writes_per_kyma")));
+        out.append(String.format(Locale.ROOT, "| first, median and mean time to Ready | %s s, %s s, %s s | %s s, %s s,"
+                + " %s s |%n", one.get("first_ready_s"), one.get("p50_ready_s"), one.get("mean_ready_s"),
+                three.get("first_ready_s"), three.get("p50_ready_s"), three.get("mean_ready_s")));
+        out.append(String.format(Locale.ROOT, "| forced watch closes (of them during the bench's probes), relists |"
+                + " %s (%s), %s | %s (%s), %s |%n", one.get("watch_closes"), one.get("watch_closes_in_probes"),
+                one.get("relists"), three.get("watch_closes"), three.get("watch_closes_in_probes"),
+                three.get("relists")));
+        out.append(String.format(Locale.ROOT, "| RSS of the empty operator, all replicas | %s MiB | %s MiB |%n",
+                one.get("empty_rss_mb"), three.get("empty_rss_mb")));
+        out.append(String.format(Locale.ROOT, "| peak RSS, each replica | %s MiB | %s MiB |%n",
+                one.get("peak_rss_mb"), three.get("replica_peak_rss_mb").replace("/", " MiB, ")));
+        double oneEmpty = emptyHeapMiB(ONE_REPLICA);
+        double threeEmpty = emptyHeapMiB(THREE_REPLICAS);
+        out.append(String.format(Locale.ROOT, "| live heap after the load, each replica | %s MiB | %s MiB |%n",
+                one.get("heap_mb"), three.get("replica_heap_mb").replace("/", " MiB, ")));
+        out.append(String.format(Locale.ROOT, "| live heap of the empty operator, all replicas | %.1f MiB | %.1f MiB |%n",
+                oneEmpty, threeEmpty));
+        double oneData = number(one, "heap_mb") - oneEmpty;
+        double threeData = number(three, "heap_mb") - threeEmpty;
+        out.append(String.format(Locale.ROOT, "| live heap the objects take, all replicas (after the load less empty) |"
+                + " %.1f MiB | %.1f MiB, %.1f MiB a replica on average (%.2f of one replica's) |%n", oneData,
+                threeData, threeData / 3, threeData / 3 / oneData));
+        out.append(String.format(Locale.ROOT, "| operator CPU, each replica | %s s | %s s |%n", one.get("cpu_operator_s"),
+                three.get("replica_cpu_s").replace("/", " s, ")));
+        out.append(String.format(Locale.ROOT, "| operator CPU per write of the load, all replicas | %s ms | %s ms |%n",
+                one.get("cpu_ms_per_write"), three.get("cpu_ms_per_write")));
+        out.append(String.format(Locale.ROOT, "| API server CPU per write of the load | %s ms | %s ms |%n",
+                one.get("apiserver_cpu_ms_per_write"), three.get("apiserver_cpu_ms_per_write")));
+        double[] writes = Arrays.stream(three.get("replica_writes").split("/")).mapToDouble(Double::parseDouble)
+                .toArray();
+        double total = Arrays.stream(writes).sum();
+        out.append(String.format(Locale.ROOT, "| share of the writes, each replica | all | %s |%n", Arrays.stream(writes)
+                .mapToObj(w -> String.format(Locale.ROOT, "%.1f %%", 100 * w / total))
+                .collect(Collectors.joining(", "))));
+        out.append(String.format(Locale.ROOT, "| conflicts (409) | %s | %s |%n", one.get("conflicts"),
+                three.get("conflicts")));
+        return out.toString();
+    }
+
+    /** The live heap of the empty operator (all replicas): the first row of the run's heap-by-objects.csv. */
+    private static double emptyHeapMiB(String dir) throws IOException {
+        List<String> rows = Files.readAllLines(ROOT.resolve(dir).resolve("heap-by-objects.csv"));
+        assertThat(rows.get(0)).isEqualTo("watched_objects,operator_rss_mib,live_heap_mib");
+        String[] empty = rows.get(1).split(",");
+        assertThat(empty[0]).as("the first row is the empty operator").isEqualTo("0");
+        return Double.parseDouble(empty[2]);
+    }
+
+    /**
+     * The published evaluation of the kubernetes-controller-sharding project (figures in
+     * docs/bench/published/controller-sharding.txt, with their source) next to the three-replica run.
+     */
+    static String publishedSharding() throws IOException {
+        Map<String, String> p = keyValues(Files.readString(ROOT.resolve("docs/bench/published/controller-sharding.txt")));
+        Map<String, String> one = summary(ONE_REPLICA);
+        Map<String, String> three = summary(THREE_REPLICAS);
+        double objects = (number(three, "n") + 1) * 19;
+        double oneData = number(one, "heap_mb") - emptyHeapMiB(ONE_REPLICA);
+        double threeData = number(three, "heap_mb") - emptyHeapMiB(THREE_REPLICAS);
+        StringBuilder out = new StringBuilder("| | kubernetes-controller-sharding, published ([source](" + p.get("source")
+                + ")) | this operator, measured here |\n|---|---|---|\n");
+        out.append(String.format(Locale.ROOT, "| load | %s | %,.0f watched objects (%s Kymas and their components),"
+                + " %.0f writes/s on average over T(N) |%n", p.get("load"), objects, three.get("n"),
+                number(three, "writes_per_kyma") * number(three, "n") / number(three, "tn_s")));
+        Matcher workers = Pattern.compile("--max-concurrent-reconciles (\\d+)").matcher(
+                Files.readString(ROOT.resolve(THREE_REPLICAS).resolve("report.md")));
+        assertThat(workers.find()).as("the run's report gives its workers").isTrue();
+        out.append(String.format(Locale.ROOT, "| instances | %s | 1 and 3 (`--shards 3`), %s workers each |%n",
+                p.get("instances"), workers.group(1)));
+        double threeCpu = Arrays.stream(three.get("replica_cpu_s").split("/")).mapToDouble(Double::parseDouble)
+                .average().orElseThrow();
+        // what docs/scale-out.md says in words about these two shares
+        assertThat(threeData / 3 / oneData).as("the objects' heap a replica: 'about a third' of one replica's")
+                .isBetween(0.25, 0.42);
+        assertThat(threeCpu / number(one, "cpu_operator_s")).as("CPU a replica: 'about half' of one replica's")
+                .isBetween(0.4, 0.6);
+        out.append(String.format(Locale.ROOT, "| each instance's share at three | %s | live heap of the objects: %.2f of"
+                + " one replica's a replica on average; CPU: %.2f of one replica's a replica on average |%n",
+                p.get("share_at_three"), threeData / 3 / oneData, threeCpu / number(one, "cpu_operator_s")));
+        out.append(String.format(Locale.ROOT, "| throughput with more instances | %s | T(N) %s s at three against %s s"
+                + " at one: the API server, at its ceiling in both, sets the pace |%n", p.get("capacity"),
+                three.get("tn_s"), one.get("tn_s")));
+        out.append(String.format(Locale.ROOT, "| overhead of sharding | %s | %s |%n", p.get("overhead"),
+                "no sharder process; each replica also watches the objects without a shard label and labels them,"
+                        + " and each runs its own JVM (the empty operator's heap and RSS once per replica)"));
+        out.append(String.format(Locale.ROOT, "| machines | %s | %s |%n", p.get("machines"),
+                "one 2-core machine for the API server, etcd, the replicas and the harness"));
         return out.toString();
     }
 
