@@ -87,9 +87,10 @@ BENCH_FLAGS = $(if $(KUBECONFIG),--kubeconfig $(KUBECONFIG)) $(if $(OUT),--out $
 	$(if $(filter true,$(PROFILE)),--profile) $(if $(SHARDS),--shards $(SHARDS))
 
 .PHONY: bench
-bench: ## Scale benchmark: N Kymas (default 1000) at UNIT (default 1s), embedded control plane unless KUBECONFIG; OUT=dir, SHARDS=K replicas.
+bench: ## Scale benchmark: N Kymas (default 1000) at UNIT (default 1s), embedded control plane unless KUBECONFIG; OUT=dir, SHARDS=K replicas, OPERATOR_FLAGS.
 	@test -f bench/target/kyma-bench.jar -a -f $(JAR) || $(MAKE) build
-	java -jar bench/target/kyma-bench.jar --n $(or $(N),1000) --unit $(or $(UNIT),1s) $(BENCH_FLAGS)
+	java -jar bench/target/kyma-bench.jar --n $(or $(N),1000) --unit $(or $(UNIT),1s) $(BENCH_FLAGS) \
+		$(if $(OPERATOR_FLAGS),-- $(OPERATOR_FLAGS))
 
 .PHONY: bench-memory
 bench-memory: ## Memory at the seed's scale: 4000 Kymas (76,000 objects), client QPS raised so it ends in about 30 min.
