@@ -167,7 +167,7 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
                 profile, operatorFlags, arrivalRate, operatorNice, shards);
     }
 
-    private static Path findRepository() {
+    static Path findRepository() {
         Path dir = Path.of("").toAbsolutePath();
         while (dir != null && !java.nio.file.Files.exists(dir.resolve("hack/control-plane.sh"))) {
             dir = dir.getParent();

@@ -11,12 +11,16 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.Run;
 import io.kyma.operator.manager.limits.ClientRateLimiter;
 import io.kyma.operator.manager.limits.RetryAfter;
 import io.kyma.operator.manager.limits.TokenBucket;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.manager.metrics.InformerTraffic;
 import io.kyma.operator.manager.metrics.RestClientMetrics;
+import io.kyma.operator.manager.watch.OnePassSerialization;
 import io.kyma.operator.manager.watch.ReadAheadHttpClientFactory;
 import io.kyma.operator.manager.watch.ReadAheadStats;
 
@@ -38,6 +42,8 @@ public final class KubernetesClients {
             List<Interceptor> extraInterceptors) {
         return new KubernetesClientBuilder()
                 .withConfig(clientConfig)
+                .withKubernetesSerialization(new OnePassSerialization(List.of(Kyma.class, HelmComponent.class,
+                        Run.class)))
                 .withHttpClientFactory(httpClientFactory(config, metrics))
                 .withHttpClientBuilderConsumer(builder -> {
                     if (config.k8sClientQps() > 0) {
