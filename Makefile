@@ -98,10 +98,10 @@ bench-memory: ## Memory at the seed's scale: 4000 Kymas (76,000 objects), client
 	java -jar bench/target/kyma-bench.jar --n $(or $(N),4000) --unit $(or $(UNIT),1s) $(BENCH_FLAGS) -- --k8s-client-qps 500 --k8s-client-burst 500 --max-concurrent-reconciles 100
 
 .PHONY: bench-serialization
-bench-serialization: ## Microbenchmark of reading watch events and write answers, fabric8's mapping against ours; OUT=dir.
+bench-serialization: ## Microbenchmark of reading watch events and write answers, fabric8's mapping against ours; OUT=dir, QUICK=true.
 	@test -f bench/target/kyma-bench.jar || $(MAKE) build
 	java -cp bench/target/kyma-bench.jar io.kyma.operator.bench.MicroBench --java $(or $(OPERATOR_JAVA),java) \
-		--out $(or $(OUT),target/bench/serialization)
+		--out $(or $(OUT),target/bench/serialization) $(if $(filter true,$(QUICK)),--quick)
 
 .PHONY: remote-server
 remote-server: ## Run the remote job service in the foreground (PORT=9090).

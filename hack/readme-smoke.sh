@@ -3,7 +3,7 @@
 # `make run` in progress is left alone): the control-plane script, the CRDs and their printer columns, the operator
 # jar with the samples, the metrics and probe endpoints, the sample-data script and every Makefile target the README
 # shows: help, install, sample-data, deploy, undeploy, remote-server, manifests, docker-build/push, chaos (dry run),
-# run, bench and stop.
+# run, bench, bench-serialization and stop.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -165,6 +165,15 @@ grep -Eq '^n=3 unit=10ms t1_s=[0-9.]+ tn_s=[0-9.]+ .*ratio=[0-9.]+ ' <<< "$summa
 grep -qF "$summary" "$work/bench/report.md"
 usage=$(java -jar bench/target/kyma-bench.jar --help)
 grep -q '^Usage: java -jar bench/target/kyma-bench.jar' <<< "$usage"
+
+step "make bench-serialization (each microbenchmark once, briefly)"
+relevant_log=$work/bench-serialization.log
+make --no-print-directory bench-serialization QUICK=true OUT="$work/serialization" > "$relevant_log" 2>&1 \
+  || { show_log; exit 1; }
+for benchmark in watchEventFabric8 watchEventOnePass statusAnswerFabric8 statusAnswerOnePass; do
+  grep -q "SerializationBench.$benchmark\"" "$work/serialization/jmh.csv"
+done
+grep -q '^flags: .*-XX:+UseSerialGC' "$work/serialization/run.txt"
 
 step "make stop leaves no control-plane process behind"
 make --no-print-directory stop

@@ -12,38 +12,49 @@ import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
 
 import io.kyma.operator.bench.micro.SerializationBench;
 
 /**
  * {@code make bench-serialization}: the JSON microbenchmarks ({@link SerializationBench}) in a JVM with the
  * Deployment's flags, written to {@code OUT/jmh.csv} (time and bytes allocated per operation) with
- * {@code OUT/run.txt} naming the JVM and its flags.
+ * {@code OUT/run.txt} naming the JVM and its flags. {@code --quick} runs each benchmark once, briefly: a check that
+ * they run, not a measurement.
  * <p>
- * Usage: {@code java -cp bench/target/kyma-bench.jar io.kyma.operator.bench.MicroBench --java FILE --out DIR}
+ * Usage: {@code java -cp bench/target/kyma-bench.jar io.kyma.operator.bench.MicroBench --java FILE --out DIR
+ * [--quick]}
  */
 public final class MicroBench {
+    private static final String USAGE = "usage: MicroBench --java FILE --out DIR [--quick]";
+
     private MicroBench() {
     }
 
     public static void main(String[] args) throws IOException, RunnerException {
         String java = null;
         Path out = null;
-        for (int i = 0; i + 1 < args.length; i += 2) {
+        boolean quick = false;
+        for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
-                case "--java" -> java = args[i + 1];
-                case "--out" -> out = Path.of(args[i + 1]);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; usage: MicroBench --java FILE --out DIR");
+                case "--java" -> java = i + 1 < args.length ? args[++i] : null;
+                case "--out" -> out = i + 1 < args.length ? Path.of(args[++i]) : null;
+                case "--quick" -> quick = true;
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + "; " + USAGE);
             }
         }
-        if (java == null || out == null || args.length % 2 != 0) {
-            throw new IllegalArgumentException("usage: MicroBench --java FILE --out DIR");
+        if (java == null || out == null) {
+            throw new IllegalArgumentException(USAGE);
         }
         Files.createDirectories(out);
         List<String> flags = new ArrayList<>(DeploymentJvm.read(BenchOptions.findRepository())
                 .flagsFor(OperatorProcess.javaFeature(java)));
-        new Runner(new OptionsBuilder()
+        var options = new OptionsBuilder();
+        if (quick) {
+            // a check that every benchmark runs and is recorded, not a measurement
+            options.warmupIterations(0).measurementIterations(1).measurementTime(TimeValue.milliseconds(200));
+        }
+        new Runner(options
                 .include(SerializationBench.class.getName())
                 .jvm(java)
                 .jvmArgs(flags.toArray(String[]::new))
