@@ -39,9 +39,9 @@ class BenchDocTest {
                 found++;
                 String source = tables.group(1);
                 String expected = switch (source) {
-                    case "docs/bench/n4000" -> targets();
+                    case "docs/bench/" + LATEST_N4000 -> targets();
                     case "docs/bench/jvm/*" -> jvmRuns();
-                    case "docs/bench/n4000/heap-histogram*" -> histograms();
+                    case "docs/bench/" + LATEST_N4000 + "/heap-histogram*" -> histograms();
                     case "docs/bench/n4000*" -> n4000Steps();
                     case "docs/bench/n300*" -> admissionAtN300();
                     case "docs/bench/n1000-ordered" -> orderedTargets();
@@ -51,6 +51,8 @@ class BenchDocTest {
                     case "docs/bench/jvm/n300-nmt/native-memory-timeline" -> nativeMemoryAtN300();
                     case "docs/bench/n1000-shards3" -> threeReplicasAgainstOne();
                     case "docs/bench/published/controller-sharding" -> publishedSharding();
+                    case "docs/bench/serialization/jmh" -> serialization();
+                    case "docs/bench/*one-pass" -> onePassRuns();
                     default -> throw new AssertionError(doc + " names an unknown table source " + source);
                 };
                 if (!Boolean.getBoolean("bench.write")) {
@@ -70,7 +72,7 @@ class BenchDocTest {
 
     /** The memory targets of the N = 4000 run (and the N = 300 one), each met or missed. */
     static String targets() throws IOException {
-        Map<String, String> big = summary("docs/bench/n4000");
+        Map<String, String> big = summary("docs/bench/" + LATEST_N4000);
         Map<String, String> small = summary("docs/bench/n300");
         StringBuilder out = new StringBuilder("| target | result | |\n|---|---|---|\n");
         row(out, "peak RSS at N = 4000 (76,000 objects) ≤ 300 MiB", big.get("peak_rss_mb") + " MiB",
@@ -92,8 +94,8 @@ class BenchDocTest {
 
     /** Classes that show where the heap went, during the load and after it, from the run's class histograms. */
     static String histograms() throws IOException {
-        Map<String, long[]> during = histogram("docs/bench/n4000/heap-histogram-peak.txt");
-        Map<String, long[]> after = histogram("docs/bench/n4000/heap-histogram.txt");
+        Map<String, long[]> during = histogram("docs/bench/" + LATEST_N4000 + "/heap-histogram-peak.txt");
+        Map<String, long[]> after = histogram("docs/bench/" + LATEST_N4000 + "/heap-histogram.txt");
         StringBuilder out = new StringBuilder("| class | at the largest live heap during the load: objects | MiB |"
                 + " after it: objects | MiB |\n|---|---|---|---|---|\n");
         for (String name : List.of("[B", "java.lang.String", "io.kyma.operator.api.HelmComponent",
@@ -179,13 +181,19 @@ class BenchDocTest {
         return out.toString();
     }
 
+    /** The N = 4000 run of the code as it is now. */
+    private static final String LATEST_N4000 = "n4000-one-pass";
+
     /** The N = 4000 runs in the order of the steps they measured, with what each step changed. */
     private static final List<List<String>> N4000_STEPS = List.of(
             List.of("n4000-two-informers", "two HelmComponent informers, whole fabric8 objects cached"),
             List.of("n4000-compact", "one shared informer, compact cached form, bounded temporary cache"),
             List.of("jvm/n4000-heap50", "admission, oldest Kyma first"),
             List.of("jvm/n4000-heap35", "the heap capped at 35 % of the limit instead of 50 %"),
-            List.of("n4000", "heap at 29 % with a fifth for the young generation, C2 only; due work first"));
+            List.of("n4000", "heap at 29 % with a fifth for the young generation, C2 only; due work first"),
+            List.of("n4000-before-one-pass", "the same operator again (sharding added, off), another day: the"
+                    + " run before the next, back to back"),
+            List.of(LATEST_N4000, "watch events read in one pass, managedFields skipped while parsing"));
 
     static String n4000Steps() throws IOException {
         StringBuilder out = new StringBuilder("| run | code | step | peak RSS | live heap after the load | per object |"
@@ -448,6 +456,68 @@ class BenchDocTest {
             out.append("\n");
         }
         return out.toString().replace(" | \n", " |\n");
+    }
+
+    /**
+     * The JSON microbenchmarks: each path with fabric8's mapping and with the operator's, time per operation with
+     * JMH's 99.9 % error and bytes allocated per operation.
+     */
+    static String serialization() throws IOException {
+        Map<String, String[]> rows = new java.util.HashMap<>();
+        for (String line : Files.readAllLines(ROOT.resolve("docs/bench/serialization/jmh.csv"))) {
+            String[] cells = line.replace("\"", "").split(",");
+            if (!cells[0].equals("Benchmark")) {
+                rows.put(cells[0].replace("io.kyma.operator.bench.micro.SerializationBench.", ""), cells);
+            }
+        }
+        StringBuilder out = new StringBuilder("| path | fabric8's mapping | the operator's | allocated, fabric8's |"
+                + " allocated, the operator's |\n|---|---|---|---|---|\n");
+        for (List<String> path : List.of(List.of("watchEvent", "a HelmComponent watch event, into the watched class"),
+                List.of("statusAnswer", "the answer to a status write"))) {
+            out.append("| ").append(path.get(1));
+            for (String mapping : List.of("Fabric8", "OnePass")) {
+                String[] time = rows.get(path.get(0) + mapping);
+                out.append(String.format(java.util.Locale.ROOT, " | %.1f ± %.1f µs", Double.parseDouble(time[4]),
+                        Double.parseDouble(time[5])));
+            }
+            for (String mapping : List.of("Fabric8", "OnePass")) {
+                String[] bytes = rows.get(path.get(0) + mapping + ":gc.alloc.rate.norm");
+                out.append(String.format(java.util.Locale.ROOT, " | %,d B", Math.round(Double.parseDouble(bytes[4]))));
+            }
+            out.append(" |\n");
+        }
+        return out.toString();
+    }
+
+    /** The same loads before and after reading events in one pass: what the operator's CPU and memory did. */
+    static String onePassRuns() throws IOException {
+        List<List<String>> runs = List.of(List.of("jvm/n300-nmt", "N = 300, before"),
+                List.of("jvm/n300-one-pass", "N = 300, one pass"), List.of("n1000-one-replica", "N = 1000, before"),
+                List.of("n1000-one-pass", "N = 1000, one pass"), List.of("n4000-before-one-pass", "N = 4000, before"),
+                List.of(LATEST_N4000, "N = 4000, one pass"));
+        StringBuilder out = new StringBuilder("| |");
+        for (List<String> run : runs) {
+            Map<String, String> code = keyValues(Files.readString(ROOT.resolve("docs/bench/" + run.get(0))
+                    .resolve("run.txt")));
+            out.append(" [").append(run.get(1)).append("](").append(run.get(0)).append("/report.md) (")
+                    .append(code.get("code")).append(") |");
+        }
+        out.append("\n|---|").append("---|".repeat(runs.size())).append("\n");
+        for (List<String> metric : List.of(List.of("cpu_ms_per_write", "operator CPU per write", " ms"),
+                List.of("cpu_operator_load_s", "operator CPU during the load", " s"),
+                List.of("gc_young", "young collections", ""), List.of("gc_stopped_s", "time stopped for collections",
+                        " s"),
+                List.of("peak_rss_mb", "peak RSS", " MiB"), List.of("watch_closes", "forced watch closes", ""),
+                List.of("relists", "relists", ""), List.of("tn_s", "T(N)", " s"),
+                List.of("ratio", "T(N) / T*(N)", ""))) {
+            out.append("| ").append(metric.get(1)).append(" |");
+            for (List<String> run : runs) {
+                out.append(' ').append(summary("docs/bench/" + run.get(0)).get(metric.get(0))).append(metric.get(2))
+                        .append(" |");
+            }
+            out.append("\n");
+        }
+        return out.toString();
     }
 
     /** Share of samples by package, from the "by package" table of a profile.txt. */
