@@ -425,7 +425,8 @@ class BenchDocTest {
 
     /** The profiled N = 1000 runs side by side: CPU per write, and where the samples were, by package. */
     static String profiles() throws IOException {
-        List<String> runs = List.of("jvm/n1000-c2only-profiled", "jvm/n1000-tiered-profiled");
+        List<String> runs = List.of("jvm/n1000-c2only-profiled", "jvm/n1000-tiered-profiled",
+                "jvm/n1000-one-pass-profiled");
         List<Map<String, String>> packages = new java.util.ArrayList<>();
         StringBuilder out = new StringBuilder("| | ");
         for (String run : runs) {
