@@ -11,9 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 
@@ -85,17 +83,17 @@ public final class StatusPatch {
     public static <P extends HasMetadata> P write(KubernetesClient client, P primary, P statusOnly,
             String fieldManager, Verb verb) {
         String resourceVersion = primary.getMetadata().getResourceVersion();
+        @SuppressWarnings("unchecked")
+        Class<P> type = (Class<P>) statusOnly.getClass();
         if (verb == Verb.APPLY) {
-            statusOnly.getMetadata().setResourceVersion(resourceVersion);
-            return client.resource(statusOnly).subresource("status").patch(new PatchContext.Builder()
-                    .withPatchType(PatchType.SERVER_SIDE_APPLY).withFieldManager(fieldManager).withForce(true)
-                    .build());
+            return StatusRequest.patch(client, statusOnly, StatusRequest.APPLY,
+                    StatusRequest.applyBody(client.getKubernetesSerialization(), statusOnly, resourceVersion),
+                    fieldManager, type);
         }
         ObjectNode patch = JsonNodeFactory.instance.objectNode();
         patch.putObject("metadata").put("resourceVersion", resourceVersion);
         patch.set("status", MergePatch.diff(status(primary), status(statusOnly)));
-        return client.resource(statusOnly).subresource("status").patch(new PatchContext.Builder()
-                .withPatchType(PatchType.JSON_MERGE).withFieldManager(fieldManager).build(), patch.toString());
+        return StatusRequest.patch(client, statusOnly, StatusRequest.MERGE, patch.toString(), fieldManager, type);
     }
 
     private static JsonNode status(HasMetadata resource) {

@@ -66,6 +66,23 @@ class StatusPatchIT {
                         e -> assertThat(e.getCode()).isEqualTo(409));
         assertThat(client.resources(HelmComponent.class).inNamespace(namespace).withName(name).get().getStatus()
                 .getState()).isEqualTo(ComponentState.RETRYING);
+        assertThat(stored.getMetadata().getManagedFields())
+                .as("the status is written under the given field manager (and through the status subresource: the "
+                        + "API server ignores a status sent to the object itself)")
+                .anySatisfy(entry -> assertThat(entry.getManager()).isEqualTo("status-patch-it"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Verb.class)
+    void aMissingObjectIsTheApiServersNotFound(Verb verb) {
+        HelmComponent gone = statusOnly("never-created", ComponentState.STARTED, null);
+        gone.getMetadata().setResourceVersion("1");
+        assertThatThrownBy(() -> StatusPatch.write(client, gone, statusOnly("never-created", ComponentState.SUCCESS,
+                null), "status-patch-it", verb)).isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+                    assertThat(e.getCode()).isEqualTo(404);
+                    assertThat(e.getStatus().getReason()).isEqualTo("NotFound");
+                    assertThat(e.getMessage()).contains("never-created");
+                });
     }
 
     private HelmComponent statusOnly(String name, ComponentState state, String message) {

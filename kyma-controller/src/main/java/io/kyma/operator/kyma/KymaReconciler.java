@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntSupplier;
 
@@ -121,7 +120,8 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         }
         KymaWrites writes = writes(context);
         ModulePlan plan = ModulePlan.of(kyma);
-        Set<HelmComponent> owned = context.getSecondaryResources(HelmComponent.class);
+        // as a list: a Set would be built again by hashing each component whole
+        List<HelmComponent> owned = context.getSecondaryResourcesAsStream(HelmComponent.class).toList();
         String uid = kyma.getMetadata().getUid();
         if (plan.modules().isEmpty()) {
             admission.release(uid); // nothing to create: it must not hold up the line
@@ -187,7 +187,7 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         if (!store.synced()) {
             return DeleteControl.noFinalizerRemoval().rescheduleAfter(SYNC_RECHECK);
         }
-        Set<HelmComponent> remaining = context.getSecondaryResources(HelmComponent.class);
+        List<HelmComponent> remaining = context.getSecondaryResourcesAsStream(HelmComponent.class).toList();
         if (remaining.isEmpty()) {
             lastStatusWrite.remove(kyma.getMetadata().getUid());
             LOG.info("Kyma {}/{}: all components deleted", kyma.getMetadata().getNamespace(),

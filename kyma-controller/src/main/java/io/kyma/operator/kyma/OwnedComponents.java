@@ -4,8 +4,9 @@ import io.kyma.operator.common.DaemonThreads;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -119,7 +120,10 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
                 }
             }
         }
-        return new HashSet<>(found.values());
+        // unique by key already; a HashSet would hash every component whole (spec, status, metadata) per reconcile
+        Set<HelmComponent> owned = Collections.newSetFromMap(new IdentityHashMap<>(found.size()));
+        owned.addAll(found.values());
+        return owned;
     }
 
     private void changed(HelmComponent before, HelmComponent after) {

@@ -1,6 +1,8 @@
 package io.kyma.operator.manager.watch;
 
+import java.io.BufferedInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -9,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 
@@ -16,6 +19,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.WatchEvent;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 
 /**
@@ -71,6 +75,32 @@ public final class OnePassSerialization extends KubernetesSerialization {
             }
         }
         return super.unmarshal(str, type);
+    }
+
+    /**
+     * An answer of the API server (a written object) of one of {@link #kinds()}: read with a reader prepared once for
+     * the class instead of one built per call; anything else, YAML included, as fabric8 reads it.
+     */
+    @Override
+    public <T> T unmarshal(InputStream is, TypeReference<T> type) {
+        Class<? extends HasMetadata> kind = type.getType() instanceof Class<?> c && kinds.containsValue(c)
+                ? c.asSubclass(HasMetadata.class) : null;
+        if (kind == null) {
+            return super.unmarshal(is, type);
+        }
+        try (BufferedInputStream in = new BufferedInputStream(is)) {
+            in.mark(1);
+            int first = in.read();
+            in.reset();
+            if (first != '{') {
+                return super.unmarshal(in, type);
+            }
+            @SuppressWarnings("unchecked")
+            T read = (T) readers.computeIfAbsent(kind, mapper::readerFor).readValue(in);
+            return read;
+        } catch (IOException e) {
+            throw KubernetesClientException.launderThrowable(e);
+        }
     }
 
     /** The kinds read in one pass. */

@@ -123,14 +123,27 @@ class OnePassSerializationTest {
         String answer = COMPONENT_EVENT.substring(COMPONENT_EVENT.indexOf("{\"apiVersion"),
                 COMPONENT_EVENT.length() - 1);
 
-        HelmComponent ours = onePass.unmarshal(new java.io.ByteArrayInputStream(answer.getBytes(
-                java.nio.charset.StandardCharsets.UTF_8)), HelmComponent.class);
+        HelmComponent ours = onePass.unmarshal(stream(answer), HelmComponent.class);
         HelmComponent theirs = fabric8.unmarshal(answer, HelmComponent.class);
 
         assertThat(theirs.getMetadata().getManagedFields()).hasSize(1);
         assertThat(ours.getMetadata().getManagedFields()).isEmpty();
         theirs.getMetadata().setManagedFields(null);
         assertThat(onePass.asJson(ours)).isEqualTo(fabric8.asJson(theirs));
+
+        // not starting with '{' (whitespace first, or YAML): fabric8's own reading, the same object
+        HelmComponent spaced = onePass.unmarshal(stream("\n  " + answer), HelmComponent.class);
+        assertThat(onePass.asJson(spaced)).isEqualTo(onePass.asJson(ours));
+        HelmComponent yaml = onePass.unmarshal(stream(fabric8.asYaml(theirs)), HelmComponent.class);
+        assertThat(yaml.getStatus().getState()).isEqualTo(ComponentState.STARTED);
+        assertThat(yaml.getMetadata().getName()).isEqualTo("kyma-7-istio");
+        // another kind is not read with the prepared readers
+        assertThat(onePass.unmarshal(stream("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"code\":409}"),
+                Status.class).getCode()).isEqualTo(409);
+    }
+
+    private static java.io.InputStream stream(String text) {
+        return new java.io.ByteArrayInputStream(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     /**
