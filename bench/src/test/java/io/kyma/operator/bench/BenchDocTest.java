@@ -44,7 +44,7 @@ class BenchDocTest {
                     case "docs/bench/" + LATEST_N4000 + "/heap-histogram*" -> histograms();
                     case "docs/bench/n4000*" -> n4000Steps();
                     case "docs/bench/n300*" -> admissionAtN300();
-                    case "docs/bench/n1000-ordered" -> orderedTargets();
+                    case "docs/bench/" + LATEST_N1000 -> orderedTargets();
                     case "docs/bench/n1000-*/socket-backlog" -> watchCloses();
                     case "docs/bench/jvm/n1000-*-profiled" -> profiles();
                     case "docs/bench/n4000/summary" -> scaleOut();
@@ -53,6 +53,7 @@ class BenchDocTest {
                     case "docs/bench/published/controller-sharding" -> publishedSharding();
                     case "docs/bench/serialization/jmh" -> serialization();
                     case "docs/bench/*one-pass" -> onePassRuns();
+                    case "docs/bench/*status-request" -> statusRequestRuns();
                     default -> throw new AssertionError(doc + " names an unknown table source " + source);
                 };
                 if (!Boolean.getBoolean("bench.write")) {
@@ -182,9 +183,12 @@ class BenchDocTest {
     }
 
     /** The N = 4000 run of the code as it is now. */
-    private static final String LATEST_N4000 = "n4000-one-pass";
+    private static final String LATEST_N4000 = "n4000-status-request";
     /** The N = 300 run of the code as it is now, at the operator's defaults and the Deployment's JVM settings. */
     private static final String LATEST_N300 = "n300-one-pass";
+    /** The N = 1000 runs the ordered-progress targets read, closed loop and open loop, with the current code. */
+    private static final String LATEST_N1000 = "n1000-status-request";
+    private static final String LATEST_OPEN_LOOP = "n1000-open-loop-status-request";
 
     /** The N = 4000 runs in the order of the steps they measured, with what each step changed. */
     private static final List<List<String>> N4000_STEPS = List.of(
@@ -195,7 +199,8 @@ class BenchDocTest {
             List.of("n4000", "heap at 29 % with a fifth for the young generation, C2 only; due work first"),
             List.of("n4000-before-one-pass", "the same operator again (sharding added, off), another day: the"
                     + " run before the next, back to back"),
-            List.of(LATEST_N4000, "watch events read in one pass, managedFields skipped while parsing"));
+            List.of("n4000-one-pass", "watch events read in one pass, managedFields skipped while parsing"),
+            List.of(LATEST_N4000, "the status written as a prepared request, another day"));
 
     static String n4000Steps() throws IOException {
         StringBuilder out = new StringBuilder("| run | code | step | peak RSS | live heap after the load | per object |"
@@ -222,7 +227,7 @@ class BenchDocTest {
      * one run, and the open loop at 80 % of what the ceiling allows from its own run.
      */
     static String orderedTargets() throws IOException {
-        Map<String, String> s = summary("docs/bench/n1000-ordered");
+        Map<String, String> s = summary("docs/bench/" + LATEST_N1000);
         StringBuilder out = new StringBuilder("| target | result | |\n|---|---|---|\n");
         row(out, "T(N) / T*(N) ≤ 1.10", s.get("ratio") + " (T(N) " + s.get("tn_s") + " s, T*(N) " + s.get("ideal_s")
                 + " s at " + s.get("ceiling_writes_per_s") + " writes/s)", number(s, "ratio") <= 1.10);
@@ -236,9 +241,9 @@ class BenchDocTest {
                 upper(s.get("p99_lateness_s")) <= 1);
         row(out, "operator CPU ≤ 0.5 ms per write", s.get("cpu_ms_per_write") + " ms",
                 number(s, "cpu_ms_per_write") <= 0.5);
-        Path open = ROOT.resolve("docs/bench/n1000-open-loop/summary.txt");
+        Path open = ROOT.resolve("docs/bench/" + LATEST_OPEN_LOOP + "/summary.txt");
         if (Files.exists(open)) {
-            Map<String, String> o = summary("docs/bench/n1000-open-loop");
+            Map<String, String> o = summary("docs/bench/" + LATEST_OPEN_LOOP);
             double p99Share = number(o, "p99_ready_s") / number(o, "t1_s");
             row(out, "open loop at 80 % of the ceiling's rate: p99 time to Ready ≤ 1.1 × T(1)", String.format(
                     Locale.ROOT, "%.2f × T(1) (%s s at %s Kymas/s)", p99Share, o.get("p99_ready_s"),
@@ -428,7 +433,7 @@ class BenchDocTest {
     /** The profiled N = 1000 runs side by side: CPU per write, and where the samples were, by package. */
     static String profiles() throws IOException {
         List<String> runs = List.of("jvm/n1000-c2only-profiled", "jvm/n1000-tiered-profiled",
-                "jvm/n1000-one-pass-profiled");
+                "jvm/n1000-one-pass-profiled", "jvm/n1000-status-request-profiled");
         List<Map<String, String>> packages = new java.util.ArrayList<>();
         StringBuilder out = new StringBuilder("| | ");
         for (String run : runs) {
@@ -494,10 +499,20 @@ class BenchDocTest {
 
     /** The same loads before and after reading events in one pass: what the operator's CPU and memory did. */
     static String onePassRuns() throws IOException {
-        List<List<String>> runs = List.of(List.of("jvm/n300-nmt", "N = 300, before"),
+        return beforeAndAfter(List.of(List.of("jvm/n300-nmt", "N = 300, before"),
                 List.of("jvm/n300-one-pass", "N = 300, one pass"), List.of("n1000-one-replica", "N = 1000, before"),
                 List.of("n1000-one-pass", "N = 1000, one pass"), List.of("n4000-before-one-pass", "N = 4000, before"),
-                List.of(LATEST_N4000, "N = 4000, one pass"));
+                List.of("n4000-one-pass", "N = 4000, one pass")));
+    }
+
+    /** N = 1000 back to back, before and after writing the status with a prepared request. */
+    static String statusRequestRuns() throws IOException {
+        return beforeAndAfter(List.of(List.of("n1000-before-status-request", "before"),
+                List.of("n1000-status-request", "prepared status write")));
+    }
+
+    /** Runs side by side, each named with its code: the operator's CPU and memory, and how the load went. */
+    private static String beforeAndAfter(List<List<String>> runs) throws IOException {
         StringBuilder out = new StringBuilder("| |");
         for (List<String> run : runs) {
             Map<String, String> code = keyValues(Files.readString(ROOT.resolve("docs/bench/" + run.get(0))
