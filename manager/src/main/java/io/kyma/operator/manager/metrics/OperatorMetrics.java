@@ -43,6 +43,8 @@ public final class OperatorMetrics {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final List<Runnable> beforeScrape = new CopyOnWriteArrayList<>();
     private final Map<String, AtomicInteger> gauges = new ConcurrentHashMap<>();
+    /** Timers and counters by name and tags. */
+    private final Map<String, io.micrometer.core.instrument.Meter> meters = new ConcurrentHashMap<>();
 
     public PrometheusMeterRegistry registry() {
         return registry;
@@ -59,21 +61,21 @@ public final class OperatorMetrics {
     }
 
     public Counter reconciles(String controller, String result) {
-        return registry.counter("controller_runtime_reconcile", "controller", controller, "result", result);
+        return counter("controller_runtime_reconcile", "controller", controller, "result", result);
     }
 
     public Counter reconcileErrors(String controller) {
-        return registry.counter("controller_runtime_reconcile_errors", "controller", controller);
+        return counter("controller_runtime_reconcile_errors", "controller", controller);
     }
 
     /** Errors that retrying cannot fix (forbidden, invalid), which are not retried: controller-runtime's terminal errors. */
     public Counter terminalReconcileErrors(String controller) {
-        return registry.counter("controller_runtime_terminal_reconcile_errors", "controller", controller);
+        return counter("controller_runtime_terminal_reconcile_errors", "controller", controller);
     }
 
     /** Writes refused with 409 because the reconcile read a stale copy; retried, not counted as errors. */
     public Counter reconcileConflicts(String controller) {
-        return registry.counter("kyma_operator_reconcile_conflicts", "controller", controller);
+        return counter("kyma_operator_reconcile_conflicts", "controller", controller);
     }
 
     public AtomicInteger activeWorkers(String controller) {
@@ -89,11 +91,11 @@ public final class OperatorMetrics {
     }
 
     public Counter queueAdds(String name) {
-        return registry.counter("workqueue_adds", "name", name);
+        return counter("workqueue_adds", "name", name);
     }
 
     public Counter queueRetries(String name) {
-        return registry.counter("workqueue_retries", "name", name);
+        return counter("workqueue_retries", "name", name);
     }
 
     /** How long a reconcile took, from its start to its end, as workqueue's processing time. */
@@ -112,16 +114,16 @@ public final class OperatorMetrics {
 
     /** Lists of a resource, first pages only: the informers' initial lists and relists. */
     public Counter informerLists(String resource) {
-        return registry.counter("kyma_operator_informer_lists", "resource", resource);
+        return counter("kyma_operator_informer_lists", "resource", resource);
     }
 
     /** Watches of a resource started: one per informer, then one each time a watch ended. */
     public Counter watchStarts(String resource) {
-        return registry.counter("kyma_operator_watch_starts", "resource", resource);
+        return counter("kyma_operator_watch_starts", "resource", resource);
     }
 
     public Counter restRequests(String code, String method, String host) {
-        return registry.counter("rest_client_requests", "code", code, "method", method, "host", host);
+        return counter("rest_client_requests", "code", code, "method", method, "host", host);
     }
 
     public Timer restRequestDuration(String verb, String host) {
@@ -142,12 +144,12 @@ public final class OperatorMetrics {
 
     /** Shard labels written on objects that had none, by resource. */
     public Counter shardAssignments(String resource) {
-        return registry.counter("kyma_operator_shard_assignments", "resource", resource);
+        return counter("kyma_operator_shard_assignments", "resource", resource);
     }
 
     /** Objects moved off a shard that was down, by resource. */
     public Counter shardMoves(String resource) {
-        return registry.counter("kyma_operator_shard_moves", "resource", resource);
+        return counter("kyma_operator_shard_moves", "resource", resource);
     }
 
     /** Runs {@code update} before every scrape, for gauges whose set of series changes (the slowest Kymas). */
@@ -177,12 +179,27 @@ public final class OperatorMetrics {
         Gauge.builder(name, source, value).tags(tags).register(registry);
     }
 
+    /**
+     * The timer of this name and tags, built and registered once: reconciles, queue waits and requests ask for theirs
+     * on every call, and building one (its buckets, its registry lookup) showed in profiles under load.
+     */
     private Timer timer(String name, double[] bucketsSeconds, String... tags) {
-        Duration[] buckets = new Duration[bucketsSeconds.length];
-        for (int i = 0; i < bucketsSeconds.length; i++) {
-            buckets[i] = Duration.ofNanos((long) (bucketsSeconds[i] * 1e9));
-        }
-        return Timer.builder(name).tags(tags).serviceLevelObjectives(buckets).register(registry);
+        return (Timer) meters.computeIfAbsent(key(name, tags), k -> {
+            Duration[] buckets = new Duration[bucketsSeconds.length];
+            for (int i = 0; i < bucketsSeconds.length; i++) {
+                buckets[i] = Duration.ofNanos((long) (bucketsSeconds[i] * 1e9));
+            }
+            return Timer.builder(name).tags(tags).serviceLevelObjectives(buckets).register(registry);
+        });
+    }
+
+    /** The counter of this name and tags, looked up in the registry once. */
+    private Counter counter(String name, String... tags) {
+        return (Counter) meters.computeIfAbsent(key(name, tags), k -> registry.counter(name, tags));
+    }
+
+    private static String key(String name, String... tags) {
+        return tags.length == 0 ? name : name + '\u0000' + String.join("\u0000", tags);
     }
 
     private AtomicInteger gauge(String name, String tagKey, String tagValue) {
