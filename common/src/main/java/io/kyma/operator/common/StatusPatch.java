@@ -86,14 +86,14 @@ public final class StatusPatch {
         @SuppressWarnings("unchecked")
         Class<P> type = (Class<P>) statusOnly.getClass();
         if (verb == Verb.APPLY) {
-            return StatusRequest.patch(client, statusOnly, StatusRequest.APPLY,
-                    StatusRequest.applyBody(client.getKubernetesSerialization(), statusOnly, resourceVersion),
+            return PreparedRequest.patch(client, statusOnly, PreparedRequest.APPLY,
+                    PreparedRequest.applyBody(client.getKubernetesSerialization(), statusOnly, resourceVersion),
                     fieldManager, type);
         }
         ObjectNode patch = JsonNodeFactory.instance.objectNode();
         patch.putObject("metadata").put("resourceVersion", resourceVersion);
         patch.set("status", MergePatch.diff(status(primary), status(statusOnly)));
-        return StatusRequest.patch(client, statusOnly, StatusRequest.MERGE, patch.toString(), fieldManager, type);
+        return PreparedRequest.patch(client, statusOnly, PreparedRequest.MERGE, patch.toString(), fieldManager, type);
     }
 
     private static JsonNode status(HasMetadata resource) {

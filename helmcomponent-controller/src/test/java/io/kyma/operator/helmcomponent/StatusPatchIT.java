@@ -15,13 +15,17 @@ import io.kyma.operator.api.ComponentState;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.HelmComponentSpec;
 import io.kyma.operator.api.HelmComponentStatus;
+import io.kyma.operator.common.PreparedRequest;
 import io.kyma.operator.common.StatusPatch;
 import io.kyma.operator.common.StatusPatch.Verb;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 import io.kyma.operator.testing.Namespaces;
 
-/** Both ways of writing a status against a real API server: the same result, the same guard. */
+/**
+ * The prepared writes against a real API server: a create, and both ways of writing a status (the same result, the
+ * same guard).
+ */
 class StatusPatchIT {
     private static KubernetesClient client;
     private static String namespace;
@@ -46,7 +50,14 @@ class StatusPatchIT {
         component.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
         component.setSpec(new HelmComponentSpec());
         component.getSpec().setModule("ory");
-        HelmComponent created = client.resource(component).create();
+        HelmComponent created = PreparedRequest.create(client, component);
+        assertThat(created.getMetadata().getUid()).as("created as fabric8's create() does").isNotBlank();
+        assertThat(created.getSpec().getModule()).isEqualTo("ory");
+        assertThatThrownBy(() -> PreparedRequest.create(client, component)).as("the name is taken")
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+                    assertThat(e.getCode()).isEqualTo(409);
+                    assertThat(e.getStatus().getReason()).isEqualTo("AlreadyExists");
+                });
 
         HelmComponent failing = StatusPatch.write(client, created, statusOnly(name, ComponentState.FAILING, "boom"),
                 "status-patch-it", verb);

@@ -2,6 +2,7 @@ package io.kyma.operator.kyma;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.kyma.operator.common.PreparedRequest;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
@@ -34,7 +35,7 @@ public interface KymaWrites {
         return new KymaWrites() {
             @Override
             public HelmComponent create(HelmComponent desired) {
-                HelmComponent created = context.getClient().resource(desired).create();
+                HelmComponent created = PreparedRequest.create(context.getClient(), desired);
                 components.created(created);
                 return created;
             }

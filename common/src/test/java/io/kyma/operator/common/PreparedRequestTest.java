@@ -19,30 +19,36 @@ import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /** What the prepared status write sends, compared with what fabric8's generic patch sends for the same object. */
-class StatusRequestTest {
+class PreparedRequestTest {
     private final KubernetesSerialization serialization = new KubernetesSerialization();
 
     @Test
     void theUrlIsTheStatusSubresourceOfTheNamedObjectWithTheApplyQuery() {
-        assertThat(StatusRequest.url("https://10.0.0.1:6443", gadget("ns-1", "g.1"), StatusRequest.APPLY,
+        assertThat(PreparedRequest.url("https://10.0.0.1:6443", gadget("ns-1", "g.1"), PreparedRequest.APPLY,
                 "kyma-operator")).isEqualTo(
                         "https://10.0.0.1:6443/apis/test.example.io/v1/namespaces/ns-1/gadgetz/g.1/status"
                                 + "?force=true&fieldManager=kyma-operator");
-        assertThat(StatusRequest.url("https://proxy.example/clusters/a/", gadget("ns-1", "g-1"), StatusRequest.MERGE,
+        assertThat(PreparedRequest.url("https://proxy.example/clusters/a/", gadget("ns-1", "g-1"), PreparedRequest.MERGE,
                 "a manager")).as("a master URL with a path; merge patches are not forced; the manager is encoded")
                         .isEqualTo("https://proxy.example/clusters/a/apis/test.example.io/v1/namespaces/ns-1/gadgetz/"
                                 + "g-1/status?fieldManager=a+manager");
         Cluster cluster = new Cluster();
         cluster.setMetadata(new ObjectMetaBuilder().withName("c").build());
-        assertThat(StatusRequest.url("https://h/", cluster, StatusRequest.APPLY, "m"))
+        assertThat(PreparedRequest.url("https://h/", cluster, PreparedRequest.APPLY, "m"))
                 .isEqualTo("https://h/apis/test.example.io/v1/clusters/c/status?force=true&fieldManager=m");
     }
 
     @Test
+    void aCreateGoesToTheKindsCollectionInTheNamespace() {
+        assertThat(PreparedRequest.collection("https://10.0.0.1:6443/", gadget("ns-1", "g-1")).toString())
+                .isEqualTo("https://10.0.0.1:6443/apis/test.example.io/v1/namespaces/ns-1/gadgetz");
+    }
+
+    @Test
     void aNameThatIsNotOnePathSegmentIsRefusedBeforeAnythingIsSent() {
-        assertThatThrownBy(() -> StatusRequest.url("https://h", gadget("ns", "a/../b"), StatusRequest.APPLY, "m"))
+        assertThatThrownBy(() -> PreparedRequest.url("https://h", gadget("ns", "a/../b"), PreparedRequest.APPLY, "m"))
                 .isInstanceOf(KubernetesClientException.class).hasMessageContaining("name").hasMessageContaining("a/../b");
-        assertThatThrownBy(() -> StatusRequest.url("https://h", gadget(null, "a"), StatusRequest.APPLY, "m"))
+        assertThatThrownBy(() -> PreparedRequest.url("https://h", gadget(null, "a"), PreparedRequest.APPLY, "m"))
                 .isInstanceOf(KubernetesClientException.class).hasMessageContaining("namespace");
     }
 
@@ -53,14 +59,14 @@ class StatusRequestTest {
         status.state = "Ready \"quoted\" \u00e9";
         status.reasons = List.of("a", "b");
         statusOnly.setStatus(status);
-        String body = StatusRequest.applyBody(serialization, statusOnly, "42");
+        String body = PreparedRequest.applyBody(serialization, statusOnly, "42");
 
         statusOnly.getMetadata().setResourceVersion("42");
         ObjectMapper json = new ObjectMapper();
         assertThat(json.readTree(body)).isEqualTo(json.readTree(serialization.asJson(statusOnly)));
 
         Gadget noStatus = gadget("ns-1", "g-2");
-        assertThat(json.readTree(StatusRequest.applyBody(serialization, noStatus, null)))
+        assertThat(json.readTree(PreparedRequest.applyBody(serialization, noStatus, null)))
                 .isEqualTo(json.readTree(serialization.asJson(noStatus)));
     }
 

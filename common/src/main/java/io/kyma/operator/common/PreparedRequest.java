@@ -19,15 +19,16 @@ import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 
 /**
- * One PATCH of a status subresource, sent through the client's own HTTP client (so its interceptors, retries and
- * timeout apply) but put together directly: fabric8's generic path parses and re-joins the URL with regular
- * expressions several times per request and builds a resource handle per call, which a profile of the operator
- * under load showed costing about as much as serializing the body. Failures are the same
- * {@link KubernetesClientException}s, with the API server's {@code Status}, as fabric8's own patch gives.
+ * The operator's frequent writes (a status patch, a create) sent through the client's own HTTP client, so that its
+ * interceptors, retries and request timeout apply, but put together directly: fabric8's generic path parses and
+ * re-joins the URL with regular expressions several times per request and builds a resource handle per call, which
+ * a profile of the operator under load showed costing about as much as serializing the body. Failures are the same
+ * {@link KubernetesClientException}s, with the API server's {@code Status}, as fabric8's own calls give.
  */
-final class StatusRequest {
+public final class PreparedRequest {
     static final String APPLY = "application/apply-patch+yaml";
     static final String MERGE = "application/merge-patch+json";
+    static final String JSON = "application/json";
 
     /** The part of a kind's URL after the API server's: {@code apis/GROUP/VERSION/}, and its plural. */
     private static final ClassValue<String[]> PATHS = new ClassValue<>() {
@@ -42,13 +43,25 @@ final class StatusRequest {
         }
     };
 
-    private StatusRequest() {
+    private PreparedRequest() {
     }
 
     /**
-     * The status subresource's URL with the patch's query: {@code fieldManager}, and {@code force=true} for apply.
+     * Creates {@code resource} as fabric8's {@code client.resource(resource).create()} does: a POST of the whole
+     * object to its kind's collection in its namespace.
+     *
+     * @return the object as the API server stored it
+     * @throws KubernetesClientException with the API server's code (409 if the name is taken) if it refused
      */
-    static String url(String masterUrl, HasMetadata resource, String contentType, String fieldManager) {
+    public static <P extends HasMetadata> P create(KubernetesClient client, P resource) {
+        @SuppressWarnings("unchecked")
+        Class<P> type = (Class<P>) resource.getClass();
+        return send(client, resource, "POST", collection(client.getConfiguration().getMasterUrl(), resource).toString(),
+                JSON, client.getKubernetesSerialization().asJson(resource), type, "creating");
+    }
+
+    /** The URL of {@code resource}'s kind in its namespace, without a trailing slash. */
+    static StringBuilder collection(String masterUrl, HasMetadata resource) {
         String[] path = PATHS.get(resource.getClass());
         StringBuilder url = new StringBuilder(160).append(masterUrl);
         if (url.isEmpty() || url.charAt(url.length() - 1) != '/') {
@@ -58,7 +71,15 @@ final class StatusRequest {
         if (resource instanceof Namespaced) {
             url.append("namespaces/").append(segment(resource.getMetadata().getNamespace(), "namespace")).append('/');
         }
-        url.append(path[1]).append('/').append(segment(resource.getMetadata().getName(), "name")).append("/status");
+        return url.append(path[1]);
+    }
+
+    /**
+     * The status subresource's URL with the patch's query: {@code fieldManager}, and {@code force=true} for apply.
+     */
+    static String url(String masterUrl, HasMetadata resource, String contentType, String fieldManager) {
+        StringBuilder url = collection(masterUrl, resource);
+        url.append('/').append(segment(resource.getMetadata().getName(), "name")).append("/status");
         url.append(APPLY.equals(contentType) ? "?force=true&fieldManager=" : "?fieldManager=")
                 .append(URLEncoder.encode(fieldManager, StandardCharsets.UTF_8));
         return url.toString();
@@ -67,7 +88,7 @@ final class StatusRequest {
     /** A name or namespace as one path segment: the API server's names need no escaping, anything else is refused. */
     private static String segment(String value, String what) {
         if (value == null || value.isEmpty()) {
-            throw new KubernetesClientException("a status write needs the resource's " + what);
+            throw new KubernetesClientException("a write needs the resource's " + what);
         }
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
@@ -115,10 +136,14 @@ final class StatusRequest {
      */
     static <P extends HasMetadata> P patch(KubernetesClient client, P resource, String contentType, String body,
             String fieldManager, Class<P> type) {
+        return send(client, resource, "PATCH", url(client.getConfiguration().getMasterUrl(), resource, contentType,
+                fieldManager), contentType, body, type, "writing the status of");
+    }
+
+    private static <P extends HasMetadata> P send(KubernetesClient client, P resource, String method, String url,
+            String contentType, String body, Class<P> type, String doing) {
         var http = client.getHttpClient();
-        HttpRequest.Builder builder = http.newHttpRequestBuilder()
-                .uri(url(client.getConfiguration().getMasterUrl(), resource, contentType, fieldManager))
-                .method("PATCH", contentType, body);
+        HttpRequest.Builder builder = http.newHttpRequestBuilder().uri(url).method(method, contentType, body);
         int timeout = client.getConfiguration().getRequestTimeout();
         if (timeout > 0) {
             builder.timeout(timeout, TimeUnit.MILLISECONDS);
@@ -129,13 +154,13 @@ final class StatusRequest {
             response = http.sendAsync(request, byte[].class).get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new KubernetesClientException(failed(resource) + ": interrupted", e);
+            throw new KubernetesClientException(failed(doing, resource) + ": interrupted", e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             if (cause instanceof KubernetesClientException failure) {
                 throw failure.copyAsCause(); // with this caller's stack, as fabric8 does
             }
-            throw new KubernetesClientException(failed(resource) + ": " + cause.getMessage(), cause);
+            throw new KubernetesClientException(failed(doing, resource) + ": " + cause.getMessage(), cause);
         }
         if (!response.isSuccessful()) {
             throw OperationSupport.requestFailure(request,
@@ -144,12 +169,13 @@ final class StatusRequest {
         try {
             return client.getKubernetesSerialization().unmarshal(new ByteArrayInputStream(response.body()), type);
         } catch (RuntimeException e) {
-            throw new KubernetesClientException(failed(resource) + ": cannot read the answer: " + e.getMessage(), e);
+            throw new KubernetesClientException(failed(doing, resource) + ": cannot read the answer: " + e.getMessage(),
+                    e);
         }
     }
 
-    private static String failed(HasMetadata resource) {
-        return "writing the status of " + resource.getKind() + " " + resource.getMetadata().getNamespace() + "/"
+    private static String failed(String doing, HasMetadata resource) {
+        return doing + " " + resource.getKind() + " " + resource.getMetadata().getNamespace() + "/"
                 + resource.getMetadata().getName() + " failed";
     }
 }
