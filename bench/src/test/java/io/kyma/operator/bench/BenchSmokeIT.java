@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** A small run of the real harness (N = 20, unit 10 ms) keeps it working: its outputs exist and parse. */
 class BenchSmokeIT {
     private static final List<String> SUMMARY_KEYS = List.of("n", "unit", "t1_s", "tn_s", "ideal_s", "ratio",
-            "ceiling_writes_per_s", "writes_per_kyma", "max_queue_depth", "peak_rss_mb",
+            "ceiling_writes_per_s", "apiserver_ceiling_writes_per_s", "apiserver_ideal_s", "apiserver_ratio",
+            "client_qps", "writes_per_kyma", "max_queue_depth", "peak_rss_mb",
             "heap_bytes_per_object", "watch_closes", "watch_closes_in_probes", "gc_young", "gc_full",
             "gc_stopped_s", "gc_full_max_ms", "relists", "watch_restarts", "reconcile_errors", "conflicts",
             "empty_rss_mb", "ready_rss_mb", "temp_cache_max", "first_ready_s", "p50_ready_s", "p99_ready_s", "mean_ready_s",
@@ -50,6 +51,12 @@ class BenchSmokeIT {
                 assertThat(Double.parseDouble(summary.get(key))).as(key).isGreaterThanOrEqualTo(0);
             }
         }
+        // the operator's default client QPS bounds the ceiling T*(N) is taken against, the API server's does not
+        assertThat(Double.parseDouble(summary.get("client_qps"))).isEqualTo(150);
+        assertThat(Double.parseDouble(summary.get("ceiling_writes_per_s"))).isEqualTo(Math.min(150,
+                Double.parseDouble(summary.get("apiserver_ceiling_writes_per_s"))));
+        assertThat(Double.parseDouble(summary.get("apiserver_ratio")))
+                .isGreaterThanOrEqualTo(Double.parseDouble(summary.get("ratio")));
         assertThat(Double.parseDouble(summary.get("writes_per_kyma"))).as("18 creates and 90 status writes at least")
                 .isGreaterThanOrEqualTo(108);
         assertThat(Double.parseDouble(summary.get("heap_mb"))).as("the heap read through jcmd").isPositive();
