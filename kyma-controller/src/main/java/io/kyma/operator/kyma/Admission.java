@@ -27,9 +27,9 @@ import io.kyma.operator.api.KymaPhase;
  * 429s, the CPU) keeps the backlog up and Kymas wait. Admission therefore never idles a worker that has work, and the
  * Kymas in progress are only as many as the writes can carry, so each finishes in about its own time.
  * <p>
- * Near the end of a burst, once no more Kymas wait than are in progress, the rest are admitted together: what
- * still waits is then at most about one lifetime of work at the current rate, and admitting it one by one would leave
- * the writes idle while the last Kymas walk through their timers.
+ * The line is kept to the end of a burst: admitting the last Kymas together would let the writes run at their limit
+ * while those Kymas walk through their timers, and finish the burst sooner, but every transition of theirs would then
+ * wait behind the others and be late, and their users would wait longer for each of them.
  * <p>
  * A Kyma counts as admitted once its status has a phase other than Pending (written by an earlier admission, even by
  * another replica) or it has components. A waiting Kyma is told how many are ahead of it once, when it starts to wait;
@@ -127,7 +127,7 @@ public final class Admission {
         }
         // first in line: every Kyma before it has its room reserved already
         boolean head = line.headMap(waiting.key).values().stream().allMatch(w -> w.reserved);
-        if (hasComponents || wanted == 0 || bound < 0 || waiting.reserved || head && room() > 0 || endgame()) {
+        if (hasComponents || wanted == 0 || bound < 0 || waiting.reserved || head && room() > 0) {
             if (waiting.reserved) {
                 reservedTotal -= waiting.wanted;
             }
@@ -160,18 +160,17 @@ public final class Admission {
     }
 
     /**
-     * The Kymas to reconcile now: those at the head of the line that fit in the room left, or all of them in the
-     * endgame. Their room is reserved, so each is returned once.
+     * The Kymas to reconcile now: those at the head of the line that fit in the room left. Their room is reserved, so
+     * each is returned once.
      */
     public synchronized List<ResourceID> due() {
         List<ResourceID> due = new ArrayList<>();
         int room = room();
-        boolean all = endgame();
         for (Waiting waiting : line.values()) {
             if (waiting.reserved) {
                 continue;
             }
-            if (!all && room <= 0) {
+            if (room <= 0) {
                 break;
             }
             waiting.reserved = true;
@@ -202,11 +201,6 @@ public final class Admission {
     /** Backlog left before admission stops (negative when past the bound). */
     synchronized int room() {
         return bound < 0 ? Integer.MAX_VALUE : bound - backlog.getAsInt() - creatingTotal - reservedTotal;
-    }
-
-    /** No more Kymas wait than are in progress: the rest may all go. */
-    private boolean endgame() {
-        return !line.isEmpty() && line.size() <= inProgress.size();
     }
 
     private Waiting join(Kyma kyma, int wanted) {

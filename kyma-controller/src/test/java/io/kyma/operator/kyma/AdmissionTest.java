@@ -96,25 +96,27 @@ class AdmissionTest {
     }
 
     @Test
-    void onceNoMoreWaitThanAreInProgressTheRestGoTogether() {
+    void theLastFewStillWaitForRoomHoweverManyAreInProgress() {
         Admission admission = admission(10);
         List<Kyma> kymas = IntStream.range(0, 6).mapToObj(i -> kyma("k" + i, i, 10)).toList();
         kymas.forEach(k -> admission.changed(null, k));
         assertThat(admission.admit(kymas.get(0), 10, false)).isEmpty();
         admission.createsDone(kymas.get(0).getMetadata().getUid());
-        backlog.set(10);
-        assertThat(admission.due()).as("no room, 5 waiting, 1 in progress").isEmpty();
-        for (int i = 1; i < 3; i++) { // admitted by an earlier run
+        for (int i = 1; i < 5; i++) { // admitted by an earlier run
             admission.changed(null, processing(kymas.get(i)));
         }
-        assertThat(admission.inProgress()).isEqualTo(3);
-        assertThat(admission.due()).extracting(ResourceID::getName).containsExactly("k3", "k4", "k5");
-        assertThat(admission.admit(kymas.get(5), 10, false)).isEmpty();
+        backlog.set(10);
+        assertThat(admission.inProgress()).isEqualTo(5);
+        assertThat(admission.waiting()).isEqualTo(1);
+        assertThat(admission.due()).as("one waiting, five in progress, no room: it still waits").isEmpty();
+        assertThat(admission.admit(kymas.get(5), 10, false)).contains(new Admission.Place(0, T0));
 
         Kyma ready = processing(kymas.get(0));
         ready.getStatus().setPhase(KymaPhase.READY);
         admission.changed(kymas.get(0), ready);
-        assertThat(admission.inProgress()).isEqualTo(3);
+        assertThat(admission.inProgress()).isEqualTo(4);
+        backlog.set(9);
+        assertThat(admission.due()).extracting(ResourceID::getName).containsExactly("k5");
     }
 
     private static Kyma processing(Kyma kyma) {
