@@ -241,6 +241,11 @@ class BenchDocTest {
         assertThat(median(column("docs/bench/" + LATEST_N1000 + "/timeseries.csv", "api_writes_per_s")))
                 .isGreaterThanOrEqualTo(0.95 * number(s, "client_qps"));
         assertThat(number(s, "tn_s") - number(s, "ideal_s")).isGreaterThan(0.1 * number(s, "ideal_s"));
+        for (String earlier : List.of("n1000-ordered", "n1000-open-loop", "n1000-status-request",
+                "n1000-open-loop-status-request")) { // "a ceiling probe that the client's burst lifted"
+            assertThat(number(summary("docs/bench/" + earlier), "ceiling_writes_per_s")).as(earlier)
+                    .isGreaterThan(number(s, "client_qps"));
+        }
         double meanShare = number(s, "mean_ready_s") / number(s, "tn_s");
         row(out, "mean time to Ready ≤ 0.6 × T(N)", String.format(Locale.ROOT, "%.2f × T(N) (%s s)", meanShare,
                 s.get("mean_ready_s")), meanShare <= 0.6);
