@@ -154,11 +154,24 @@ class BenchDocTest {
         return out.toString();
     }
 
+    /** The text on the compilations' memory: the hottest paths among the largest, each of 16 MiB or more. */
+    private static void checkCompileArenas() throws IOException {
+        List<String> arenas = Files.readAllLines(ROOT.resolve("docs/bench/jvm/n300-memstat/compile-arenas.txt"));
+        int top = arenas.indexOf("bytes,method") + 1;
+        List<String> largest = arenas.subList(top, top + 5);
+        for (String method : List.of("WebSocketImpl$ReceiveTask::run", "ReconcileGuard::run",
+                "EventProcessor$ReconcilerExecutor::run")) {
+            assertThat(largest).as("the largest compilations").anyMatch(l -> l.contains(method));
+        }
+        assertThat(largest).allMatch(l -> Long.parseLong(l.substring(0, l.indexOf(','))) >= 16L << 20);
+    }
+
     /**
      * Where the N = 300 peak went: the JVM's native-memory summary at its first sample of the load, at the sample
      * with the largest RSS, and at the last, part by part; the RSS the summary does not explain last.
      */
     static String nativeMemoryAtN300() throws IOException {
+        checkCompileArenas();
         List<String> lines = Files.readAllLines(ROOT.resolve("docs/bench/jvm/n300-nmt/native-memory-timeline.csv"));
         List<String> header = List.of(lines.get(0).split(","));
         List<double[]> rows = lines.stream().skip(1).map(l -> Arrays.stream(l.split(","))
