@@ -360,6 +360,11 @@ class BenchDocTest {
         Map<String, String> three = summary(THREE_REPLICAS);
         assertThat(three.get("shards")).isEqualTo("3");
         assertThat(one).doesNotContainKey("shards");
+        // The text: one replica writes near its client's limit for most of the run, three end at about the same T(N).
+        assertThat(median(column(ONE_REPLICA + "/timeseries.csv", "api_writes_per_s"))).isGreaterThan(0.9 * 500);
+        assertThat(number(three, "tn_s") / number(one, "tn_s")).isBetween(0.85, 1.15);
+        assertThat(number(one, "ceiling_writes_per_s")).as("a lifted ceiling").isGreaterThan(500);
+        assertThat(number(three, "ceiling_writes_per_s")).as("a lifted ceiling").isGreaterThan(500);
         StringBuilder out = new StringBuilder("| | one replica ([`n1000-one-replica`](bench/n1000-one-replica/report.md))"
                 + " | three replicas ([`n1000-shards3`](bench/n1000-shards3/report.md)) |\n|---|---|---|\n");
         out.append(String.format(Locale.ROOT, "| T(N) | %s s | %s s |%n", one.get("tn_s"), three.get("tn_s")));
