@@ -164,6 +164,11 @@ class BenchDocTest {
             assertThat(largest).as("the largest compilations").anyMatch(l -> l.contains(method));
         }
         assertThat(largest).allMatch(l -> Long.parseLong(l.substring(0, l.indexOf(','))) >= 16L << 20);
+        // and of capping them: a lower peak at N = 300, about the same CPU per write
+        Map<String, String> capped = summary("docs/bench/jvm/n300-memlimit");
+        Map<String, String> uncapped = summary("docs/bench/" + LATEST_N300);
+        assertThat(number(capped, "peak_rss_mb")).isLessThan(number(uncapped, "peak_rss_mb") - 5);
+        assertThat(number(capped, "cpu_ms_per_write") / number(uncapped, "cpu_ms_per_write")).isBetween(0.95, 1.05);
     }
 
     /**
