@@ -43,6 +43,7 @@ import io.kyma.operator.manager.metrics.OperatorMetrics;
  * time T(N) of N at once, and reports T(N) / max(T(1), N x W / L), W being the writes per Kyma counted in the run.
  */
 public final class Bench {
+    /** The 18 modules of the original experiment (the test fixtures' list; BenchModulesTest keeps them equal). */
     static final List<String> MODULES = List.of("istio", "cluster-essentials", "certificates", "istio-resources",
             "logging", "tracing", "kiali", "monitoring", "eventing", "ory", "api-gateway", "service-catalog",
             "service-catalog-addons", "rafter", "helm-broker", "cluster-users", "serverless", "application-connector");

@@ -17,6 +17,7 @@ import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaStatus;
 import io.kyma.operator.common.Conditions;
+import io.kyma.operator.testing.Modules;
 
 class StatusWritePolicyTest {
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
@@ -70,10 +71,7 @@ class StatusWritePolicyTest {
     void eighteenModulesCostAtMostTwentyWrites() {
         // Replays the transitions of the 18 standard modules at 1 s per unit, with a reconcile per transition and
         // one when a deferred write is due, and counts the writes the policy allows.
-        List<String> modules = List.of("istio", "cluster-essentials", "certificates", "istio-resources", "logging",
-                "tracing", "kiali", "monitoring", "eventing", "ory", "api-gateway", "service-catalog",
-                "service-catalog-addons", "rafter", "helm-broker", "cluster-users", "serverless",
-                "application-connector");
+        List<String> modules = Modules.EIGHTEEN;
         Kyma full = KymaStatusSummaryTest.kyma("prod", modules.toArray(String[]::new));
         List<Long> eventMillis = new ArrayList<>();
         for (String module : modules) {

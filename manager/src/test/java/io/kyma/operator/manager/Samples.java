@@ -10,12 +10,11 @@ import io.kyma.operator.api.KymaSpec;
 import io.kyma.operator.api.Module;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunSpec;
+import io.kyma.operator.testing.Modules;
 
 /** Test data: the 18 modules of the original experiment. */
 public final class Samples {
-    public static final List<String> MODULES = List.of("istio", "cluster-essentials", "certificates", "istio-resources",
-            "logging", "tracing", "kiali", "monitoring", "eventing", "ory", "api-gateway", "service-catalog",
-            "service-catalog-addons", "rafter", "helm-broker", "cluster-users", "serverless", "application-connector");
+    public static final List<String> MODULES = Modules.EIGHTEEN;
 
     private Samples() {
     }
