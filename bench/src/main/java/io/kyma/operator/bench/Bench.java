@@ -194,8 +194,12 @@ public final class Bench {
         PromText operatorAfter = operator.scrape();
         PromText apiAfter = cluster.apiserverMetrics(client);
         java.time.Instant loadEndedAt = java.time.Instant.now();
-        java.util.Optional<WatchCloses.Count> watchCloses = cluster.forcedWatchCloses()
+        java.util.Optional<WatchCloses> closes = cluster.forcedWatchCloses();
+        java.util.Optional<WatchCloses.Count> watchCloses = closes
                 .map(c -> c.count(loadStartedAt, loadEndedAt, operator.pauses(), backlog.samples()));
+        if (closes.isPresent()) {
+            Files.writeString(options.out().resolve("watch-closes.csv"), closes.get().csv(loadStartedAt, loadEndedAt));
+        }
         Files.writeString(options.out().resolve("socket-backlog.csv"), SocketBacklog.csv(backlog.samples(),
                 loadStartedAt));
         List<String> gcLines = new java.util.ArrayList<>();

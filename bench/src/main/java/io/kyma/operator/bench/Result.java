@@ -1,6 +1,7 @@
 package io.kyma.operator.bench;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -132,6 +133,12 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
                 - opBefore.sum("kyma_operator_informer_lists_total"))));
         summary.put("watch_restarts", Long.toString((long) (opAfter.sum("kyma_operator_watch_starts_total")
                 - opBefore.sum("kyma_operator_watch_starts_total"))));
+        // The same for each kind: which watch the API server kept closing.
+        for (String kind : List.of("kymas", "helmcomponents")) {
+            java.util.function.Predicate<Map<String, String>> ofKind = labels -> kind.equals(labels.get("resource"));
+            summary.put("watch_restarts_" + kind, Long.toString((long) (opAfter.sum("kyma_operator_watch_starts_total",
+                    ofKind) - opBefore.sum("kyma_operator_watch_starts_total", ofKind))));
+        }
         // Most write answers held at once for read after write (JOSDK's temporary caches and the Kyma controller's
         // own creates), sampled each second.
         summary.put("temp_cache_max", Long.toString((long) sampler.maxTemporaryCache()));

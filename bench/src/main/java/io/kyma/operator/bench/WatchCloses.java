@@ -58,6 +58,14 @@ record WatchCloses(List<Instant> times) {
         return new WatchCloses(List.copyOf(times));
     }
 
+    /** The closes in [from, to), one line each: seconds since {@code from}. */
+    String csv(Instant from, Instant to) {
+        StringBuilder out = new StringBuilder("seconds\n");
+        times.stream().filter(t -> !t.isBefore(from) && t.isBefore(to)).sorted().forEach(t -> out.append(
+                String.format(java.util.Locale.ROOT, "%.3f%n", Duration.between(from, t).toNanos() / 1e9)));
+        return out.toString();
+    }
+
     /**
      * Closes in [from, to), of those the ones in one of the pauses or within {@link #GRACE} after it, and the socket
      * backlogs sampled before them.

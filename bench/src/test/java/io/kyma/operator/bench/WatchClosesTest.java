@@ -29,6 +29,12 @@ class WatchClosesTest {
     }
 
     @Test
+    void writesTheClosesOfTheLoadAsSecondsFromItsStart() {
+        WatchCloses closes = WatchCloses.parse(LOG.lines(), ZoneOffset.UTC, at("15:00:00"));
+        assertThat(closes.csv(at("14:10:40"), at("14:11:30"))).isEqualTo("seconds\n5.500\n");
+    }
+
+    @Test
     void aLineFromLateDecemberReadOnNewYearsDayIsLastYears() {
         WatchCloses closes = WatchCloses.parse(
                 "I1231 23:59:59.000000 1 cacher.go:1238] Forcing watcher close due to unresponsiveness: x".lines(),
