@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.List;
 
 import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.http.Interceptor;
@@ -36,15 +35,13 @@ public final class KubernetesClients {
     }
 
     /**
-     * A client whose every request passes the QPS/burst limiter (unless turned off) and is measured, whose retries
-     * wait as long as the API server's Retry-After asks, and whose watches resume after
-     * {@code --watch-reconnect-interval} when the API server ends them.
+     * A client whose every request passes the QPS/burst limiter (unless turned off) and is measured, and whose
+     * retries wait as long as the API server's Retry-After asks.
      */
     public static KubernetesClient create(Config clientConfig, ManagerConfig config, OperatorMetrics metrics,
             List<Interceptor> extraInterceptors) {
         return new KubernetesClientBuilder()
-                .withConfig(new ConfigBuilder(clientConfig)
-                        .withWatchReconnectInterval((int) config.watchReconnectInterval().toMillis()).build())
+                .withConfig(clientConfig)
                 .withKubernetesSerialization(new OnePassSerialization(List.of(Kyma.class, HelmComponent.class,
                         Run.class)))
                 .withHttpClientFactory(httpClientFactory(config, metrics))

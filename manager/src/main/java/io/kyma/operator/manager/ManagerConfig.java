@@ -38,7 +38,6 @@ public record ManagerConfig(
         long informerListLimit,
         int temporaryCacheMax,
         long watchReadAhead,
-        Duration watchReconnectInterval,
         Duration reconcileTimeout,
         Optional<BindAddress> metricsBindAddress,
         Optional<BindAddress> healthProbeBindAddress,
@@ -77,7 +76,6 @@ public record ManagerConfig(
         INFORMER_LIST_LIMIT("informer-list-limit", "500", "Objects per page when an informer lists its resources (at start and after a lost watch); 0 lists all in one response."),
         TEMPORARY_CACHE_MAX("temporary-cache-max", "5000", "Most write answers each controller keeps until its watch delivers them (read after write); beyond it a write that races its own watch event is retried on a 409."),
         WATCH_READ_AHEAD("watch-read-ahead", "0", "Most watch messages (bytes, or with Ki/Mi suffix; 64Ki to 1Gi) read off one watch connection while earlier ones wait to be decoded on another thread; 0 (the default, faster on two cores) decodes each message on the reader before reading the next."),
-        WATCH_RECONNECT_INTERVAL("watch-reconnect-interval", "100ms", "Wait before a watch the API server ended is resumed from where it stopped (no relist); it doubles after each attempt that fails, up to 32 times this. The API server replays to the resumed watch what happened during the wait."),
         RECONCILE_TIMEOUT("reconcile-timeout", "1m", "A reconcile running longer is interrupted, counted as failed and retried with backoff."),
         METRICS_BIND_ADDRESS("metrics-bind-address", ":8080", "Address of the Prometheus /metrics endpoint ([host]:port); 0 turns it off."),
         HEALTH_PROBE_BIND_ADDRESS("health-probe-bind-address", ":8081", "Address of /healthz and /readyz ([host]:port); 0 turns it off."),
@@ -168,7 +166,6 @@ public record ManagerConfig(
                 intAtLeast(Flag.INFORMER_LIST_LIMIT, raw, 0),
                 intAtLeast(Flag.TEMPORARY_CACHE_MAX, raw, 0),
                 convert(Flag.WATCH_READ_AHEAD, raw, text -> text.equals("0") ? 0L : byteSize(text)),
-                atMost(Flag.WATCH_RECONNECT_INTERVAL, raw, Duration.ofMinutes(1)),
                 positiveDuration(Flag.RECONCILE_TIMEOUT, raw),
                 convert(Flag.METRICS_BIND_ADDRESS, raw, BindAddress::parse),
                 convert(Flag.HEALTH_PROBE_BIND_ADDRESS, raw, BindAddress::parse),
@@ -251,7 +248,6 @@ public record ManagerConfig(
         parts.add("informer-list-limit=" + informerListLimit);
         parts.add("temporary-cache-max=" + temporaryCacheMax);
         parts.add("watch-read-ahead=" + watchReadAhead);
-        parts.add("watch-reconnect-interval=" + GoDuration.format(watchReconnectInterval));
         parts.add("reconcile-timeout=" + GoDuration.format(reconcileTimeout));
         parts.add("metrics-bind-address=" + metricsBindAddress.map(BindAddress::toString).orElse("0"));
         parts.add("health-probe-bind-address=" + healthProbeBindAddress.map(BindAddress::toString).orElse("0"));
@@ -385,16 +381,6 @@ public record ManagerConfig(
         if (value.compareTo(positiveDuration(lower, raw)) < 0) {
             throw new ConfigException(flag.flagName() + " must not be shorter than " + lower.flagName() + ", got '"
                     + raw.get(flag) + "' and '" + raw.get(lower) + "'");
-        }
-        return value;
-    }
-
-    /** A duration of whole milliseconds from 1 ms to {@code max}. */
-    private static Duration atMost(Flag flag, Map<Flag, String> raw, Duration max) {
-        Duration value = positiveDuration(flag, raw);
-        if (value.compareTo(Duration.ofMillis(1)) < 0 || value.compareTo(max) > 0) {
-            throw new ConfigException(flag.flagName() + " must be from 1ms to " + GoDuration.format(max) + ", got '"
-                    + raw.get(flag) + "'");
         }
         return value;
     }

@@ -80,9 +80,6 @@ class ManagerConfigTest {
             "--namespace=Team_A|--namespace: 'Team_A' is not a namespace name",
             "--remote-response-limit=1Ki|--remote-response-limit: must be from 64Ki",
             "--watch-read-ahead=1Ki|--watch-read-ahead: must be from 64Ki",
-            "--watch-reconnect-interval=2m|--watch-reconnect-interval must be from 1ms to 1m, got '2m'",
-            "--watch-reconnect-interval=0s|--watch-reconnect-interval must be greater than 0",
-            "--watch-reconnect-interval=500us|--watch-reconnect-interval must be from 1ms",
             "--shards=0|--shards must be at least 1",
             "--shard-id=3|--shard-id must be below --shards (1), got 3",
             "--shard-id=kyma-operator|--shard-id: 'kyma-operator' is neither a number nor a name ending in -N",
@@ -111,14 +108,6 @@ class ManagerConfigTest {
         ManagerConfig one = ManagerConfig.parse(new String[0], Map.of());
         assertThat(one.shards().sharded()).isFalse();
         assertThat(one.leaseName()).as("unsharded: the Lease of earlier releases").isEqualTo("kyma-operator-leader");
-    }
-
-    @Test
-    void theWatchReconnectIntervalIsADurationOf100msByDefault() {
-        assertThat(ManagerConfig.parse(new String[] { "--watch-reconnect-interval=250ms" }, Map.of())
-                .watchReconnectInterval()).isEqualTo(Duration.ofMillis(250));
-        assertThat(ManagerConfig.parse(new String[0], Map.of()).watchReconnectInterval())
-                .isEqualTo(Duration.ofMillis(100));
     }
 
     @Test
@@ -160,7 +149,7 @@ class ManagerConfigTest {
                 .isEqualTo("kubeconfig=<default> namespace=<all> transition-unit=10ms kyma-status-interval=5s "
                         + "max-concurrent-reconciles=50 admission-backlog=0 low-priority-max-wait=30s log-level=info failure-base-delay=1s failure-max-delay=16m40s "
                         + "rate-limiter-frequency=30 rate-limiter-burst=200 max-reconcile-rate=0 k8s-client-qps=150 "
-                        + "k8s-client-burst=150 sync-period=10h informer-list-limit=500 temporary-cache-max=5000 watch-read-ahead=0 watch-reconnect-interval=100ms reconcile-timeout=1m metrics-bind-address=:8080 "
+                        + "k8s-client-burst=150 sync-period=10h informer-list-limit=500 temporary-cache-max=5000 watch-read-ahead=0 reconcile-timeout=1m metrics-bind-address=:8080 "
                         + "health-probe-bind-address=:8081 remote-server-url=<none> run-poll-interval=5s "
                         + "run-cleanup-timeout=5m remote-connect-timeout=2s remote-request-timeout=10s "
                         + "remote-response-limit=4194304 remote-server-allow=<all> leader-elect=false "
