@@ -91,7 +91,24 @@ class BenchDocTest {
                 number(small, "peak_rss_mb") <= 128);
         out.append("| write answers held at once (JOSDK's temporary caches and the Kyma controller's creates) | ")
                 .append(big.get("temp_cache_max")).append(" at most | bounded |\n");
+        checkWhereTheClosesFell(big);
         return out.toString();
+    }
+
+    /**
+     * The text on the closes at N = 4000: all in the first minute of the load, most about a second apart, and the
+     * Kyma watch started again more often than the HelmComponent watch by about as many.
+     */
+    private static void checkWhereTheClosesFell(Map<String, String> run) throws IOException {
+        List<Double> closes = Files.readAllLines(ROOT.resolve("docs/bench/" + LATEST_N4000 + "/watch-closes.csv"))
+                .stream().skip(1).map(Double::parseDouble).toList();
+        assertThat((double) closes.size()).isEqualTo(number(run, "watch_closes")).isPositive();
+        assertThat(closes).allMatch(t -> t < 60);
+        List<Double> gaps = java.util.stream.IntStream.range(1, closes.size())
+                .mapToObj(i -> closes.get(i) - closes.get(i - 1)).toList();
+        assertThat(gaps.stream().filter(g -> g >= 0.8 && g <= 2.0).count()).isGreaterThan(gaps.size() / 2);
+        double kymaExtra = number(run, "watch_restarts_kymas") - number(run, "watch_restarts_helmcomponents");
+        assertThat(kymaExtra).isBetween(closes.size() - 2.0, closes.size() + 2.0);
     }
 
     /** Classes that show where the heap went, during the load and after it, from the run's class histograms. */
@@ -171,12 +188,37 @@ class BenchDocTest {
         assertThat(number(capped, "cpu_ms_per_write") / number(uncapped, "cpu_ms_per_write")).isBetween(0.95, 1.05);
     }
 
+    /** The text on a larger young generation: less peak, more empty RSS at N = 300; closes left at N = 4000. */
+    private static void checkNewSize() throws IOException {
+        Map<String, String> young = summary("docs/bench/jvm/n300-newsize10");
+        Map<String, String> plain = summary("docs/bench/" + LATEST_N300);
+        double peakSaved = number(plain, "peak_rss_mb") - number(young, "peak_rss_mb");
+        double emptyAdded = number(young, "empty_rss_mb") - number(plain, "empty_rss_mb");
+        assertThat(peakSaved).isBetween(0.0, 10.0);
+        assertThat(emptyAdded).isGreaterThan(peakSaved);
+        Map<String, String> young4000 = summary("docs/bench/jvm/n4000-newsize10");
+        assertThat(number(young4000, "peak_rss_mb")).isLessThan(300);
+        assertThat(number(young4000, "watch_closes")).isGreaterThan(0);
+        assertThat(Files.readString(ROOT.resolve("docs/bench/jvm/n4000-newsize10/report.md"))).contains("-XX:NewSize=10m");
+    }
+
+    /** The text on the AOT cache: a higher empty RSS, a peak only a few MiB lower, at N = 300. */
+    private static void checkAotCache() throws IOException {
+        Map<String, String> cached = summary("docs/bench/jvm/n300-aot-cache");
+        Map<String, String> plain = summary("docs/bench/" + LATEST_N300);
+        assertThat(Files.readString(ROOT.resolve("docs/bench/jvm/n300-aot-cache/report.md"))).contains("-XX:AOTCache=");
+        assertThat(number(cached, "empty_rss_mb")).isGreaterThan(number(plain, "empty_rss_mb"));
+        assertThat(number(plain, "peak_rss_mb") - number(cached, "peak_rss_mb")).isBetween(0.0, 10.0);
+    }
+
     /**
      * Where the N = 300 peak went: the JVM's native-memory summary at its first sample of the load, at the sample
      * with the largest RSS, and at the last, part by part; the RSS the summary does not explain last.
      */
     static String nativeMemoryAtN300() throws IOException {
         checkCompileArenas();
+        checkAotCache();
+        checkNewSize();
         List<String> lines = Files.readAllLines(ROOT.resolve("docs/bench/jvm/n300-nmt/native-memory-timeline.csv"));
         List<String> header = List.of(lines.get(0).split(","));
         List<double[]> rows = lines.stream().skip(1).map(l -> Arrays.stream(l.split(","))
@@ -202,7 +244,7 @@ class BenchDocTest {
     }
 
     /** The N = 4000 run of the code as it is now. */
-    private static final String LATEST_N4000 = "n4000-line-to-end";
+    private static final String LATEST_N4000 = "n4000-watch-closes";
     /** The N = 300 run of the code as it is now, at the operator's defaults and the Deployment's JVM settings. */
     private static final String LATEST_N300 = "n300-line-to-end";
     /** The N = 1000 runs the ordered-progress targets read, closed loop and open loop, with the current code. */
@@ -220,7 +262,9 @@ class BenchDocTest {
                     + " run before the next, back to back"),
             List.of("n4000-one-pass", "watch events read in one pass, managedFields skipped while parsing"),
             List.of("n4000-status-request", "the status written as a prepared request, another day"),
-            List.of(LATEST_N4000, "the line of Kymas kept to the end; L bounded by the client's QPS, another day"));
+            List.of("n4000-line-to-end", "the line of Kymas kept to the end; L bounded by the client's QPS, another day"),
+            List.of(LATEST_N4000, "the same operator, another day, the bench noting the time of each close and"
+                    + " which watch it hit"));
 
     static String n4000Steps() throws IOException {
         StringBuilder out = new StringBuilder("| run | code | step | peak RSS | live heap after the load | per object |"

@@ -147,9 +147,9 @@ class DeployManifestsIT {
     @Test
     void theMemoryRequestCoversThePeakRssOfTheBenchmark() throws IOException {
         // the largest run, made with the Deployment's JVM settings (make bench-memory)
-        String summary = Files.readString(Crds.repositoryRoot().resolve("docs/bench/n4000-line-to-end/summary.txt"));
+        String summary = Files.readString(Crds.repositoryRoot().resolve("docs/bench/n4000-watch-closes/summary.txt"));
         var peak = java.util.regex.Pattern.compile("peak_rss_mb=([0-9.]+)").matcher(summary);
-        assertThat(peak.find()).as("docs/bench/n4000-line-to-end/summary.txt has peak_rss_mb").isTrue();
+        assertThat(peak.find()).as("docs/bench/n4000-watch-closes/summary.txt has peak_rss_mb").isTrue();
         Deployment deployment = (Deployment) only("Deployment");
         var resources = deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getResources();
         double requestMib = resources.getRequests().get("memory").getNumericalAmount().doubleValue() / (1 << 20);
