@@ -8,6 +8,7 @@ K8S_VERSION=1.20.2
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN_DIR=${KUBEAPITEST_DIR:-$HOME/.kubeapitest}/k8s/${K8S_VERSION}-linux-amd64
 BUILD_DIR=${XDG_CACHE_HOME:-$HOME/.cache}/kyma-operator/kubernetes-build
+CACHER=staging/src/k8s.io/apiserver/pkg/storage/cacher/cacher.go
 STATE_DIR=${CONTROL_PLANE_DIR:-$REPO_ROOT/.local/control-plane}
 KUBECONFIG_OUT=${CONTROL_PLANE_KUBECONFIG:-$REPO_ROOT/.local/kubeconfig}
 APISERVER_PORT=${APISERVER_PORT:-6443}
@@ -15,6 +16,18 @@ ETCD_PORT=${ETCD_PORT:-2379}
 ETCD_PEER_PORT=${ETCD_PEER_PORT:-2380}
 # klog verbosity of kube-apiserver; at 1 it logs each watcher it closes for being too slow (the benchmark counts them)
 APISERVER_VERBOSITY=${APISERVER_VERBOSITY:-0}
+# Events v1.20 buffers for each watcher of a resource without a watch-cache index, custom resources among them: 10.
+# Set to 11-1000 to run a build that buffers that many instead. Later releases size that buffer at about one second of
+# the resource's recent events, from 10 up to 100 (kubernetes/kubernetes#109708), because a watcher that resumes under
+# a steady stream of events is closed again while it is sent what it missed. Empty: the release as it is.
+APISERVER_WATCH_BUFFER=${APISERVER_WATCH_BUFFER:-}
+if [ -n "$APISERVER_WATCH_BUFFER" ]; then
+  [[ $APISERVER_WATCH_BUFFER =~ ^[0-9]+$ ]] && [ "$APISERVER_WATCH_BUFFER" -gt 10 ] && [ "$APISERVER_WATCH_BUFFER" -le 1000 ] \
+    || { echo "APISERVER_WATCH_BUFFER must be a number from 11 to 1000, got '$APISERVER_WATCH_BUFFER'" >&2; exit 2; }
+  APISERVER_BINARY=kube-apiserver-watch-buffer-$APISERVER_WATCH_BUFFER
+else
+  APISERVER_BINARY=kube-apiserver
+fi
 APT_PACKAGES=(golang-go etcd-server rsync golang-github-modern-go-reflect2-dev curl openssl)
 
 START=$(date +%s)
@@ -30,7 +43,8 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 installed() {
   [ -x "$BIN_DIR/kube-apiserver" ] && [ -x "$BIN_DIR/etcd" ] && [ -x "$BIN_DIR/kubectl" ] \
-    && [[ $("$BIN_DIR/kube-apiserver" --version 2>/dev/null) == *"v$K8S_VERSION"* ]]
+    && [[ $("$BIN_DIR/kube-apiserver" --version 2>/dev/null) == *"v$K8S_VERSION"* ]] \
+    && [ -x "$BIN_DIR/$APISERVER_BINARY" ]
 }
 
 apt_install() {
@@ -94,12 +108,50 @@ build_apiserver() {
   fi
 }
 
+release_laid_out() { [[ $("$BIN_DIR/kube-apiserver" --version 2>/dev/null) == *"v$K8S_VERSION"* ]]; }
+
+# A variant build that was killed leaves the changed source and its binary in the build tree: put the source back and
+# build the release again.
+recover_interrupted_variant() {
+  cd "$BUILD_DIR/src" 2>/dev/null || return 0
+  if [ -f "$CACHER.release" ]; then
+    mv "$CACHER.release" "$CACHER"
+    rm -f _output/bin/kube-apiserver
+  fi
+}
+
 lay_out_binaries() {
   mkdir -p "$BIN_DIR"
-  cp "$BUILD_DIR/src/_output/bin/kube-apiserver" "$BIN_DIR/kube-apiserver.tmp"
-  mv "$BIN_DIR/kube-apiserver.tmp" "$BIN_DIR/kube-apiserver"
+  if ! release_laid_out; then
+    cp "$BUILD_DIR/src/_output/bin/kube-apiserver" "$BIN_DIR/kube-apiserver.tmp"
+    mv "$BIN_DIR/kube-apiserver.tmp" "$BIN_DIR/kube-apiserver"
+  fi
   ln -sf "$(command -v etcd)" "$BIN_DIR/etcd"
   ln -sf "$(command -v kubectl)" "$BIN_DIR/kubectl"
+}
+
+# The same source with one change: a watcher of a resource without an index buffers APISERVER_WATCH_BUFFER events.
+# The source file and the release's binary in the build tree are put back whatever happens.
+restore_release_source() {
+  cd "$BUILD_DIR/src"
+  [ -f "$CACHER.release" ] && mv "$CACHER.release" "$CACHER"
+  cp "$BIN_DIR/kube-apiserver" _output/bin/kube-apiserver
+}
+
+build_watch_buffer_variant() {
+  [ -x "$BIN_DIR/$APISERVER_BINARY" ] && return 0
+  cd "$BUILD_DIR/src"
+  [ "$(grep -cP '^\tchanSize := 10$' "$CACHER")" -eq 1 ] || { echo "$CACHER is not the v$K8S_VERSION source" >&2; return 1; }
+  trap restore_release_source EXIT
+  cp "$CACHER" "$CACHER.release"
+  sed -i "s/^\tchanSize := 10\$/\tchanSize := 10\n\tif c.indexedTrigger == nil {\n\t\tchanSize = $APISERVER_WATCH_BUFFER\n\t}/" "$CACHER"
+  grep -q "chanSize = $APISERVER_WATCH_BUFFER\$" "$CACHER" || return 1
+  make WHAT=cmd/kube-apiserver KUBE_GIT_VERSION=v$K8S_VERSION KUBE_GIT_TREE_STATE=clean \
+    > "$BUILD_DIR/build-$APISERVER_BINARY.log" 2>&1 || { tail -n 30 "$BUILD_DIR/build-$APISERVER_BINARY.log" >&2; return 1; }
+  cp _output/bin/kube-apiserver "$BIN_DIR/$APISERVER_BINARY.tmp"
+  mv "$BIN_DIR/$APISERVER_BINARY.tmp" "$BIN_DIR/$APISERVER_BINARY"
+  restore_release_source
+  trap - EXIT
 }
 
 cmd_install() {
@@ -109,8 +161,13 @@ cmd_install() {
   stage "enable deb-src" "Add a deb-src line for bookworm main of your Debian mirror and run apt-get update." enable_sources
   stage "fetch kubernetes source" "Run 'apt-get source --download-only kubernetes' in $BUILD_DIR to see the error." fetch_source
   stage "replace vendored reflect2" "Is golang-github-modern-go-reflect2-dev installed?" patch_reflect2
+  stage "recover an interrupted build" "Delete $BUILD_DIR to start over." recover_interrupted_variant
   stage "build kube-apiserver (log: $BUILD_DIR/build.log)" "Read the build log; delete $BUILD_DIR to start over." build_apiserver
   stage "lay out binaries" "Check write access to $BIN_DIR." lay_out_binaries
+  if [ "$APISERVER_BINARY" != kube-apiserver ]; then
+    stage "build $APISERVER_BINARY (log: $BUILD_DIR/build-$APISERVER_BINARY.log)" "Read the build log." \
+      build_watch_buffer_variant
+  fi
   installed || die "binaries are in place but '$BIN_DIR/kube-apiserver --version' does not report v$K8S_VERSION"
   log "installed: $("$BIN_DIR/kube-apiserver" --version), etcd $("$BIN_DIR/etcd" --version 2>/dev/null | awk 'NR == 1')"
 }
@@ -137,8 +194,8 @@ cmd_up() {
     --initial-cluster "default=http://127.0.0.1:$ETCD_PEER_PORT" --name default \
     > "$STATE_DIR/etcd.log" 2>&1 &
   echo $! > "$STATE_DIR/etcd.pid"
-  log "starting kube-apiserver on https://127.0.0.1:$APISERVER_PORT"
-  setsid nohup "$BIN_DIR/kube-apiserver" --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
+  log "starting $APISERVER_BINARY on https://127.0.0.1:$APISERVER_PORT"
+  setsid nohup "$BIN_DIR/$APISERVER_BINARY" --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
     --bind-address 127.0.0.1 --secure-port "$APISERVER_PORT" --cert-dir "$STATE_DIR/certs" \
     --token-auth-file "$STATE_DIR/tokens.csv" --authorization-mode RBAC \
     --service-account-issuer https://kubernetes.default.svc --service-account-key-file "$STATE_DIR/certs/sa.pub" \

@@ -14,7 +14,8 @@ import io.kyma.operator.common.GoDuration;
 /** The benchmark's options: {@code --n 1000 --unit 1s [--kubeconfig FILE] [--out DIR] [operator flags after --]}. */
 record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, Path repository, String javaCommand,
         List<String> jvmOptions, Map<String, String> operatorEnvironment, boolean heapDump, boolean profile,
-        List<String> operatorFlags, Optional<ArrivalRate> arrivalRate, int operatorNice, int shards) {
+        List<String> operatorFlags, Optional<ArrivalRate> arrivalRate, int operatorNice, int shards,
+        int apiserverWatchBuffer) {
 
     /**
      * Open loop: Kymas arrive one after another at a steady rate, either {@code perSecond} or {@code share} of the
@@ -39,7 +40,7 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
             Usage: java -jar bench/target/kyma-bench.jar [--help] [--n N] [--unit DURATION] [--kubeconfig FILE] [--out DIR]
                    [--repository DIR] [--java FILE] [--jvm-options "FLAGS"] [--jvm-extra "FLAGS"]
                    [--heap-dump] [--profile] [--arrival-rate K | P%] [--operator-nice N] [--shards K]
-                   [-- operator flags]
+                   [--apiserver-watch-buffer E] [-- operator flags]
               --n           Kymas of the 18 modules in the load (default 1000)
               --unit        the operator's --transition-unit (default 1s)
               --kubeconfig  a cluster to use; without it an embedded control plane is started
@@ -61,6 +62,10 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
               --shards      run K operator replicas, each with --shards K --shard-id i (default 1: one
                             unsharded operator); memory, CPU and writes are summed over them, the peak RSS
                             is the largest replica's, and the summary gives each replica's share
+              --apiserver-watch-buffer  run the embedded kube-apiserver built with a buffer of E events (11 to
+                            1000) for each watcher of a custom resource instead of v1.20's 10, as later
+                            releases size it (hack/control-plane.sh, APISERVER_WATCH_BUFFER); not with
+                            --kubeconfig
             Flags after -- go to the operator, for example -- --k8s-client-qps 300 --k8s-client-burst 300.
             """;
 
@@ -86,6 +91,7 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
         Optional<ArrivalRate> arrivalRate = Optional.empty();
         int operatorNice = 0;
         int shards = 1;
+        int apiserverWatchBuffer = 0;
         List<String> operatorFlags = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--")) {
@@ -119,6 +125,7 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
                 case "--arrival-rate" -> arrivalRate = Optional.of(ArrivalRate.parse(value));
                 case "--operator-nice" -> operatorNice = Integer.parseInt(value);
                 case "--shards" -> shards = Integer.parseInt(value);
+                case "--apiserver-watch-buffer" -> apiserverWatchBuffer = Integer.parseInt(value);
                 default -> throw new IllegalArgumentException("unknown option " + args[i - 1]);
             }
         }
@@ -127,6 +134,14 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
         }
         if (operatorNice < 0 || operatorNice > 19) {
             throw new IllegalArgumentException("--operator-nice must be from 0 to 19, got " + operatorNice);
+        }
+        if (apiserverWatchBuffer != 0 && (apiserverWatchBuffer <= 10 || apiserverWatchBuffer > 1000)) {
+            throw new IllegalArgumentException("--apiserver-watch-buffer must be from 11 to 1000, got "
+                    + apiserverWatchBuffer);
+        }
+        if (apiserverWatchBuffer != 0 && kubeconfig.isPresent()) {
+            throw new IllegalArgumentException("--apiserver-watch-buffer builds the embedded API server; not with"
+                    + " --kubeconfig");
         }
         if (shards < 1) {
             throw new IllegalArgumentException("--shards must be at least 1, got " + shards);
@@ -164,7 +179,7 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
                     + " --shards " + shards);
         }
         return new BenchOptions(n, unit, kubeconfig, out, repository, javaCommand, List.copyOf(jvm), environment, heapDump,
-                profile, operatorFlags, arrivalRate, operatorNice, shards);
+                profile, operatorFlags, arrivalRate, operatorNice, shards, apiserverWatchBuffer);
     }
 
     static Path findRepository() {

@@ -47,6 +47,9 @@ final class ClusterUnderTest implements AutoCloseable {
         env.put("ETCD_PORT", Integer.toString(Bench.freePort()));
         env.put("ETCD_PEER_PORT", Integer.toString(Bench.freePort()));
         env.put("APISERVER_VERBOSITY", "1"); // logs every watcher it closes as unresponsive
+        if (options.apiserverWatchBuffer() > 0) {
+            env.put("APISERVER_WATCH_BUFFER", Integer.toString(options.apiserverWatchBuffer()));
+        }
         ClusterUnderTest cluster = new ClusterUnderTest(options.out().resolve("kubeconfig"), Optional.of(dir), env,
                 script);
         cluster.script("install");

@@ -67,6 +67,10 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
         summary.put("p50_ready_s", f1(ready.percentile(0.5)));
         summary.put("p99_ready_s", f1(ready.percentile(0.99)));
         summary.put("mean_ready_s", f1(ready.mean()));
+        if (options.apiserverWatchBuffer() > 0) {
+            // not the release's API server: each watcher of a custom resource buffers this many events, not 10
+            summary.put("apiserver_watch_buffer", Integer.toString(options.apiserverWatchBuffer()));
+        }
         if (options.operatorNice() > 0) {
             summary.put("operator_nice", Integer.toString(options.operatorNice())); // the control plane's CPU first
         }

@@ -81,4 +81,16 @@ class BenchOptionsTest {
         assertThatThrownBy(() -> BenchOptions.parse(new String[] { "--jvm-options", "", "--operator-nice", "20" }))
                 .hasMessageContaining("--operator-nice");
     }
+
+    @Test
+    void theReleasesApiServerUnlessAnotherWatchBufferIsAskedFor() {
+        assertThat(BenchOptions.parse(new String[] { "--jvm-options", "" }).apiserverWatchBuffer()).isZero();
+        assertThat(BenchOptions.parse(new String[] { "--jvm-options", "", "--apiserver-watch-buffer", "100" })
+                .apiserverWatchBuffer()).isEqualTo(100);
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] { "--jvm-options", "", "--apiserver-watch-buffer",
+                "10" })).hasMessage("--apiserver-watch-buffer must be from 11 to 1000, got 10");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] { "--jvm-options", "", "--apiserver-watch-buffer",
+                "100", "--kubeconfig", "kubeconfig" })).hasMessageContaining("not with --kubeconfig");
+        assertThat(BenchOptions.USAGE).contains("--apiserver-watch-buffer");
+    }
 }
