@@ -190,7 +190,10 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
                 .append(System.getProperty("java.version")).append(", ").append(System.getProperty("os.name"))
                 .append(' ').append(System.getProperty("os.arch")).append("\n");
         out.append("- Cluster: ").append(options.kubeconfig().map(k -> "from " + k)
-                .orElse("embedded kube-apiserver v1.20.2 and etcd started for this run")).append("\n\n");
+                .orElse("embedded kube-apiserver v1.20.2 and etcd started for this run"
+                        + (options.apiserverWatchBuffer() > 0 ? ", the API server built with a buffer of "
+                                + options.apiserverWatchBuffer() + " events per watcher of a custom resource instead of 10"
+                                : ""))).append("\n\n");
         out.append("## Verdict\n\n");
         out.append("T(N) = ").append(summary.get("tn_s")).append(" s; the ideal T*(N) = max(T(1), N x W / L) = max(")
                 .append(summary.get("t1_s")).append(", ").append(summary.get("n")).append(" x ")

@@ -83,6 +83,12 @@ class BenchDocTest {
         row(out, "live heap per watched object ≤ 1.2 KB", big.get("heap_bytes_per_object") + " B (live heap "
                 + big.get("heap_mb") + " MiB)", number(big, "heap_bytes_per_object") <= 1200);
         row(out, "forced watch closes = 0", big.get("watch_closes"), number(big, "watch_closes") == 0);
+        Map<String, String> buffered = summary("docs/bench/" + WATCH_BUFFER_N4000);
+        assertThat(buffered.get("apiserver_watch_buffer")).isEqualTo("100");
+        assertThat(big).doesNotContainKey("apiserver_watch_buffer");
+        out.append("| the same, the API server built with a buffer of 100 events per watcher as later releases size it"
+                + " (`" + WATCH_BUFFER_N4000 + "`) | ").append(buffered.get("watch_closes"))
+                .append(" | not the target's API server |\n");
         row(out, "relists after start-up = 0", big.get("relists"), number(big, "relists") == 0);
         row(out, "T(N) / T*(N) ≤ 1.081", ratio(big), number(big, "ratio") <= 1.081);
         row(out, "empty operator RSS ≤ 120 MiB", big.get("empty_rss_mb") + " MiB",
@@ -92,6 +98,7 @@ class BenchDocTest {
         out.append("| write answers held at once (JOSDK's temporary caches and the Kyma controller's creates) | ")
                 .append(big.get("temp_cache_max")).append(" at most | bounded |\n");
         checkWhereTheClosesFell(big);
+        checkNoTrainWithTheLargerBuffer(big, buffered);
         return out.toString();
     }
 
@@ -109,6 +116,24 @@ class BenchDocTest {
         assertThat(gaps.stream().filter(g -> g >= 0.8 && g <= 2.0).count()).isGreaterThan(gaps.size() / 2);
         double kymaExtra = number(run, "watch_restarts_kymas") - number(run, "watch_restarts_helmcomponents");
         assertThat(kymaExtra).isBetween(closes.size() - 2.0, closes.size() + 2.0);
+    }
+
+    /**
+     * The text on the API server with the larger watch buffer: the same operator had fewer closes, and none of them
+     * followed another within two seconds (no watch closed again while it was sent what it had missed).
+     */
+    private static void checkNoTrainWithTheLargerBuffer(Map<String, String> stock, Map<String, String> buffered)
+            throws IOException {
+        List<Double> closes = Files.readAllLines(ROOT.resolve("docs/bench/" + WATCH_BUFFER_N4000
+                + "/watch-closes.csv")).stream().skip(1).map(Double::parseDouble).toList();
+        assertThat((double) closes.size()).isEqualTo(number(buffered, "watch_closes"))
+                .isLessThan(number(stock, "watch_closes") / 2);
+        for (int i = 1; i < closes.size(); i++) {
+            assertThat(closes.get(i) - closes.get(i - 1)).isGreaterThan(2.0);
+        }
+        assertThat(number(buffered, "relists")).isZero();
+        assertThat(number(buffered, "ratio")).isLessThanOrEqualTo(1.081);
+        assertThat(number(buffered, "peak_rss_mb")).isLessThanOrEqualTo(300);
     }
 
     /** Classes that show where the heap went, during the load and after it, from the run's class histograms. */
@@ -245,6 +270,8 @@ class BenchDocTest {
 
     /** The N = 4000 run of the code as it is now. */
     private static final String LATEST_N4000 = "n4000-watch-closes";
+    /** The same operator and load on an API server that buffers 100 events per custom-resource watcher, not 10. */
+    private static final String WATCH_BUFFER_N4000 = "n4000-watch-buffer-100";
     /** The N = 300 run of the code as it is now, at the operator's defaults and the Deployment's JVM settings. */
     private static final String LATEST_N300 = "n300-line-to-end";
     /** The N = 1000 runs the ordered-progress targets read, closed loop and open loop, with the current code. */
@@ -264,7 +291,9 @@ class BenchDocTest {
             List.of("n4000-status-request", "the status written as a prepared request, another day"),
             List.of("n4000-line-to-end", "the line of Kymas kept to the end; L bounded by the client's QPS, another day"),
             List.of(LATEST_N4000, "the same operator, another day, the bench noting the time of each close and"
-                    + " which watch it hit"));
+                    + " which watch it hit"),
+            List.of(WATCH_BUFFER_N4000, "the same operator, the API server built with a buffer of 100 events per"
+                    + " custom-resource watcher instead of v1.20's 10, as later releases size it"));
 
     static String n4000Steps() throws IOException {
         StringBuilder out = new StringBuilder("| run | code | step | peak RSS | live heap after the load | per object |"
