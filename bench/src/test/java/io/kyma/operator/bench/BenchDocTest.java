@@ -1,10 +1,13 @@
 package io.kyma.operator.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,6 +48,7 @@ class BenchDocTest {
                     case "docs/bench/n4000*" -> n4000Steps();
                     case "docs/bench/n300*" -> admissionAtN300();
                     case "docs/bench/" + LATEST_N1000 -> orderedTargets();
+                    case "docs/bench/" + LATEST_N1000 + "/bound" -> orderedProgressBound();
                     case "docs/bench/n1000-*/socket-backlog" -> watchCloses();
                     case "docs/bench/jvm/n1000-*-profiled" -> profiles();
                     case "docs/bench/" + LATEST_N4000 + "/summary" -> scaleOut();
@@ -552,7 +556,7 @@ class BenchDocTest {
     static String profiles() throws IOException {
         List<String> runs = List.of("jvm/n1000-c2only-profiled", "jvm/n1000-tiered-profiled",
                 "jvm/n1000-one-pass-profiled", "jvm/n1000-status-request-profiled");
-        List<Map<String, String>> packages = new java.util.ArrayList<>();
+        List<Map<String, String>> packages = new ArrayList<>();
         StringBuilder out = new StringBuilder("| | ");
         for (String run : runs) {
             out.append("[`").append(run).append("`](").append(run).append("/profile.txt) | ");
@@ -742,6 +746,61 @@ class BenchDocTest {
      * The ratio against L, the lower of the API server's ceiling and the client's QPS, and against the API server's
      * ceiling alone.
      */
+    /** How far behind their timetable the writes may fall in the bound's rows, in seconds. */
+    static final List<Integer> BOUND_BEHIND = List.of(0, 1, 2, 3, 4);
+
+    /**
+     * The least T(N) any order of admission reaches at the N = 1000 load with the run's writes per Kyma, rate and
+     * client burst, with every write at most so many seconds behind its Kyma's timetable; and the run itself.
+     */
+    static String orderedProgressBound() throws IOException {
+        String dir = "docs/bench/" + LATEST_N1000;
+        Map<String, String> s = summary(dir);
+        Matcher burstFlag = Pattern.compile("--k8s-client-burst (\\d+)")
+                .matcher(Files.readString(ROOT.resolve(dir).resolve("report.md")));
+        assertThat(burstFlag.find()).as("the run's report names the client's burst").isTrue();
+        int burst = Integer.parseInt(burstFlag.group(1));
+        int n = (int) number(s, "n");
+        double rate = number(s, "ceiling_writes_per_s");
+        double[] profile = OrderedProgressBound.profile(Bench.MODULES, Duration.parse("PT" + s.get("unit")),
+                number(s, "writes_per_kyma"));
+        double ideal = number(s, "ideal_s");
+        StringBuilder out = new StringBuilder("| writes at most this far behind their Kyma's timetable | least T(N)"
+                + " | T(N)/T*(N) | least mean time to Ready at that T(N) | mean / T(N) |\n|---|---|---|---|---|\n");
+        List<OrderedProgressBound.Bound> bounds = new ArrayList<>();
+        for (int behind : BOUND_BEHIND) {
+            OrderedProgressBound model = new OrderedProgressBound(profile, n, rate, burst, behind);
+            assertThat(model.idealSeconds()).as("the model's T*(N) is the run's").isCloseTo(ideal,
+                    within(0.1));
+            OrderedProgressBound.Bound b = model.least((int) Math.ceil(number(s, "tn_s")) + 60).orElseThrow();
+            bounds.add(b);
+            out.append(String.format(Locale.ROOT, "| %s | %d s | %.3f | %.1f s | %.2f |%n",
+                    behind == 0 ? "0 s: every transition on time" : behind + " s", b.tnSeconds(),
+                    b.tnSeconds() / ideal, b.meanReadySeconds(), b.meanReadySeconds() / b.tnSeconds()));
+        }
+        out.append(String.format(Locale.ROOT, "| this run, p99 lateness of a transition %s s | %s s | %s | %s s |"
+                + " %.2f |%n", s.get("p99_lateness_s"), s.get("tn_s"), s.get("ratio"), s.get("mean_ready_s"),
+                number(s, "mean_ready_s") / number(s, "tn_s")));
+        // What the text says: no order of admission with transitions on time reaches the target, the run is within
+        // six per cent of the least T(N) possible, and the first row to reach the target lets every write fall a
+        // second behind per timed transition, with its least mean time to Ready at the mean target's limit.
+        OrderedProgressBound.Bound onTime = bounds.get(0);
+        assertThat(onTime.tnSeconds() / ideal).isGreaterThan(1.10);
+        assertThat(number(s, "tn_s")).isGreaterThanOrEqualTo(onTime.tnSeconds())
+                .isLessThanOrEqualTo(1.06 * onTime.tnSeconds());
+        int reaching = 0;
+        while (reaching < bounds.size() && bounds.get(reaching).tnSeconds() / ideal > 1.10) {
+            reaching++;
+        }
+        assertThat(reaching).as("the first row that reaches 1.10").isLessThan(bounds.size());
+        // a component has four timed transitions after pending: started, failing, retrying, success
+        assertThat(BOUND_BEHIND.get(reaching)).isEqualTo(4);
+        OrderedProgressBound.Bound edge = bounds.get(reaching);
+        assertThat(edge.meanReadySeconds() / edge.tnSeconds()).isCloseTo(0.6,
+                within(0.01));
+        return out.toString();
+    }
+
     private static String ratio(Map<String, String> s) {
         return String.format(Locale.ROOT, "%s (T(N) %s s, T*(N) %s s at L = %s writes/s, the client's QPS %s; against"
                 + " the API server's ceiling of %s writes/s alone %s)", s.get("ratio"), s.get("tn_s"), s.get("ideal_s"),
