@@ -238,6 +238,13 @@ public final class Bench {
         if (operator instanceof Replicas replicas) {
             replicas.describe(result.summary());
         }
+        // How close the run came to the best order of admission with its transitions on time (docs/bench/README,
+        // "The least T(N) with ordered progress"); the client's burst counts when its QPS is the rate.
+        boolean clientBound = ceiling.clientQps() > 0 && ceiling.writesPerSecond() >= ceiling.clientQps();
+        result.summary().put("ordered_bound_s", OrderedProgressBound.onTime(MODULES, options.unit(), arrivalRate > 0,
+                options.n(), Double.parseDouble(result.summary().get("writes_per_kyma")), ceiling.writesPerSecond(),
+                clientBound ? operatorConfig.k8sClientBurst() * options.shards() : 0, tn)
+                .map(b -> Integer.toString(b.tnSeconds())).orElse("n/a"));
         Files.writeString(options.out().resolve("timeseries.csv"), sampler.csv());
         Files.writeString(options.out().resolve("heap-by-objects.csv"), heapCurve.csv());
         if (!heapCurve.largestHistogram().isEmpty()) {

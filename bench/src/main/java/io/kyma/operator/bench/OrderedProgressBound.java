@@ -96,6 +96,26 @@ final class OrderedProgressBound {
         return writes;
     }
 
+    /** Runs whose least T(N) is searched up to this many seconds at most; longer ones take minutes to solve. */
+    static final int LONGEST_SOLVED_SECONDS = 600;
+
+    /**
+     * The least T(N) of a closed-loop run with every transition on time, or empty when the model does not fit the
+     * run: an open loop (the Kymas do not all exist at the start), a unit that is not whole seconds, or a run longer
+     * than {@link #LONGEST_SOLVED_SECONDS}.
+     *
+     * @param burst the client's burst when the client's QPS is the rate, else 0
+     */
+    static Optional<Bound> onTime(List<String> modules, Duration unit, boolean openLoop, int kymas,
+            double writesPerKyma, double rate, double burst, double tnSeconds) {
+        if (openLoop || unit.isZero() || unit.toMillis() % 1000 != 0 || tnSeconds > LONGEST_SOLVED_SECONDS
+                || !(rate > 0)) {
+            return Optional.empty();
+        }
+        double[] profile = profile(modules, unit, writesPerKyma);
+        return new OrderedProgressBound(profile, kymas, rate, burst, 0).least((int) Math.ceil(tnSeconds) + 1);
+    }
+
     /** T*(N): the Kymas' writes at the rate. */
     double idealSeconds() {
         double perKyma = 0;

@@ -214,6 +214,11 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
                 .append(" writes/s at ").append(summary.get("apply_apiserver_cpu_ms_per_write"))
                 .append(" ms of API server CPU per write; JSON merge patch ").append(summary.get("merge_writes_per_s"))
                 .append(" writes/s at ").append(summary.get("merge_apiserver_cpu_ms_per_write")).append(" ms.\n\n");
+        if (!"n/a".equals(summary.getOrDefault("ordered_bound_s", "n/a"))) {
+            out.append("No order of admission with every transition on time finishes this load before ")
+                    .append(summary.get("ordered_bound_s")).append(" s (`ordered_bound_s`, from a linear program over")
+                    .append(" the Kymas' timetables and the client's QPS and burst; see docs/bench/README.md).\n\n");
+        }
         out.append("## Time to Ready\n\n");
         out.append("From each Kyma's creation to its `Ready` condition, by its own timestamps (one-second resolution):\n")
                 .append("first ").append(summary.get("first_ready_s")).append(" s, median ")

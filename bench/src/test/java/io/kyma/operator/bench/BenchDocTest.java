@@ -794,6 +794,11 @@ class BenchDocTest {
     static String orderedProgressBound() throws IOException {
         String dir = "docs/bench/" + LATEST_N1000;
         Map<String, String> s = summary(dir);
+        // the limit of the bench's own ordered_bound_s, as both READMEs state it
+        assertThat(Files.readString(ROOT.resolve("README.md"))).contains("a T(N) of at most "
+                + OrderedProgressBound.LONGEST_SOLVED_SECONDS + " s");
+        assertThat(Files.readString(ROOT.resolve("docs/bench/README.md"))).contains("run of at most "
+                + OrderedProgressBound.LONGEST_SOLVED_SECONDS + " s");
         Matcher burstFlag = Pattern.compile("--k8s-client-burst (\\d+)")
                 .matcher(Files.readString(ROOT.resolve(dir).resolve("report.md")));
         assertThat(burstFlag.find()).as("the run's report names the client's burst").isTrue();

@@ -85,4 +85,16 @@ class OrderedProgressBoundTest {
         assertThat(new OrderedProgressBound(profile, 1000, 500, 0, 2).least(400).orElseThrow().tnSeconds())
                 .isLessThan(b.tnSeconds());
     }
+
+    @Test
+    void onTimeOnlyWhereTheModelFitsTheRun() {
+        List<String> modules = List.of("ory", "istio");
+        assertThat(OrderedProgressBound.onTime(modules, Duration.ofSeconds(1), false, 10, 14, 10, 0, 100))
+                .hasValueSatisfying(b -> assertThat(b.tnSeconds()).isBetween(16, 100));
+        assertThat(OrderedProgressBound.onTime(modules, Duration.ofSeconds(1), true, 10, 14, 10, 0, 100)).isEmpty();
+        assertThat(OrderedProgressBound.onTime(modules, Duration.ofMillis(10), false, 10, 14, 10, 0, 100)).isEmpty();
+        assertThat(OrderedProgressBound.onTime(modules, Duration.ofSeconds(1), false, 10, 14, 10, 0,
+                OrderedProgressBound.LONGEST_SOLVED_SECONDS + 1)).isEmpty();
+        assertThat(OrderedProgressBound.onTime(modules, Duration.ofSeconds(1), false, 10, 14, 0, 0, 100)).isEmpty();
+    }
 }
