@@ -148,6 +148,12 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
         summary.put("temp_cache_max", Long.toString((long) sampler.maxTemporaryCache()));
         summary.put("reconcile_errors", Long.toString((long) opAfter.sum("controller_runtime_reconcile_errors_total")));
         summary.put("conflicts", Long.toString((long) conflicts));
+        // Reconciles of the load per Kyma, by controller: what each write costs beyond itself
+        for (String controller : List.of("kyma", "helmcomponent")) {
+            java.util.function.Predicate<Map<String, String>> of = labels -> controller.equals(labels.get("controller"));
+            summary.put("reconciles_per_kyma_" + controller, f1((opAfter.sum("controller_runtime_reconcile_total", of)
+                    - opBefore.sum("controller_runtime_reconcile_total", of)) / n));
+        }
         summary.put("cpu_operator_s", f1(operatorCpu));
         clusterCpu.forEach((k, v) -> summary.put("cpu_" + k + "_s", f1(v)));
         // CPU per write during the load (from the first create to the last Ready), against the load's writes:

@@ -51,6 +51,7 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
     private final Clock clock;
     private final KymaStatusSummary summary;
     private final StatusWritePolicy writePolicy;
+    private final Duration statusInterval;
     private final Map<String, Instant> lastStatusWrite = new ConcurrentHashMap<>();
     private final SharedStore<HelmComponent> store;
     private OwnedComponents components;
@@ -76,6 +77,7 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         this.store = components;
         this.summary = new KymaStatusSummary(new Conditions(clock));
         this.writePolicy = new StatusWritePolicy(statusInterval);
+        this.statusInterval = statusInterval;
         this.admission = new Admission(clock, admissionBacklog);
     }
 
@@ -108,7 +110,8 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
 
     @Override
     public List<EventSource<?, Kyma>> prepareEventSources(EventSourceContext<Kyma> context) {
-        components = new OwnedComponents(store, clock);
+        // changes that only move counts are written once per interval at most: gathered over one interval
+        components = new OwnedComponents(store, clock, statusInterval);
         return List.of(components, new AdmissionTicker(admission));
     }
 

@@ -8,15 +8,20 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import io.javaoperatorsdk.operator.processing.event.Event;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.AbstractEventSource;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.ComponentState;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.common.SharedStore;
 
@@ -28,6 +33,12 @@ import io.kyma.operator.common.SharedStore;
  * Read after write: a component this controller created is seen at once, before the informer has it, until the
  * informer holds that version or a later one, or for {@link #CREATED_TTL} at most (a create whose watch event was
  * lost to a relist); at most {@link #CREATED_MAX} are held, beyond that a create is left to the informer.
+ * <p>
+ * A change that can only move the owner's counts ({@link #countsOnly}) reaches the owner after {@code countsDelay},
+ * together with every other such change of its components in that time: the Kyma writes changed counts at most once
+ * per status interval anyway, and its reconcile reads all its components, so one reconcile per interval says what
+ * one per component transition said. Every other change (a component appearing, going, being edited, entering or
+ * leaving {@code success}) reaches it at once.
  */
 final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
     static final Duration CREATED_TTL = Duration.ofMinutes(5);
@@ -44,23 +55,45 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
      * Where the owners' events are handed to JOSDK: JOSDK's event handling takes the Kyma controller's lock, which
      * reconciles hold too, so the informer's thread only queues the owner and goes on reading the watch.
      */
-    private final java.util.concurrent.Executor handOff;
+    private final HandOff handOff;
+    private final Duration countsDelay;
     /** Owners queued and not yet handed over: a burst of changes to one Kyma's components is one event. */
     private final Set<String> queuedOwners = ConcurrentHashMap.newKeySet();
+    /** Owners whose counts-only changes wait for {@link #countsDelay}. */
+    private final Set<String> countsQueuedOwners = ConcurrentHashMap.newKeySet();
+
+    /** Runs the hand-over of an owner's event to JOSDK after a delay (zero: as soon as it can), in order. */
+    @FunctionalInterface
+    interface HandOff {
+        void after(Duration delay, Runnable task);
+
+        /** One daemon thread. */
+        static HandOff thread(String name) {
+            ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named(name));
+            return (delay, task) -> {
+                if (delay.isZero()) {
+                    executor.execute(task);
+                } else {
+                    executor.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
+                }
+            };
+        }
+    }
 
     private record Created(HelmComponent component, String owner, Instant at) {
     }
 
-    OwnedComponents(SharedStore<HelmComponent> store, Clock clock) {
-        this(store, clock, java.util.concurrent.Executors.newSingleThreadExecutor(
-                DaemonThreads.named("kyma-component-events")));
+    /** @param countsDelay how long a change that can only move the owner's counts waits, gathering others */
+    OwnedComponents(SharedStore<HelmComponent> store, Clock clock, Duration countsDelay) {
+        this(store, clock, countsDelay, HandOff.thread("kyma-component-events"));
     }
 
-    /** @param handOff runs the hand-over of each owner's event to JOSDK, in order */
-    OwnedComponents(SharedStore<HelmComponent> store, Clock clock, java.util.concurrent.Executor handOff) {
+    /** @param handOff runs the hand-over of each owner's event to JOSDK */
+    OwnedComponents(SharedStore<HelmComponent> store, Clock clock, Duration countsDelay, HandOff handOff) {
         super(HelmComponent.class, "helmcomponents");
         this.store = store;
         this.clock = clock;
+        this.countsDelay = countsDelay.isNegative() ? Duration.ZERO : countsDelay;
         this.handOff = handOff;
         store.onChange(this::changed);
     }
@@ -127,6 +160,8 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
     }
 
     private void changed(HelmComponent before, HelmComponent after) {
+        // a component this controller created is in the owner's view already, before the informer has it
+        boolean ownCreate = before == null && after != null && created.containsKey(key(after));
         if (after != null) {
             created.computeIfPresent(key(after), (k, mine) -> newer(mine.component(), after) ? mine
                     : unindexed(k, mine));
@@ -142,20 +177,51 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
         }
         Optional<String> was = before == null || !managed(before) ? Optional.empty() : owner(before);
         Optional<String> is = after == null || !managed(after) ? Optional.empty() : owner(after);
+        if (ownCreate ? is.isPresent() : was.isPresent() && was.equals(is) && countsOnly(before, after)) {
+            tellLater(is.get());
+            return;
+        }
         was.ifPresent(this::tell);
         is.filter(o -> !is.equals(was)).ifPresent(this::tell);
     }
 
+    /**
+     * Whether going from {@code before} to {@code after} can change the owner's counts but not its phase or its
+     * conditions: the same spec, not being deleted, and neither in {@code success} (the last one there makes the
+     * Kyma Ready, one leaving it takes that back).
+     */
+    static boolean countsOnly(HelmComponent before, HelmComponent after) {
+        return before != null && after != null && !succeeded(before) && !succeeded(after)
+                && Objects.equals(before.getMetadata().getGeneration(), after.getMetadata().getGeneration())
+                && after.getMetadata().getDeletionTimestamp() == null;
+    }
+
+    private static boolean succeeded(HelmComponent component) {
+        return component.getStatus() != null && component.getStatus().getState() == ComponentState.SUCCESS;
+    }
+
     private void tell(String owner) {
         if (queuedOwners.add(owner)) {
-            handOff.execute(() -> {
-                queuedOwners.remove(owner); // a change from now on queues the owner again: none is lost
-                if (isRunning() && getEventHandler() != null) {
-                    int slash = owner.indexOf('/');
-                    getEventHandler().handleEvent(
-                            new Event(new ResourceID(owner.substring(slash + 1), owner.substring(0, slash))));
-                }
-            });
+            // a change from now on queues the owner again: none is lost
+            handOff.after(Duration.ZERO, () -> handOver(owner, queuedOwners));
+        }
+    }
+
+    private void tellLater(String owner) {
+        if (queuedOwners.contains(owner)) {
+            return; // its reconcile starts after this change and reads it
+        }
+        if (countsQueuedOwners.add(owner)) {
+            handOff.after(countsDelay, () -> handOver(owner, countsQueuedOwners));
+        }
+    }
+
+    private void handOver(String owner, Set<String> queued) {
+        queued.remove(owner);
+        if (isRunning() && getEventHandler() != null) {
+            int slash = owner.indexOf('/');
+            getEventHandler().handleEvent(
+                    new Event(new ResourceID(owner.substring(slash + 1), owner.substring(0, slash))));
         }
     }
 

@@ -13,7 +13,9 @@ import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.javaoperatorsdk.operator.processing.event.Event;
+import io.kyma.operator.api.ComponentState;
 import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.HelmComponentStatus;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.common.LeanCache;
@@ -25,7 +27,7 @@ class OwnedComponentsTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final SharedStore<HelmComponent> store = new SharedStore<>("Kyma", LeanCache.store(HelmComponent::new), 100);
     /** Hands the events over at once, so that each test sees them in order on its own thread. */
-    private final OwnedComponents owned = new OwnedComponents(store, clock, Runnable::run);
+    private final OwnedComponents owned = new OwnedComponents(store, clock, Duration.ofSeconds(5), (delay, task) -> task.run());
     private final List<String> events = new ArrayList<>();
 
     OwnedComponentsTest() {
@@ -139,7 +141,7 @@ class OwnedComponentsTest {
     @Test
     void theInformersThreadOnlyQueuesAnOwnerAndChangesWhileItIsQueuedAreOneEvent() {
         List<Runnable> queued = new ArrayList<>();
-        OwnedComponents later = new OwnedComponents(store, clock, queued::add);
+        OwnedComponents later = new OwnedComponents(store, clock, Duration.ofSeconds(5), (delay, task) -> queued.add(task));
         List<String> got = new ArrayList<>();
         later.setEventHandler((Event e) -> got.add(e.getRelatedCustomResourceID().getName()));
         later.start();
@@ -156,9 +158,124 @@ class OwnedComponentsTest {
         assertThat(got).containsExactly("k", "k");
     }
 
+    /** A hand-over that keeps each task with its delay, to be run by the test. */
+    private record Scheduled(Duration delay, Runnable task) {
+    }
+
+    private OwnedComponents scheduling(List<Scheduled> scheduled, List<String> got) {
+        OwnedComponents later = new OwnedComponents(store, clock, Duration.ofSeconds(5),
+                (delay, task) -> scheduled.add(new Scheduled(delay, task)));
+        later.setEventHandler((Event e) -> got.add(e.getRelatedCustomResourceID().getName()));
+        later.start();
+        return later;
+    }
+
+    private static HelmComponent inState(HelmComponent component, ComponentState state, long generation) {
+        component.getMetadata().setGeneration(generation);
+        HelmComponentStatus status = new HelmComponentStatus();
+        status.setState(state);
+        component.setStatus(status);
+        return component;
+    }
+
+    @Test
+    void changesThatOnlyMoveCountsWaitTheIntervalAndGatherIntoOneEvent() {
+        List<Scheduled> scheduled = new ArrayList<>();
+        List<String> got = new ArrayList<>();
+        scheduling(scheduled, got);
+        store.put("ns/k-ory", inState(component("k-ory", "k", "1", true), ComponentState.PENDING, 1));
+        store.put("ns/k-istio", inState(component("k-istio", "k", "2", true), ComponentState.PENDING, 1));
+        assertThat(scheduled).as("components appearing: at once, one event while queued").hasSize(1);
+        assertThat(scheduled.get(0).delay()).isZero();
+        scheduled.remove(0).task().run();
+
+        store.put("ns/k-ory", inState(component("k-ory", "k", "3", true), ComponentState.STARTED, 1));
+        store.put("ns/k-istio", inState(component("k-istio", "k", "4", true), ComponentState.STARTED, 1));
+        store.put("ns/k-ory", inState(component("k-ory", "k", "5", true), ComponentState.FAILING, 1));
+        assertThat(scheduled).as("three transitions, one event after the interval").hasSize(1);
+        assertThat(scheduled.get(0).delay()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(got).containsExactly("k");
+        scheduled.remove(0).task().run();
+        assertThat(got).containsExactly("k", "k");
+
+        store.put("ns/k-ory", inState(component("k-ory", "k", "6", true), ComponentState.RETRYING, 1));
+        assertThat(scheduled).as("after the hand-over a counts change waits again").hasSize(1);
+        assertThat(scheduled.get(0).delay()).isEqualTo(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void successAnEditAndADeletionReachTheKymaAtOnce() {
+        List<Scheduled> scheduled = new ArrayList<>();
+        List<String> got = new ArrayList<>();
+        scheduling(scheduled, got);
+        store.put("ns/k-ory", inState(component("k-ory", "k", "1", true), ComponentState.RETRYING, 1));
+        scheduled.remove(0).task().run();
+
+        store.put("ns/k-ory", inState(component("k-ory", "k", "2", true), ComponentState.SUCCESS, 1));
+        assertThat(scheduled).singleElement().extracting(Scheduled::delay).isEqualTo(Duration.ZERO);
+        scheduled.remove(0).task().run();
+
+        store.put("ns/k-ory", inState(component("k-ory", "k", "3", true), ComponentState.SUCCESS, 2));
+        assertThat(scheduled).as("an edited spec").singleElement().extracting(Scheduled::delay)
+                .isEqualTo(Duration.ZERO);
+        scheduled.remove(0).task().run();
+
+        store.put("ns/k-ory", inState(component("k-ory", "k", "4", true), ComponentState.PENDING, 2));
+        assertThat(scheduled).as("leaving success").singleElement().extracting(Scheduled::delay)
+                .isEqualTo(Duration.ZERO);
+        scheduled.remove(0).task().run();
+
+        store.remove("ns/k-ory");
+        assertThat(scheduled).singleElement().extracting(Scheduled::delay).isEqualTo(Duration.ZERO);
+        scheduled.remove(0).task().run();
+        assertThat(got).containsExactly("k", "k", "k", "k", "k");
+    }
+
+    @Test
+    void aCountsChangeWhileTheKymasEventIsQueuedAddsNothing() {
+        List<Scheduled> scheduled = new ArrayList<>();
+        List<String> got = new ArrayList<>();
+        scheduling(scheduled, got);
+        store.put("ns/k-ory", inState(component("k-ory", "k", "1", true), ComponentState.PENDING, 1));
+        store.put("ns/k-ory", inState(component("k-ory", "k", "2", true), ComponentState.STARTED, 1));
+        assertThat(scheduled).as("the queued reconcile reads the store after both").hasSize(1);
+        scheduled.remove(0).task().run();
+        assertThat(got).containsExactly("k");
+    }
+
+    @Test
+    void itsOwnCreateArrivingWaitsLikeACountsChange() {
+        List<Scheduled> scheduled = new ArrayList<>();
+        List<String> got = new ArrayList<>();
+        OwnedComponents later = scheduling(scheduled, got);
+        later.created(component("k-ory", "k", "1", true));
+        store.put("ns/k-ory", component("k-ory", "k", "1", true));
+        assertThat(scheduled).singleElement().extracting(Scheduled::delay).isEqualTo(Duration.ofSeconds(5));
+
+        store.put("ns/k-other", component("k-other", "k", "2", true));
+        assertThat(scheduled).as("one it did not create: at once").hasSize(2);
+        assertThat(scheduled.get(1).delay()).isZero();
+    }
+
+    @Test
+    void countsOnlyNeedsTheSameSpecNoDeletionAndNoSuccessOnEitherSide() {
+        HelmComponent started = inState(component("c", "k", "1", true), ComponentState.STARTED, 1);
+        assertThat(OwnedComponents.countsOnly(started,
+                inState(component("c", "k", "2", true), ComponentState.FAILING, 1))).isTrue();
+        assertThat(OwnedComponents.countsOnly(null, started)).isFalse();
+        assertThat(OwnedComponents.countsOnly(started, null)).isFalse();
+        assertThat(OwnedComponents.countsOnly(started,
+                inState(component("c", "k", "2", true), ComponentState.SUCCESS, 1))).isFalse();
+        assertThat(OwnedComponents.countsOnly(started,
+                inState(component("c", "k", "2", true), ComponentState.FAILING, 2))).isFalse();
+        HelmComponent deleting = inState(component("c", "k", "2", true), ComponentState.FAILING, 1);
+        deleting.getMetadata().setDeletionTimestamp("2026-01-01T00:00:00Z");
+        assertThat(OwnedComponents.countsOnly(started, deleting)).isFalse();
+    }
+
     @Test
     void beforeItStartsNoEventsAreSent() {
-        OwnedComponents idle = new OwnedComponents(store, clock);
+        OwnedComponents idle = new OwnedComponents(store, clock, Duration.ofSeconds(5));
         List<Event> got = new ArrayList<>();
         idle.setEventHandler(got::add);
         store.put("ns/k-ory", component("k-ory", "k", "1", true));

@@ -60,7 +60,7 @@ public record ManagerConfig(
         KUBECONFIG("kubeconfig", "", "Path of a kubeconfig file; empty uses $KUBECONFIG, ~/.kube/config or the in-cluster account."),
         NAMESPACE("namespace", "", "Namespace to watch; empty watches all namespaces."),
         TRANSITION_UNIT("transition-unit", "1s", "Time unit of the HelmComponent lifecycle (pending 1 unit, then N units per state, N = length of the module name)."),
-        KYMA_STATUS_INTERVAL("kyma-status-interval", "5s", "Least time between two Kyma status writes that only update component counts."),
+        KYMA_STATUS_INTERVAL("kyma-status-interval", "5s", "Least time between two Kyma status writes that only update component counts, and how long component changes that only move counts are gathered before the Kyma reconciles."),
         MAX_CONCURRENT_RECONCILES("max-concurrent-reconciles", "50", "Size of the reconcile thread pool shared by all controllers."),
         ADMISSION_BACKLOG("admission-backlog", "0", "HelmComponent reconciles that may be waiting for a worker while the next Kyma in line (oldest first) is admitted and gets its components; 0 uses twice --max-concurrent-reconciles, -1 admits every Kyma at once."),
         LOW_PRIORITY_MAX_WAIT("low-priority-max-wait", "30s", "Reconciles with nothing due (a finished component or Run, a Ready Kyma, a Kyma waiting in line) wait behind due ones; once the oldest has waited this long, the two take turns."),
