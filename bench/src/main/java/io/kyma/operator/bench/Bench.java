@@ -123,7 +123,8 @@ public final class Bench {
     }
 
     /** CPU seconds used during the load: the operator's, and the embedded API server's and etcd's. */
-    record LoadCpu(double operator, Map<String, Double> cluster) {
+    /** @param operatorParts where the operator's CPU went, by kind of thread; empty for several replicas */
+    record LoadCpu(double operator, Map<String, Double> cluster, java.util.Optional<ThreadCpu.Parts> operatorParts) {
     }
 
     /** The operator's RSS before any object: at readiness, and idle once it settled. */
@@ -167,6 +168,10 @@ public final class Bench {
             nativeTimeline.start(5);
         }
         double operatorCpuBefore = operator.cpuSeconds();
+        ThreadCpu threadCpu = options.shards() > 1 ? null : new ThreadCpu(operator.pid());
+        if (threadCpu != null) {
+            threadCpu.start();
+        }
         Map<String, Double> clusterCpuBefore = cluster.cpuSeconds();
         sampler.start();
         SocketBacklog backlog = new SocketBacklog(operator.pid(),
@@ -187,7 +192,8 @@ public final class Bench {
         backlog.stop();
         Map<String, Double> clusterCpuLoad = new TreeMap<>();
         cluster.cpuSeconds().forEach((k, v) -> clusterCpuLoad.put(k, v - clusterCpuBefore.getOrDefault(k, 0.0)));
-        LoadCpu loadCpu = new LoadCpu(operator.cpuSeconds() - operatorCpuBefore, clusterCpuLoad);
+        LoadCpu loadCpu = new LoadCpu(operator.cpuSeconds() - operatorCpuBefore, clusterCpuLoad,
+                threadCpu == null ? java.util.Optional.empty() : java.util.Optional.of(threadCpu.stop()));
         if (nativeMemory) {
             Files.writeString(options.out().resolve("native-memory-timeline.csv"), nativeTimeline.stop());
         }

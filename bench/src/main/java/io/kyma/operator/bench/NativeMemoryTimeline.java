@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -25,11 +24,7 @@ final class NativeMemoryTimeline {
     private final OperatorUnderTest operator;
     private final long start = System.nanoTime();
     private final List<String> rows = new ArrayList<>();
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "bench-native-memory");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService timer = Daemons.timer("bench-native-memory");
 
     NativeMemoryTimeline(OperatorUnderTest operator) {
         this.operator = operator;

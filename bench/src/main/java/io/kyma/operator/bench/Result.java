@@ -160,6 +160,11 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
         // start-up and T(1) are the same at any N and would not be a cost per write
         summary.put("cpu_operator_load_s", f1(loadCpu.operator()));
         summary.put("cpu_ms_per_write", String.format(Locale.ROOT, "%.3f", loadCpu.operator() * 1000 / writes));
+        // the same by kind of thread: system calls, the JIT compiler, the collector, the rest (the code itself)
+        for (String part : List.of("kernel", "jit", "gc", "rest")) {
+            summary.put("cpu_" + part + "_ms_per_write", loadCpu.operatorParts()
+                    .map(p -> String.format(Locale.ROOT, "%.3f", p.byName().get(part) * 1000 / writes)).orElse("n/a"));
+        }
         if (loadCpu.cluster().containsKey("apiserver")) {
             summary.put("apiserver_cpu_ms_per_write", String.format(Locale.ROOT, "%.3f",
                     loadCpu.cluster().get("apiserver") * 1000 / writes));

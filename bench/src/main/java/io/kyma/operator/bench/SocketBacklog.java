@@ -11,7 +11,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToLongFunction;
@@ -39,11 +38,7 @@ final class SocketBacklog {
     private final long operatorPid;
     private final int apiserverPort;
     private final List<Sample> samples = new CopyOnWriteArrayList<>();
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "socket-backlog");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService timer = Daemons.timer("socket-backlog");
 
     SocketBacklog(long operatorPid, int apiserverPort) {
         this.operatorPid = operatorPid;
