@@ -192,7 +192,8 @@ class BenchDocTest {
             Map<String, String> s = summary("docs/bench/jvm/" + name);
             Map<String, String> info = keyValues(Files.readString(run.resolve("run.txt")));
             String report = Files.readString(run.resolve("report.md"));
-            Matcher flags = Pattern.compile("- operator JVM: [^,]*\"([0-9.]+)\"[^,]*, flags ([^\n]*)").matcher(report);
+            Matcher flags = Pattern.compile("- operator JVM: [^,]*\"([0-9.]+)\"[^,]*, flags (.*?)(?:, environment [^\n]*)?\n").matcher(report);
+            // later reports name the environment after the flags; the environment column takes it from run.txt
             assertThat(flags.find()).as(name + "/report.md names the operator's JVM").isTrue();
             out.append(String.format(Locale.ROOT, "| `%s` | %s | %s | Java %s `%s` %s | %s MiB | %s MiB | %s MiB | %s s |"
                     + " %s s | %s |%n", name, info.get("code"), s.get("n"), flags.group(1), flags.group(2),
