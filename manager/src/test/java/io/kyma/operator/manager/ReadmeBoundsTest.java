@@ -1,0 +1,63 @@
+package io.kyma.operator.manager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.kyma.operator.testing.Crds;
+
+/**
+ * The README's table of what the integration tests assert names bounds, not timings; this keeps each row equal to
+ * the bound its test fails on, so that changing one without the other goes red.
+ */
+class ReadmeBoundsTest {
+    private static final Path ROOT = Crds.repositoryRoot();
+    private static final Path TESTS = ROOT.resolve("manager/src/test/java/io/kyma/operator/manager");
+
+    /** For each test: what the README's row says, and the code in the test that asserts it. */
+    private static final Map<String, List<List<String>>> ROWS = Map.of(
+            "WriteCountIT", List.of(
+                    List.of("no sooner than 67 s", "isGreaterThanOrEqualTo(Duration.ofSeconds(67))"),
+                    List.of("18 component creates", "assertThat(componentCreates).isEqualTo(18)"),
+                    List.of("90 component status writes", "assertThat(componentStatus).isEqualTo(90)"),
+                    List.of("at most 20 Kyma status writes", "assertThat(kymaStatus).isLessThanOrEqualTo(20)"),
+                    List.of("130 writes in all", "assertThat(total).isLessThanOrEqualTo(130)")),
+            "KymaFlowIT", List.of(
+                    List.of("50 Kymas (900 components)", "IntStream.range(0, 50)"),
+                    List.of("within 180 s", "atMost(Duration.ofSeconds(180))"),
+                    List.of("every component `success`", "isEqualTo(ComponentState.SUCCESS)")),
+            "RunFlowIT", List.of(
+                    List.of("1000 Runs of 10 s", "int runs = 1000;"),
+                    List.of("1000 Runs of 10 s", "int durationSeconds = 10;"),
+                    List.of("QPS 150", "\"--k8s-client-qps\", \"150\""),
+                    List.of("within 10 minutes", "atMost(Duration.ofMinutes(10))"),
+                    List.of("at most 2 + 10 status writes per Run", "isLessThanOrEqualTo(2 + durationSeconds)")),
+            "LimiterIT", List.of(
+                    List.of("no sooner than (300 − 30) / 20 s less 1.5 s", "(300 - 30) * 1000 / 20 - 1500"),
+                    List.of("in under a third of that", "fast.multipliedBy(3)).isLessThan(slow)")));
+
+    @Test
+    void eachRowStatesTheBoundItsTestAsserts() throws IOException {
+        String readme = Files.readString(ROOT.resolve("README.md"));
+        String section = readme.substring(readme.indexOf("### What the integration tests assert"));
+        section = section.substring(0, section.indexOf("\n## "));
+        for (Map.Entry<String, List<List<String>>> test : ROWS.entrySet()) {
+            String source = Files.readString(TESTS.resolve(test.getKey() + ".java"));
+            String row = section.lines().filter(l -> l.contains("`" + test.getKey() + "`")).findFirst()
+                    .orElseThrow(() -> new AssertionError("the README has no row for " + test.getKey()));
+            for (List<String> claim : test.getValue()) {
+                assertThat(row).as("the README's row of %s", test.getKey()).contains(claim.get(0));
+                assertThat(source).as("%s asserts what the README says: %s", test.getKey(), claim.get(0))
+                        .contains(claim.get(1));
+            }
+        }
+        assertThat(section.lines().filter(l -> l.startsWith("| ") && l.contains("IT`"))).as("rows with a test")
+                .hasSize(ROWS.size());
+    }
+}
