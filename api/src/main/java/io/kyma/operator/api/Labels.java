@@ -11,6 +11,12 @@ public final class Labels {
      * and a Run get it from a hash of their namespace and name, a HelmComponent from its Kyma's.
      */
     public static final String SHARD = "kyma-project.io/shard";
+    /**
+     * Set while an object is handed from one live shard to another: {@code requested} by the replica that moves it,
+     * {@code drained} by the replica of its shard once that replica has stopped reconciling it. Only then does its shard
+     * label change, so that two replicas never reconcile it at once.
+     */
+    public static final String SHARD_DRAIN = "kyma-project.io/shard-drain";
 
     private Labels() {
     }

@@ -34,6 +34,7 @@ import io.kyma.operator.kyma.KymaReconciler;
 import io.kyma.operator.manager.metrics.KymaProgress;
 import io.kyma.operator.manager.metrics.StoreTally;
 import io.kyma.operator.manager.shard.ShardAssigner;
+import io.kyma.operator.manager.shard.ShardDrain;
 import io.kyma.operator.manager.shard.ShardMover;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
@@ -122,15 +123,16 @@ public final class KymaOperator implements AutoCloseable {
                 ? Optional.of(new ShardAssigner(client, config.shards(), metrics::shardAssignments, clock))
                 : Optional.empty();
         // with leader election each shard's Lease says whether it runs; the leader of the lowest live shard moves
-        // the objects of shards that are down
+        // the objects of shards that are down, and hands objects on a live shard other than their own to theirs
         this.mover = config.shards().sharded() && config.leaderElect()
                 ? Optional.of(new ShardMover(client, config.shards(), config.leaderElectionId(),
                         config.leaderElectionNamespace().orElseGet(() -> client.getConfiguration().getNamespace()),
-                        config.namespace(), clock, this::leading, metrics::shardMoves))
+                        config.namespace(), clock, this::leading, metrics::shardMoves, metrics::shardDrains))
                 : Optional.empty();
         for (String resource : List.of("kymas", "runs", "helmcomponents")) {
             metrics.shardAssignments(resource); // every series from the start, at zero when unsharded
             metrics.shardMoves(resource);
+            metrics.shardDrains(resource);
         }
         metrics.gauge("kyma_operator_shard", config.shards(), s -> 1, "shard",
                 Integer.toString(config.shards().id()), "shards", Integer.toString(config.shards().count()));
@@ -345,7 +347,8 @@ public final class KymaOperator implements AutoCloseable {
         queueMetrics.measureWorkInProgress(built.getName());
         ReconcileGuard guard = new ReconcileGuard(built.getName(), requeueLimiter, config.reconcileTimeout(),
                 config.syncPeriod(), clock, watchdog, metrics);
-        return (Controller<P>) operator.register(GuardedReconciler.wrap(reconciler, guard), built);
+        return (Controller<P>) operator.register(GuardedReconciler.wrap(reconciler, guard,
+                config.shards().sharded() ? ShardDrain::answer : ShardDrain.Responder.NONE), built);
     }
 
     /** Queues the reconcile JOSDK is about to hand to the pool in the lane its controller chooses. */

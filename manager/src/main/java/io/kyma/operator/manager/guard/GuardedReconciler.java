@@ -3,6 +3,7 @@ package io.kyma.operator.manager.guard;
 import java.util.List;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.kyma.operator.manager.shard.ShardDrain;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
@@ -12,25 +13,47 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 
 /**
- * A controller's reconciler run through its {@link ReconcileGuard}. Register it with the configuration JOSDK derives
+ * A controller's reconciler run through its {@link ReconcileGuard}, unless the object is being handed to another
+ * shard ({@link ShardDrain}): then this replica only says it stopped. Register it with the configuration JOSDK derives
  * from the wrapped reconciler; {@link #wrap} keeps the {@link Cleaner} side only where the wrapped one has it,
  * because JOSDK decides on a finalizer by that.
  */
 public class GuardedReconciler<P extends HasMetadata> implements Reconciler<P> {
+    /** How soon a replica that could not answer a drain tries again. */
+    static final java.time.Duration DRAIN_RETRY = java.time.Duration.ofSeconds(2);
     protected final Reconciler<P> delegate;
     protected final ReconcileGuard guard;
+    protected final ShardDrain.Responder drain;
 
-    GuardedReconciler(Reconciler<P> delegate, ReconcileGuard guard) {
+    GuardedReconciler(Reconciler<P> delegate, ReconcileGuard guard, ShardDrain.Responder drain) {
         this.delegate = delegate;
         this.guard = guard;
+        this.drain = drain;
     }
 
     public static <P extends HasMetadata> Reconciler<P> wrap(Reconciler<P> delegate, ReconcileGuard guard) {
-        return delegate instanceof Cleaner<?> ? new WithCleanup<>(delegate, guard) : new GuardedReconciler<>(delegate, guard);
+        return wrap(delegate, guard, ShardDrain.Responder.NONE);
+    }
+
+    public static <P extends HasMetadata> Reconciler<P> wrap(Reconciler<P> delegate, ReconcileGuard guard,
+            ShardDrain.Responder drain) {
+        return delegate instanceof Cleaner<?> ? new WithCleanup<>(delegate, guard, drain)
+                : new GuardedReconciler<>(delegate, guard, drain);
     }
 
     @Override
     public UpdateControl<P> reconcile(P resource, Context<P> context) {
+        switch (drain.answer(resource, context::getClient)) {
+            case STOPPED -> {
+                return UpdateControl.noUpdate();
+            }
+            case RETRY -> {
+                return UpdateControl.<P>noUpdate().rescheduleAfter(DRAIN_RETRY);
+            }
+            default -> {
+                // not being handed over: reconcile
+            }
+        }
         var result = guard.run(resource, () -> delegate.reconcile(resource, context));
         if (result.outcome() != ReconcileGuard.Outcome.SUCCEEDED) {
             return UpdateControl.<P>noUpdate().rescheduleAfter(result.delay());
@@ -46,13 +69,24 @@ public class GuardedReconciler<P extends HasMetadata> implements Reconciler<P> {
     }
 
     static final class WithCleanup<P extends HasMetadata> extends GuardedReconciler<P> implements Cleaner<P> {
-        WithCleanup(Reconciler<P> delegate, ReconcileGuard guard) {
-            super(delegate, guard);
+        WithCleanup(Reconciler<P> delegate, ReconcileGuard guard, ShardDrain.Responder drain) {
+            super(delegate, guard, drain);
         }
 
         @Override
         @SuppressWarnings("unchecked")
         public DeleteControl cleanup(P resource, Context<P> context) {
+            switch (drain.answer(resource, context::getClient)) {
+                case STOPPED -> {
+                    return DeleteControl.noFinalizerRemoval(); // the new shard's replica cleans up
+                }
+                case RETRY -> {
+                    return DeleteControl.noFinalizerRemoval().rescheduleAfter(DRAIN_RETRY);
+                }
+                default -> {
+                    // not being handed over: clean up
+                }
+            }
             var result = guard.run(resource, () -> ((Cleaner<P>) delegate).cleanup(resource, context));
             if (result.outcome() != ReconcileGuard.Outcome.SUCCEEDED) {
                 return DeleteControl.noFinalizerRemoval().rescheduleAfter(result.delay());

@@ -147,9 +147,14 @@ public final class OperatorMetrics {
         return counter("kyma_operator_shard_assignments", "resource", resource);
     }
 
-    /** Objects moved off a shard that was down, by resource. */
+    /** Objects moved off a shard that was down or gone, or handed to their own shard after a drain, by resource. */
     public Counter shardMoves(String resource) {
         return counter("kyma_operator_shard_moves", "resource", resource);
+    }
+
+    /** Objects asked to leave a live shard for their own ({@code kyma_operator_shard_drains_total}), by resource. */
+    public Counter shardDrains(String resource) {
+        return counter("kyma_operator_shard_drains", "resource", resource);
     }
 
     /** Runs {@code update} before every scrape, for gauges whose set of series changes (the slowest Kymas). */

@@ -29,6 +29,22 @@ public final class ShardLiveness {
         return dead;
     }
 
+    /**
+     * The shards a replica leads now: a holder is named and the Lease has not run out. Only these can answer a drain
+     * or take objects handed over from a live shard.
+     */
+    public static Set<Integer> held(Map<Integer, Lease> leases, Instant now) {
+        Set<Integer> held = new TreeSet<>();
+        leases.forEach((shard, lease) -> {
+            boolean named = lease != null && lease.getSpec() != null && lease.getSpec().getHolderIdentity() != null
+                    && !lease.getSpec().getHolderIdentity().isEmpty();
+            if (named && expiry(lease).filter(e -> now.isBefore(e.minus(MARGIN))).isPresent()) {
+                held.add(shard);
+            }
+        });
+        return held;
+    }
+
     private static Optional<Instant> expiry(Lease lease) {
         if (lease == null || lease.getSpec() == null || lease.getSpec().getRenewTime() == null
                 || lease.getSpec().getLeaseDurationSeconds() == null) {

@@ -53,6 +53,7 @@ public final class ShardMover implements AutoCloseable {
     private final Clock clock;
     private final BooleanSupplier leading;
     private final Function<String, Counter> moved;
+    private final ShardRebalancer rebalancer;
     /** How often to look for objects of shards beyond --shards: a list of every kind, so not at every check. */
     static final java.time.Duration GONE_CHECK = java.time.Duration.ofSeconds(30);
     private java.time.Instant lookedForGone;
@@ -63,9 +64,11 @@ public final class ShardMover implements AutoCloseable {
      * @param leasePrefix the leader-election id; shard i's Lease is {@code <prefix>-shard-<i>}
      * @param leading whether this replica leads its shard
      * @param moved the counter of objects moved, by resource
+     * @param drains the counter of drains asked for, by resource
      */
     public ShardMover(KubernetesClient client, Shards shards, String leasePrefix, String leaseNamespace,
-            Optional<String> namespace, Clock clock, BooleanSupplier leading, Function<String, Counter> moved) {
+            Optional<String> namespace, Clock clock, BooleanSupplier leading, Function<String, Counter> moved,
+            Function<String, Counter> drains) {
         this.client = client;
         this.shards = shards;
         this.leasePrefix = leasePrefix;
@@ -74,12 +77,15 @@ public final class ShardMover implements AutoCloseable {
         this.clock = clock;
         this.leading = leading;
         this.moved = moved;
+        this.rebalancer = new ShardRebalancer(client, shards, namespace, clock, drains, moved);
     }
 
     public void start() {
         timer.scheduleWithFixedDelay(() -> {
             try {
-                moveOnce();
+                Map<Integer, Lease> leases = leases();
+                moveOnce(leases);
+                rebalanceOnce(leases);
             } catch (RuntimeException e) {
                 LOG.warn("could not check or move the shards' objects (tried again in 2 s): {}", e.toString());
             }
@@ -88,6 +94,20 @@ public final class ShardMover implements AutoCloseable {
 
     /** One look at the shards' Leases, moving what a dead shard holds; the number of objects moved. */
     int moveOnce() {
+        return moveOnce(leases());
+    }
+
+    /** One step of handing objects off their shard to their own ({@link ShardRebalancer}); the objects moved. */
+    int rebalanceOnce() {
+        return rebalanceOnce(leases());
+    }
+
+    private int rebalanceOnce(Map<Integer, Lease> leases) {
+        return live(leases).isPresent() ? rebalancer.rebalance(ShardLiveness.held(leases, clock.instant())) : 0;
+    }
+
+    /** Each shard's Lease, by shard; a shard without one is missing. */
+    private Map<Integer, Lease> leases() {
         Map<Integer, Lease> leases = new HashMap<>();
         for (int shard = 0; shard < shards.count(); shard++) {
             Lease lease = client.leases().inNamespace(leaseNamespace).withName(leasePrefix + "-shard-" + shard).get();
@@ -95,6 +115,11 @@ public final class ShardMover implements AutoCloseable {
                 leases.put(shard, lease);
             }
         }
+        return leases;
+    }
+
+    /** The shards not down, if this replica is the one that moves objects: it leads the lowest of them. */
+    private Optional<List<Integer>> live(Map<Integer, Lease> leases) {
         Set<Integer> dead = ShardLiveness.dead(leases, clock.instant());
         List<Integer> live = new ArrayList<>();
         for (int shard = 0; shard < shards.count(); shard++) {
@@ -103,8 +128,18 @@ public final class ShardMover implements AutoCloseable {
             }
         }
         if (live.isEmpty() || live.get(0) != shards.id() || !leading.getAsBoolean()) {
+            return Optional.empty();
+        }
+        return Optional.of(live);
+    }
+
+    private int moveOnce(Map<Integer, Lease> leases) {
+        Optional<List<Integer>> alive = live(leases);
+        if (alive.isEmpty()) {
             return 0;
         }
+        List<Integer> live = alive.get();
+        Set<Integer> dead = ShardLiveness.dead(leases, clock.instant());
         Set<String> from = new java.util.TreeSet<>();
         dead.forEach(shard -> from.add(Integer.toString(shard)));
         if (lookedForGone == null || !clock.instant().isBefore(lookedForGone.plus(GONE_CHECK))) {
@@ -167,7 +202,10 @@ public final class ShardMover implements AutoCloseable {
             // only if it is still on the dead shard: a test-and-replace patch fails on any other value
             String patch = "[{\"op\":\"test\",\"path\":\"/metadata/labels/" + Labels.SHARD.replace("/", "~1")
                     + "\",\"value\":\"" + from + "\"},{\"op\":\"replace\",\"path\":\"/metadata/labels/"
-                    + Labels.SHARD.replace("/", "~1") + "\",\"value\":\"" + to + "\"}]";
+                    + Labels.SHARD.replace("/", "~1") + "\",\"value\":\"" + to + "\"}"
+                    // a hand-over the dead shard was asked for ends with the move
+                    + (ShardDrain.state(object).isPresent() ? ",{\"op\":\"remove\",\"path\":\"/metadata/labels/"
+                            + Labels.SHARD_DRAIN.replace("/", "~1") + "\"}" : "") + "]";
             try {
                 // the object in hand: the patch goes out without a read of the object first
                 client.resources(kind).resource(object).patch(PatchContext.of(PatchType.JSON), patch);

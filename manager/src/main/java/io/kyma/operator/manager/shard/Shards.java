@@ -6,7 +6,7 @@ import io.kyma.operator.api.Labels;
 
 /**
  * Which replica reconciles what, when the operator runs as {@code count} shards: each Kyma and Run belongs to the
- * shard its namespace and name hash to, each HelmComponent to its Kyma's, so that a Kyma and its components are
+ * shard its namespace and name score highest with, each HelmComponent to its Kyma's, so that a Kyma and its components are
  * always reconciled by the same replica. The shard is written on the object as the label {@link Labels#SHARD}, and
  * each replica's informers select only its own.
  *
@@ -36,21 +36,28 @@ public record Shards(int count, int id) {
         return "!" + Labels.SHARD;
     }
 
-    /** The shard of the object (a Kyma or a Run) named {@code name} in {@code namespace}. */
+    /**
+     * The shard of the object (a Kyma or a Run) named {@code name} in {@code namespace}: of all shards, the one that
+     * scores highest for it (rendezvous hashing). Raising the count moves only the objects the new shards win, about
+     * one in {@code count}; a hash modulo the count would move almost all of them.
+     */
     public int of(String namespace, String name) {
-        return (int) (Integer.toUnsignedLong(fnv(namespace + "/" + name)) % count);
+        return moveTo(namespace, name, java.util.stream.IntStream.range(0, count).boxed().toList());
     }
 
     /**
-     * Where an object of a shard that is down goes: of the {@code live} shards, the one that scores highest for it
-     * (rendezvous hashing), so that the objects of a dead shard spread over the live ones and nothing else moves.
+     * Where an object goes when only the {@code live} shards can take it: of them, the one that scores highest for it
+     * (rendezvous hashing), so that the objects of a dead shard spread over the live ones and nothing else moves, and
+     * an object whose own shard is live stays there.
      */
     public static int moveTo(String namespace, String name, java.util.Collection<Integer> live) {
+        long key = Integer.toUnsignedLong(fnv(namespace + "/" + name));
         int best = -1;
-        long bestScore = -1;
+        long bestScore = 0;
         for (int shard : live) {
-            long score = Integer.toUnsignedLong(fnv(namespace + "/" + name + "#" + shard));
-            if (score > bestScore || (score == bestScore && shard < best)) {
+            // unsigned comparison of a well-mixed score per (object, shard)
+            long score = mix(key * 0x9E3779B97F4A7C15L + shard) ^ Long.MIN_VALUE;
+            if (best < 0 || score > bestScore || (score == bestScore && shard < best)) {
                 best = shard;
                 bestScore = score;
             }
@@ -59,6 +66,16 @@ public record Shards(int count, int id) {
             throw new IllegalArgumentException("no live shard to move " + namespace + "/" + name + " to");
         }
         return best;
+    }
+
+    /**
+     * SplitMix64's finaliser: every bit of the input moves about half the bits of the output. FNV alone would not do
+     * here, because the scores of one object for two shards would differ only by how its last bytes mix.
+     */
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
     }
 
     /** FNV-1a, 32 bits: stable across JVMs and releases, unlike String.hashCode's contract. */

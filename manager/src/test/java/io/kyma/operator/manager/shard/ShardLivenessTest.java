@@ -34,6 +34,18 @@ class ShardLivenessTest {
     }
 
     @Test
+    void aShardIsHeldWhileANamedHolderRenewsItsLease() {
+        Map<Integer, Lease> leases = new TreeMap<>();
+        leases.put(0, held("replica-0", NOW.minusSeconds(3)));
+        leases.put(1, held("replica-1", NOW.minusSeconds(16))); // run out: not held, not yet down
+        leases.put(2, held("", NOW.minusSeconds(1))); // released
+        leases.put(3, lease(NOW.minusSeconds(1))); // no holder named
+        leases.put(4, held("replica-4", NOW.minusSeconds(14)));
+        assertThat(ShardLiveness.held(leases, NOW)).containsExactly(0, 4);
+        assertThat(ShardLiveness.dead(leases, NOW)).as("a shard neither held nor down is on its way").isEmpty();
+    }
+
+    @Test
     void aDeadShardsObjectsSpreadOverTheLiveOnesAndOnlyThoseMove() {
         Map<Integer, Integer> moved = new TreeMap<>();
         for (int i = 0; i < 3000; i++) {
@@ -49,6 +61,12 @@ class ShardLivenessTest {
         assertThat(moved.keySet()).containsExactly(0, 2);
         assertThat(moved.values()).allSatisfy(n -> assertThat(n).isBetween(1350, 1650));
         assertThatThrownBy(() -> Shards.moveTo("pb", "k", List.of())).hasMessageContaining("no live shard");
+    }
+
+    private static Lease held(String holder, Instant renewed) {
+        Lease lease = lease(renewed);
+        lease.getSpec().setHolderIdentity(holder);
+        return lease;
     }
 
     private static Lease lease(Instant renewed) {

@@ -32,8 +32,9 @@ import io.kyma.operator.testing.Namespaces;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
- * Objects labelled for a shard beyond {@code --shards} (the count was lowered) move to the live shards once no
- * replica leads that shard, on the real API server; the leader of the lowest live shard moves them.
+ * On the real API server: objects labelled for a shard beyond {@code --shards} (the count was lowered) move to the
+ * live shards once no replica leads that shard; objects on a live shard other than their own (the count was raised)
+ * are handed over through the drain handshake. The leader of the lowest live shard moves them.
  */
 class ShardMoverIT {
     private static final String NS = "shard-mover";
@@ -66,7 +67,7 @@ class ShardMoverIT {
         kyma("hand-labelled", "blue");
         kyma("on-one", "1");
         ShardMover mover = new ShardMover(admin, new Shards(2, 0), PREFIX, NS, Optional.of(NS), clock, () -> true,
-                r -> registry.counter("moved", "resource", r));
+                r -> registry.counter("moved", "resource", r), r -> registry.counter("drains", "resource", r));
 
         assertThat(mover.moveOnce()).as("shard 5 has no Lease, 'blue' names no shard; shard 7 is led").isEqualTo(3);
         List<Integer> live = List.of(0, 1);
@@ -95,22 +96,133 @@ class ShardMoverIT {
         lease(0, clock.instant());
         lease(1, clock.instant());
         assertThat(new ShardMover(admin, new Shards(2, 1), PREFIX, NS, Optional.of(NS), clock, () -> true,
-                r -> registry.counter("moved", "resource", r)).moveOnce()).isZero();
+                r -> registry.counter("moved", "resource", r), r -> registry.counter("drains", "resource", r)).moveOnce()).isZero();
         assertThat(new ShardMover(admin, new Shards(2, 0), PREFIX, NS, Optional.of(NS), clock, () -> false,
-                r -> registry.counter("moved", "resource", r)).moveOnce()).isZero();
+                r -> registry.counter("moved", "resource", r), r -> registry.counter("drains", "resource", r)).moveOnce()).isZero();
         assertThat(shardOf(Kyma.class, "left-on-nine")).isEqualTo("9");
     }
 
+    @Test
+    void anObjectOffItsShardMovesOnlyOnceItsShardAnsweredForTheWholeFamily() {
+        String ns = "shard-handover";
+        Namespaces.apply(admin, ns);
+        MutableClock clock = new MutableClock(Instant.now());
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        Shards three = new Shards(3, 0);
+        for (int shard = 0; shard < 3; shard++) {
+            lease(ns, shard, clock.instant());
+        }
+        // the count was raised from two to three: these sit on shards 0 and 1 but belong on shard 2
+        String family = nameOn(three, ns, "family", 2);
+        String other = nameOn(three, ns, "other", 2);
+        String home = nameOn(three, ns, "home", 0);
+        kyma(ns, family, "0");
+        component(ns, family + "-a", family, "0");
+        component(ns, family + "-b", family, "0");
+        kyma(ns, other, "1");
+        kyma(ns, home, "0");
+        ShardMover mover = new ShardMover(admin, three, PREFIX, ns, Optional.of(ns), clock, () -> true,
+                r -> registry.counter("moved", "resource", r), r -> registry.counter("drains", "resource", r));
+        // the mover looks for its work in the API server's watch cache
+        awaitCached(ns, Kyma.class, home, "0", null);
+
+        assertThat(mover.rebalanceOnce()).isZero();
+        assertThat(drain(ns, Kyma.class, family)).isEqualTo(ShardDrain.REQUESTED);
+        assertThat(drain(ns, HelmComponent.class, family + "-a")).isEqualTo(ShardDrain.REQUESTED);
+        assertThat(drain(ns, Kyma.class, other)).isEqualTo(ShardDrain.REQUESTED);
+        assertThat(drain(ns, Kyma.class, home)).as("on its own shard").isNull();
+        assertThat(registry.counter("drains", "resource", "helmcomponents").count()).isEqualTo(2);
+
+        // shard 0's replica answers for the Kyma and one component; a component created meanwhile was not asked
+        answer(ns, Kyma.class, family);
+        answer(ns, HelmComponent.class, family + "-a");
+        component(ns, family + "-late", family, "0");
+        awaitCached(ns, Kyma.class, family, "0", ShardDrain.DRAINED);
+        assertThat(mover.rebalanceOnce()).isZero();
+        assertThat(drain(ns, HelmComponent.class, family + "-late")).as("asked before anything moves")
+                .isEqualTo(ShardDrain.REQUESTED);
+        assertThat(shardOf(ns, HelmComponent.class, family + "-a")).as("its family is not done").isEqualTo("0");
+
+        answer(ns, HelmComponent.class, family + "-b");
+        answer(ns, HelmComponent.class, family + "-late");
+        awaitCached(ns, Kyma.class, family, "0", ShardDrain.DRAINED);
+        assertThat(mover.rebalanceOnce()).as("the Kyma and its three components").isEqualTo(4);
+        for (String name : List.of(family + "-a", family + "-b", family + "-late")) {
+            assertThat(shardOf(ns, HelmComponent.class, name)).isEqualTo("2");
+            assertThat(drain(ns, HelmComponent.class, name)).isNull();
+        }
+        assertThat(shardOf(ns, Kyma.class, family)).isEqualTo("2");
+        assertThat(drain(ns, Kyma.class, family)).isNull();
+
+        // shard 1 never answered and went down: the move off a dead shard takes the other one, and ends its drain
+        clock.advance(Duration.ofSeconds(20));
+        lease(ns, 0, clock.instant());
+        lease(ns, 2, clock.instant());
+        awaitCached(ns, Kyma.class, other, "1", ShardDrain.REQUESTED);
+        assertThat(mover.moveOnce()).isEqualTo(1);
+        assertThat(shardOf(ns, Kyma.class, other)).isEqualTo(Integer.toString(Shards.moveTo(ns, other, List.of(0, 2))));
+        assertThat(drain(ns, Kyma.class, other)).isNull();
+        assertThat(registry.counter("moved", "resource", "kymas").count()).isEqualTo(2);
+    }
+
+    /** Until the API server's watch cache shows the object with these labels (it lags the write a little). */
+    private static <R extends HasMetadata> void awaitCached(String ns, Class<R> kind, String name, String shard,
+            String drain) {
+        Instant deadline = Instant.now().plusSeconds(10);
+        while (true) {
+            List<R> cached = admin.resources(kind).inNamespace(ns).withField("metadata.name", name)
+                    .list(new io.fabric8.kubernetes.api.model.ListOptionsBuilder().withResourceVersion("0").build())
+                    .getItems();
+            if (!cached.isEmpty() && shard.equals(cached.get(0).getMetadata().getLabels().get(Labels.SHARD))
+                    && java.util.Objects.equals(drain, cached.get(0).getMetadata().getLabels().get(Labels.SHARD_DRAIN))) {
+                return;
+            }
+            assertThat(Instant.now()).as(name + " in the watch cache").isBefore(deadline);
+            try {
+                Thread.sleep(20); // between two looks
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    /** The first name of {@code prefix}-i that belongs on {@code shard}. */
+    private static String nameOn(Shards shards, String ns, String prefix, int shard) {
+        return java.util.stream.IntStream.range(0, 1000).mapToObj(i -> prefix + "-" + i)
+                .filter(n -> shards.of(ns, n) == shard).findFirst().orElseThrow();
+    }
+
+    /** What the replica of the object's shard does in its next reconcile of it. */
+    private static <R extends HasMetadata> void answer(String ns, Class<R> kind, String name) {
+        R object = admin.resources(kind).inNamespace(ns).withName(name).get();
+        assertThat(ShardDrain.answer(object, () -> admin)).isEqualTo(ShardDrain.Answer.STOPPED);
+        assertThat(drain(ns, kind, name)).isEqualTo(ShardDrain.DRAINED);
+    }
+
+    private static <R extends HasMetadata> String drain(String ns, Class<R> kind, String name) {
+        return admin.resources(kind).inNamespace(ns).withName(name).get().getMetadata().getLabels()
+                .get(Labels.SHARD_DRAIN);
+    }
+
     private static void lease(int shard, Instant renewed) {
-        Lease lease = new LeaseBuilder().withNewMetadata().withName(PREFIX + "-shard-" + shard).withNamespace(NS)
+        lease(NS, shard, renewed);
+    }
+
+    private static void lease(String ns, int shard, Instant renewed) {
+        Lease lease = new LeaseBuilder().withNewMetadata().withName(PREFIX + "-shard-" + shard).withNamespace(ns)
                 .endMetadata().withNewSpec().withHolderIdentity("replica-" + shard).withLeaseDurationSeconds(15)
                 .withRenewTime(ZonedDateTime.ofInstant(renewed, ZoneOffset.UTC)).endSpec().build();
         admin.resource(lease).forceConflicts().serverSideApply();
     }
 
     private static void kyma(String name, String shard) {
+        kyma(NS, name, shard);
+    }
+
+    private static void kyma(String ns, String name, String shard) {
         Kyma kyma = new Kyma();
-        kyma.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).withLabels(Map.of(Labels.SHARD,
+        kyma.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).withLabels(Map.of(Labels.SHARD,
                 shard)).build());
         kyma.setSpec(new KymaSpec());
         kyma.getSpec().setModules(List.of(new Module("istio", null)));
@@ -118,8 +230,12 @@ class ShardMoverIT {
     }
 
     private static void component(String name, String kyma, String shard) {
+        component(NS, name, kyma, shard);
+    }
+
+    private static void component(String ns, String name, String kyma, String shard) {
         HelmComponent component = new HelmComponent();
-        component.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).withLabels(Map.of(
+        component.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).withLabels(Map.of(
                 Labels.SHARD, shard, Labels.KYMA, kyma)).build());
         component.setSpec(new HelmComponentSpec());
         component.getSpec().setModule("istio");
@@ -128,7 +244,11 @@ class ShardMoverIT {
     }
 
     private static <R extends HasMetadata> String shardOf(Class<R> kind, String name) {
-        return admin.resources(kind).inNamespace(NS).withName(name).get().getMetadata().getLabels()
+        return shardOf(NS, kind, name);
+    }
+
+    private static <R extends HasMetadata> String shardOf(String ns, Class<R> kind, String name) {
+        return admin.resources(kind).inNamespace(ns).withName(name).get().getMetadata().getLabels()
                 .get(Labels.SHARD);
     }
 }

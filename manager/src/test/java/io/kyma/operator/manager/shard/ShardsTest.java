@@ -33,14 +33,33 @@ class ShardsTest {
 
     @Test
     void theHashIsPinned() {
-        // a change of the hash would move every object of a running fleet to another shard.
-        // FNV-1a of "namespace/name": pb/kyma-0 hashes to 1806935, pb/kyma-1 to 4279996612 (unsigned)
-        assertThat(three.of("pb", "kyma-0")).isEqualTo(2);
+        // a change of the hash would hand most objects of a running fleet to another shard.
+        // rendezvous: FNV-1a of "namespace/name", mixed with each shard's number; the highest unsigned score wins
+        assertThat(three.of("pb", "kyma-0")).isZero();
         assertThat(three.of("pb", "kyma-1")).isEqualTo(1);
         assertThat(three.of("pb", "kyma-2")).isZero();
         Shards thousand = new Shards(1000, 0);
-        assertThat(thousand.of("pb", "kyma-0")).isEqualTo(935);
-        assertThat(thousand.of("pb", "kyma-1")).isEqualTo(612);
+        assertThat(thousand.of("pb", "kyma-0")).isEqualTo(26);
+        assertThat(thousand.of("pb", "kyma-1")).isEqualTo(600);
+    }
+
+    @Test
+    void aNewShardTakesOnlyItsShareAndTheOthersKeepTheirs() {
+        Shards four = new Shards(4, 0);
+        int moved = 0;
+        for (int i = 0; i < 4000; i++) {
+            int before = three.of("pb", "kyma-" + i);
+            int after = four.of("pb", "kyma-" + i);
+            if (after != before) {
+                assertThat(after).as("kyma-" + i + " moves to the new shard or not at all").isEqualTo(3);
+                moved++;
+            }
+        }
+        assertThat(moved).as("about a quarter").isBetween(900, 1100);
+        for (int i = 0; i < 300; i++) {
+            assertThat(Shards.moveTo("pb", "kyma-" + i, java.util.List.of(0, 1, 2)))
+                    .as("a move among all shards lands where the hash puts it").isEqualTo(three.of("pb", "kyma-" + i));
+        }
     }
 
     @Test

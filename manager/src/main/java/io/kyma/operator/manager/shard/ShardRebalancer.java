@@ -1,0 +1,203 @@
+package io.kyma.operator.manager.shard;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.Labels;
+import io.kyma.operator.api.Run;
+import io.micrometer.core.instrument.Counter;
+
+/**
+ * Hands the Kymas and Runs that sit on a live shard other than their own ({@link Shards#of}) to their own shard once
+ * that shard's replica runs: after {@code --shards} was raised, or when a shard that was down is back. Each family
+ * (a Kyma and its components, or a Run) goes through the {@link ShardDrain} handshake. At most {@link #IN_FLIGHT}
+ * families are handed over at once, so that a new shard takes its share a batch at a time and the replicas' other
+ * work goes on.
+ */
+final class ShardRebalancer {
+    private static final Logger LOG = LoggerFactory.getLogger(ShardRebalancer.class);
+    /** Families being handed over at once. */
+    static final int IN_FLIGHT = 50;
+    /** How often to look for objects off their shard: a list of every Kyma and Run, so not at every check. */
+    static final Duration SCAN = Duration.ofSeconds(30);
+
+    private final KubernetesClient client;
+    private final Shards shards;
+    private final Optional<String> namespace;
+    private final Clock clock;
+    private final Function<String, Counter> drains;
+    private final Function<String, Counter> moves;
+    private Instant scanned;
+
+    ShardRebalancer(KubernetesClient client, Shards shards, Optional<String> namespace, Clock clock,
+            Function<String, Counter> drains, Function<String, Counter> moves) {
+        this.client = client;
+        this.shards = shards;
+        this.namespace = namespace;
+        this.clock = clock;
+        this.drains = drains;
+        this.moves = moves;
+    }
+
+    /**
+     * One step: finishes the hand-overs whose old shard has answered, and starts new ones when it is time to look.
+     *
+     * @param held the shards whose replica runs now (only they answer a drain or take objects)
+     * @return the objects moved
+     */
+    int rebalance(Set<Integer> held) {
+        int moved = 0;
+        int draining = 0;
+        for (Class<? extends HasMetadata> kind : List.of(Run.class, Kyma.class)) {
+            for (HasMetadata root : cached(kind).withLabel(Labels.SHARD_DRAIN).list(fromCache()).getItems()) {
+                draining++;
+                moved += finish(root, held);
+            }
+        }
+        if (draining < IN_FLIGHT && (scanned == null || !clock.instant().isBefore(scanned.plus(SCAN)))) {
+            scanned = clock.instant();
+            for (Class<? extends HasMetadata> kind : List.of(Kyma.class, Run.class)) {
+                for (HasMetadata root : cached(kind).withLabel(Labels.SHARD).withoutLabel(Labels.SHARD_DRAIN)
+                        .list(fromCache()).getItems()) {
+                    if (draining >= IN_FLIGHT) {
+                        break;
+                    }
+                    if (start(root, held)) {
+                        draining++;
+                    }
+                }
+            }
+        }
+        return moved;
+    }
+
+    /** Asks the replica of the object's shard to let it go, if it sits off its own shard and both replicas run. */
+    private boolean start(HasMetadata root, Set<Integer> held) {
+        String from = ShardDrain.shard(root);
+        if (root.getMetadata().getDeletionTimestamp() != null || from == null || !from.matches("[0-9]{1,9}")) {
+            return false; // being deleted, or not a shard number (the mover takes those)
+        }
+        int own = shards.of(root.getMetadata().getNamespace(), root.getMetadata().getName());
+        if (own == Integer.parseInt(from) || !held.contains(own) || !held.contains(Integer.parseInt(from))) {
+            return false;
+        }
+        LOG.info("{} {}/{} belongs on shard {}: asking shard {} to hand it over", root.getKind(),
+                root.getMetadata().getNamespace(), root.getMetadata().getName(), own, from);
+        ask(root, from);
+        if (root instanceof Kyma) {
+            components(root, true).stream().filter(c -> from.equals(ShardDrain.shard(c)))
+                    .forEach(c -> ask(c, from));
+        }
+        return true;
+    }
+
+    /** The next step of a family being handed over; the objects moved. */
+    private int finish(HasMetadata root, Set<Integer> held) {
+        // the components only once the Kyma has answered: until then there is nothing to decide on them
+        List<HasMetadata> components = root instanceof Kyma
+                && ShardDrain.DRAINED.equals(ShardDrain.state(root).orElse(null)) ? components(root, false) : List.of();
+        ShardDrain.Decision decision = ShardDrain.decide(root, components);
+        String from = ShardDrain.shard(root);
+        switch (decision.step()) {
+            case ASK -> decision.toAsk().forEach(c -> ask(c, from));
+            case HAND_OVER -> {
+                int own = shards.of(root.getMetadata().getNamespace(), root.getMetadata().getName());
+                // its own shard went down meanwhile: it stays where it is, and only the drain ends
+                String to = held.contains(own) ? Integer.toString(own) : from;
+                int moved = 0;
+                for (HasMetadata component : components) {
+                    if (from.equals(ShardDrain.shard(component)) && handOver(component, from, to)) {
+                        moved++;
+                    }
+                }
+                // the Kyma last, so that its new replica finds its components in its cache
+                if (handOver(root, from, to)) {
+                    moved++;
+                    LOG.info("{} {}/{} and its components: moved from shard {} to shard {}", root.getKind(),
+                            root.getMetadata().getNamespace(), root.getMetadata().getName(), from, to);
+                }
+                return to.equals(from) ? 0 : moved;
+            }
+            default -> {
+                // waiting for the old shard's answer
+            }
+        }
+        return 0;
+    }
+
+    private void ask(HasMetadata object, String from) {
+        if (patch(object, ShardDrain.request(from))) {
+            drains.apply(resource(object)).increment();
+        }
+    }
+
+    private boolean handOver(HasMetadata object, String from, String to) {
+        boolean done = patch(object, ShardDrain.handOver(from, to));
+        if (done && !to.equals(from)) {
+            moves.apply(resource(object)).increment();
+        }
+        return done;
+    }
+
+    /** A guarded write: false if the object changed meanwhile or the write failed; the next step looks again. */
+    private boolean patch(HasMetadata object, String patch) {
+        try {
+            // the object in hand, so that the client sends the patch without reading the object first
+            client.resource(object).patch(PatchContext.of(PatchType.JSON), patch);
+            return true;
+        } catch (KubernetesClientException e) {
+            LOG.debug("{} {}/{}: not written ({}), looked at again", object.getKind(),
+                    object.getMetadata().getNamespace(), object.getMetadata().getName(), e.getMessage());
+            return false;
+        }
+    }
+
+    /**
+     * A Kyma's components, by its label. Read from etcd when the hand-over is decided on them (a component created
+     * just now must not be left behind), else from the API server's watch cache.
+     */
+    private List<HasMetadata> components(HasMetadata kyma, boolean fromCache) {
+        var selected = client.resources(HelmComponent.class).inNamespace(kyma.getMetadata().getNamespace())
+                .withLabel(Labels.KYMA, kyma.getMetadata().getName());
+        List<HelmComponent> items = fromCache ? selected.list(fromCache()).getItems() : selected.list().getItems();
+        return List.copyOf(items);
+    }
+
+    @SuppressWarnings({ "unchecked", "rawtypes" })
+    private FilterWatchListDeletable<HasMetadata, KubernetesResourceList<HasMetadata>, Resource<HasMetadata>> cached(
+            Class<? extends HasMetadata> kind) {
+        MixedOperation<HasMetadata, KubernetesResourceList<HasMetadata>, Resource<HasMetadata>> resources =
+                (MixedOperation) client.resources(kind);
+        return namespace.isPresent() ? resources.inNamespace(namespace.get()) : (FilterWatchListDeletable)
+                resources.inAnyNamespace();
+    }
+
+    /** From the API server's watch cache (resourceVersion 0), not a read of every object from etcd. */
+    private static io.fabric8.kubernetes.api.model.ListOptions fromCache() {
+        return new ListOptionsBuilder().withResourceVersion("0").build();
+    }
+
+    private static String resource(HasMetadata object) {
+        return object instanceof Kyma ? "kymas" : object instanceof Run ? "runs" : "helmcomponents";
+    }
+}
