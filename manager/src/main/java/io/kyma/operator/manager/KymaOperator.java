@@ -17,6 +17,7 @@ import io.kyma.operator.common.LeanCache;
 import io.kyma.operator.common.MetadataCloner;
 import io.kyma.operator.common.SharedStore;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.processing.Controller;
 import io.javaoperatorsdk.operator.processing.event.rate.RateLimiter;
@@ -336,6 +337,10 @@ public final class KymaOperator implements AutoCloseable {
         overrider.withItemStore(store);
         if (config.shards().sharded()) {
             overrider.withLabelSelector(config.shards().selector());
+            // a drain changes a label only, which the generation does not show: this filter lets it through too
+            overrider.withGenerationAware(false);
+            overrider.withOnUpdateFilter(ShardDrain.updates(reconciler instanceof Cleaner<?>
+                    ? configuration.getFinalizerName() : null));
         }
         // Unpaged, a relist of tens of thousands of objects outlasts the client's request timeout and never succeeds.
         overrider.withInformerListLimit(config.informerListLimit() > 0 ? config.informerListLimit() : null);

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.common.ApiFailure;
 
@@ -83,6 +84,26 @@ public final class ShardDrain {
                     e.getMessage());
             return Answer.RETRY;
         }
+    }
+
+    /**
+     * Which changes of a primary a sharded controller reconciles: those JOSDK lets through when it follows the
+     * generation (a new generation, the finalizer to add, the deletion) and also a drain asked for or withdrawn, which
+     * changes a label only. Used with generation awareness off, so that this filter alone decides.
+     *
+     * @param finalizer the controller's finalizer, or null if it has none
+     */
+    public static <R extends HasMetadata> OnUpdateFilter<R> updates(String finalizer) {
+        return (now, before) -> {
+            Long generation = before.getMetadata().getGeneration();
+            boolean newGeneration = generation == null || generation < Optional.ofNullable(now.getMetadata()
+                    .getGeneration()).orElse(generation);
+            boolean finalizerToAdd = finalizer != null && (!now.hasFinalizer(finalizer) || !before.hasFinalizer(
+                    finalizer));
+            boolean deleted = !before.isMarkedForDeletion() && now.isMarkedForDeletion();
+            boolean drain = !Objects.equals(state(now), state(before));
+            return newGeneration || finalizerToAdd || deleted || drain;
+        };
     }
 
     /** The object's drain label, if it is being handed over. */

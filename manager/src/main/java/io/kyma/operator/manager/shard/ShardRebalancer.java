@@ -133,8 +133,9 @@ final class ShardRebalancer {
                 // the Kyma last, so that its new replica finds its components in its cache
                 if (handOver(root, from, to)) {
                     moved++;
-                    LOG.info("{} {}/{} and its components: moved from shard {} to shard {}", root.getKind(),
-                            root.getMetadata().getNamespace(), root.getMetadata().getName(), from, to);
+                    LOG.info("{} {}/{}{}: moved from shard {} to shard {}", root.getKind(),
+                            root.getMetadata().getNamespace(), root.getMetadata().getName(),
+                            components.isEmpty() ? "" : " and its components", from, to);
                 }
                 return to.equals(from) ? 0 : moved;
             }

@@ -98,6 +98,12 @@ final class OperatorJar implements AutoCloseable {
                 && Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)) == 1.0);
     }
 
+    /** The sum of every series of the counter or gauge {@code metric} now; zero if it cannot be read. */
+    double sum(String metric) {
+        return scrape().lines().filter(line -> line.startsWith(metric + "{") || line.startsWith(metric + " "))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
+    }
+
     /** When the process was started. */
     Instant started() {
         return started;

@@ -23,13 +23,15 @@ import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Run;
+import io.kyma.operator.manager.shard.Shards;
 
 /**
  * Three operator processes split the standard load as three shards, each behind a proxy that records the writer of
  * every write: every Kyma, HelmComponent and Run is written by the process of its shard only, components carry their
  * Kyma's shard, every component walks its states in order and every Run's job is started once; and when one shard's
  * process is killed, its objects move to the live shards once its Lease has run out, and are written from then on by
- * their new shard only.
+ * their new shard only. When the count is raised from two to three, replica by replica, the objects the new shard
+ * wins are handed to it, and no object is ever written by two processes at once.
  */
 class ShardedReplicasIT {
     private static final ChaosLoad LOAD = ChaosLoad.full() ? ChaosLoad.standard(Duration.ofSeconds(1), 20)
@@ -95,6 +97,75 @@ class ShardedReplicasIT {
         } finally {
             replicas.forEach(Replica::close);
         }
+    }
+
+    @Test
+    void raisingTheShardCountHandsTheNewShardItsShareWithNoTwoWritersAtOnce() {
+        // a slower walk, so that the count is raised while the components are still on their way
+        ChaosLoad load = ChaosLoad.standard(Duration.ofSeconds(1), 30);
+        Map<String, Replica> replicas = new TreeMap<>();
+        try (Trial trial = new Trial(ENV.admin(), "shard-up", load)) {
+            KubernetesClient admin = ENV.admin();
+            List<String> elect = List.of("--leader-elect", "--leader-election-namespace", trial.namespace(),
+                    "--log-level", "info");
+            for (int shard = 0; shard < 2; shard++) {
+                replicas.put("two-" + shard, replica(load, trial, "two-" + shard, 2, shard, elect));
+            }
+            trial.until(Duration.ofSeconds(60), () -> replicas.values().stream().allMatch(Replica::leading));
+            trial.createLoad();
+            trial.until(Duration.ofSeconds(60), () -> admin.resources(Kyma.class).inNamespace(trial.namespace())
+                    .list().getItems().stream().allMatch(k -> k.getMetadata().getLabels().containsKey(Labels.SHARD)));
+
+            // rolled as a StatefulSet rolls: the new shard first, then the others from the highest down
+            replicas.put("three-2", replica(load, trial, "three-2", 3, 2, elect));
+            for (int shard = 1; shard >= 0; shard--) {
+                Replica next = replica(load, trial, "three-" + shard, 3, shard, elect);
+                replicas.put("three-" + shard, next);
+                replicas.get("two-" + shard).kill();
+                trial.until(Duration.ofSeconds(90), next::leading);
+            }
+            Shards three = new Shards(3, 0);
+            trial.until(Duration.ofMinutes(3), () -> onOwnShards(admin, trial.namespace(), three));
+            trial.awaitSettled(Duration.ofMinutes(ChaosLoad.full() ? 10 : 4));
+
+            List<Replica> all = List.copyOf(replicas.values());
+            assertThat(trial.outcome(ENV.jobs(), proxies(all)).violations("shard-up", load)).isEmpty();
+            Map<String, String> shardOf = shards(trial);
+            assertThat(new TreeSet<>(shardOf.values())).as("the new shard has its share").contains("2");
+            assertThat(replicas.get("three-0").process().sum("kyma_operator_shard_drains_total")
+                    + replicas.get("three-1").process().sum("kyma_operator_shard_drains_total"))
+                    .as("objects were handed over between live shards").isPositive();
+            writesByObject(all).forEach((object, writes) -> assertThat(Writers.judge(writes).passed())
+                    .as(object + ": one writer at a time, each once: " + Writers.judge(writes).terms()).isTrue());
+        } finally {
+            replicas.values().forEach(Replica::close);
+        }
+    }
+
+    private static Replica replica(ChaosLoad load, Trial trial, String name, int shards, int shard,
+            List<String> extra) {
+        List<String> flags = new ArrayList<>(load.operatorFlags(ENV.jobs().url()));
+        flags.addAll(List.of("--shards", Integer.toString(shards), "--shard-id", Integer.toString(shard)));
+        flags.addAll(extra);
+        return Replica.start(name, trial.namespace(), flags);
+    }
+
+    /** Whether every Kyma and Run sits on its own shard, each component on its Kyma's, and no hand-over is open. */
+    private static boolean onOwnShards(KubernetesClient admin, String namespace, Shards shards) {
+        Map<String, String> kymas = new TreeMap<>();
+        for (Class<? extends HasMetadata> kind : List.of(Kyma.class, Run.class)) {
+            for (HasMetadata root : admin.resources(kind).inNamespace(namespace).list().getItems()) {
+                Map<String, String> labels = root.getMetadata().getLabels();
+                String own = Integer.toString(shards.of(namespace, root.getMetadata().getName()));
+                if (!own.equals(labels.get(Labels.SHARD)) || labels.containsKey(Labels.SHARD_DRAIN)) {
+                    return false;
+                }
+                kymas.put(root.getMetadata().getName(), own);
+            }
+        }
+        return admin.resources(HelmComponent.class).inNamespace(namespace).list().getItems().stream()
+                .allMatch(c -> !c.getMetadata().getLabels().containsKey(Labels.SHARD_DRAIN) && c.getMetadata()
+                        .getLabels().get(Labels.SHARD).equals(kymas.get(c.getMetadata().getLabels().get(Labels.KYMA))));
     }
 
     private static void start(List<Replica> replicas, Trial trial, List<String> extra) {

@@ -79,6 +79,37 @@ class ShardDrainTest {
         })).isEqualTo(ShardDrain.Answer.STOPPED);
     }
 
+    @Test
+    void aShardedControllerSeesWhatFollowingTheGenerationShowsAndADrain() {
+        var updates = ShardDrain.<Kyma>updates("kyma-project.io/finalizer");
+        Kyma before = kyma("0", null);
+        before.getMetadata().setGeneration(3L);
+        before.getMetadata().setFinalizers(List.of("kyma-project.io/finalizer"));
+        Kyma statusOnly = kyma("0", null);
+        statusOnly.getMetadata().setGeneration(3L);
+        statusOnly.getMetadata().setFinalizers(List.of("kyma-project.io/finalizer"));
+        assertThat(updates.accept(statusOnly, before)).as("a status or label write of its own").isFalse();
+        Kyma asked = kyma("0", ShardDrain.REQUESTED);
+        asked.getMetadata().setGeneration(3L);
+        asked.getMetadata().setFinalizers(List.of("kyma-project.io/finalizer"));
+        assertThat(updates.accept(asked, before)).as("a drain asked for").isTrue();
+        assertThat(updates.accept(before, asked)).as("a drain withdrawn").isTrue();
+        Kyma edited = kyma("0", null);
+        edited.getMetadata().setGeneration(4L);
+        edited.getMetadata().setFinalizers(List.of("kyma-project.io/finalizer"));
+        assertThat(updates.accept(edited, before)).as("a new generation").isTrue();
+        Kyma deleted = kyma("0", null);
+        deleted.getMetadata().setGeneration(3L);
+        deleted.getMetadata().setFinalizers(List.of("kyma-project.io/finalizer"));
+        deleted.getMetadata().setDeletionTimestamp("2026-01-01T00:00:00Z");
+        assertThat(updates.accept(deleted, before)).as("deleted").isTrue();
+        Kyma noFinalizer = kyma("0", null);
+        noFinalizer.getMetadata().setGeneration(3L);
+        assertThat(updates.accept(noFinalizer, before)).as("its finalizer to add again").isTrue();
+        assertThat(ShardDrain.<Kyma>updates(null).accept(noFinalizer, kyma("0", null)))
+                .as("a controller without a finalizer, no generation before").isTrue();
+    }
+
     private static Kyma kyma(String shard, String drain) {
         Kyma kyma = new Kyma();
         kyma.setMetadata(new ObjectMetaBuilder().withNamespace("pb").withName("k").withLabels(labels(shard, drain))
