@@ -110,6 +110,16 @@ class ShardDrainTest {
                 .as("a controller without a finalizer, no generation before").isTrue();
     }
 
+    @Test
+    void theReadmeStatesTheMoversLimitsAsTheCodeHasThem() throws Exception {
+        String readme = java.nio.file.Files.readString(io.kyma.operator.testing.Crds.repositoryRoot()
+                .resolve("README.md")).replaceAll("\\s+",
+                " ");
+        assertThat(readme).contains("At most " + ShardRebalancer.IN_FLIGHT + " families are handed over at once")
+                .contains("looks for new ones every " + ShardRebalancer.SCAN.toSeconds() + " s")
+                .contains("A hand-over costs three label writes per object");
+    }
+
     private static Kyma kyma(String shard, String drain) {
         Kyma kyma = new Kyma();
         kyma.setMetadata(new ObjectMetaBuilder().withNamespace("pb").withName("k").withLabels(labels(shard, drain))
