@@ -17,7 +17,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
  */
 public final class ShardLiveness {
     /** Beyond the Lease's own duration, for clocks that differ a little between replicas. */
-    static final Duration MARGIN = Duration.ofSeconds(2);
+    public static final Duration MARGIN = Duration.ofSeconds(2);
 
     private ShardLiveness() {
     }

@@ -54,6 +54,8 @@ public final class ShardMover implements AutoCloseable {
     private final BooleanSupplier leading;
     private final Function<String, Counter> moved;
     private final ShardRebalancer rebalancer;
+    /** How often the mover looks at the shards' Leases. */
+    public static final java.time.Duration CHECK = java.time.Duration.ofSeconds(2);
     /** How often to look for objects of shards beyond --shards: a list of every kind, so not at every check. */
     static final java.time.Duration GONE_CHECK = java.time.Duration.ofSeconds(30);
     private java.time.Instant lookedForGone;
@@ -87,9 +89,10 @@ public final class ShardMover implements AutoCloseable {
                 moveOnce(leases);
                 rebalanceOnce(leases);
             } catch (RuntimeException e) {
-                LOG.warn("could not check or move the shards' objects (tried again in 2 s): {}", e.toString());
+                LOG.warn("could not check or move the shards' objects (tried again in {} s): {}", CHECK.toSeconds(),
+                        e.toString());
             }
-        }, 2, 2, TimeUnit.SECONDS);
+        }, CHECK.toMillis(), CHECK.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** One look at the shards' Leases, moving what a dead shard holds; the number of objects moved. */

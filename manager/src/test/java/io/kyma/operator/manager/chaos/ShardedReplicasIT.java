@@ -23,6 +23,9 @@ import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Run;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.kyma.operator.manager.shard.ShardLiveness;
+import io.kyma.operator.manager.shard.ShardMover;
 import io.kyma.operator.manager.shard.Shards;
 
 /**
@@ -37,6 +40,8 @@ class ShardedReplicasIT {
     private static final ChaosLoad LOAD = ChaosLoad.full() ? ChaosLoad.standard(Duration.ofSeconds(1), 20)
             : ChaosLoad.standard(Duration.ofMillis(300), 5);
     private static final int SHARDS = 3;
+    /** Time for the mover's label writes of one shard's objects of the load. */
+    private static final Duration MOVE_WRITES = Duration.ofSeconds(10);
     /** A write to one object: the resource, its name, and whether it is the status. */
     private static final Pattern OBJECT = Pattern.compile("/(kymas|helmcomponents|runs)/([^/?]+)(/status)?");
 
@@ -82,6 +87,11 @@ class ShardedReplicasIT {
             trial.until(Duration.ofSeconds(90), () -> labelled(admin, trial.namespace(), "1").isEmpty());
             Duration moved = Duration.between(killedAt, Instant.now());
             assertThat(moved).as("nothing moved while the Lease could still be held").isGreaterThan(Duration.ofSeconds(10));
+            // the Lease's time from its last renewal (before the kill), the margin, one look of the mover, and the
+            // label writes, which wait their turn in shard 0's client limiter behind its own reconciles
+            Duration bound = LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE.plus(ShardLiveness.MARGIN)
+                    .plus(ShardMover.CHECK).plus(MOVE_WRITES);
+            assertThat(moved).as("moved within the Lease's time and one look of the mover").isLessThan(bound);
             trial.awaitSettled(Duration.ofMinutes(ChaosLoad.full() ? 10 : 4));
 
             assertThat(trial.outcome(ENV.jobs(), proxies(replicas)).violations("shard-down", LOAD)).isEmpty();
