@@ -52,7 +52,7 @@ public final class KubernetesClients {
                                 metrics.restRateLimiterDuration()::record));
                     }
                     builder.addOrReplaceInterceptor(RestClientMetrics.NAME, new RestClientMetrics(metrics));
-                    builder.addOrReplaceInterceptor(InformerTraffic.NAME, new InformerTraffic(metrics));
+                    builder.addOrReplaceInterceptor(InformerTraffic.NAME, new InformerTraffic(metrics, java.time.Clock.systemUTC()));
                     builder.addOrReplaceInterceptor(RetryAfter.NAME, new RetryAfter(java.time.Clock.systemUTC()));
                     for (Interceptor extra : extraInterceptors) {
                         builder.addOrReplaceInterceptor(extra.getClass().getName(), extra);

@@ -134,6 +134,7 @@ public final class KymaOperator implements AutoCloseable {
             metrics.shardAssignments(resource); // every series from the start, at zero when unsharded
             metrics.shardMoves(resource);
             metrics.shardDrains(resource);
+            metrics.watchesEndedEarly(resource);
         }
         metrics.gauge("kyma_operator_shard", config.shards(), s -> 1, "shard",
                 Integer.toString(config.shards().id()), "shards", Integer.toString(config.shards().count()));

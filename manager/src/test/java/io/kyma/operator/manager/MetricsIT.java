@@ -48,7 +48,8 @@ class MetricsIT {
             "workqueue_unfinished_work_seconds", "workqueue_longest_running_processor_seconds",
             "controller_runtime_terminal_reconcile_errors_total", "kyma_operator_kyma_ready_seconds_bucket",
             "kyma_operator_runs_unreachable", "kyma_operator_shard", "kyma_operator_shard_assignments_total",
-            "kyma_operator_shard_moves_total", "kyma_operator_shard_drains_total");
+            "kyma_operator_shard_moves_total", "kyma_operator_shard_drains_total",
+            "kyma_operator_watches_ended_early_total");
     /**
      * The metric families controller-runtime documents (the kubebuilder book's metrics reference) that mean something
      * for this manager; dashboards and alerts written for Go operators query these.

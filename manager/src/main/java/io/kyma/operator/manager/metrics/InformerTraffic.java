@@ -1,7 +1,12 @@
 package io.kyma.operator.manager.metrics;
 
 import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -13,7 +18,10 @@ import io.fabric8.kubernetes.client.http.Interceptor;
  * Counts what the informers ask of the API server, by resource: every list (its first page; the manager itself only
  * lists through informers, so each one after the first per informer is a relist, which at 72,000 objects costs
  * minutes) and every watch started (each one after the first per informer follows a watch that ended: the API
- * server's timeout, a lost connection, or a watcher it closed for being too slow).
+ * server's timeout, a lost connection, or a watcher it closed for being too slow). A watch that ended sooner than the
+ * client ends its watches itself ({@link #CLIENT_ENDS_WATCHES_AFTER}) was ended by something else: the API server
+ * closing a watcher that fell behind, a lost connection, a resource version too old to resume from. Those are counted
+ * as ended early, each when the watch that follows it starts.
  */
 public final class InformerTraffic implements Interceptor {
     public static final String NAME = "informer-traffic";
@@ -30,16 +38,49 @@ public final class InformerTraffic implements Interceptor {
     record Call(Kind kind, String resource) {
     }
 
-    private final OperatorMetrics metrics;
+    /**
+     * fabric8's informers end each watch themselves after five to ten minutes (its Reflector's minimum timeout and a
+     * random part), and ask the API server for twice the minimum.
+     */
+    static final Duration CLIENT_ENDS_WATCHES_AFTER = Duration.ofMinutes(5);
 
-    public InformerTraffic(OperatorMetrics metrics) {
+    private final OperatorMetrics metrics;
+    private final Clock clock;
+    /** When the latest watch of each informer started, by its path and selectors. */
+    private final Map<String, Instant> watchStarted = new ConcurrentHashMap<>();
+
+    public InformerTraffic(OperatorMetrics metrics, Clock clock) {
         this.metrics = metrics;
+        this.clock = clock;
     }
 
     @Override
     public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
-        classify(request.method(), request.uri()).ifPresent(call -> (call.kind() == Kind.LIST
-                ? metrics.informerLists(call.resource()) : metrics.watchStarts(call.resource())).increment());
+        classify(request.method(), request.uri()).ifPresent(call -> {
+            if (call.kind() == Kind.LIST) {
+                metrics.informerLists(call.resource()).increment();
+                return;
+            }
+            metrics.watchStarts(call.resource()).increment();
+            Instant now = clock.instant();
+            Instant before = watchStarted.put(informer(request.uri()), now);
+            if (before != null && Duration.between(before, now).compareTo(CLIENT_ENDS_WATCHES_AFTER) < 0) {
+                metrics.watchesEndedEarly(call.resource()).increment();
+            }
+        });
+    }
+
+    /** Which informer a watch is of: its path and its label and field selectors. */
+    static String informer(URI uri) {
+        StringBuilder key = new StringBuilder(uri.getRawPath());
+        if (uri.getRawQuery() != null) {
+            for (String parameter : uri.getRawQuery().split("&")) {
+                if (parameter.startsWith("labelSelector=") || parameter.startsWith("fieldSelector=")) {
+                    key.append('?').append(parameter);
+                }
+            }
+        }
+        return key.toString();
     }
 
     /** A list's first page or a watch of a collection; empty for anything else (a get, a write, a later page). */

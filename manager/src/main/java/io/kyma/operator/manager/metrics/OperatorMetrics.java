@@ -122,6 +122,14 @@ public final class OperatorMetrics {
         return counter("kyma_operator_watch_starts", "resource", resource);
     }
 
+    /**
+     * Watches of a resource that ended before the client would have ended them: closed by the API server for falling
+     * behind, a lost connection, or a resource version too old to resume from.
+     */
+    public Counter watchesEndedEarly(String resource) {
+        return counter("kyma_operator_watches_ended_early", "resource", resource);
+    }
+
     public Counter restRequests(String code, String method, String host) {
         return counter("rest_client_requests", "code", code, "method", method, "host", host);
     }

@@ -10,20 +10,22 @@ import java.util.function.Supplier;
 final class ReplicaMetrics {
     /** Counters summed over controllers, and the API answers by class. */
     record Snapshot(double reconciles, double errors, double retries, double conflicts, double requests,
-            double throttled, double serverErrors, double connectionErrors) {
+            double throttled, double serverErrors, double connectionErrors, double watchesEndedEarly) {
         Snapshot minus(Snapshot earlier) {
             return new Snapshot(reconciles - earlier.reconciles, errors - earlier.errors, retries - earlier.retries,
                     conflicts - earlier.conflicts, requests - earlier.requests, throttled - earlier.throttled,
-                    serverErrors - earlier.serverErrors, connectionErrors - earlier.connectionErrors);
+                    serverErrors - earlier.serverErrors, connectionErrors - earlier.connectionErrors,
+                    watchesEndedEarly - earlier.watchesEndedEarly);
         }
 
         Snapshot plus(Snapshot other) {
             return new Snapshot(reconciles + other.reconciles, errors + other.errors, retries + other.retries,
                     conflicts + other.conflicts, requests + other.requests, throttled + other.throttled,
-                    serverErrors + other.serverErrors, connectionErrors + other.connectionErrors);
+                    serverErrors + other.serverErrors, connectionErrors + other.connectionErrors,
+                    watchesEndedEarly + other.watchesEndedEarly);
         }
 
-        static final Snapshot ZERO = new Snapshot(0, 0, 0, 0, 0, 0, 0, 0);
+        static final Snapshot ZERO = new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, 0);
 
         /** The figures an operator would look at, as the table shows them. */
         String describe() {
@@ -45,6 +47,7 @@ final class ReplicaMetrics {
         double throttled = 0;
         double serverErrors = 0;
         double connectionErrors = 0;
+        double watchesEndedEarly = 0;
         for (String line : text.split("\n")) {
             if (line.startsWith("#") || line.isBlank()) {
                 continue;
@@ -58,6 +61,7 @@ final class ReplicaMetrics {
                 case "controller_runtime_reconcile_errors_total" -> errors += value;
                 case "workqueue_retries_total" -> retries += value;
                 case "kyma_operator_reconcile_conflicts_total" -> conflicts += value;
+                case "kyma_operator_watches_ended_early_total" -> watchesEndedEarly += value;
                 case "rest_client_requests_total" -> {
                     requests += value;
                     if (series.contains("code=\"429\"")) {
@@ -73,6 +77,6 @@ final class ReplicaMetrics {
             }
         }
         return new Snapshot(reconciles, errors, retries, conflicts, requests, throttled, serverErrors,
-                connectionErrors);
+                connectionErrors, watchesEndedEarly);
     }
 }
