@@ -34,8 +34,9 @@ import io.micrometer.core.instrument.Counter;
  * Moves the objects of a shard that is down to the live shards. Each shard's leader renews the shard's Lease; once a
  * Lease has run out ({@link ShardLiveness}) no replica of that shard reconciles any more, and the leader of the
  * lowest live shard relabels the dead shard's Kymas and Runs to the live shard each hashes to
- * ({@link Shards#moveTo}), and each component to its Kyma's. Only the dead shard's objects move; a shard that comes
- * back gets new objects, not its old ones back, so no object ever has to be taken from a replica that runs.
+ * ({@link Shards#moveTo}), and each component to its Kyma's. No handshake is needed there: no replica of a dead
+ * shard reconciles. Objects on a live shard other than their own (a shard that came back, or one added) are handed
+ * over by the {@link ShardRebalancer} through the {@link ShardDrain} handshake, in the same look at the Leases.
  * <p>
  * Objects labelled for a shard that does not exist any more (after {@code --shards} was lowered, or a label written
  * by hand) move the same way, once that shard's Lease, if it has one, has run out too: while the replicas roll to
