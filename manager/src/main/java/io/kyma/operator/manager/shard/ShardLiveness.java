@@ -18,6 +18,11 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 public final class ShardLiveness {
     /** Beyond the Lease's own duration, for clocks that differ a little between replicas. */
     public static final Duration MARGIN = Duration.ofSeconds(2);
+    /**
+     * The holder the mover writes into a dead shard's Lease while it moves that shard's objects, so that no replica
+     * can take the shard meanwhile ({@link ShardMover}); such a shard is not held by a replica.
+     */
+    public static final String MOVER_PREFIX = "kyma-operator-shard-mover-";
 
     private ShardLiveness() {
     }
@@ -37,7 +42,8 @@ public final class ShardLiveness {
         Set<Integer> held = new TreeSet<>();
         leases.forEach((shard, lease) -> {
             boolean named = lease != null && lease.getSpec() != null && lease.getSpec().getHolderIdentity() != null
-                    && !lease.getSpec().getHolderIdentity().isEmpty();
+                    && !lease.getSpec().getHolderIdentity().isEmpty()
+                    && !lease.getSpec().getHolderIdentity().startsWith(MOVER_PREFIX);
             if (named && expiry(lease).filter(e -> now.isBefore(e.minus(MARGIN))).isPresent()) {
                 held.add(shard);
             }

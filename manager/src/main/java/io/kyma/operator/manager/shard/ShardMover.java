@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -114,7 +115,7 @@ public final class ShardMover implements AutoCloseable {
     private Map<Integer, Lease> leases() {
         Map<Integer, Lease> leases = new HashMap<>();
         for (int shard = 0; shard < shards.count(); shard++) {
-            Lease lease = client.leases().inNamespace(leaseNamespace).withName(leasePrefix + "-shard-" + shard).get();
+            Lease lease = client.leases().inNamespace(leaseNamespace).withName(leaseName(shard)).get();
             if (lease != null) {
                 leases.put(shard, lease);
             }
@@ -144,27 +145,44 @@ public final class ShardMover implements AutoCloseable {
         }
         List<Integer> live = alive.get();
         Set<Integer> dead = ShardLiveness.dead(leases, clock.instant());
-        Set<String> from = new java.util.TreeSet<>();
-        dead.forEach(shard -> from.add(Integer.toString(shard)));
+        // each label to move off, with the Lease of its shard as read (null: none, or not a shard number)
+        Map<String, Lease> from = new java.util.TreeMap<>();
+        dead.forEach(shard -> from.put(Integer.toString(shard), leases.get(shard)));
         if (lookedForGone == null || !clock.instant().isBefore(lookedForGone.plus(GONE_CHECK))) {
             lookedForGone = clock.instant();
-            from.addAll(gone());
+            from.putAll(gone());
         }
         int count = 0;
-        for (String shard : from) {
-            // components before their Kyma, so that the Kyma's new shard finds them in its cache
-            count += move(HelmComponent.class, "helmcomponents", shard, live);
-            count += move(Run.class, "runs", shard, live);
-            count += move(Kyma.class, "kymas", shard, live);
+        for (Map.Entry<String, Lease> shard : from.entrySet()) {
+            Optional<Claim> claim = Optional.empty();
+            if (shard.getKey().matches("[0-9]{1,9}")) {
+                // The Lease ran out when it was read; a replica may have taken the shard since. Holding its Lease
+                // while the objects move keeps one from taking it halfway, and fails if one took it already.
+                claim = claim(Integer.parseInt(shard.getKey()), shard.getValue());
+                if (claim.isEmpty()) {
+                    LOG.info("shard {} was taken by a replica since its Lease was read: its objects stay",
+                            shard.getKey());
+                    continue;
+                }
+            }
+            try {
+                BooleanSupplier held = claim.isPresent() ? claim.get()::renewIfDue : () -> true;
+                // components before their Kyma, so that the Kyma's new shard finds them in its cache
+                count += move(HelmComponent.class, "helmcomponents", shard.getKey(), live, held);
+                count += move(Run.class, "runs", shard.getKey(), live, held);
+                count += move(Kyma.class, "kymas", shard.getKey(), live, held);
+            } finally {
+                claim.ifPresent(Claim::release);
+            }
         }
         return count;
     }
 
     /**
      * Labels of shards beyond {@code --shards} that objects still carry and that no replica leads: no Lease, or one
-     * that ran out; and labels that are not a shard number at all.
+     * that ran out; and labels that are not a shard number at all. Each with its shard's Lease as read, or null.
      */
-    private Set<String> gone() {
+    private Map<String, Lease> gone() {
         String[] existing = new String[shards.count()];
         for (int shard = 0; shard < shards.count(); shard++) {
             existing[shard] = Integer.toString(shard);
@@ -178,16 +196,16 @@ public final class ShardMover implements AutoCloseable {
                     .list(new ListOptionsBuilder().withResourceVersion("0").build()).getItems()
                     .forEach(o -> labels.add(o.getMetadata().getLabels().get(Labels.SHARD)));
         }
-        Set<String> gone = new java.util.TreeSet<>();
+        Map<String, Lease> gone = new java.util.TreeMap<>();
         for (String label : labels) {
             if (!label.matches("[0-9]{1,9}")) {
-                gone.add(label);
+                gone.put(label, null);
                 continue;
             }
             int shard = Integer.parseInt(label);
-            Lease lease = client.leases().inNamespace(leaseNamespace).withName(leasePrefix + "-shard-" + shard).get();
+            Lease lease = client.leases().inNamespace(leaseNamespace).withName(leaseName(shard)).get();
             if (lease == null || !ShardLiveness.dead(Map.of(shard, lease), clock.instant()).isEmpty()) {
-                gone.add(label);
+                gone.put(label, lease);
             } else {
                 LOG.info("shard {} is beyond --shards {} but its Lease is held: its objects move once it runs out",
                         shard, shards.count());
@@ -196,11 +214,83 @@ public final class ShardMover implements AutoCloseable {
         return gone;
     }
 
-    private <R extends HasMetadata> int move(Class<R> kind, String resource, String from, List<Integer> live) {
+    private String leaseName(int shard) {
+        return leasePrefix + "-shard-" + shard;
+    }
+
+    /**
+     * Takes a dead shard's Lease for the mover: an update of the Lease as it was read (or its creation, if it had
+     * none), which the API server refuses if a replica took the shard since. Empty if refused.
+     */
+    Optional<Claim> claim(int shard, Lease seen) {
+        java.time.ZonedDateTime now = java.time.ZonedDateTime.ofInstant(clock.instant(), java.time.ZoneOffset.UTC);
+        Lease claimed = seen != null ? new LeaseBuilder(seen).editOrNewSpec()
+                .withHolderIdentity(ShardLiveness.MOVER_PREFIX + shards.id()).withAcquireTime(now).withRenewTime(now)
+                .withLeaseDurationSeconds(CLAIM_SECONDS).endSpec().build()
+                : new LeaseBuilder().withNewMetadata().withName(leaseName(shard)).withNamespace(leaseNamespace)
+                        .endMetadata().withNewSpec().withHolderIdentity(ShardLiveness.MOVER_PREFIX + shards.id())
+                        .withAcquireTime(now).withRenewTime(now).withLeaseDurationSeconds(CLAIM_SECONDS).endSpec()
+                        .build();
+        try {
+            var leases = client.leases().inNamespace(leaseNamespace);
+            return Optional.of(new Claim(seen != null ? leases.resource(claimed).update()
+                    : leases.resource(claimed).create()));
+        } catch (KubernetesClientException e) {
+            LOG.debug("shard {}: its Lease changed since it was read ({})", shard, e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** How long the mover's hold on a dead shard's Lease lasts unless renewed. */
+    static final int CLAIM_SECONDS = 15;
+
+    /** The mover's hold on a dead shard's Lease while it moves the shard's objects. */
+    final class Claim {
+        private Lease lease;
+
+        Claim(Lease lease) {
+            this.lease = lease;
+        }
+
+        /** Renews the hold when a third of it has passed; false if the Lease was taken from the mover. */
+        boolean renewIfDue() {
+            java.time.Instant renewed = lease.getSpec().getRenewTime().toInstant();
+            if (clock.instant().isBefore(renewed.plusSeconds(CLAIM_SECONDS / 3))) {
+                return true;
+            }
+            try {
+                lease = client.leases().inNamespace(leaseNamespace).resource(new LeaseBuilder(lease).editSpec()
+                        .withRenewTime(java.time.ZonedDateTime.ofInstant(clock.instant(), java.time.ZoneOffset.UTC))
+                        .endSpec().build()).update();
+                return true;
+            } catch (KubernetesClientException e) {
+                LOG.warn("lost the hold on Lease {} while moving its objects; the rest stay: {}",
+                        lease.getMetadata().getName(), e.getMessage());
+                return false;
+            }
+        }
+
+        /** Gives the Lease up, so that a replica of the shard can take it at once. */
+        void release() {
+            try {
+                client.leases().inNamespace(leaseNamespace).resource(new LeaseBuilder(lease).editSpec()
+                        .withHolderIdentity("").endSpec().build()).update();
+            } catch (KubernetesClientException e) {
+                LOG.debug("Lease {} not given up ({}); it runs out by itself", lease.getMetadata().getName(),
+                        e.getMessage());
+            }
+        }
+    }
+
+    private <R extends HasMetadata> int move(Class<R> kind, String resource, String from, List<Integer> live,
+            BooleanSupplier held) {
         var resources = client.resources(kind);
         var selected = namespace.isPresent() ? resources.inNamespace(namespace.get()) : resources.inAnyNamespace();
         int count = 0;
         for (R object : selected.withLabel(Labels.SHARD, from).list().getItems()) {
+            if (!held.getAsBoolean()) {
+                break;
+            }
             String ns = object.getMetadata().getNamespace();
             int to = Shards.moveTo(ns, ShardAssigner.ownerName(object), live);
             // only if it is still on the dead shard: a test-and-replace patch fails on any other value

@@ -79,6 +79,8 @@ class ShardMoverIT {
                 "hand-labelled", live)));
         assertThat(shardOf(Kyma.class, "left-on-seven")).as("its replica may still reconcile it").isEqualTo("7");
         assertThat(shardOf(Kyma.class, "on-one")).isEqualTo("1");
+        Lease fivesLease = admin.leases().inNamespace(NS).withName(PREFIX + "-shard-5").get();
+        assertThat(fivesLease.getSpec().getHolderIdentity()).as("held by the mover while it moved, then given up").isEmpty();
 
         // shard 7's replica stopped: its Lease runs out; shards 0 and 1 renew theirs
         clock.advance(ShardMover.GONE_CHECK.plusSeconds(1));
@@ -185,6 +187,38 @@ class ShardMoverIT {
                 throw new AssertionError(e);
             }
         }
+    }
+
+    @Test
+    void aDeadShardTakenByAReplicaSinceItsLeaseWasReadKeepsItsObjects() {
+        String ns = "shard-taken";
+        Namespaces.apply(admin, ns);
+        MutableClock clock = new MutableClock(Instant.now());
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        lease(ns, 0, clock.instant());
+        lease(ns, 1, clock.instant().minusSeconds(30)); // ran out
+        kyma(ns, "on-one", "1");
+        ShardMover mover = new ShardMover(admin, new Shards(2, 0), PREFIX, ns, Optional.of(ns), clock, () -> true,
+                r -> registry.counter("moved", "resource", r), r -> registry.counter("drains", "resource", r));
+        Lease seen = admin.leases().inNamespace(ns).withName(PREFIX + "-shard-1").get();
+
+        // a new replica of shard 1 takes its Lease after the mover read it as run out
+        lease(ns, 1, clock.instant());
+        assertThat(mover.claim(1, seen)).as("the Lease changed since it was read").isEmpty();
+        assertThat(mover.moveOnce()).as("shard 1 is led again").isZero();
+        assertThat(shardOf(ns, Kyma.class, "on-one")).isEqualTo("1");
+
+        // while the mover holds a dead shard's Lease, no replica holds that shard
+        clock.advance(Duration.ofSeconds(30));
+        lease(ns, 0, clock.instant());
+        ShardMover.Claim claim = mover.claim(1, admin.leases().inNamespace(ns).withName(PREFIX + "-shard-1").get())
+                .orElseThrow();
+        Map<Integer, Lease> leases = Map.of(1, admin.leases().inNamespace(ns).withName(PREFIX + "-shard-1").get());
+        assertThat(ShardLiveness.held(leases, clock.instant())).isEmpty();
+        assertThat(ShardLiveness.dead(leases, clock.instant())).isEmpty();
+        claim.release();
+        assertThat(admin.leases().inNamespace(ns).withName(PREFIX + "-shard-1").get().getSpec().getHolderIdentity())
+                .isEmpty();
     }
 
     /** The first name of {@code prefix}-i that belongs on {@code shard}. */
