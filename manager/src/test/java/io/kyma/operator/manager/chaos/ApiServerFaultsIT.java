@@ -74,9 +74,6 @@ class ApiServerFaultsIT {
                 failures.add(kind + ": rest_client_requests_total{code=\"429\"} did not count the 429s");
             }
         }
-        if (kind.startsWith("every watch ended") && outcome.duringFault().watchesEndedEarly() == 0) {
-            failures.add(kind + ": kyma_operator_watches_ended_early_total did not count the ended watches");
-        }
         if (kind.startsWith("5") && outcome.duringFault().serverErrors() == 0) {
             failures.add(kind + ": rest_client_requests_total{code=\"5..\"} did not count the errors");
         }

@@ -10,22 +10,20 @@ import java.util.function.Supplier;
 final class ReplicaMetrics {
     /** Counters summed over controllers, and the API answers by class. */
     record Snapshot(double reconciles, double errors, double retries, double conflicts, double requests,
-            double throttled, double serverErrors, double connectionErrors, double watchesEndedEarly) {
+            double throttled, double serverErrors, double connectionErrors) {
         Snapshot minus(Snapshot earlier) {
             return new Snapshot(reconciles - earlier.reconciles, errors - earlier.errors, retries - earlier.retries,
                     conflicts - earlier.conflicts, requests - earlier.requests, throttled - earlier.throttled,
-                    serverErrors - earlier.serverErrors, connectionErrors - earlier.connectionErrors,
-                    watchesEndedEarly - earlier.watchesEndedEarly);
+                    serverErrors - earlier.serverErrors, connectionErrors - earlier.connectionErrors);
         }
 
         Snapshot plus(Snapshot other) {
             return new Snapshot(reconciles + other.reconciles, errors + other.errors, retries + other.retries,
                     conflicts + other.conflicts, requests + other.requests, throttled + other.throttled,
-                    serverErrors + other.serverErrors, connectionErrors + other.connectionErrors,
-                    watchesEndedEarly + other.watchesEndedEarly);
+                    serverErrors + other.serverErrors, connectionErrors + other.connectionErrors);
         }
 
-        static final Snapshot ZERO = new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, 0);
+        static final Snapshot ZERO = new Snapshot(0, 0, 0, 0, 0, 0, 0, 0);
 
         /** The figures an operator would look at, as the table shows them. */
         String describe() {
@@ -47,7 +45,6 @@ final class ReplicaMetrics {
         double throttled = 0;
         double serverErrors = 0;
         double connectionErrors = 0;
-        double watchesEndedEarly = 0;
         for (String line : text.split("\n")) {
             if (line.startsWith("#") || line.isBlank()) {
                 continue;
@@ -61,7 +58,6 @@ final class ReplicaMetrics {
                 case "controller_runtime_reconcile_errors_total" -> errors += value;
                 case "workqueue_retries_total" -> retries += value;
                 case "kyma_operator_reconcile_conflicts_total" -> conflicts += value;
-                case "kyma_operator_watches_ended_early_total" -> watchesEndedEarly += value;
                 case "rest_client_requests_total" -> {
                     requests += value;
                     if (series.contains("code=\"429\"")) {
@@ -77,6 +73,6 @@ final class ReplicaMetrics {
             }
         }
         return new Snapshot(reconciles, errors, retries, conflicts, requests, throttled, serverErrors,
-                connectionErrors, watchesEndedEarly);
+                connectionErrors);
     }
 }

@@ -66,8 +66,7 @@ class ShardMoverIT {
         kyma("left-on-seven", "7");
         kyma("hand-labelled", "blue");
         kyma("on-one", "1");
-        ShardMover mover = new ShardMover(admin, new Shards(2, 0), PREFIX, NS, Optional.of(NS), clock, () -> true,
-                r -> registry.counter("moved", "resource", r), r -> registry.counter("drains", "resource", r));
+        ShardMover mover = mover(new Shards(2, 0), NS, clock, () -> true, registry);
 
         assertThat(mover.moveOnce()).as("shard 5 has no Lease, 'blue' names no shard; shard 7 is led").isEqualTo(3);
         List<Integer> live = List.of(0, 1);
@@ -97,10 +96,8 @@ class ShardMoverIT {
         clock.advance(ShardMover.GONE_CHECK.plusSeconds(1));
         lease(0, clock.instant());
         lease(1, clock.instant());
-        assertThat(new ShardMover(admin, new Shards(2, 1), PREFIX, NS, Optional.of(NS), clock, () -> true,
-                r -> registry.counter("moved", "resource", r), r -> registry.counter("drains", "resource", r)).moveOnce()).isZero();
-        assertThat(new ShardMover(admin, new Shards(2, 0), PREFIX, NS, Optional.of(NS), clock, () -> false,
-                r -> registry.counter("moved", "resource", r), r -> registry.counter("drains", "resource", r)).moveOnce()).isZero();
+        assertThat(mover(new Shards(2, 1), NS, clock, () -> true, registry).moveOnce()).isZero();
+        assertThat(mover(new Shards(2, 0), NS, clock, () -> false, registry).moveOnce()).isZero();
         assertThat(shardOf(Kyma.class, "left-on-nine")).isEqualTo("9");
     }
 
@@ -123,8 +120,7 @@ class ShardMoverIT {
         component(ns, family + "-b", family, "0");
         kyma(ns, other, "1");
         kyma(ns, home, "0");
-        ShardMover mover = new ShardMover(admin, three, PREFIX, ns, Optional.of(ns), clock, () -> true,
-                r -> registry.counter("moved", "resource", r), r -> registry.counter("drains", "resource", r));
+        ShardMover mover = mover(three, ns, clock, () -> true, registry);
         // the mover looks for its work in the API server's watch cache
         awaitCached(ns, Kyma.class, home, "0", null);
 
@@ -167,6 +163,13 @@ class ShardMoverIT {
         assertThat(registry.counter("moved", "resource", "kymas").count()).isEqualTo(2);
     }
 
+    /** A mover of {@code shards} for the objects and Leases of {@code ns}, counting into {@code registry}. */
+    private static ShardMover mover(Shards shards, String ns, MutableClock clock,
+            java.util.function.BooleanSupplier leading, SimpleMeterRegistry registry) {
+        return new ShardMover(admin, shards, PREFIX, ns, Optional.of(ns), clock, leading,
+                r -> registry.counter("moved", "resource", r), r -> registry.counter("drains", "resource", r));
+    }
+
     /** Until the API server's watch cache shows the object with these labels (it lags the write a little). */
     private static <R extends HasMetadata> void awaitCached(String ns, Class<R> kind, String name, String shard,
             String drain) {
@@ -198,8 +201,7 @@ class ShardMoverIT {
         lease(ns, 0, clock.instant());
         lease(ns, 1, clock.instant().minusSeconds(30)); // ran out
         kyma(ns, "on-one", "1");
-        ShardMover mover = new ShardMover(admin, new Shards(2, 0), PREFIX, ns, Optional.of(ns), clock, () -> true,
-                r -> registry.counter("moved", "resource", r), r -> registry.counter("drains", "resource", r));
+        ShardMover mover = mover(new Shards(2, 0), ns, clock, () -> true, registry);
         Lease seen = admin.leases().inNamespace(ns).withName(PREFIX + "-shard-1").get();
 
         // a new replica of shard 1 takes its Lease after the mover read it as run out
