@@ -13,6 +13,8 @@ public class RunStatus {
     private RunPhase phase;
     @JsonPropertyDescription("The job's id on the remote service.")
     private String remoteId;
+    @JsonPropertyDescription("The job service the job was started on: polls and cancels go there, whatever spec.server says later.")
+    private String server;
     private String startTime;
     private String completionTime;
     @JsonPropertyDescription("The tail of the job's log, at most 32 KiB.")
@@ -37,6 +39,14 @@ public class RunStatus {
 
     public void setRemoteId(String remoteId) {
         this.remoteId = remoteId;
+    }
+
+    public String getServer() {
+        return server;
+    }
+
+    public void setServer(String server) {
+        this.server = server;
     }
 
     public String getStartTime() {

@@ -62,6 +62,13 @@ public final class CrdGenerator {
             version.setAdditionalPrinterColumns(columns);
             JSONSchemaProps schema = version.getSchema().getOpenAPIV3Schema();
             schema.setRequired(List.of("spec"));
+            if (crd.getSpec().getNames().getKind().equals("Run")) {
+                // A map's size and its values' length; API servers before CEL cannot bound its keys' length.
+                JSONSchemaProps params = schema.getProperties().get("spec").getProperties().get("job").getProperties()
+                        .get("params");
+                params.setMaxProperties((long) Validation.JOB_PARAMS_MAX);
+                params.getAdditionalProperties().getSchema().setMaxLength((long) Validation.JOB_PARAM_VALUE_MAX);
+            }
             if (crd.getSpec().getNames().getKind().equals("Kyma")) {
                 // The API server lets a schema restrict metadata.name, and nothing else of metadata.
                 schema.getProperties().put("metadata", new JSONSchemaPropsBuilder().withType("object")

@@ -164,6 +164,16 @@ class CustomResourceSchemaIT {
         cases.add(invalid("run with a server that is no URL", "spec.server", () -> run("r4", "localhost:8080", "x", null, null)));
         cases.add(invalid("run with malformed poll interval", "spec.pollInterval", () -> run("r5", null, "x", "5 seconds", null)));
         cases.add(invalid("run with negative timeout", "spec.timeout", () -> run("r6", null, "x", null, "-1s")));
+        cases.add(invalid("run with 65 job parameters", "spec.job.params", () -> {
+            Run run = run("r7", null, "x", null, null);
+            IntStream.range(0, 65).forEach(i -> run.getSpec().getJob().getParams().put("p" + i, "v"));
+            return run;
+        }));
+        cases.add(invalid("run with a job parameter of 4097 characters", "spec.job.params.big", () -> {
+            Run run = run("r8", null, "x", null, null);
+            run.getSpec().getJob().getParams().put("big", "v".repeat(4097));
+            return run;
+        }));
         return cases.stream();
     }
 

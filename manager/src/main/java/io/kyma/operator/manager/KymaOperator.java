@@ -39,6 +39,7 @@ import io.kyma.operator.manager.shard.ShardDrain;
 import io.kyma.operator.manager.shard.ShardMover;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.kyma.operator.run.JobCalls;
 import io.kyma.operator.run.RemoteJobClient;
 import io.kyma.operator.run.RunReconciler;
 import io.kyma.operator.run.RunStatuses;
@@ -91,9 +92,27 @@ public final class KymaOperator implements AutoCloseable {
                         LeanCache.store(new HelmComponentForm()), config.temporaryCacheMax()),
                         config.effectiveAdmissionBacklog()),
                 new RunReconciler(clock, new RunSettings(config.remoteServerUrl(), config.runPollInterval(),
-                        config.runCleanupTimeout(), config.remoteServerAllow()), new RemoteJobClient(
-                                config.remoteConnectTimeout(), config.remoteRequestTimeout(),
-                                config.remoteResponseLimit())));
+                        config.runCleanupTimeout(), config.remoteServerAllow(), config.runStatusInterval()),
+                        new RemoteJobClient(config.remoteConnectTimeout(), config.remoteRequestTimeout(),
+                                config.remoteResponseLimit()),
+                        jobCalls(config, clock)));
+    }
+
+    /**
+     * The Run controller's calls to job services: at most {@code --remote-max-in-flight} at once, and fewer when that
+     * many answers would not fit the answer budget, an eighth of the heap.
+     */
+    static JobCalls jobCalls(ManagerConfig config, Clock clock) {
+        int inFlight = JobCalls.inFlightFor(answerBudget(), config.remoteResponseLimit(), config.remoteMaxInFlight());
+        org.slf4j.LoggerFactory.getLogger(KymaOperator.class).info("Job service calls: at most {} in flight ({} asked;"
+                + " answer budget {} KiB, answers up to {} KiB), {} per server", inFlight, config.remoteMaxInFlight(),
+                answerBudget() >> 10, config.remoteResponseLimit() >> 10, config.remoteMaxInFlightPerServer());
+        return new JobCalls(inFlight, config.remoteMaxInFlightPerServer(), clock);
+    }
+
+    /** The heap that job service answers in flight may take together. */
+    static long answerBudget() {
+        return Runtime.getRuntime().maxMemory() / 8;
     }
 
     /**
@@ -223,7 +242,10 @@ public final class KymaOperator implements AutoCloseable {
                 metrics.gauge("kyma_operator_temporary_cache_entries", kymaReconciler,
                         KymaReconciler::pendingCreates, "cache", "created-helmcomponents");
                 new KymaProgress(kymas, clock, metrics);
-            } else if (reconciler instanceof RunReconciler) {
+            } else if (reconciler instanceof RunReconciler runs) {
+                metrics.gauge("kyma_operator_job_calls", runs.calls(), JobCalls::inFlight, "state", "in-flight");
+                metrics.gauge("kyma_operator_job_calls", runs.calls(), JobCalls::waitingCalls, "state", "waiting");
+                metrics.gauge("kyma_operator_job_calls_max_in_flight", runs.calls(), JobCalls::maxInFlight);
                 StoreTally<Run> unreachable = new StoreTally<>(cast(store),
                         r -> RunStatuses.unreachable(r) ? "unreachable" : null);
                 metrics.gauge("kyma_operator_runs_unreachable", unreachable, t -> t.count("unreachable"));

@@ -47,6 +47,9 @@ public record ManagerConfig(
         Duration remoteConnectTimeout,
         Duration remoteRequestTimeout,
         long remoteResponseLimit,
+        int remoteMaxInFlight,
+        int remoteMaxInFlightPerServer,
+        Duration runStatusInterval,
         ServerAllowList remoteServerAllow,
         boolean leaderElect,
         Optional<String> leaderElectionNamespace,
@@ -84,7 +87,10 @@ public record ManagerConfig(
         RUN_CLEANUP_TIMEOUT("run-cleanup-timeout", "5m", "How long deleting a Run keeps trying to cancel its job on an unreachable server."),
         REMOTE_CONNECT_TIMEOUT("remote-connect-timeout", "2s", "A job service that does not accept a connection within this time counts as unreachable."),
         REMOTE_REQUEST_TIMEOUT("remote-request-timeout", "10s", "Longest time of one job service request, from connecting to the last byte of the answer."),
-        REMOTE_RESPONSE_LIMIT("remote-response-limit", "4Mi", "Largest job service answer read (bytes, or with Ki/Mi suffix; 64Ki to 1Gi); a larger one fails the Run."),
+        REMOTE_RESPONSE_LIMIT("remote-response-limit", "256Ki", "Largest job service answer read (bytes, or with Ki/Mi suffix; 64Ki to 1Gi); a larger one fails the Run."),
+        REMOTE_MAX_IN_FLIGHT("remote-max-in-flight", "32", "Most job service calls in flight at once (1 to 1024), fewer when that many answers of --remote-response-limit would not fit an eighth of the heap."),
+        REMOTE_MAX_IN_FLIGHT_PER_SERVER("remote-max-in-flight-per-server", "4", "Most job service calls in flight at once to one server (scheme, host and port; 1 to 1024)."),
+        RUN_STATUS_INTERVAL("run-status-interval", "5s", "Least time between two status writes of a running Run that only report its job's state text or log; phase and condition changes are written at once."),
         REMOTE_SERVER_ALLOW("remote-server-allow", "", "Where spec.server may point: comma-separated host names, *.domain wildcards, IP addresses and CIDR ranges; empty allows all."),
         LEADER_ELECT("leader-elect", "false", "Elect a leader through a Lease, so that of several replicas only one reconciles."),
         LEADER_ELECTION_NAMESPACE("leader-election-namespace", "", "Namespace of the leader-election Lease; empty uses the namespace the operator runs in."),
@@ -175,6 +181,9 @@ public record ManagerConfig(
                 positiveDuration(Flag.REMOTE_CONNECT_TIMEOUT, raw),
                 positiveDuration(Flag.REMOTE_REQUEST_TIMEOUT, raw),
                 convert(Flag.REMOTE_RESPONSE_LIMIT, raw, ManagerConfig::byteSize),
+                intBetween(Flag.REMOTE_MAX_IN_FLIGHT, raw, 1, 1024),
+                intBetween(Flag.REMOTE_MAX_IN_FLIGHT_PER_SERVER, raw, 1, 1024),
+                positiveDuration(Flag.RUN_STATUS_INTERVAL, raw),
                 convert(Flag.REMOTE_SERVER_ALLOW, raw, ServerAllowList::parse),
                 bool(Flag.LEADER_ELECT, raw),
                 optional(raw.get(Flag.LEADER_ELECTION_NAMESPACE))
@@ -257,6 +266,9 @@ public record ManagerConfig(
         parts.add("remote-connect-timeout=" + GoDuration.format(remoteConnectTimeout));
         parts.add("remote-request-timeout=" + GoDuration.format(remoteRequestTimeout));
         parts.add("remote-response-limit=" + remoteResponseLimit);
+        parts.add("remote-max-in-flight=" + remoteMaxInFlight);
+        parts.add("remote-max-in-flight-per-server=" + remoteMaxInFlightPerServer);
+        parts.add("run-status-interval=" + GoDuration.format(runStatusInterval));
         parts.add("remote-server-allow=" + (remoteServerAllow.allowsAll() ? "<all>" : remoteServerAllow));
         parts.add("leader-elect=" + leaderElect);
         parts.add("leader-election-namespace=" + leaderElectionNamespace.orElse("<own>"));
@@ -389,6 +401,14 @@ public record ManagerConfig(
         int value = convert(flag, raw, Integer::parseInt);
         if (value < min) {
             throw new ConfigException(flag.flagName() + " must be at least " + min + ", got " + value);
+        }
+        return value;
+    }
+
+    private static int intBetween(Flag flag, Map<Flag, String> raw, int min, int max) {
+        int value = intAtLeast(flag, raw, min);
+        if (value > max) {
+            throw new ConfigException(flag.flagName() + " must be at most " + max + ", got " + value);
         }
         return value;
     }

@@ -58,6 +58,12 @@ public final class JobServerUrl {
         return host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
     }
 
+    /** The service a connection goes to, {@code scheme://host:port}: what a per-server limit counts by. */
+    public String origin() {
+        int port = base.getPort() >= 0 ? base.getPort() : base.getScheme().equals("https") ? 443 : 80;
+        return base.getScheme() + "://" + base.getHost().toLowerCase(java.util.Locale.ROOT) + ":" + port;
+    }
+
     /** Where jobs are started. */
     URI jobs() {
         return URI.create(base + "/jobs");

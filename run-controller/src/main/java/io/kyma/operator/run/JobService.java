@@ -1,16 +1,21 @@
 package io.kyma.operator.run;
 
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
-/** The remote job service's API as the Run controller uses it: {@link RemoteJobClient}, or a fake in tests. */
+/**
+ * The remote job service's API as the Run controller uses it: {@link RemoteJobClient}, or a fake in tests. Every call
+ * returns at once; its answer completes the future later, on a thread that is not a reconcile worker, and a failure
+ * completes it with a {@link RemoteJobException}.
+ */
 public interface JobService {
-    /** Starts a job, or finds the one already started with the same idempotency key; returns its id. */
-    String start(JobServerUrl server, String name, Map<String, String> params, String idempotencyKey)
-            throws RemoteJobException;
+    /** Starts a job, or finds the one already started with the same idempotency key; completes with its id. */
+    CompletableFuture<String> start(JobServerUrl server, String name, Map<String, String> params,
+            String idempotencyKey);
 
     /** A job, its log limited to the last {@code tailBytes} bytes. */
-    RemoteJob get(JobServerUrl server, String id, int tailBytes) throws RemoteJobException;
+    CompletableFuture<RemoteJob> get(JobServerUrl server, String id, int tailBytes);
 
     /** Cancels a job; one the service does not know is already gone. */
-    void cancel(JobServerUrl server, String id) throws RemoteJobException;
+    CompletableFuture<Void> cancel(JobServerUrl server, String id);
 }

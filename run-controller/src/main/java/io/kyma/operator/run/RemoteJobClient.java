@@ -7,28 +7,36 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.kyma.operator.common.DaemonThreads;
+
 /**
- * The remote job service's API on the JDK's HTTP client: one client for all Runs, so connections are reused. The
- * service is not trusted: every exchange, body included, ends within the request timeout; every answer is read
- * through a size limit; what it says reaches a status only checked, capped and stripped of control characters; and
- * the status says whether the service was unreachable or answered badly, never which network error it was, so a Run
- * cannot be used to probe the cluster's network.
+ * The remote job service's API on the JDK's HTTP client: one client for all Runs, so connections are reused, and no
+ * call blocks its caller. The service is not trusted: every exchange, body included, ends within the request timeout;
+ * every answer is read through a size limit and parsed as a stream, keeping only the fields the job API defines;
+ * what it says reaches a status only checked, capped and normalised; and the status says whether the service was
+ * unreachable or answered badly, never which network error it was, so a Run cannot be used to probe the network.
  */
-public final class RemoteJobClient implements JobService {
+public final class RemoteJobClient implements JobService, AutoCloseable {
     public static final String UNREACHABLE = "the job service is unreachable or did not answer in time";
     private static final Logger LOG = LoggerFactory.getLogger(RemoteJobClient.class);
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final JsonFactory STREAMS = JSON.getFactory();
     /** Job ids as the reference service makes them, and then some; anything else is not the job API. */
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
     private static final int MAX_STATE = 64;
@@ -36,26 +44,37 @@ public final class RemoteJobClient implements JobService {
     private final HttpClient http;
     private final Duration requestTimeout;
     private final long responseLimit;
+    /** Ends exchanges at the request timeout, however slowly a server sends its answer. */
+    private final ScheduledExecutorService alarms;
 
     /**
      * @param requestTimeout the longest a whole exchange may take, from connecting to the last byte of the answer
      * @param responseLimit the largest answer read, in bytes
      */
     public RemoteJobClient(Duration connectTimeout, Duration requestTimeout, long responseLimit) {
+        // Two threads hand answers on and parse them; the client's selector thread does the I/O.
         this.http = HttpClient.newBuilder().connectTimeout(connectTimeout).version(HttpClient.Version.HTTP_1_1)
-                .followRedirects(HttpClient.Redirect.NEVER).build();
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .executor(Executors.newFixedThreadPool(2, DaemonThreads.numbered("job-service-client-"))).build();
         this.requestTimeout = requestTimeout;
         this.responseLimit = responseLimit;
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1,
+                DaemonThreads.named("job-service-timeouts"));
+        timer.setRemoveOnCancelPolicy(true);
+        this.alarms = timer;
+    }
+
+    public long responseLimit() {
+        return responseLimit;
     }
 
     @Override
-    public String start(JobServerUrl server, String name, Map<String, String> params, String idempotencyKey)
-            throws RemoteJobException {
+    public CompletableFuture<String> start(JobServerUrl server, String name, Map<String, String> params,
+            String idempotencyKey) {
         String body = JSON.createObjectNode().put("name", name).put("idempotencyKey", idempotencyKey)
                 .set("params", JSON.valueToTree(params)).toString();
-        JsonNode answer = call(HttpRequest.newBuilder(server.jobs()).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)), true);
-        return id(answer);
+        return call(HttpRequest.newBuilder(server.jobs()).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)), true).thenApply(answer -> checked(() -> id(answer)));
     }
 
     /**
@@ -63,30 +82,53 @@ public final class RemoteJobClient implements JobService {
      * know the {@code tailBytes} parameter send the whole log, which the response limit bounds.
      */
     @Override
-    public RemoteJob get(JobServerUrl server, String id, int tailBytes) throws RemoteJobException {
-        JsonNode answer = call(HttpRequest.newBuilder(server.job(id, "tailBytes=" + tailBytes)).GET(), false);
-        JsonNode state = answer.get("state");
-        if (state == null || !state.isTextual() || state.asText().isBlank()) {
-            throw badAnswer("an answer without the job's state");
-        }
-        return new RemoteJob(id(answer), ServerText.line(state.asText(), MAX_STATE),
-                ServerText.log(answer.path("log").asText("")), answer.path("logTruncated").asBoolean(false));
+    public CompletableFuture<RemoteJob> get(JobServerUrl server, String id, int tailBytes) {
+        return call(HttpRequest.newBuilder(server.job(id, "tailBytes=" + tailBytes)).GET(), false)
+                .thenApply(answer -> checked(() -> {
+                    if (answer.state() == null || answer.state().isBlank()) {
+                        throw badAnswer("an answer without the job's state");
+                    }
+                    return new RemoteJob(id(answer), ServerText.line(answer.state(), MAX_STATE),
+                            ServerText.log(answer.log() == null ? "" : answer.log()), answer.logTruncated());
+                }));
     }
 
     @Override
-    public void cancel(JobServerUrl server, String id) throws RemoteJobException {
-        try {
-            call(HttpRequest.newBuilder(server.job(id, "")).DELETE(), false);
-        } catch (RemoteJobException e) {
-            if (e.kind() != RemoteJobException.Kind.NOT_FOUND) {
-                throw e;
+    public CompletableFuture<Void> cancel(JobServerUrl server, String id) {
+        return call(HttpRequest.newBuilder(server.job(id, "")).DELETE(), false).handle((answer, failure) -> {
+            if (failure != null && RemoteJobException.of(failure).kind() != RemoteJobException.Kind.NOT_FOUND) {
+                throw new CompletionException(RemoteJobException.of(failure));
             }
-        }
+            return null;
+        });
     }
 
-    private JsonNode call(HttpRequest.Builder request, boolean starting) throws RemoteJobException {
+    @Override
+    public void close() {
+        alarms.shutdownNow();
+    }
+
+    /** The fields of the job API in an answer; the rest of it is skipped unread. */
+    record Answer(String id, String state, String log, boolean logTruncated, String error) {
+    }
+
+    private CompletableFuture<Answer> call(HttpRequest.Builder request, boolean starting) {
         HttpRequest built = request.timeout(requestTimeout).build();
-        HttpResponse<byte[]> response = exchange(built);
+        CompletableFuture<HttpResponse<byte[]>> exchange = http.sendAsync(built, BoundedBody.handler(responseLimit));
+        ScheduledFuture<?> alarm = alarms.schedule(() -> exchange.cancel(true), requestTimeout.toNanos(),
+                TimeUnit.NANOSECONDS);
+        return exchange.handle((response, failure) -> {
+            alarm.cancel(false);
+            return checked(() -> {
+                if (failure != null) {
+                    throw failed(built, failure);
+                }
+                return answer(response, starting);
+            });
+        });
+    }
+
+    private Answer answer(HttpResponse<byte[]> response, boolean starting) throws RemoteJobException {
         int code = response.statusCode();
         if (code >= 500) {
             throw new RemoteJobException(RemoteJobException.Kind.SERVER_ERROR,
@@ -105,42 +147,55 @@ public final class RemoteJobClient implements JobService {
             throw badAnswer("HTTP " + code + ", a redirect, which is not followed");
         }
         try {
-            JsonNode node = JSON.readTree(response.body());
-            if (node == null || !node.isObject()) {
+            Answer answer = parse(response.body());
+            if (answer == null) {
                 throw badAnswer("an answer that is not a JSON object");
             }
-            return node;
+            return answer;
         } catch (IOException e) {
             throw badAnswer("an answer that is not JSON");
         }
     }
 
-    /** The whole exchange, ended at the request timeout however the server dribbles its answer. */
-    private HttpResponse<byte[]> exchange(HttpRequest request) throws RemoteJobException {
-        CompletableFuture<HttpResponse<byte[]>> answer = http.sendAsync(request, BoundedBody.handler(responseLimit));
-        try {
-            return answer.get(requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            answer.cancel(true);
-            throw unreachable(request, e);
-        } catch (InterruptedException e) {
-            answer.cancel(true);
-            Thread.currentThread().interrupt();
-            throw unreachable(request, e);
-        } catch (ExecutionException e) {
-            for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-                if (cause instanceof BoundedBody.TooLarge) {
-                    throw new RemoteJobException(RemoteJobException.Kind.TOO_LARGE, "the job service's answer is"
-                            + " larger than " + responseLimit + " bytes (--remote-response-limit)", null);
+    /** Reads an answer as a stream of tokens: the fields it knows as text, nothing else kept; null if no object. */
+    static Answer parse(byte[] body) throws IOException {
+        try (JsonParser parser = STREAMS.createParser(body)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            String id = null;
+            String state = null;
+            String log = null;
+            String error = null;
+            boolean logTruncated = false;
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                JsonToken value = parser.nextToken();
+                switch (field) {
+                    case "id" -> id = value == JsonToken.VALUE_STRING ? parser.getText() : null;
+                    case "state" -> state = value == JsonToken.VALUE_STRING ? parser.getText() : null;
+                    case "log" -> log = value == JsonToken.VALUE_STRING ? parser.getText() : "";
+                    case "error" -> error = value == JsonToken.VALUE_STRING ? parser.getText() : null;
+                    case "logTruncated" -> logTruncated = value == JsonToken.VALUE_TRUE;
+                    default -> parser.skipChildren();
                 }
             }
-            throw unreachable(request, e.getCause() == null ? e : e.getCause());
+            if (parser.currentToken() != JsonToken.END_OBJECT) {
+                throw new IOException("not a JSON object");
+            }
+            return new Answer(id, state, log, logTruncated, error);
         }
     }
 
     /** One message whatever the cause: refused, dropped, reset, a wrong certificate or a name that does not resolve. */
-    private static RemoteJobException unreachable(HttpRequest request, Throwable cause) {
-        LOG.debug("{} {}: {}", request.method(), request.uri(), cause.toString());
+    private RemoteJobException failed(HttpRequest request, Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof BoundedBody.TooLarge) {
+                return new RemoteJobException(RemoteJobException.Kind.TOO_LARGE, "the job service's answer is"
+                        + " larger than " + responseLimit + " bytes (--remote-response-limit)", null);
+            }
+        }
+        LOG.debug("{} {}: {}", request.method(), request.uri(), failure.toString());
         return new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, UNREACHABLE, null);
     }
 
@@ -149,24 +204,37 @@ public final class RemoteJobClient implements JobService {
                 "the job service answered badly: " + what, null);
     }
 
-    private static String id(JsonNode answer) throws RemoteJobException {
-        JsonNode id = answer.get("id");
-        if (id == null || !id.isTextual() || !ID.matcher(id.asText()).matches()) {
+    private static String id(Answer answer) throws RemoteJobException {
+        if (answer.id() == null || !ID.matcher(answer.id()).matches()) {
             throw badAnswer("no job id of 1 to 128 letters, digits and . _ : -");
         }
-        return id.asText();
+        return answer.id();
     }
 
     /** The service's own words, when it speaks the job API's error format. */
     private static String errorText(byte[] body) {
         try {
-            JsonNode node = JSON.readTree(body);
-            if (node != null && node.path("error").isTextual()) {
-                return ": " + ServerText.line(node.get("error").asText(), ServerText.MAX_MESSAGE);
+            Answer answer = parse(body);
+            if (answer != null && answer.error() != null) {
+                return ": " + ServerText.line(answer.error(), ServerText.MAX_MESSAGE);
             }
         } catch (IOException e) {
             // not the job API's error format: the status code says enough
         }
         return "";
+    }
+
+    @FunctionalInterface
+    private interface Step<T> {
+        T run() throws RemoteJobException;
+    }
+
+    /** Runs a step of a future's chain, a failure carried on as the chain's exception. */
+    private static <T> T checked(Step<T> step) {
+        try {
+            return step.run();
+        } catch (RemoteJobException e) {
+            throw new CompletionException(e);
+        }
     }
 }

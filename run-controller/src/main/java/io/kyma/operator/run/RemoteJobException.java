@@ -25,6 +25,19 @@ public class RemoteJobException extends Exception {
         this.kind = kind;
     }
 
+    /**
+     * The failure a future of {@link JobService} ended with, unwrapped; anything that is not one (a bug, a cancelled
+     * call) counts as an unreachable service.
+     */
+    public static RemoteJobException of(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof RemoteJobException remote) {
+                return remote;
+            }
+        }
+        return new RemoteJobException(Kind.UNREACHABLE, RemoteJobClient.UNREACHABLE, failure);
+    }
+
     public Kind kind() {
         return kind;
     }

@@ -5,6 +5,7 @@ import java.util.Optional;
 
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunSpec;
+import io.kyma.operator.api.Validation;
 import io.kyma.operator.common.GoDuration;
 
 /**
@@ -30,7 +31,59 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
     }
 
     public static RunPlan of(Run run, RunSettings settings) throws Invalid {
-        RunSpec spec = run.getSpec();
+        var params = run.getSpec().getJob() == null ? null : run.getSpec().getJob().getParams();
+        if (params != null && params.keySet().stream().anyMatch(k -> k.length() > Validation.JOB_PARAM_NAME_MAX)) {
+            throw new Invalid("InvalidSpec", "spec.job.params: a parameter name is longer than "
+                    + Validation.JOB_PARAM_NAME_MAX + " characters");
+        }
+        return new RunPlan(specServer(run.getSpec(), settings), pollInterval(run.getSpec(), settings),
+                duration(run.getSpec().getTimeout(), "spec.timeout"));
+    }
+
+    /**
+     * The plan of a Run whose job was started: polls and cancels go to the server recorded at the start, whatever
+     * spec.server says now (a status without one, written by an older operator, follows the spec). A status can be
+     * written by hand, so the recorded server is checked like a spec's.
+     */
+    public static RunPlan following(Run run, RunSettings settings) throws Invalid {
+        String recorded = run.getStatus() == null ? null : run.getStatus().getServer();
+        if (recorded == null) {
+            return of(run, settings);
+        }
+        JobServerUrl server;
+        try {
+            server = JobServerUrl.parse(recorded);
+        } catch (IllegalArgumentException e) {
+            throw new Invalid("InvalidServer", "status.server: " + e.getMessage());
+        }
+        if (!allowed(server, settings)) {
+            throw new Invalid("ServerNotAllowed", "status.server: the host " + server.host()
+                    + " is not allowed by the operator's --remote-server-allow");
+        }
+        return new RunPlan(server, pollInterval(run.getSpec(), settings),
+                duration(run.getSpec().getTimeout(), "spec.timeout"));
+    }
+
+    /** The server spec.server names now, when it is a usable one other than {@code startedOn}. */
+    public static Optional<JobServerUrl> movedTo(Run run, RunSettings settings, JobServerUrl startedOn) {
+        try {
+            JobServerUrl now = specServer(run.getSpec(), settings);
+            return now.equals(startedOn) ? Optional.empty() : Optional.of(now);
+        } catch (Invalid e) {
+            return Optional.empty();
+        }
+    }
+
+    private static boolean allowed(JobServerUrl server, RunSettings settings) {
+        return settings.defaultServer().filter(server::equals).isPresent() || settings.allowList().allows(server);
+    }
+
+    private static Duration pollInterval(RunSpec spec, RunSettings settings) throws Invalid {
+        Duration poll = duration(spec.getPollInterval(), "spec.pollInterval").orElse(settings.pollInterval());
+        return poll.compareTo(MIN_POLL) < 0 ? MIN_POLL : poll;
+    }
+
+    private static JobServerUrl specServer(RunSpec spec, RunSettings settings) throws Invalid {
         JobServerUrl server;
         if (spec.getServer() == null) {
             server = settings.defaultServer().orElseThrow(() -> new Invalid("NoServer",
@@ -46,9 +99,7 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
                         + " is not allowed by the operator's --remote-server-allow");
             }
         }
-        Duration poll = duration(spec.getPollInterval(), "spec.pollInterval").orElse(settings.pollInterval());
-        return new RunPlan(server, poll.compareTo(MIN_POLL) < 0 ? MIN_POLL : poll,
-                duration(spec.getTimeout(), "spec.timeout"));
+        return server;
     }
 
     private static Optional<Duration> duration(String text, String field) throws Invalid {

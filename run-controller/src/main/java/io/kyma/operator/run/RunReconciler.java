@@ -3,113 +3,172 @@ package io.kyma.operator.run;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.fabric8.kubernetes.api.model.EventBuilder;
-import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.api.RunStatus;
-import io.kyma.operator.common.Conditions;
-import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.common.StatusPatch;
 import io.kyma.operator.common.StatusWriter;
 import io.kyma.operator.common.WorkPriority;
+import io.kyma.operator.run.JobCalls.Done;
+import io.kyma.operator.run.JobCalls.Kind;
 
 /**
- * Starts a Run's job on the remote service and polls it until it ends. Between polls it reschedules itself and
- * writes nothing unless the job's state or log tail changed; its own status writes never trigger a reconcile.
- * The job is started with the Run's UID as idempotency key, so an operator that dies between starting the job and
- * recording it starts no second job.
+ * Starts a Run's job on the remote service and polls it until it ends. A reconcile never waits for the service: it
+ * asks {@link JobCalls} for a call and returns, and the answer's event brings it back. Between polls it reschedules
+ * itself; it writes when the job's phase or the service's reachability changes, and what a running job's state text
+ * or log says at most once per status interval; its own status writes never trigger a reconcile. The job is started
+ * with the Run's UID as idempotency key, so an operator that dies between starting the job and recording it starts no
+ * second job, and it is polled and cancelled on the server it was started on.
  */
 @ControllerConfiguration(name = RunReconciler.NAME)
 public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriority<Run> {
     public static final String NAME = "run";
+    /** How soon a Run that waits for an answer looks again, in case the answer's event is lost. */
+    static final Duration RECHECK = Duration.ofMinutes(1);
     private static final Logger LOG = LoggerFactory.getLogger(RunReconciler.class);
 
     private final Clock clock;
     private final RunSettings settings;
     private final JobService jobs;
+    private final JobCalls calls;
     private final StatusWriter<Run, RunStatus> statusWriter;
     private final RunStatuses statuses;
+    private final RunCleanup cleanup;
 
-    public RunReconciler(Clock clock, RunSettings settings, JobService jobs) {
-        this(clock, settings, jobs, (run, status, context) -> StatusPatch.apply(run, Run::new, status, context));
+    public RunReconciler(Clock clock, RunSettings settings, JobService jobs, JobCalls calls) {
+        this(clock, settings, jobs, calls, (run, status, context) -> StatusPatch.apply(run, Run::new, status, context));
     }
 
-    RunReconciler(Clock clock, RunSettings settings, JobService jobs, StatusWriter<Run, RunStatus> statusWriter) {
+    RunReconciler(Clock clock, RunSettings settings, JobService jobs, JobCalls calls,
+            StatusWriter<Run, RunStatus> statusWriter) {
         this.clock = clock;
         this.settings = settings;
         this.jobs = jobs;
+        this.calls = calls;
         this.statuses = new RunStatuses(clock);
         this.statusWriter = statusWriter;
+        this.cleanup = new RunCleanup(clock, settings, jobs, calls);
+    }
+
+    /** The calls this controller makes to job services, for metrics. */
+    public JobCalls calls() {
+        return calls;
+    }
+
+    @Override
+    public List<EventSource<?, Run>> prepareEventSources(EventSourceContext<Run> context) {
+        JobCallEvents answers = new JobCallEvents();
+        calls.onAnswer(answers::answered);
+        return List.of(answers);
     }
 
     @Override
     public UpdateControl<Run> reconcile(Run run, Context<Run> context) throws RemoteJobException {
         RunStatus current = run.getStatus();
-        if (current != null && (current.getPhase() == RunPhase.SUCCEEDED || current.getPhase() == RunPhase.FAILED)) {
+        boolean replan = RunStatuses.failedBeforeStart(run);
+        if (ended(current) && !replan) {
+            calls.forget(run);
             return UpdateControl.noUpdate();
         }
+        boolean started = current != null && current.getRemoteId() != null && !replan;
         RunPlan plan;
         try {
-            plan = RunPlan.of(run, settings);
+            plan = started ? RunPlan.following(run, settings) : RunPlan.of(run, settings);
         } catch (RunPlan.Invalid invalid) {
             LOG.info("Run {}/{}: cannot be carried out: {}", run.getMetadata().getNamespace(),
                     run.getMetadata().getName(), invalid.getMessage());
             write(run, statuses.failed(run, invalid.reason(), invalid.getMessage()), context);
-            return UpdateControl.noUpdate();
+            return end(run);
         }
-        try {
-            if (current == null || current.getRemoteId() == null) {
-                return start(run, plan, context);
-            }
-            RunTiming timing = new RunTiming(startTime(run), plan.timeout());
-            if (timing.timedOut(clock.instant())) {
-                return timeOut(run, plan, current.getRemoteId(), context);
-            }
-            RemoteJob job = jobs.get(plan.server(), current.getRemoteId(), LogTail.MAX_BYTES);
-            RunStatus next = statuses.polled(run, job);
-            if (RunStatuses.needsWrite(current, next)) {
-                write(run, next, context);
-            }
-            if (!job.running()) {
-                LOG.info("Run {}/{}: job {} {}", run.getMetadata().getNamespace(), run.getMetadata().getName(),
-                        job.id(), job.state());
-                return UpdateControl.noUpdate();
-            }
-            return UpdateControl.<Run>noUpdate().rescheduleAfter(timing.nextPoll(clock.instant(), plan.pollInterval()));
-        } catch (RemoteJobException e) {
-            if (!e.transientFailure()) {
-                write(run, statuses.failed(run, e.reason(), e.getMessage()), context);
-                return UpdateControl.noUpdate();
-            }
-            RunStatus next = statuses.unreachable(run, e);
-            if (RunStatuses.needsWrite(current, next)) {
-                write(run, next, context);
-            }
-            throw e; // retried through the shared failure limiter; the phase stays as it is
+        if (!started) {
+            return start(run, plan, context);
         }
+        RunTiming timing = new RunTiming(startTime(run), plan.timeout());
+        Instant now = clock.instant();
+        if (timing.timedOut(now)) {
+            return timeOut(run, plan, current.getRemoteId(), context);
+        }
+        Optional<Done<RemoteJob>> polled = calls.take(run, Kind.POLL);
+        if (polled.isEmpty()) {
+            Duration wait = calls.lastPoll(run).map(last -> Duration.between(now, last.plus(plan.pollInterval())))
+                    .orElse(Duration.ZERO);
+            if (wait.compareTo(Duration.ZERO) > 0 && !calls.busy(run)) {
+                return UpdateControl.<Run>noUpdate().rescheduleAfter(timing.nextPoll(now, wait));
+            }
+            String id = current.getRemoteId();
+            calls.ask(run, Kind.POLL, plan.server(), () -> jobs.get(plan.server(), id, LogTail.MAX_BYTES));
+            polled = calls.take(run, Kind.POLL);
+            if (polled.isEmpty()) {
+                return UpdateControl.<Run>noUpdate().rescheduleAfter(timing.nextPoll(now, RECHECK));
+            }
+        }
+        if (polled.get().failed()) {
+            return failure(run, polled.get().failure(), context);
+        }
+        RemoteJob job = polled.get().value();
+        RunStatus next = statuses.polled(run, job, RunPlan.movedTo(run, settings, plan.server()));
+        if (RunStatuses.needsWrite(current, next) && (!RunStatuses.onlyProgress(current, next) || intervalPassed(run))) {
+            write(run, next, context);
+        }
+        if (!job.running()) {
+            LOG.info("Run {}/{}: job {} {}", run.getMetadata().getNamespace(), run.getMetadata().getName(), job.id(),
+                    job.state());
+            return end(run);
+        }
+        return UpdateControl.<Run>noUpdate().rescheduleAfter(timing.nextPoll(clock.instant(), plan.pollInterval()));
     }
 
     private UpdateControl<Run> start(Run run, RunPlan plan, Context<Run> context) throws RemoteJobException {
-        Map<String, String> params = run.getSpec().getJob().getParams() == null ? Map.of()
-                : run.getSpec().getJob().getParams();
-        String id = jobs.start(plan.server(), run.getSpec().getJob().getName(), params, run.getMetadata().getUid());
-        write(run, statuses.started(run, id), context);
+        Optional<Done<String>> started = calls.take(run, Kind.START);
+        if (started.isEmpty()) {
+            Map<String, String> params = run.getSpec().getJob().getParams() == null ? Map.of()
+                    : Map.copyOf(run.getSpec().getJob().getParams());
+            String name = run.getSpec().getJob().getName();
+            String key = run.getMetadata().getUid();
+            calls.ask(run, Kind.START, plan.server(), () -> jobs.start(plan.server(), name, params, key));
+            started = calls.take(run, Kind.START);
+            if (started.isEmpty()) {
+                return UpdateControl.<Run>noUpdate().rescheduleAfter(RECHECK);
+            }
+        }
+        if (started.get().failed()) {
+            return failure(run, started.get().failure(), context);
+        }
+        String id = started.get().value();
+        write(run, statuses.started(run, id, plan.server()), context);
+        calls.polled(run); // the first poll is a poll interval after the start
         LOG.info("Run {}/{}: started job {} on {}", run.getMetadata().getNamespace(), run.getMetadata().getName(), id,
                 plan.server());
         Duration first = new RunTiming(clock.instant(), plan.timeout()).nextPoll(clock.instant(), plan.pollInterval());
         return UpdateControl.<Run>noUpdate().rescheduleAfter(first);
+    }
+
+    /** A permanent failure ends the Run; a transient one is said in status and retried with the shared backoff. */
+    private UpdateControl<Run> failure(Run run, RemoteJobException e, Context<Run> context) throws RemoteJobException {
+        if (!e.transientFailure()) {
+            write(run, statuses.failed(run, e.reason(), e.getMessage()), context);
+            return end(run);
+        }
+        RunStatus next = statuses.unreachable(run, e);
+        if (RunStatuses.needsWrite(run.getStatus(), next)) {
+            write(run, next, context);
+        }
+        throw e; // retried through the shared failure limiter; the phase stays as it is
     }
 
     /** When the job was started; a start time that is not a time (edited by hand) counts from the Run's creation. */
@@ -122,79 +181,49 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     }
 
     private UpdateControl<Run> timeOut(Run run, RunPlan plan, String id, Context<Run> context) {
-        String problem = null;
-        try {
-            jobs.cancel(plan.server(), id);
-        } catch (RemoteJobException e) {
-            problem = e.getMessage();
+        Optional<Done<Void>> cancelled = calls.take(run, Kind.CANCEL);
+        if (cancelled.isEmpty()) {
+            calls.ask(run, Kind.CANCEL, plan.server(), () -> jobs.cancel(plan.server(), id));
+            cancelled = calls.take(run, Kind.CANCEL);
+            if (cancelled.isEmpty()) {
+                return UpdateControl.<Run>noUpdate().rescheduleAfter(RECHECK);
+            }
         }
+        String problem = cancelled.get().failed() ? cancelled.get().failure().getMessage() : null;
         write(run, statuses.timedOut(run, plan.timeout().orElseThrow(), problem), context);
         LOG.info("Run {}/{}: timed out, job {} cancelled", run.getMetadata().getNamespace(),
                 run.getMetadata().getName(), id);
+        return end(run);
+    }
+
+    private boolean intervalPassed(Run run) {
+        return calls.lastWrite(run).map(last -> !clock.instant().isBefore(last.plus(settings.statusInterval())))
+                .orElse(true);
+    }
+
+    private UpdateControl<Run> end(Run run) {
+        calls.forget(run);
         return UpdateControl.noUpdate();
+    }
+
+    private static boolean ended(RunStatus status) {
+        return status != null && (status.getPhase() == RunPhase.SUCCEEDED || status.getPhase() == RunPhase.FAILED);
     }
 
     /** A finished Run with its spec observed has nothing due. */
     @Override
     public boolean canWait(Run run) {
         RunStatus status = run.getStatus();
-        return status != null && (status.getPhase() == RunPhase.SUCCEEDED || status.getPhase() == RunPhase.FAILED)
-                && WorkPriority.settled(run, status.getObservedGeneration());
+        return ended(status) && WorkPriority.settled(run, status.getObservedGeneration());
     }
 
     @Override
     public DeleteControl cleanup(Run run, Context<Run> context) {
-        RunStatus status = run.getStatus();
-        if (status == null || status.getRemoteId() == null || status.getPhase() != RunPhase.UNKNOWN) {
-            return DeleteControl.defaultDelete();
-        }
-        RunPlan plan;
-        try {
-            plan = RunPlan.of(run, settings);
-        } catch (RunPlan.Invalid invalid) {
-            return DeleteControl.defaultDelete(); // no job can have been started on a server it cannot name
-        }
-        try {
-            jobs.cancel(plan.server(), status.getRemoteId());
-            LOG.info("Run {}/{}: deleted, job {} cancelled", run.getMetadata().getNamespace(),
-                    run.getMetadata().getName(), status.getRemoteId());
-            return DeleteControl.defaultDelete();
-        } catch (RemoteJobException e) {
-            Instant deletedAt = Instant.parse(run.getMetadata().getDeletionTimestamp());
-            Duration elapsed = Duration.between(deletedAt, clock.instant());
-            Duration remaining = settings.cleanupTimeout().minus(elapsed);
-            if (remaining.isNegative() || remaining.isZero()) {
-                warn(run, context, "could not cancel remote job " + status.getRemoteId() + " within "
-                        + GoDuration.format(settings.cleanupTimeout()) + "; letting the Run go: " + e.getMessage());
-                return DeleteControl.defaultDelete();
-            }
-            // Back off by half the time spent so far, between 1 s and what is left.
-            Duration wait = elapsed.dividedBy(2);
-            wait = wait.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : wait;
-            wait = wait.compareTo(remaining) > 0 ? remaining : wait;
-            LOG.warn("Run {}/{}: cannot cancel job {} yet, retrying in {}: {}", run.getMetadata().getNamespace(),
-                    run.getMetadata().getName(), status.getRemoteId(),
-                    GoDuration.format(wait.truncatedTo(java.time.temporal.ChronoUnit.MILLIS)), e.getMessage());
-            return DeleteControl.noFinalizerRemoval().rescheduleAfter(wait);
-        }
+        return cleanup.cleanup(run, context);
     }
 
     private void write(Run run, RunStatus status, Context<Run> context) {
         statusWriter.write(run, status, context);
+        calls.wrote(run);
     }
-
-    private void warn(Run run, Context<Run> context, String message) {
-        LOG.warn("Run {}/{}: {}", run.getMetadata().getNamespace(), run.getMetadata().getName(), message);
-        String now = Conditions.timestamp(clock.instant());
-        context.getClient().v1().events().inNamespace(run.getMetadata().getNamespace()).resource(new EventBuilder()
-                .withNewMetadata().withGenerateName(run.getMetadata().getName() + ".").endMetadata()
-                .withInvolvedObject(new ObjectReferenceBuilder().withApiVersion(run.getApiVersion())
-                        .withKind(run.getKind()).withName(run.getMetadata().getName())
-                        .withNamespace(run.getMetadata().getNamespace()).withUid(run.getMetadata().getUid()).build())
-                .withType("Warning").withReason("RemoteCleanupAbandoned").withMessage(message)
-                .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
-                .withNewSource().withComponent("kyma-operator").endSource()
-                .build()).create();
-    }
-
 }

@@ -10,7 +10,15 @@ import java.util.Optional;
  * @param pollInterval how often to poll a running job unless spec.pollInterval says otherwise
  * @param cleanupTimeout how long deletion keeps trying to cancel a job on an unreachable server
  * @param allowList where spec.server may point
+ * @param statusInterval the least time between two status writes of a running Run that only report what its job says
+ *        (state text, log); a phase or condition change is written at once
  */
 public record RunSettings(Optional<JobServerUrl> defaultServer, Duration pollInterval, Duration cleanupTimeout,
-        ServerAllowList allowList) {
+        ServerAllowList allowList, Duration statusInterval) {
+
+    /** Settings without a status interval: every change is written when it is seen. */
+    public RunSettings(Optional<JobServerUrl> defaultServer, Duration pollInterval, Duration cleanupTimeout,
+            ServerAllowList allowList) {
+        this(defaultServer, pollInterval, cleanupTimeout, allowList, Duration.ZERO);
+    }
 }

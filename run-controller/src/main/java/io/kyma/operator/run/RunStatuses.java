@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.kyma.operator.api.Run;
@@ -17,6 +18,7 @@ import io.kyma.operator.common.Conditions;
 public final class RunStatuses {
     public static final String REMOTE_REACHABLE = "RemoteReachable";
     static final String REASON_TIMEOUT = "Timeout";
+    static final String SUCCEEDED = "Succeeded";
 
     private final Conditions conditions;
     private final Clock clock;
@@ -26,18 +28,24 @@ public final class RunStatuses {
         this.conditions = new Conditions(clock);
     }
 
-    /** The job was started: phase Unknown from now. */
-    public RunStatus started(Run run, String remoteId) {
+    /** The job was started on {@code server}: phase Unknown from now, whatever an earlier failure said. */
+    public RunStatus started(Run run, String remoteId, JobServerUrl server) {
         RunStatus status = copy(run);
         status.setRemoteId(remoteId);
+        status.setServer(server.toString());
+        status.setCompletionTime(null);
+        status.getConditions().removeIf(c -> SUCCEEDED.equals(c.getType()));
         status.setPhase(RunPhase.UNKNOWN);
         status.setStartTime(Conditions.timestamp(clock.instant()));
         status.setMessage("job started");
         return reachable(run, status);
     }
 
-    /** What a poll of the job says. */
-    public RunStatus polled(Run run, RemoteJob job) {
+    /**
+     * What a poll of the job says. {@code movedTo} is the server spec.server names now, when it was changed after the
+     * job started: the job is not followed there, and the message says so.
+     */
+    public RunStatus polled(Run run, RemoteJob job, Optional<JobServerUrl> movedTo) {
         RunStatus status = copy(run);
         LogTail tail = LogTail.of(job.log(), job.logTruncated());
         status.setLogs(tail.text());
@@ -47,7 +55,9 @@ public final class RunStatuses {
             status.setCompletionTime(Conditions.timestamp(clock.instant()));
             status.setMessage("job " + job.state() + lastLine(tail.text()));
         } else {
-            status.setMessage("job " + job.state()); // running, or a state this operator does not know (queued)
+            // running, or a state this operator does not know (queued)
+            status.setMessage("job " + job.state() + movedTo.map(to -> "; spec.server now names " + to
+                    + ", but the job stays on the server it was started on").orElse(""));
         }
         return reachable(run, status);
     }
@@ -59,7 +69,7 @@ public final class RunStatuses {
         status.setCompletionTime(Conditions.timestamp(clock.instant()));
         status.setMessage(message);
         status.setConditions(Conditions.replace(status.getConditions(), conditions.condition(status.getConditions(),
-                "Succeeded", false, reason, message, run.getMetadata().getGeneration())));
+                SUCCEEDED, false, reason, message, run.getMetadata().getGeneration())));
         return status;
     }
 
@@ -91,6 +101,16 @@ public final class RunStatuses {
                 .anyMatch(c -> REMOTE_REACHABLE.equals(c.getType()) && "False".equals(c.getStatus()));
     }
 
+    /**
+     * Whether the Run failed before its job was started (a spec it could not carry out, a job the service refused) and
+     * its spec changed since: then it is planned again.
+     */
+    public static boolean failedBeforeStart(Run run) {
+        RunStatus status = run.getStatus();
+        return status != null && status.getPhase() == RunPhase.FAILED && status.getRemoteId() == null
+                && !java.util.Objects.equals(status.getObservedGeneration(), run.getMetadata().getGeneration());
+    }
+
     /** Whether {@code next} differs from {@code current} in anything but timestamps of unchanged conditions. */
     public static boolean needsWrite(RunStatus current, RunStatus next) {
         if (current == null) {
@@ -98,12 +118,28 @@ public final class RunStatuses {
         }
         return current.getPhase() != next.getPhase()
                 || !Objects.equals(current.getRemoteId(), next.getRemoteId())
+                || !Objects.equals(current.getServer(), next.getServer())
                 || !Objects.equals(current.getLogs(), next.getLogs())
                 || !Objects.equals(current.getLogsTruncated(), next.getLogsTruncated())
                 || !Objects.equals(current.getMessage(), next.getMessage())
                 || !Objects.equals(current.getCompletionTime(), next.getCompletionTime())
                 || !Objects.equals(current.getObservedGeneration(), next.getObservedGeneration())
                 || !sameConditions(current.getConditions(), next.getConditions());
+    }
+
+    /**
+     * Whether a write of {@code next} can wait for the Run's status interval: it changes only what a running job's
+     * state text or log says, not its phase, its conditions or anything the operator decided.
+     */
+    public static boolean onlyProgress(RunStatus current, RunStatus next) {
+        if (current == null || current.getPhase() != next.getPhase()
+                || !Objects.equals(current.getRemoteId(), next.getRemoteId())
+                || !Objects.equals(current.getServer(), next.getServer())
+                || !Objects.equals(current.getCompletionTime(), next.getCompletionTime())
+                || !Objects.equals(current.getObservedGeneration(), next.getObservedGeneration())) {
+            return false;
+        }
+        return sameConditions(current.getConditions(), next.getConditions());
     }
 
     private RunStatus reachable(Run run, RunStatus status) {
@@ -117,6 +153,7 @@ public final class RunStatuses {
         RunStatus status = new RunStatus();
         status.setPhase(old.getPhase());
         status.setRemoteId(old.getRemoteId());
+        status.setServer(old.getServer());
         status.setStartTime(old.getStartTime());
         status.setCompletionTime(old.getCompletionTime());
         status.setLogs(old.getLogs());

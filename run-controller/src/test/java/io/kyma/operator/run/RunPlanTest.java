@@ -29,6 +29,16 @@ class RunPlanTest {
     }
 
     @Test
+    void aParameterNameLongerThanTheSchemaCanBoundIsAnInvalidSpec() {
+        Run run = run(null, null, null);
+        run.getSpec().getJob().getParams().put("p".repeat(254), "v");
+        assertThatThrownBy(() -> RunPlan.of(run, SETTINGS)).isInstanceOfSatisfying(RunPlan.Invalid.class, e -> {
+            assertThat(e.reason()).isEqualTo("InvalidSpec");
+            assertThat(e.getMessage()).startsWith("spec.job.params: a parameter name is longer than 253");
+        });
+    }
+
+    @Test
     void raisesPollIntervalsBelowTheFloor() throws RunPlan.Invalid {
         assertThat(RunPlan.of(run("http://a.allowed.example", "0s", "1m"), SETTINGS).pollInterval())
                 .isEqualTo(RunPlan.MIN_POLL);

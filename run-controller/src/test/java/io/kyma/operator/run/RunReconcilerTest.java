@@ -9,11 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.kyma.operator.api.JobSpec;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
@@ -23,13 +25,16 @@ import io.kyma.operator.testing.FakeContext;
 import io.kyma.operator.testing.MutableClock;
 
 /** What the Run controller does given the Run and what the job service answers. */
+@SuppressWarnings("unchecked")
 class RunReconcilerTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final FakeJobs jobs = new FakeJobs();
     private final List<RunStatus> written = new ArrayList<>();
+    private final JobCalls calls = new JobCalls(4, 2, clock);
     private final RunReconciler reconciler = new RunReconciler(clock, new RunSettings(
             Optional.of(JobServerUrl.parse("http://jobs:9090")), Duration.ofSeconds(5), Duration.ofMinutes(5),
-            ServerAllowList.parse("jobs")), jobs, (run, status, context) -> written.add(status));
+            ServerAllowList.parse("jobs,other"), Duration.ofSeconds(10)), jobs, calls,
+            (run, status, context) -> written.add(status));
 
     @Test
     void aSpecItCannotCarryOutFailsWithoutAskingTheService() throws RemoteJobException {
@@ -46,7 +51,7 @@ class RunReconcilerTest {
     @Test
     void aNewRunStartsItsJobWithItsUidAndPollsAfterTheInterval() throws RemoteJobException {
         UpdateControl<Run> control = reconcile(run(null));
-        assertThat(jobs.calls).containsExactly("start build uid-r");
+        assertThat(jobs.calls).containsExactly("start build uid-r on http://jobs:9090");
         assertThat(last().getRemoteId()).isEqualTo("job-1");
         assertThat(last().getPhase()).isEqualTo(RunPhase.UNKNOWN);
         assertThat(control.getScheduleDelay()).contains(5000L);
@@ -91,6 +96,105 @@ class RunReconcilerTest {
         assertThat(written).isEmpty();
     }
 
+    @Test
+    void aReconcileNeverWaitsForTheServiceAndTheAnswerBringsItBack() throws RemoteJobException {
+        List<ResourceID> events = new ArrayList<>();
+        calls.onAnswer(events::add);
+        jobs.hold = true;
+        Run run = run(null);
+        UpdateControl<Run> first = reconcile(run);
+        assertThat(first.getScheduleDelay()).as("looks again only if the answer's event is lost")
+                .contains(RunReconciler.RECHECK.toMillis());
+        assertThat(written).isEmpty();
+        reconcile(run);
+        assertThat(jobs.calls).as("one call at a time per Run").hasSize(1);
+        assertThat(events).isEmpty();
+        ((CompletableFuture<String>) jobs.held.get(0)).complete("job-7");
+        assertThat(events).containsExactly(ResourceID.fromResource(run));
+        UpdateControl<Run> second = reconcile(run);
+        assertThat(last().getRemoteId()).isEqualTo("job-7");
+        assertThat(last().getServer()).isEqualTo("http://jobs:9090");
+        assertThat(second.getScheduleDelay()).contains(5000L);
+    }
+
+    @Test
+    void aJobIsPolledNoMoreOftenThanThePollIntervalWhateverWakesTheRun() throws RemoteJobException {
+        Run run = run("job-1");
+        reconcile(run);
+        UpdateControl<Run> again = reconcile(run);
+        assertThat(jobs.calls).containsExactly("get job-1 on http://jobs:9090");
+        assertThat(again.getScheduleDelay()).contains(5000L);
+        clock.advance(Duration.ofSeconds(5));
+        reconcile(run);
+        assertThat(jobs.calls).hasSize(2);
+    }
+
+    @Test
+    void pollsAndCancelsGoToTheServerTheJobWasStartedOnAndAnEditIsReported() throws RemoteJobException {
+        Run run = run("job-1");
+        run.getSpec().setServer("http://other:9090");
+        reconcile(run);
+        assertThat(jobs.calls).containsExactly("get job-1 on http://jobs:9090");
+        assertThat(last().getMessage()).isEqualTo("job running; spec.server now names http://other:9090, but the job"
+                + " stays on the server it was started on");
+        run.getSpec().setTimeout("1s");
+        clock.advance(Duration.ofSeconds(5));
+        reconcile(run);
+        assertThat(jobs.calls).last().isEqualTo("cancel job-1 on http://jobs:9090");
+        assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
+    }
+
+    @Test
+    void aStatusServerOutsideTheAllowListIsNotCalled() throws RemoteJobException {
+        Run run = run("job-1");
+        run.getStatus().setServer("http://169.254.169.254");
+        reconcile(run);
+        assertThat(jobs.calls).isEmpty();
+        assertThat(last().getConditions()).anySatisfy(c -> assertThat(c.getReason()).isEqualTo("ServerNotAllowed"));
+    }
+
+    @Test
+    void aRunThatFailedBeforeItStartedIsPlannedAgainWhenItsSpecChanges() throws RemoteJobException {
+        Run run = run(null);
+        run.getSpec().setServer("http://elsewhere:9090");
+        reconcile(run);
+        run.setStatus(last());
+        reconcile(run);
+        assertThat(written).as("nothing new to say for the same spec").hasSize(1);
+        run.getSpec().setServer("http://other:9090");
+        run.getMetadata().setGeneration(2L);
+        reconcile(run);
+        assertThat(jobs.calls).containsExactly("start build uid-r on http://other:9090");
+        assertThat(last().getPhase()).isEqualTo(RunPhase.UNKNOWN);
+        assertThat(last().getCompletionTime()).isNull();
+        assertThat(last().getConditions()).noneSatisfy(c -> assertThat(c.getType()).isEqualTo("Succeeded"));
+    }
+
+    @Test
+    void aChattyJobIsWrittenAtMostOncePerStatusIntervalButItsEndAtOnce() throws RemoteJobException {
+        Run run = run("job-1");
+        jobs.answer = new RemoteJob("job-1", "running", "line 1\n");
+        reconcile(run);
+        run.setStatus(last());
+        assertThat(written).hasSize(1);
+        clock.advance(Duration.ofSeconds(5));
+        jobs.answer = new RemoteJob("job-1", "running", "line 1\nline 2\n");
+        reconcile(run);
+        assertThat(written).as("5 s after the last write").hasSize(1);
+        clock.advance(Duration.ofSeconds(5));
+        jobs.answer = new RemoteJob("job-1", "running", "line 1\nline 2\nline 3\n");
+        reconcile(run);
+        assertThat(written).hasSize(2);
+        assertThat(last().getLogs()).isEqualTo("line 1\nline 2\nline 3\n");
+        run.setStatus(last());
+        clock.advance(Duration.ofSeconds(5));
+        jobs.answer = new RemoteJob("job-1", "succeeded", "line 1\nline 2\nline 3\ndone\n");
+        reconcile(run);
+        assertThat(written).hasSize(3);
+        assertThat(last().getPhase()).isEqualTo(RunPhase.SUCCEEDED);
+        assertThat(calls.tracked()).as("nothing kept for an ended Run").isZero();
+    }
+
     private UpdateControl<Run> reconcile(Run run) throws RemoteJobException {
         return reconciler.reconcile(run, new FakeContext<>(run, List.of()));
     }
@@ -123,39 +227,50 @@ class RunReconcilerTest {
         if (remoteId != null) {
             run.setStatus(new RunStatus());
             run.getStatus().setRemoteId(remoteId);
+            run.getStatus().setServer("http://jobs:9090");
             run.getStatus().setPhase(RunPhase.UNKNOWN);
             run.getStatus().setStartTime(clock.instant().toString());
         }
         return run;
     }
 
+    /** A job service that answers at once, or, when {@link #hold} is set, when the test completes its answer. */
     private static final class FakeJobs implements JobService {
         final List<String> calls = new ArrayList<>();
+        final List<CompletableFuture<?>> held = new ArrayList<>();
         RemoteJob answer = new RemoteJob("job-1", "running", "");
         RemoteJobException failure;
+        boolean hold;
 
         @Override
-        public String start(JobServerUrl server, String name, Map<String, String> params, String key)
-                throws RemoteJobException {
-            calls.add("start " + name + " " + key);
-            if (failure != null) {
-                throw failure;
-            }
-            return "job-1";
+        public CompletableFuture<String> start(JobServerUrl server, String name, Map<String, String> params,
+                String key) {
+            calls.add("start " + name + " " + key + " on " + server);
+            return answer("job-1");
         }
 
         @Override
-        public RemoteJob get(JobServerUrl server, String id, int tailBytes) throws RemoteJobException {
-            calls.add("get " + id);
-            if (failure != null) {
-                throw failure;
-            }
-            return answer;
+        public CompletableFuture<RemoteJob> get(JobServerUrl server, String id, int tailBytes) {
+            calls.add("get " + id + " on " + server);
+            return answer(answer);
         }
 
         @Override
-        public void cancel(JobServerUrl server, String id) {
-            calls.add("cancel " + id);
+        public CompletableFuture<Void> cancel(JobServerUrl server, String id) {
+            calls.add("cancel " + id + " on " + server);
+            return answer(null);
+        }
+
+        private <T> CompletableFuture<T> answer(T value) {
+            CompletableFuture<T> future = new CompletableFuture<>();
+            if (hold) {
+                held.add(future);
+            } else if (failure != null) {
+                future.completeExceptionally(failure);
+            } else {
+                future.complete(value);
+            }
+            return future;
         }
     }
 }

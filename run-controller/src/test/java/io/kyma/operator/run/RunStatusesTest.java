@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 
+import java.util.Optional;
+
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -20,7 +22,7 @@ class RunStatusesTest {
 
     @Test
     void aStartedRunIsUnknownWithItsRemoteIdAndReachable() {
-        RunStatus status = statuses.started(run(null), "job-1");
+        RunStatus status = statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090"));
         assertThat(status.getPhase()).isEqualTo(RunPhase.UNKNOWN);
         assertThat(status.getRemoteId()).isEqualTo("job-1");
         assertThat(status.getStartTime()).isEqualTo("2026-01-01T00:00:00Z");
@@ -33,20 +35,20 @@ class RunStatusesTest {
 
     @Test
     void nothingIsWrittenWhileNeitherStateNorLogChanged() {
-        Run run = run(statuses.started(run(null), "job-1"));
-        RunStatus first = statuses.polled(run, new RemoteJob("job-1", "running", "a\n"));
+        Run run = run(statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090")));
+        RunStatus first = statuses.polled(run, new RemoteJob("job-1", "running", "a\n"), Optional.empty());
         assertThat(RunStatuses.needsWrite(run.getStatus(), first)).as("the log appeared").isTrue();
         run.setStatus(first);
-        RunStatus same = statuses.polled(run, new RemoteJob("job-1", "running", "a\n"));
+        RunStatus same = statuses.polled(run, new RemoteJob("job-1", "running", "a\n"), Optional.empty());
         assertThat(RunStatuses.needsWrite(run.getStatus(), same)).isFalse();
-        RunStatus grown = statuses.polled(run, new RemoteJob("job-1", "running", "a\nb\n"));
+        RunStatus grown = statuses.polled(run, new RemoteJob("job-1", "running", "a\nb\n"), Optional.empty());
         assertThat(RunStatuses.needsWrite(run.getStatus(), grown)).isTrue();
     }
 
     @Test
     void completionSetsPhaseTimeAndMessageFromTheLastLogLine() {
-        Run run = run(statuses.started(run(null), "job-1"));
-        RunStatus done = statuses.polled(run, new RemoteJob("job-1", "failed", "step 1\njob x failed\n"));
+        Run run = run(statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090")));
+        RunStatus done = statuses.polled(run, new RemoteJob("job-1", "failed", "step 1\njob x failed\n"), Optional.empty());
         assertThat(done.getPhase()).isEqualTo(RunPhase.FAILED);
         assertThat(done.getCompletionTime()).isEqualTo("2026-01-01T00:00:00Z");
         assertThat(done.getMessage()).isEqualTo("job failed: job x failed");
@@ -56,7 +58,7 @@ class RunStatusesTest {
     void aRunIsUnreachableWhileItsLastAttemptFoundNoServiceAndItHasNotEnded() {
         Run fresh = run(null);
         assertThat(RunStatuses.unreachable(fresh)).as("no status yet").isFalse();
-        Run started = run(statuses.started(run(null), "job-1"));
+        Run started = run(statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090")));
         assertThat(RunStatuses.unreachable(started)).isFalse();
         RemoteJobException refused = new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, "connection refused",
                 null);
@@ -71,7 +73,7 @@ class RunStatusesTest {
 
     @Test
     void anOutageFlipsRemoteReachableOnceAndRepeatsOfItWriteNothing() {
-        Run run = run(statuses.started(run(null), "job-1"));
+        Run run = run(statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090")));
         RemoteJobException refused = new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, "connection refused",
                 null);
         RunStatus down = statuses.unreachable(run, refused);
@@ -88,7 +90,7 @@ class RunStatusesTest {
 
     @Test
     void aTimeoutFailsWithReasonTimeout() {
-        Run run = run(statuses.started(run(null), "job-1"));
+        Run run = run(statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090")));
         RunStatus status = statuses.timedOut(run, Duration.ofSeconds(30), null);
         assertThat(status.getPhase()).isEqualTo(RunPhase.FAILED);
         assertThat(status.getConditions()).anySatisfy(c -> {

@@ -1,0 +1,125 @@
+package io.kyma.operator.run;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Optional;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.kyma.operator.api.Run;
+import io.kyma.operator.api.RunPhase;
+import io.kyma.operator.api.RunStatus;
+import io.kyma.operator.common.Conditions;
+import io.kyma.operator.common.GoDuration;
+import io.kyma.operator.run.JobCalls.Done;
+import io.kyma.operator.run.JobCalls.Kind;
+
+/**
+ * What deleting a Run does: cancels a job that may still run, on the server it was started on, for at most the
+ * cleanup timeout; then lets the Run go whatever the service says. Nothing here can keep a Run (or its namespace)
+ * from going: a warning event that cannot be written (the namespace is terminating) is only logged.
+ */
+final class RunCleanup {
+    private static final Logger LOG = LoggerFactory.getLogger(RunCleanup.class);
+
+    private final Clock clock;
+    private final RunSettings settings;
+    private final JobService jobs;
+    private final JobCalls calls;
+
+    RunCleanup(Clock clock, RunSettings settings, JobService jobs, JobCalls calls) {
+        this.clock = clock;
+        this.settings = settings;
+        this.jobs = jobs;
+        this.calls = calls;
+    }
+
+    DeleteControl cleanup(Run run, Context<Run> context) {
+        RunStatus status = run.getStatus();
+        if (status == null || status.getRemoteId() == null || status.getPhase() != RunPhase.UNKNOWN) {
+            return gone(run);
+        }
+        RunPlan plan;
+        try {
+            plan = RunPlan.following(run, settings);
+        } catch (RunPlan.Invalid invalid) {
+            return gone(run); // no job can have been started on a server it cannot name
+        }
+        Duration elapsed = Duration.between(deletedAt(run), clock.instant());
+        Duration remaining = settings.cleanupTimeout().minus(elapsed);
+        Optional<Done<Void>> cancelled = calls.take(run, Kind.CANCEL);
+        if (cancelled.isEmpty() && (remaining.compareTo(Duration.ZERO) > 0)) {
+            String id = status.getRemoteId();
+            calls.ask(run, Kind.CANCEL, plan.server(), () -> jobs.cancel(plan.server(), id));
+            cancelled = calls.take(run, Kind.CANCEL);
+            if (cancelled.isEmpty()) {
+                return DeleteControl.noFinalizerRemoval().rescheduleAfter(min(RunReconciler.RECHECK, remaining));
+            }
+        }
+        if (cancelled.isPresent() && !cancelled.get().failed()) {
+            LOG.info("Run {}/{}: deleted, job {} cancelled", run.getMetadata().getNamespace(),
+                    run.getMetadata().getName(), status.getRemoteId());
+            return gone(run);
+        }
+        String problem = cancelled.map(c -> c.failure().getMessage()).orElse("no answer");
+        if (!(remaining.compareTo(Duration.ZERO) > 0)) {
+            warn(run, context, "could not cancel remote job " + status.getRemoteId() + " within "
+                    + GoDuration.format(settings.cleanupTimeout()) + "; letting the Run go: " + problem);
+            return gone(run);
+        }
+        // Back off by half the time spent so far, between 1 s and what is left.
+        Duration wait = elapsed.dividedBy(2);
+        wait = wait.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : wait;
+        wait = min(wait, remaining);
+        LOG.warn("Run {}/{}: cannot cancel job {} yet, retrying in {}: {}", run.getMetadata().getNamespace(),
+                run.getMetadata().getName(), status.getRemoteId(),
+                GoDuration.format(wait.truncatedTo(ChronoUnit.MILLIS)), problem);
+        return DeleteControl.noFinalizerRemoval().rescheduleAfter(wait);
+    }
+
+    private DeleteControl gone(Run run) {
+        calls.forget(run);
+        return DeleteControl.defaultDelete();
+    }
+
+    /** When the deletion was asked for; a timestamp that is not one counts as now. */
+    private Instant deletedAt(Run run) {
+        try {
+            return Instant.parse(run.getMetadata().getDeletionTimestamp());
+        } catch (RuntimeException e) {
+            return clock.instant();
+        }
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    /** A Warning event, best effort: the Run goes whether or not the API server takes it. */
+    private void warn(Run run, Context<Run> context, String message) {
+        LOG.warn("Run {}/{}: {}", run.getMetadata().getNamespace(), run.getMetadata().getName(), message);
+        String now = Conditions.timestamp(clock.instant());
+        try {
+            context.getClient().v1().events().inNamespace(run.getMetadata().getNamespace()).resource(new EventBuilder()
+                    .withNewMetadata().withGenerateName(run.getMetadata().getName() + ".").endMetadata()
+                    .withInvolvedObject(new ObjectReferenceBuilder().withApiVersion(run.getApiVersion())
+                            .withKind(run.getKind()).withName(run.getMetadata().getName())
+                            .withNamespace(run.getMetadata().getNamespace()).withUid(run.getMetadata().getUid())
+                            .build())
+                    .withType("Warning").withReason("RemoteCleanupAbandoned").withMessage(message)
+                    .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
+                    .withNewSource().withComponent("kyma-operator").endSource()
+                    .build()).create();
+        } catch (RuntimeException e) {
+            LOG.info("Run {}/{}: the warning event was not written ({}); the Run goes all the same",
+                    run.getMetadata().getNamespace(), run.getMetadata().getName(), e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package io.kyma.operator.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.kyma.operator.api.Run;
+import io.kyma.operator.testing.MutableClock;
+
+/** How calls to job services wait, start and answer: the limits, the turns between namespaces, what is kept. */
+class JobCallsTest {
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    private final List<String> started = new ArrayList<>();
+    private final List<CompletableFuture<Object>> open = new ArrayList<>();
+    private final List<ResourceID> answered = new ArrayList<>();
+
+    private JobCalls calls(int inFlight, int perServer) {
+        JobCalls calls = new JobCalls(inFlight, perServer, clock);
+        calls.onAnswer(answered::add);
+        return calls;
+    }
+
+    private boolean ask(JobCalls calls, Run run, String server) {
+        String name = run.getMetadata().getNamespace() + "/" + run.getMetadata().getName();
+        return calls.ask(run, JobCalls.Kind.POLL, JobServerUrl.parse(server), () -> {
+            started.add(name);
+            CompletableFuture<Object> answer = new CompletableFuture<>();
+            open.add(answer);
+            return answer;
+        });
+    }
+
+    @Test
+    void noMoreCallsRunThanTheLimitAndTheNextStartsWhenOneEnds() {
+        JobCalls calls = calls(2, 10);
+        for (int i = 0; i < 5; i++) {
+            ask(calls, run("a", "r" + i), "http://jobs:9090");
+        }
+        assertThat(started).containsExactly("a/r0", "a/r1");
+        assertThat(calls.inFlight()).isEqualTo(2);
+        assertThat(calls.waitingCalls()).isEqualTo(3);
+        open.get(0).complete("answer");
+        assertThat(started).containsExactly("a/r0", "a/r1", "a/r2");
+        assertThat(answered).containsExactly(new ResourceID("r0", "a"));
+    }
+
+    @Test
+    void aSlowServerHoldsBackOnlyItsOwnCalls() {
+        JobCalls calls = calls(4, 1);
+        ask(calls, run("a", "slow1"), "http://slow:9090");
+        ask(calls, run("a", "slow2"), "http://slow:9090");
+        ask(calls, run("a", "fast"), "http://fast:9090");
+        assertThat(started).containsExactly("a/slow1", "a/fast");
+        assertThat(calls.waitingCalls()).isEqualTo(1);
+    }
+
+    @Test
+    void waitingCallsAreServedANamespaceAtATime() {
+        JobCalls calls = calls(1, 10);
+        ask(calls, run("busy", "first"), "http://jobs:9090");
+        for (int i = 0; i < 100; i++) {
+            ask(calls, run("busy", "r" + i), "http://jobs:9090");
+        }
+        ask(calls, run("quiet", "one"), "http://jobs:9090");
+        open.get(0).complete("answer");
+        open.get(1).complete("answer");
+        assertThat(started).as("the quiet namespace's call goes second, not after a hundred")
+                .containsExactly("busy/first", "busy/r0", "quiet/one");
+    }
+
+    @Test
+    void aRunHasOneCallAtATimeAndItsAnswerIsTakenOnce() {
+        JobCalls calls = calls(4, 4);
+        Run run = run("a", "r");
+        assertThat(ask(calls, run, "http://jobs:9090")).isTrue();
+        assertThat(ask(calls, run, "http://jobs:9090")).isFalse();
+        assertThat(calls.busy(run)).isTrue();
+        assertThat(calls.take(run, JobCalls.Kind.POLL)).isEmpty();
+        open.get(0).completeExceptionally(new RemoteJobException(RemoteJobException.Kind.SERVER_ERROR, "503", null));
+        assertThat(calls.lastPoll(run)).contains(clock.instant());
+        assertThat(calls.take(run, JobCalls.Kind.START)).as("an answer of another kind is not this one's").isEmpty();
+        assertThat(calls.take(run, JobCalls.Kind.POLL)).isEmpty();
+        ask(calls, run, "http://jobs:9090");
+        open.get(1).completeExceptionally(new IllegalStateException("a bug"));
+        assertThat(calls.take(run, JobCalls.Kind.POLL)).hasValueSatisfying(done -> {
+            assertThat(done.failed()).isTrue();
+            assertThat(done.failure().kind()).isEqualTo(RemoteJobException.Kind.UNREACHABLE);
+        });
+    }
+
+    @Test
+    void aForgottenRunIsNotCalledAndItsLateAnswerIsNotHeard() {
+        JobCalls calls = calls(1, 1);
+        Run first = run("a", "first");
+        Run second = run("a", "second");
+        ask(calls, first, "http://jobs:9090");
+        ask(calls, second, "http://jobs:9090");
+        calls.forget(second);
+        calls.forget(first);
+        open.get(0).complete("late");
+        assertThat(started).containsExactly("a/first");
+        assertThat(answered).isEmpty();
+        assertThat(calls.tracked()).isZero();
+        assertThat(calls.inFlight()).isZero();
+        assertThat(calls.waitingCalls()).isZero();
+    }
+
+    @Test
+    void aRunNobodyAsksAboutForAnHourIsDropped() {
+        JobCalls calls = calls(2000, 2000);
+        Run old = run("a", "old");
+        calls.wrote(old);
+        clock.advance(JobCalls.IDLE.plus(Duration.ofSeconds(1)));
+        for (int i = 0; i < 1024; i++) {
+            Run run = run("a", "r" + i);
+            ask(calls, run, "http://jobs:9090");
+        }
+        assertThat(calls.lastWrite(old)).isEmpty();
+        assertThat(calls.tracked()).isEqualTo(1024);
+    }
+
+    @Test
+    void theAnswerBudgetBoundsTheCallsInFlight() {
+        long mib = 1 << 20;
+        assertThat(JobCalls.inFlightFor(18 * mib, 256 << 10, 32)).as("18 MiB / (3 x 256 KiB)").isEqualTo(24);
+        assertThat(JobCalls.inFlightFor(1024 * mib, 256 << 10, 32)).isEqualTo(32);
+        assertThat(JobCalls.inFlightFor(mib, 1 << 30, 32)).as("never none").isEqualTo(1);
+    }
+
+    private static Run run(String namespace, String name) {
+        Run run = new Run();
+        run.setMetadata(new ObjectMetaBuilder().withNamespace(namespace).withName(name).withUid(namespace + "-" + name)
+                .build());
+        return run;
+    }
+}
