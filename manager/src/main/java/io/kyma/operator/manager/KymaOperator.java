@@ -107,7 +107,8 @@ public final class KymaOperator implements AutoCloseable {
         org.slf4j.LoggerFactory.getLogger(KymaOperator.class).info("Job service calls: at most {} in flight ({} asked;"
                 + " answer budget {} KiB, answers up to {} KiB), {} per server", inFlight, config.remoteMaxInFlight(),
                 answerBudget() >> 10, config.remoteResponseLimit() >> 10, config.remoteMaxInFlightPerServer());
-        return new JobCalls(inFlight, config.remoteMaxInFlightPerServer(), clock);
+        return new JobCalls(inFlight, config.remoteMaxInFlightPerServer(), config.failureBaseDelay(),
+                config.failureMaxDelay(), clock, JobCalls.timerThread());
     }
 
     /** The heap that job service answers in flight may take together. */
@@ -246,6 +247,12 @@ public final class KymaOperator implements AutoCloseable {
                 metrics.gauge("kyma_operator_job_calls", runs.calls(), JobCalls::inFlight, "state", "in-flight");
                 metrics.gauge("kyma_operator_job_calls", runs.calls(), JobCalls::waitingCalls, "state", "waiting");
                 metrics.gauge("kyma_operator_job_calls_max_in_flight", runs.calls(), JobCalls::maxInFlight);
+                for (String outcome : List.of("answered", "failed")) {
+                    io.micrometer.core.instrument.FunctionCounter.builder("kyma_operator_job_calls_finished",
+                            runs.calls(), c -> outcome.equals("failed") ? c.failedCalls() : c.answeredCalls())
+                            .description("Job service calls that ended, by outcome").tag("outcome", outcome)
+                            .register(metrics.registry());
+                }
                 StoreTally<Run> unreachable = new StoreTally<>(cast(store),
                         r -> RunStatuses.unreachable(r) ? "unreachable" : null);
                 metrics.gauge("kyma_operator_runs_unreachable", unreachable, t -> t.count("unreachable"));

@@ -45,7 +45,10 @@ class HostileFlagsTest {
     @Test
     void theNewFlagsHaveTheirDefaultsAndLimits() {
         ManagerConfig config = ManagerConfig.parse(new String[0], Map.of());
-        assertThat(config.remoteResponseLimit()).isEqualTo(4L << 20);
+        assertThat(config.remoteResponseLimit()).isEqualTo(256L << 10);
+        assertThat(config.remoteMaxInFlight()).isEqualTo(32);
+        assertThat(config.remoteMaxInFlightPerServer()).isEqualTo(4);
+        assertThat(config.runStatusInterval()).hasSeconds(5);
         assertThat(config.remoteServerAllow().allowsAll()).isTrue();
         assertThat(ManagerConfig.parse(new String[] { "--remote-response-limit=512Ki" }, Map.of())
                 .remoteResponseLimit()).isEqualTo(512L << 10);

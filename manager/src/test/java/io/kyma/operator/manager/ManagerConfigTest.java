@@ -152,7 +152,8 @@ class ManagerConfigTest {
                         + "k8s-client-burst=150 sync-period=10h informer-list-limit=500 temporary-cache-max=5000 watch-read-ahead=0 reconcile-timeout=1m metrics-bind-address=:8080 "
                         + "health-probe-bind-address=:8081 remote-server-url=<none> run-poll-interval=5s "
                         + "run-cleanup-timeout=5m remote-connect-timeout=2s remote-request-timeout=10s "
-                        + "remote-response-limit=4194304 remote-server-allow=<all> leader-elect=false "
+                        + "remote-response-limit=262144 remote-max-in-flight=32 remote-max-in-flight-per-server=4 "
+                        + "run-status-interval=5s remote-server-allow=<all> leader-elect=false "
                         + "leader-election-namespace=<own> "
                         + "leader-election-id=kyma-operator-leader shards=1 shard-id=0");
     }

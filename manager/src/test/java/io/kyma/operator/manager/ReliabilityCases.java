@@ -61,7 +61,7 @@ final class ReliabilityCases {
         // Runs: the job service misbehaves
         row("serviceRefusesConnections", "a server port with nothing behind it", "condition `RemoteReachable=False`, reason `Unreachable`, message `the job service is unreachable or did not answer in time; retrying with backoff`");
         row("serviceDropsPackets", "a server that never completes the TCP handshake", "the same condition and message as a refused connection");
-        row("serviceHugeBody", "an answer of 8 MiB (limit 4 MiB)", "phase `Failed`, reason `AnswerTooLarge`, refused by its declared length before it is read");
+        row("serviceHugeBody", "an answer of 8 MiB (limit 256 KiB)", "phase `Failed`, reason `AnswerTooLarge`, refused by its declared length before it is read");
         row("serviceEndlessBody", "an answer that never ends", "phase `Failed`, reason `AnswerTooLarge`; the connection is closed after the limit, the operator's heap stays flat");
         row("serviceSlowBody", "an answer sent one byte a second", "`Unreachable` after `--remote-request-timeout`, retrying with backoff");
         row("serviceGarbage", "an answer that is not JSON", "condition reason `BadAnswer`, `answered badly: an answer that is not JSON`, retrying with backoff");

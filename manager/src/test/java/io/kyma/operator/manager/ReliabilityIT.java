@@ -395,7 +395,7 @@ class ReliabilityIT {
         JobServer huge = server(f -> f.body(Faults.Body.HUGE).size(8 << 20));
         create(run("huge", huge.url()));
         assertThat(awaitFailed("huge", "AnswerTooLarge").getStatus().getMessage())
-                .isEqualTo("the job service's answer is larger than 4194304 bytes (--remote-response-limit)");
+                .isEqualTo("the job service's answer is larger than 262144 bytes (--remote-response-limit)");
     }
 
     void serviceEndlessBody() {

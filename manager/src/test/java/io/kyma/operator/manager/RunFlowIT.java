@@ -111,8 +111,49 @@ class RunFlowIT {
             assertThat(reachable(done)).isEqualTo("True");
             double errors = manager.manager.metrics().registry().get("controller_runtime_reconcile_errors")
                     .tag("controller", "run").counter().count();
-            assertThat(errors).as("attempts while down for 4 s with a 500 ms doubling backoff").isBetween(1.0, 5.0);
+            assertThat(errors).as("the service's failure is not the reconcile's").isZero();
+            double failed = manager.manager.metrics().registry().get("kyma_operator_job_calls_finished")
+                    .tag("outcome", "failed").functionCounter().count();
+            assertThat(failed).as("attempts while down for 4 s with a 500 ms doubling backoff").isBetween(1.0, 5.0);
             assertThat(late.jobsStarted()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * A service that accepts connections and never answers holds job-service calls, not reconcile workers: with two
+     * workers and twenty such Runs, a Kyma becomes Ready as if they were not there.
+     */
+    @Test
+    void aServiceThatNeverAnswersHoldsNoReconcileWorker() throws IOException {
+        String runs = namespace("run-hanging");
+        String kymas = runs;
+        try (ServerSocket silent = new ServerSocket(0, 200, java.net.InetAddress.getLoopbackAddress());
+                RunningManager manager = new RunningManager(runs, "--max-concurrent-reconciles", "2",
+                        "--remote-request-timeout", "1m", "--transition-unit", "50ms")) {
+            String url = "http://127.0.0.1:" + silent.getLocalPort();
+            for (int i = 0; i < 20; i++) {
+                Run run = Samples.run(runs, "hanging-" + i, "build", Map.of(), "1s", null);
+                run.getSpec().setServer(url);
+                create(run);
+            }
+            var registry = manager.manager.metrics().registry();
+            await().atMost(Duration.ofSeconds(30)).until(() -> registry.get("kyma_operator_job_calls")
+                    .tag("state", "waiting").gauge().value() == 16);
+            assertThat(registry.get("kyma_operator_job_calls").tag("state", "in-flight").gauge().value())
+                    .as("--remote-max-in-flight-per-server").isEqualTo(4);
+            long created = System.nanoTime();
+            admin.resource(Samples.kyma(kymas, "neighbour", List.of("istio", "ory", "rafter"))).create();
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> {
+                var kyma = admin.resources(io.kyma.operator.api.Kyma.class).inNamespace(kymas).withName("neighbour")
+                        .get();
+                return kyma.getStatus() != null && kyma.getStatus().getPhase() == io.kyma.operator.api.KymaPhase.READY;
+            });
+            Duration took = Duration.ofNanos(System.nanoTime() - created);
+            System.out.printf("A Kyma of 3 modules at a 50 ms unit beside 20 Runs on a silent service, 2 workers:"
+                    + " Ready after %d ms%n", took.toMillis());
+            assertThat(took).as("its own lifecycle is about 1.1 s").isLessThan(Duration.ofSeconds(10));
+            assertThat(registry.get("kyma_operator_job_calls").tag("state", "in-flight").gauge().value())
+                    .as("the calls still hang").isEqualTo(4);
         }
     }
 

@@ -19,8 +19,10 @@ import io.kyma.operator.api.Run;
 
 /**
  * The Run controller's calls to job services, made off the reconcile pool. A reconcile asks for a call and returns at
- * once; the call waits for its turn, runs without holding a thread, and its answer is kept until the Run's next
- * reconcile takes it. An event starts that reconcile as soon as the answer is in.
+ * once; the call waits for its turn (or for its time: the next poll is asked for with the answer to the last one),
+ * runs without holding a thread, and its answer is kept until the Run's next reconcile takes it. An event starts that
+ * reconcile as soon as the answer is in. A Run whose service keeps failing is told to wait longer each time
+ * ({@link #retryDelay}).
  *
  * <p>
  * Limits, so that no tenant's Runs can take what another tenant's need:
@@ -53,9 +55,19 @@ public final class JobCalls {
         }
     }
 
+    /** Runs a task after a delay: a timer thread in production, the test's hand in tests. */
+    @FunctionalInterface
+    public interface Timer {
+        /** Runs {@code task} after {@code delay}; returns what cancels it. */
+        Runnable later(Duration delay, Runnable task);
+    }
+
     private final int maxInFlight;
     private final int maxPerServer;
+    private final Duration baseDelay;
+    private final Duration maxDelay;
     private final Clock clock;
+    private final Timer timer;
     private volatile Consumer<ResourceID> answered = id -> {
     };
 
@@ -64,12 +76,25 @@ public final class JobCalls {
     /** Namespaces with waiting calls, in the order they are served next. */
     private final ArrayDeque<String> turns = new ArrayDeque<>();
     private final Map<String, Integer> perServer = new HashMap<>();
+    /** Calls taken from their lines that are to be started, by {@link #drain}. */
+    private final ArrayDeque<Call> toLaunch = new ArrayDeque<>();
+    private boolean draining;
     private int inFlight;
     private long asks;
+    private long failedCalls;
+    private long answeredCalls;
 
     private static final class Entry {
         final ResourceID id;
         Call call;
+        /** Whether {@link #call} is only scheduled: not yet in a line, and replaceable by a call of another kind. */
+        boolean scheduled;
+        Runnable unschedule = () -> {
+        };
+        /** The id a start answered, until the Run's status records it (or the Run is deleted before it does). */
+        String startedId;
+        int failures;
+        Instant retryAt;
         Kind readyKind;
         Done<Object> ready;
         Instant lastPoll;
@@ -85,13 +110,51 @@ public final class JobCalls {
             Supplier<? extends CompletableFuture<?>> work) {
     }
 
-    public JobCalls(int maxInFlight, int maxPerServer, Clock clock) {
+    /**
+     * @param baseDelay how long a Run waits after its service failed once; each further failure in a row doubles it
+     * @param maxDelay the longest such wait
+     */
+    public JobCalls(int maxInFlight, int maxPerServer, Duration baseDelay, Duration maxDelay, Clock clock,
+            Timer timer) {
         if (maxInFlight < 1 || maxPerServer < 1) {
             throw new IllegalArgumentException("limits must be at least 1");
         }
         this.maxInFlight = maxInFlight;
         this.maxPerServer = maxPerServer;
+        this.baseDelay = baseDelay;
+        this.maxDelay = maxDelay;
         this.clock = clock;
+        this.timer = timer;
+    }
+
+    /** A timer on one daemon thread. */
+    public static Timer timerThread() {
+        java.util.concurrent.ScheduledThreadPoolExecutor executor = new java.util.concurrent.ScheduledThreadPoolExecutor(
+                1, io.kyma.operator.common.DaemonThreads.named("job-service-calls-timer"));
+        executor.setRemoveOnCancelPolicy(true);
+        return (delay, task) -> {
+            var scheduled = executor.schedule(task, delay.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+            return () -> scheduled.cancel(false);
+        };
+    }
+
+    /**
+     * How long from now the Run waits before it calls its service again: after n failures in a row, the base delay
+     * doubled n - 1 times, at most the longest delay, counted from the last failure; zero after a success.
+     */
+    public synchronized Duration retryDelay(Run run) {
+        Entry entry = entries.get(uid(run));
+        if (entry == null || entry.retryAt == null) {
+            return Duration.ZERO;
+        }
+        Duration left = Duration.between(clock.instant(), entry.retryAt);
+        return left.isNegative() ? Duration.ZERO : left;
+    }
+
+    private Duration backoff(int failures) {
+        int doublings = Math.min(failures - 1, 30);
+        Duration delay = baseDelay.multipliedBy(1L << doublings);
+        return delay.compareTo(maxDelay) > 0 ? maxDelay : delay;
     }
 
     /**
@@ -123,11 +186,19 @@ public final class JobCalls {
     }
 
     /**
-     * Asks for a call unless the Run has one waiting or in flight; returns whether this asked. {@code work} runs later,
-     * on no reconcile thread, and must not block.
+     * Asks for a call now unless the Run has one waiting or in flight; returns whether this asked. {@code work} runs
+     * later, on no reconcile thread, and must not block.
      */
     public boolean ask(Run run, Kind kind, JobServerUrl server, Supplier<? extends CompletableFuture<?>> work) {
-        List<Call> launch;
+        return ask(run, kind, server, work, Duration.ZERO);
+    }
+
+    /**
+     * Asks for a call that gets in line {@code after} from now, so that the Run need not be reconciled to make it. A
+     * call of another kind asked for meanwhile (a cancel at the deadline) takes the place of one not yet in line.
+     */
+    public boolean ask(Run run, Kind kind, JobServerUrl server, Supplier<? extends CompletableFuture<?>> work,
+            Duration after) {
         synchronized (this) {
             if (++asks % 1024 == 0) {
                 sweep();
@@ -135,23 +206,86 @@ public final class JobCalls {
             String uid = uid(run);
             Entry entry = entries.computeIfAbsent(uid, u -> new Entry(ResourceID.fromResource(run)));
             entry.touched = clock.instant();
-            if (entry.call != null) {
+            if (entry.call != null && !(entry.scheduled && entry.call.kind() != kind)) {
                 return false;
             }
-            String namespace = String.valueOf(run.getMetadata().getNamespace());
-            entry.call = new Call(uid, namespace, kind, server.origin(), work);
-            ArrayDeque<Call> line = waiting.computeIfAbsent(namespace, n -> new ArrayDeque<>());
-            if (line.isEmpty()) {
-                turns.addLast(namespace);
+            if (entry.scheduled) {
+                entry.unschedule.run(); // replaced
             }
-            line.addLast(entry.call);
-            launch = next();
+            Call call = new Call(uid, String.valueOf(run.getMetadata().getNamespace()), kind, server.origin(), work);
+            entry.call = call;
+            entry.scheduled = after.compareTo(Duration.ZERO) > 0;
+            if (entry.scheduled) {
+                entry.unschedule = timer.later(after, () -> due(call));
+                return true;
+            }
+            enqueue(call);
         }
-        launch(launch);
+        drain();
         return true;
     }
 
-    /** Whether the Run has a call waiting or in flight. */
+    /** A scheduled call's time has come: in line with it, unless it was replaced or forgotten meanwhile. */
+    private void due(Call call) {
+        synchronized (this) {
+            Entry entry = entries.get(call.uid());
+            if (entry == null || entry.call != call || !entry.scheduled) {
+                return;
+            }
+            entry.scheduled = false;
+            enqueue(call);
+        }
+        drain();
+    }
+
+    /** Puts a call in its namespace's line, and what may start now in the launch queue. Called holding the lock. */
+    private void enqueue(Call call) {
+        ArrayDeque<Call> line = waiting.computeIfAbsent(call.namespace(), n -> new ArrayDeque<>());
+        if (line.isEmpty()) {
+            turns.addLast(call.namespace());
+        }
+        line.addLast(call);
+        toLaunch.addAll(next());
+    }
+
+    /**
+     * Starts the calls in the launch queue, one thread at a time and in a loop, so that calls whose answers complete
+     * at once (a closed client, a fake) start the next ones without a stack that grows with the line.
+     */
+    private void drain() {
+        synchronized (this) {
+            if (draining) {
+                return;
+            }
+            draining = true;
+        }
+        while (true) {
+            Call call;
+            synchronized (this) {
+                call = toLaunch.poll();
+                if (call == null) {
+                    draining = false;
+                    return;
+                }
+            }
+            CompletableFuture<?> answer;
+            try {
+                answer = call.work().get();
+            } catch (RuntimeException e) {
+                answer = CompletableFuture.failedFuture(e);
+            }
+            Call started = call;
+            answer.whenComplete((value, failure) -> finished(started, value, failure));
+        }
+    }
+
+    /** The id of the job a start of the Run answered with, whether or not a reconcile took the answer. */
+    public synchronized Optional<String> startedId(Run run) {
+        Entry entry = entries.get(uid(run));
+        return Optional.ofNullable(entry == null ? null : entry.startedId);
+    }
+
+    /** Whether the Run has a call waiting, in flight, or scheduled. */
     public synchronized boolean busy(Run run) {
         Entry entry = entries.get(uid(run));
         return entry != null && entry.call != null;
@@ -181,7 +315,10 @@ public final class JobCalls {
     /** Drops what is kept for the Run; a call of it still in flight ends unheard, one still waiting is not made. */
     public synchronized void forget(Run run) {
         Entry entry = entries.remove(uid(run));
-        if (entry != null && entry.call != null) {
+        if (entry != null && entry.scheduled) {
+            entry.unschedule.run();
+        }
+        if (entry != null && entry.call != null && !entry.scheduled) {
             ArrayDeque<Call> line = waiting.get(entry.call.namespace());
             if (line != null && line.remove(entry.call) && line.isEmpty()) {
                 waiting.remove(entry.call.namespace());
@@ -196,6 +333,16 @@ public final class JobCalls {
 
     public synchronized int waitingCalls() {
         return waiting.values().stream().mapToInt(ArrayDeque::size).sum();
+    }
+
+    /** Calls that ended in an answer of the job API, since the start. */
+    public synchronized long answeredCalls() {
+        return answeredCalls;
+    }
+
+    /** Calls that ended in a failure (unreachable, an error, a bad answer), since the start. */
+    public synchronized long failedCalls() {
+        return failedCalls;
     }
 
     public synchronized int tracked() {
@@ -245,39 +392,36 @@ public final class JobCalls {
         return start;
     }
 
-    private void launch(List<Call> calls) {
-        for (Call call : calls) {
-            CompletableFuture<?> answer;
-            try {
-                answer = call.work().get();
-            } catch (RuntimeException e) {
-                answer = CompletableFuture.failedFuture(e);
-            }
-            answer.whenComplete((value, failure) -> finished(call, value, failure));
-        }
-    }
-
     private void finished(Call call, Object value, Throwable failure) {
-        List<Call> launch;
         Entry heard = null;
         synchronized (this) {
             inFlight--;
+            if (failure == null) {
+                answeredCalls++;
+            } else {
+                failedCalls++;
+            }
             perServer.computeIfPresent(call.origin(), (origin, n) -> n > 1 ? n - 1 : null);
             Entry entry = entries.get(call.uid());
             if (entry != null && entry.call == call) {
                 Instant now = clock.instant();
                 entry.call = null;
                 entry.readyKind = call.kind();
-                entry.ready = new Done<>(failure == null ? value : null,
-                        failure == null ? null : RemoteJobException.of(failure), now);
+                RemoteJobException problem = failure == null ? null : RemoteJobException.of(failure);
+                entry.failures = problem != null && problem.transientFailure() ? entry.failures + 1 : 0;
+                entry.retryAt = entry.failures == 0 ? null : now.plus(backoff(entry.failures));
+                entry.ready = new Done<>(failure == null ? value : null, problem, now);
                 if (call.kind() == Kind.POLL) {
                     entry.lastPoll = now;
                 }
+                if (call.kind() == Kind.START && problem == null) {
+                    entry.startedId = String.valueOf(value);
+                }
                 heard = entry;
             }
-            launch = next();
+            toLaunch.addAll(next());
         }
-        launch(launch);
+        drain();
         if (heard != null) {
             answered.accept(heard.id);
         }

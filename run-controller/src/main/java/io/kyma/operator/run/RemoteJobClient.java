@@ -88,8 +88,14 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
                     if (answer.state() == null || answer.state().isBlank()) {
                         throw badAnswer("an answer without the job's state");
                     }
-                    return new RemoteJob(id(answer), ServerText.line(answer.state(), MAX_STATE),
-                            ServerText.log(answer.log() == null ? "" : answer.log()), answer.logTruncated());
+                    // Kept until a reconcile takes it: no more than twice the tail the status shows.
+                    String log = answer.log() == null ? "" : answer.log();
+                    boolean cut = answer.logTruncated() || log.length() > 2 * LogTail.MAX_BYTES;
+                    if (log.length() > 2 * LogTail.MAX_BYTES) {
+                        log = log.substring(log.length() - 2 * LogTail.MAX_BYTES);
+                    }
+                    return new RemoteJob(id(answer), ServerText.line(answer.state(), MAX_STATE), ServerText.log(log),
+                            cut);
                 }));
     }
 

@@ -43,7 +43,19 @@ final class RunCleanup {
 
     DeleteControl cleanup(Run run, Context<Run> context) {
         RunStatus status = run.getStatus();
-        if (status == null || status.getRemoteId() == null || status.getPhase() != RunPhase.UNKNOWN) {
+        if (status != null && (status.getPhase() == RunPhase.SUCCEEDED || status.getPhase() == RunPhase.FAILED)
+                && status.getRemoteId() != null) {
+            return gone(run);
+        }
+        // A job may have been started whose id no status holds yet: its start's answer was in, or is on its way.
+        String id = status != null && status.getRemoteId() != null ? status.getRemoteId()
+                : calls.startedId(run).orElse(null);
+        Duration elapsed = Duration.between(deletedAt(run), clock.instant());
+        Duration remaining = settings.cleanupTimeout().minus(elapsed);
+        if (id == null) {
+            if (calls.busy(run) && remaining.compareTo(Duration.ZERO) > 0) {
+                return DeleteControl.noFinalizerRemoval().rescheduleAfter(min(RunReconciler.RECHECK, remaining));
+            }
             return gone(run);
         }
         RunPlan plan;
@@ -52,11 +64,8 @@ final class RunCleanup {
         } catch (RunPlan.Invalid invalid) {
             return gone(run); // no job can have been started on a server it cannot name
         }
-        Duration elapsed = Duration.between(deletedAt(run), clock.instant());
-        Duration remaining = settings.cleanupTimeout().minus(elapsed);
         Optional<Done<Void>> cancelled = calls.take(run, Kind.CANCEL);
         if (cancelled.isEmpty() && (remaining.compareTo(Duration.ZERO) > 0)) {
-            String id = status.getRemoteId();
             calls.ask(run, Kind.CANCEL, plan.server(), () -> jobs.cancel(plan.server(), id));
             cancelled = calls.take(run, Kind.CANCEL);
             if (cancelled.isEmpty()) {
@@ -65,12 +74,12 @@ final class RunCleanup {
         }
         if (cancelled.isPresent() && !cancelled.get().failed()) {
             LOG.info("Run {}/{}: deleted, job {} cancelled", run.getMetadata().getNamespace(),
-                    run.getMetadata().getName(), status.getRemoteId());
+                    run.getMetadata().getName(), id);
             return gone(run);
         }
         String problem = cancelled.map(c -> c.failure().getMessage()).orElse("no answer");
         if (!(remaining.compareTo(Duration.ZERO) > 0)) {
-            warn(run, context, "could not cancel remote job " + status.getRemoteId() + " within "
+            warn(run, context, "could not cancel remote job " + id + " within "
                     + GoDuration.format(settings.cleanupTimeout()) + "; letting the Run go: " + problem);
             return gone(run);
         }
@@ -79,7 +88,7 @@ final class RunCleanup {
         wait = wait.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : wait;
         wait = min(wait, remaining);
         LOG.warn("Run {}/{}: cannot cancel job {} yet, retrying in {}: {}", run.getMetadata().getNamespace(),
-                run.getMetadata().getName(), status.getRemoteId(),
+                run.getMetadata().getName(), id,
                 GoDuration.format(wait.truncatedTo(ChronoUnit.MILLIS)), problem);
         return DeleteControl.noFinalizerRemoval().rescheduleAfter(wait);
     }

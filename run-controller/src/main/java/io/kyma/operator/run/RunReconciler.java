@@ -78,7 +78,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     }
 
     @Override
-    public UpdateControl<Run> reconcile(Run run, Context<Run> context) throws RemoteJobException {
+    public UpdateControl<Run> reconcile(Run run, Context<Run> context) {
         RunStatus current = run.getStatus();
         boolean replan = RunStatuses.failedBeforeStart(run);
         if (ended(current) && !replan) {
@@ -100,25 +100,25 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         }
         RunTiming timing = new RunTiming(startTime(run), plan.timeout());
         Instant now = clock.instant();
-        if (timing.timedOut(now)) {
+        Optional<Done<RemoteJob>> polled = calls.take(run, Kind.POLL);
+        boolean jobEnded = polled.isPresent() && !polled.get().failed() && !polled.get().value().running();
+        if (timing.timedOut(now) && !jobEnded) { // a job that ended is reported as it ended, even if seen late
             return timeOut(run, plan, current.getRemoteId(), context);
         }
-        Optional<Done<RemoteJob>> polled = calls.take(run, Kind.POLL);
         if (polled.isEmpty()) {
-            Duration wait = calls.lastPoll(run).map(last -> Duration.between(now, last.plus(plan.pollInterval())))
-                    .orElse(Duration.ZERO);
-            if (wait.compareTo(Duration.ZERO) > 0 && !calls.busy(run)) {
-                return UpdateControl.<Run>noUpdate().rescheduleAfter(timing.nextPoll(now, wait));
+            if (!calls.busy(run)) {
+                Duration sinceLast = calls.lastPoll(run)
+                        .map(last -> Duration.between(now, last.plus(plan.pollInterval()))).orElse(Duration.ZERO);
+                Duration wait = sinceLast.compareTo(calls.retryDelay(run)) >= 0 ? sinceLast : calls.retryDelay(run);
+                askPoll(run, plan, timing.nextPoll(now, wait));
+                polled = calls.take(run, Kind.POLL);
             }
-            String id = current.getRemoteId();
-            calls.ask(run, Kind.POLL, plan.server(), () -> jobs.get(plan.server(), id, LogTail.MAX_BYTES));
-            polled = calls.take(run, Kind.POLL);
             if (polled.isEmpty()) {
                 return UpdateControl.<Run>noUpdate().rescheduleAfter(timing.nextPoll(now, RECHECK));
             }
         }
         if (polled.get().failed()) {
-            return failure(run, polled.get().failure(), context);
+            return failure(run, polled.get().failure(), context, timing);
         }
         RemoteJob job = polled.get().value();
         RunStatus next = statuses.polled(run, job, RunPlan.movedTo(run, settings, plan.server()));
@@ -130,36 +130,49 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                     job.state());
             return end(run);
         }
-        return UpdateControl.<Run>noUpdate().rescheduleAfter(timing.nextPoll(clock.instant(), plan.pollInterval()));
+        // The next poll is asked for now, so that only its answer reconciles the Run.
+        askPoll(run, plan, timing.nextPoll(clock.instant(), plan.pollInterval()));
+        return UpdateControl.<Run>noUpdate().rescheduleAfter(timing.nextPoll(clock.instant(), RECHECK));
     }
 
-    private UpdateControl<Run> start(Run run, RunPlan plan, Context<Run> context) throws RemoteJobException {
+    private void askPoll(Run run, RunPlan plan, Duration after) {
+        String id = run.getStatus().getRemoteId();
+        calls.ask(run, Kind.POLL, plan.server(), () -> jobs.get(plan.server(), id, LogTail.MAX_BYTES), after);
+    }
+
+    private UpdateControl<Run> start(Run run, RunPlan plan, Context<Run> context) {
         Optional<Done<String>> started = calls.take(run, Kind.START);
         if (started.isEmpty()) {
             Map<String, String> params = run.getSpec().getJob().getParams() == null ? Map.of()
                     : Map.copyOf(run.getSpec().getJob().getParams());
             String name = run.getSpec().getJob().getName();
             String key = run.getMetadata().getUid();
-            calls.ask(run, Kind.START, plan.server(), () -> jobs.start(plan.server(), name, params, key));
+            calls.ask(run, Kind.START, plan.server(), () -> jobs.start(plan.server(), name, params, key),
+                    calls.retryDelay(run));
             started = calls.take(run, Kind.START);
             if (started.isEmpty()) {
                 return UpdateControl.<Run>noUpdate().rescheduleAfter(RECHECK);
             }
         }
         if (started.get().failed()) {
-            return failure(run, started.get().failure(), context);
+            return failure(run, started.get().failure(), context, new RunTiming(clock.instant(), Optional.empty()));
         }
         String id = started.get().value();
         write(run, statuses.started(run, id, plan.server()), context);
-        calls.polled(run); // the first poll is a poll interval after the start
+        calls.polled(run);
         LOG.info("Run {}/{}: started job {} on {}", run.getMetadata().getNamespace(), run.getMetadata().getName(), id,
                 plan.server());
-        Duration first = new RunTiming(clock.instant(), plan.timeout()).nextPoll(clock.instant(), plan.pollInterval());
-        return UpdateControl.<Run>noUpdate().rescheduleAfter(first);
+        RunTiming timing = new RunTiming(clock.instant(), plan.timeout());
+        calls.ask(run, Kind.POLL, plan.server(), () -> jobs.get(plan.server(), id, LogTail.MAX_BYTES),
+                timing.nextPoll(clock.instant(), plan.pollInterval()));
+        return UpdateControl.<Run>noUpdate().rescheduleAfter(timing.nextPoll(clock.instant(), RECHECK));
     }
 
-    /** A permanent failure ends the Run; a transient one is said in status and retried with the shared backoff. */
-    private UpdateControl<Run> failure(Run run, RemoteJobException e, Context<Run> context) throws RemoteJobException {
+    /**
+     * A permanent failure ends the Run; a transient one is said in status and tried again after a backoff that doubles
+     * with each failure in a row ({@link JobCalls#retryDelay}). It is the service's failure, not the reconcile's.
+     */
+    private UpdateControl<Run> failure(Run run, RemoteJobException e, Context<Run> context, RunTiming timing) {
         if (!e.transientFailure()) {
             write(run, statuses.failed(run, e.reason(), e.getMessage()), context);
             return end(run);
@@ -168,7 +181,9 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         if (RunStatuses.needsWrite(run.getStatus(), next)) {
             write(run, next, context);
         }
-        throw e; // retried through the shared failure limiter; the phase stays as it is
+        LOG.info("Run {}/{}: {}; trying again in {}", run.getMetadata().getNamespace(), run.getMetadata().getName(),
+                e.getMessage(), calls.retryDelay(run));
+        return UpdateControl.<Run>noUpdate().rescheduleAfter(timing.nextPoll(clock.instant(), calls.retryDelay(run)));
     }
 
     /** When the job was started; a start time that is not a time (edited by hand) counts from the Run's creation. */

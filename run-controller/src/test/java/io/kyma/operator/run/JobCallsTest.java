@@ -21,9 +21,14 @@ class JobCallsTest {
     private final List<String> started = new ArrayList<>();
     private final List<CompletableFuture<Object>> open = new ArrayList<>();
     private final List<ResourceID> answered = new ArrayList<>();
+    private final List<Runnable> timed = new ArrayList<>();
+    private final JobCalls.Timer timer = (delay, task) -> {
+        timed.add(task);
+        return () -> timed.remove(task);
+    };
 
     private JobCalls calls(int inFlight, int perServer) {
-        JobCalls calls = new JobCalls(inFlight, perServer, clock);
+        JobCalls calls = new JobCalls(inFlight, perServer, Duration.ofSeconds(1), Duration.ofSeconds(60), clock, timer);
         calls.onAnswer(answered::add);
         return calls;
     }
@@ -133,6 +138,43 @@ class JobCallsTest {
         assertThat(JobCalls.inFlightFor(18 * mib, 256 << 10, 32)).as("18 MiB / (3 x 256 KiB)").isEqualTo(24);
         assertThat(JobCalls.inFlightFor(1024 * mib, 256 << 10, 32)).isEqualTo(32);
         assertThat(JobCalls.inFlightFor(mib, 1 << 30, 32)).as("never none").isEqualTo(1);
+    }
+
+    @Test
+    void aScheduledCallGetsInLineAtItsTimeAndACancelTakesItsPlace() {
+        JobCalls calls = calls(4, 4);
+        Run run = run("a", "r");
+        calls.ask(run, JobCalls.Kind.POLL, JobServerUrl.parse("http://jobs:9090"), () -> {
+            started.add("poll");
+            return new CompletableFuture<>();
+        }, Duration.ofSeconds(5));
+        assertThat(started).isEmpty();
+        assertThat(calls.busy(run)).isTrue();
+        assertThat(ask(calls, run, "http://jobs:9090")).as("another poll waits for the scheduled one").isFalse();
+        calls.ask(run, JobCalls.Kind.CANCEL, JobServerUrl.parse("http://jobs:9090"), () -> {
+            started.add("cancel");
+            return CompletableFuture.completedFuture(null);
+        });
+        timed.forEach(Runnable::run);
+        assertThat(started).containsExactly("cancel");
+        assertThat(calls.take(run, JobCalls.Kind.CANCEL)).isPresent();
+    }
+
+    @Test
+    void failuresInARowDoubleTheWaitAndASuccessEndsIt() {
+        JobCalls calls = calls(4, 4);
+        Run run = run("a", "r");
+        for (int i = 0; i < 3; i++) {
+            ask(calls, run, "http://jobs:9090");
+            open.get(i).completeExceptionally(new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, "x", null));
+            calls.take(run, JobCalls.Kind.POLL);
+        }
+        assertThat(calls.retryDelay(run)).isEqualTo(Duration.ofSeconds(4));
+        clock.advance(Duration.ofSeconds(3));
+        assertThat(calls.retryDelay(run)).as("counted from the failure").isEqualTo(Duration.ofSeconds(1));
+        ask(calls, run, "http://jobs:9090");
+        open.get(3).complete("ok");
+        assertThat(calls.retryDelay(run)).isZero();
     }
 
     private static Run run(String namespace, String name) {

@@ -30,7 +30,12 @@ class RunReconcilerTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final FakeJobs jobs = new FakeJobs();
     private final List<RunStatus> written = new ArrayList<>();
-    private final JobCalls calls = new JobCalls(4, 2, clock);
+    private final List<Runnable> timed = new ArrayList<>();
+    private final JobCalls.Timer timer = (delay, task) -> {
+        timed.add(task);
+        return () -> timed.remove(task);
+    };
+    private final JobCalls calls = new JobCalls(4, 2, Duration.ofSeconds(1), Duration.ofSeconds(60), clock, timer);
     private final RunReconciler reconciler = new RunReconciler(clock, new RunSettings(
             Optional.of(JobServerUrl.parse("http://jobs:9090")), Duration.ofSeconds(5), Duration.ofMinutes(5),
             ServerAllowList.parse("jobs,other"), Duration.ofSeconds(10)), jobs, calls,
@@ -54,7 +59,8 @@ class RunReconcilerTest {
         assertThat(jobs.calls).containsExactly("start build uid-r on http://jobs:9090");
         assertThat(last().getRemoteId()).isEqualTo("job-1");
         assertThat(last().getPhase()).isEqualTo(RunPhase.UNKNOWN);
-        assertThat(control.getScheduleDelay()).contains(5000L);
+        assertThat(timed).as("the first poll is asked for with the start's answer").hasSize(1);
+        assertThat(control.getScheduleDelay()).contains(RunReconciler.RECHECK.toMillis());
     }
 
     @Test
@@ -67,9 +73,12 @@ class RunReconcilerTest {
     }
 
     @Test
-    void anUnreachableServiceIsATransientFailureTheStatusSaysIsRetried() {
+    void anUnreachableServiceIsATransientFailureTheStatusSaysIsRetriedWithBackoff() {
         jobs.failure = new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, RemoteJobClient.UNREACHABLE, null);
-        assertThatThrownBy(() -> reconcile(run("job-1"))).isSameAs(jobs.failure);
+        Run run = run("job-1");
+        assertThat(reconcile(run).getScheduleDelay()).contains(1000L);
+        clock.advance(Duration.ofSeconds(5));
+        assertThat(reconcile(run).getScheduleDelay()).as("the second failure in a row").contains(2000L);
         assertThat(last().getPhase()).isEqualTo(RunPhase.UNKNOWN);
         assertThat(last().getConditions()).anySatisfy(c -> {
             assertThat(c.getType()).isEqualTo("RemoteReachable");
@@ -111,20 +120,19 @@ class RunReconcilerTest {
         assertThat(events).isEmpty();
         ((CompletableFuture<String>) jobs.held.get(0)).complete("job-7");
         assertThat(events).containsExactly(ResourceID.fromResource(run));
-        UpdateControl<Run> second = reconcile(run);
+        reconcile(run);
         assertThat(last().getRemoteId()).isEqualTo("job-7");
         assertThat(last().getServer()).isEqualTo("http://jobs:9090");
-        assertThat(second.getScheduleDelay()).contains(5000L);
     }
 
     @Test
     void aJobIsPolledNoMoreOftenThanThePollIntervalWhateverWakesTheRun() throws RemoteJobException {
         Run run = run("job-1");
         reconcile(run);
-        UpdateControl<Run> again = reconcile(run);
+        reconcile(run);
         assertThat(jobs.calls).containsExactly("get job-1 on http://jobs:9090");
-        assertThat(again.getScheduleDelay()).contains(5000L);
-        clock.advance(Duration.ofSeconds(5));
+        later(Duration.ofSeconds(5));
+        assertThat(jobs.calls).as("asked for with the last answer: no reconcile needed").hasSize(2);
         reconcile(run);
         assertThat(jobs.calls).hasSize(2);
     }
@@ -177,25 +185,61 @@ class RunReconcilerTest {
         reconcile(run);
         run.setStatus(last());
         assertThat(written).hasSize(1);
-        clock.advance(Duration.ofSeconds(5));
         jobs.answer = new RemoteJob("job-1", "running", "line 1\nline 2\n");
+        later(Duration.ofSeconds(5));
         reconcile(run);
         assertThat(written).as("5 s after the last write").hasSize(1);
-        clock.advance(Duration.ofSeconds(5));
         jobs.answer = new RemoteJob("job-1", "running", "line 1\nline 2\nline 3\n");
+        later(Duration.ofSeconds(5));
         reconcile(run);
         assertThat(written).hasSize(2);
         assertThat(last().getLogs()).isEqualTo("line 1\nline 2\nline 3\n");
         run.setStatus(last());
-        clock.advance(Duration.ofSeconds(5));
         jobs.answer = new RemoteJob("job-1", "succeeded", "line 1\nline 2\nline 3\ndone\n");
+        later(Duration.ofSeconds(5));
         reconcile(run);
         assertThat(written).hasSize(3);
         assertThat(last().getPhase()).isEqualTo(RunPhase.SUCCEEDED);
         assertThat(calls.tracked()).as("nothing kept for an ended Run").isZero();
     }
 
-    private UpdateControl<Run> reconcile(Run run) throws RemoteJobException {
+    @Test
+    void aJobThatEndedIsReportedAsItEndedEvenWhenItsAnswerIsReadAfterTheDeadline() {
+        Run run = run("job-1");
+        run.getSpec().setTimeout("10s");
+        jobs.hold = true;
+        clock.advance(Duration.ofSeconds(9));
+        reconcile(run);
+        clock.advance(Duration.ofSeconds(2));
+        ((CompletableFuture<RemoteJob>) jobs.held.get(0)).complete(new RemoteJob("job-1", "succeeded", "done\n"));
+        reconcile(run);
+        assertThat(last().getPhase()).isEqualTo(RunPhase.SUCCEEDED);
+        assertThat(jobs.calls).noneMatch(c -> c.startsWith("cancel"));
+    }
+
+    @Test
+    void aRunDeletedWhileItsStartIsOutCancelsTheJobTheStartAnswers() {
+        jobs.hold = true;
+        Run run = run(null);
+        reconcile(run);
+        run.getMetadata().setDeletionTimestamp(clock.instant().toString());
+        assertThat(reconciler.cleanup(run, new FakeContext<>(run, List.of())).isRemoveFinalizer())
+                .as("waits for the start's answer").isFalse();
+        ((CompletableFuture<String>) jobs.held.get(0)).complete("job-9");
+        jobs.hold = false;
+        assertThat(reconciler.cleanup(run, new FakeContext<>(run, List.of())).isRemoveFinalizer()).isTrue();
+        assertThat(jobs.calls).containsExactly("start build uid-r on http://jobs:9090", "cancel job-9 on http://jobs:9090");
+    }
+
+    /** Time passes, and what was scheduled for it happens. */
+    private void later(Duration by) {
+        clock.advance(by);
+        List<Runnable> due = new ArrayList<>(timed);
+        timed.clear();
+        due.forEach(Runnable::run);
+    }
+
+    private UpdateControl<Run> reconcile(Run run) {
         return reconciler.reconcile(run, new FakeContext<>(run, List.of()));
     }
 

@@ -89,8 +89,12 @@ public final class ReconcileGuard {
     }
 
     public <T> Result<T> run(HasMetadata resource, Work<T> work) {
-        String key = controller + "/" + resource.getMetadata().getNamespace() + "/" + resource.getMetadata().getName();
-        Optional<Duration> blocked = limiter.blockedFor(key);
+        // By UID, so that an object created again under the same name starts afresh; and the epoch, so that a new
+        // generation or a deletion is tried at once rather than after the backoff its earlier failures earned.
+        String key = controller + "/" + (resource.getMetadata().getUid() != null ? resource.getMetadata().getUid()
+                : resource.getMetadata().getNamespace() + "/" + resource.getMetadata().getName());
+        String epoch = resource.getMetadata().getGeneration() + (resource.isMarkedForDeletion() ? "/deleting" : "");
+        Optional<Duration> blocked = limiter.blockedFor(key, epoch);
         if (blocked.isPresent()) {
             return new Result<>(Outcome.DEFERRED, null, blocked.get());
         }
@@ -129,7 +133,7 @@ public final class ReconcileGuard {
         if (failure != null && isConflict(failure)) {
             // The reconcile worked on a stale copy and the API server refused its write: the ordinary
             // optimistic-concurrency outcome, retried on fresh data like controller-runtime's requeue, not an error.
-            Duration delay = limiter.failed(key);
+            Duration delay = limiter.failed(key, epoch);
             metrics.reconcileConflicts(controller).increment();
             metrics.reconciles(controller, "requeue").increment();
             metrics.queueRetries(controller).increment();
@@ -141,7 +145,7 @@ public final class ReconcileGuard {
             // Deleted meanwhile, or not served yet: a kube-apiserver that has just started answers 404 for custom
             // resources until it has loaded their CRDs. Retried with backoff; once the deletion's watch event has
             // emptied the cache, the retry finds nothing to reconcile.
-            Duration delay = limiter.failed(key);
+            Duration delay = limiter.failed(key, epoch);
             metrics.reconciles(controller, "requeue").increment();
             metrics.queueRetries(controller).increment();
             LOG.info("{} {}: not found (deleted, or not served yet after an API server start), retrying in {}",
@@ -160,7 +164,7 @@ public final class ReconcileGuard {
             return new Result<>(Outcome.FAILED, null, syncPeriod);
         }
         if (failure != null) {
-            Duration delay = limiter.failed(key);
+            Duration delay = limiter.failed(key, epoch);
             metrics.reconcileErrors(controller).increment();
             metrics.reconciles(controller, "error").increment();
             metrics.queueRetries(controller).increment();

@@ -22,8 +22,11 @@ public final class RequeueLimiter {
     private final Consumer<Duration> waitRecorder;
     private final Map<Object, Backoff> backoffs = new ConcurrentHashMap<>();
 
-    private record Backoff(int failures, Instant retryAt) {
+    /** @param epoch what the failures were failures of (a generation, a deletion): a new epoch starts afresh */
+    private record Backoff(int failures, Instant retryAt, Object epoch) {
     }
+
+    private final java.util.concurrent.atomic.AtomicLong failuresSeen = new java.util.concurrent.atomic.AtomicLong();
 
     public RequeueLimiter(Duration baseDelay, Duration maxDelay, TokenBucket bucket, Clock clock,
             Consumer<Duration> waitRecorder) {
@@ -36,10 +39,22 @@ public final class RequeueLimiter {
 
     /** Records a failure of {@code key}; returns how long until its next attempt. */
     public Duration failed(Object key) {
+        return failed(key, null);
+    }
+
+    /**
+     * Records a failure of {@code key} in {@code epoch}; failures of an earlier epoch are not counted, so an object
+     * whose spec changed or that is being deleted starts at the first backoff.
+     */
+    public Duration failed(Object key, Object epoch) {
+        if (failuresSeen.incrementAndGet() % 1024 == 0) {
+            forgetStale();
+        }
         Backoff next = backoffs.compute(key, (k, previous) -> {
-            int failures = previous == null ? 1 : previous.failures() + 1;
+            int failures = previous == null || !java.util.Objects.equals(previous.epoch(), epoch) ? 1
+                    : previous.failures() + 1;
             Duration delay = max(backoff(failures), bucket.reserve());
-            return new Backoff(failures, clock.instant().plus(delay));
+            return new Backoff(failures, clock.instant().plus(delay), epoch);
         });
         Duration delay = Duration.between(clock.instant(), next.retryAt());
         waitRecorder.accept(delay);
@@ -53,8 +68,13 @@ public final class RequeueLimiter {
 
     /** How long {@code key} must still wait before its next attempt, if it is backing off. */
     public Optional<Duration> blockedFor(Object key) {
+        return blockedFor(key, null);
+    }
+
+    /** How long {@code key} must still wait in {@code epoch}: not at all once the epoch has moved on. */
+    public Optional<Duration> blockedFor(Object key, Object epoch) {
         Backoff backoff = backoffs.get(key);
-        if (backoff == null) {
+        if (backoff == null || !java.util.Objects.equals(backoff.epoch(), epoch)) {
             return Optional.empty();
         }
         Duration remaining = Duration.between(clock.instant(), backoff.retryAt());
@@ -65,6 +85,20 @@ public final class RequeueLimiter {
     public int failures(Object key) {
         Backoff backoff = backoffs.get(key);
         return backoff == null ? 0 : backoff.failures();
+    }
+
+    /** Keys tracked, for tests. */
+    int tracked() {
+        return backoffs.size();
+    }
+
+    /**
+     * Drops backoffs whose retry time passed longer ago than the longest backoff: their objects were not reconciled
+     * since, which means they are gone (a deleted object's key is never used again).
+     */
+    private void forgetStale() {
+        Instant before = clock.instant().minus(maxDelay);
+        backoffs.values().removeIf(b -> b.retryAt().isBefore(before));
     }
 
     /** The backoff after the n-th consecutive failure: base, 2 base, 4 base, ... capped at the maximum. */

@@ -70,6 +70,36 @@ class ReconcileGuardTest {
         assertThat(guard.run(resource, () -> "ran").value()).isEqualTo("ran");
     }
 
+    @Test
+    void aNewGenerationADeletionOrANewObjectOfTheSameNameDoesNotWaitOutAnEarlierBackoff() {
+        ConfigMap failing = new ConfigMapBuilder().withNewMetadata().withName("r").withNamespace("ns").withUid("u1")
+                .withGeneration(1L).endMetadata().build();
+        for (int i = 0; i < 5; i++) {
+            clock.advance(guard.run(failing, () -> {
+                throw new IllegalStateException("broken");
+            }).delay());
+        }
+        guard.run(failing, () -> {
+            throw new IllegalStateException("broken");
+        });
+        assertThat(guard.run(failing, () -> "ran").outcome()).isEqualTo(ReconcileGuard.Outcome.DEFERRED);
+        ConfigMap edited = new ConfigMapBuilder(failing).editMetadata().withGeneration(2L).endMetadata().build();
+        assertThat(guard.run(edited, () -> "ran").value()).as("a new generation").isEqualTo("ran");
+
+        guard.run(failing, () -> {
+            throw new IllegalStateException("broken");
+        });
+        ConfigMap deleting = new ConfigMapBuilder(failing).editMetadata()
+                .withDeletionTimestamp("2026-01-01T00:10:00Z").endMetadata().build();
+        assertThat(guard.run(deleting, () -> "ran").value()).as("a deletion").isEqualTo("ran");
+
+        guard.run(failing, () -> {
+            throw new IllegalStateException("broken");
+        });
+        ConfigMap again = new ConfigMapBuilder(failing).editMetadata().withUid("u2").endMetadata().build();
+        assertThat(guard.run(again, () -> "ran").value()).as("created again under the same name").isEqualTo("ran");
+    }
+
     /**
      * Found by the control-plane restart scenario: a kube-apiserver that has just started answers 404 for custom
      * resources until it has loaded their CRDs. Taken for a deletion, the Run waited for the sync period (minutes).

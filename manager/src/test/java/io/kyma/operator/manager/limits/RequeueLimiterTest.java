@@ -80,4 +80,21 @@ class RequeueLimiterTest {
         assertThat(total).as("10 failures through one bucket of 1/s").isEqualTo(Duration.ofSeconds(9));
         assertThat(kymas.failures("kyma-0")).isEqualTo(1);
     }
+
+    @Test
+    void aNewEpochStartsAtTheFirstBackoffAndStaleKeysAreForgotten() {
+        MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+        RequeueLimiter limiter = new RequeueLimiter(Duration.ofSeconds(1), Duration.ofSeconds(8),
+                new TokenBucket(1000, 1000, clock), clock, d -> {
+                });
+        limiter.failed("a", "1");
+        assertThat(limiter.failed("a", "1")).isEqualTo(Duration.ofSeconds(2));
+        assertThat(limiter.blockedFor("a", "2")).isEmpty();
+        assertThat(limiter.failed("a", "2")).isEqualTo(Duration.ofSeconds(1));
+        clock.advance(Duration.ofSeconds(10));
+        for (int i = 0; i < 1022; i++) {
+            limiter.failed("k" + i, "1");
+        }
+        assertThat(limiter.tracked()).as("the key not tried for longer than the longest backoff").isEqualTo(1022);
+    }
 }
