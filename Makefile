@@ -92,6 +92,12 @@ bench: ## Scale benchmark: N Kymas (default 1000) at UNIT (default 1s), embedded
 	java -jar bench/target/kyma-bench.jar --n $(or $(N),1000) --unit $(or $(UNIT),1s) $(BENCH_FLAGS) \
 		$(if $(OPERATOR_FLAGS),-- $(OPERATOR_FLAGS))
 
+.PHONY: bench-noisy-neighbour
+bench-noisy-neighbour: ## Noisy neighbour: tenant A's N Kymas (default 1000) and 50 Runs on a job service answering in 5 s, then tenant B's one Kyma.
+	@test -f bench/target/kyma-bench.jar -a -f $(JAR) || $(MAKE) build
+	java -jar bench/target/kyma-bench.jar --n $(or $(N),1000) --unit $(or $(UNIT),1s) --noisy-neighbour $(BENCH_FLAGS) \
+		$(if $(OPERATOR_FLAGS),-- $(OPERATOR_FLAGS))
+
 .PHONY: bench-memory
 bench-memory: ## Memory at the seed's scale: 4000 Kymas (76,000 objects), client QPS raised so it ends in about 30 min.
 	@test -f bench/target/kyma-bench.jar -a -f $(JAR) || $(MAKE) build

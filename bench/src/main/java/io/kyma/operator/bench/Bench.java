@@ -53,13 +53,29 @@ public final class Bench {
     private static final int[] CEILING_CONCURRENCY = { 8, 32, 64 };
     private static final int CEILING_OBJECTS = 120;
 
+    /** Tenant B's namespace and Kyma in the noisy-neighbour scenario. */
+    static final String NEIGHBOUR_NS = "bench-neighbour";
+    /** Tenant A's Runs on a slow job service in that scenario, and how long the service takes to answer. */
+    static final int SLOW_RUNS = 50;
+    static final Duration SLOW_ANSWER = Duration.ofSeconds(5);
+
     private final BenchOptions options;
     private final ManagerConfig operatorConfig;
+    /** The slow job service of the noisy-neighbour scenario, the operator's --remote-server-url. */
+    private final java.util.Optional<io.kyma.operator.remotejob.JobServer> slowJobs;
     private final HttpClient http = HttpClient.newHttpClient();
     private final Progress progress = new Progress();
 
-    Bench(BenchOptions options) {
-        this.options = options;
+    Bench(BenchOptions given) {
+        if (given.noisyNeighbour()) {
+            io.kyma.operator.remotejob.JobServer slow = io.kyma.operator.remotejob.JobServer.start("127.0.0.1", 0);
+            slow.faults().latency(SLOW_ANSWER);
+            this.slowJobs = java.util.Optional.of(slow);
+            this.options = given.withOperatorFlags("--remote-server-url", slow.url());
+        } else {
+            this.slowJobs = java.util.Optional.empty();
+            this.options = given;
+        }
         this.operatorConfig = ManagerConfig.parse(options.operatorFlags().toArray(String[]::new), Map.of());
     }
 
@@ -77,8 +93,15 @@ public final class Bench {
             System.exit(2);
             return;
         }
-        Result result = new Bench(options).run();
+        Bench bench = new Bench(options);
+        Result result;
+        try {
+            result = bench.run();
+        } finally {
+            bench.slowJobs.ifPresent(io.kyma.operator.remotejob.JobServer::close);
+        }
         System.out.println(result.summaryLine());
+        Files.writeString(options.out().resolve("summary.txt"), result.summaryLine() + "\n");
     }
 
     Result run() throws Exception {
@@ -91,6 +114,9 @@ public final class Bench {
                 installCrds(client);
                 namespace(client, NS);
                 namespace(client, CEILING_NS);
+                if (options.noisyNeighbour()) {
+                    namespace(client, NEIGHBOUR_NS);
+                }
                 if (options.kubeconfig().isPresent()) {
                     removeLeftovers(client, "of an earlier run");
                 }
@@ -177,11 +203,17 @@ public final class Bench {
         SocketBacklog backlog = new SocketBacklog(operator.pid(),
                 SocketBacklog.port(java.net.URI.create(client.getConfiguration().getMasterUrl())));
         backlog.start();
+        if (options.noisyNeighbour()) {
+            createSlowRuns(client);
+        }
         long loadStart = System.nanoTime();
         java.time.Instant loadStartedAt = java.time.Instant.now();
         createLoad(client, heapCurve, sampler, arrivalRate);
+        java.util.concurrent.CompletableFuture<Double> neighbour = options.noisyNeighbour() ? neighbour(client)
+                : java.util.concurrent.CompletableFuture.completedFuture(Double.NaN);
+        int kymas = options.n() + 1 + (options.noisyNeighbour() ? 1 : 0);
         progress.say("waiting for all " + options.n() + " Kymas to be Ready");
-        while (sampler.lastReady() < options.n() + 1) {
+        while (sampler.lastReady() < kymas) {
             Thread.sleep(250);
             heapCurve.maybeSample(sampler.lastWatched());
             progress.bar("ready", (int) sampler.lastReady() - 1, options.n(), loadStart);
@@ -244,6 +276,15 @@ public final class Bench {
         if (operator instanceof Replicas replicas) {
             replicas.describe(result.summary());
         }
+        if (options.noisyNeighbour()) {
+            double neighbourReady = neighbour.get();
+            result.summary().put("neighbour_ready_s", String.format(Locale.ROOT, "%.1f", neighbourReady));
+            result.summary().put("neighbour_ready_ratio", String.format(Locale.ROOT, "%.3f", neighbourReady / t1));
+            result.summary().put("slow_runs", Integer.toString(SLOW_RUNS));
+            result.summary().put("slow_answer_s", Long.toString(SLOW_ANSWER.toSeconds()));
+            result.summary().put("job_calls_failed", String.format(Locale.ROOT, "%.0f",
+                    operatorAfter.sum("kyma_operator_job_calls_finished_total", l -> "failed".equals(l.get("outcome")))));
+        }
         // How close the run came to the best order of admission with its transitions on time (docs/bench/README,
         // "The least T(N) with ordered progress"); the client's burst counts when its QPS is the rate.
         boolean clientBound = ceiling.clientQps() > 0 && ceiling.writesPerSecond() >= ceiling.clientQps();
@@ -261,6 +302,49 @@ public final class Bench {
         Files.writeString(options.out().resolve("report.md"), result.report(options));
         progress.say("report: " + options.out().resolve("report.md"));
         return result;
+    }
+
+    /** Tenant A's Runs, polled on the slow job service for the whole load. */
+    private void createSlowRuns(KubernetesClient client) {
+        progress.say(SLOW_RUNS + " Runs on a job service that answers in " + SLOW_ANSWER.toSeconds() + " s");
+        for (int i = 0; i < SLOW_RUNS; i++) {
+            io.kyma.operator.api.Run run = new io.kyma.operator.api.Run();
+            run.setMetadata(new ObjectMetaBuilder().withName(String.format("slow-%02d", i)).withNamespace(NS).build());
+            run.setSpec(new io.kyma.operator.api.RunSpec());
+            run.getSpec().setJob(new io.kyma.operator.api.JobSpec());
+            run.getSpec().getJob().setName("batch");
+            run.getSpec().getJob().setParams(new java.util.LinkedHashMap<>(Map.of("durationSeconds", "86400",
+                    "linesPerSecond", "1")));
+            run.getSpec().setPollInterval("1s");
+            client.resource(run).create();
+        }
+    }
+
+    /**
+     * Tenant B's Kyma, created once A's are: completes with the seconds from its create until the bench sees it
+     * Ready, looked at every 200 ms as T(1) is.
+     */
+    private java.util.concurrent.CompletableFuture<Double> neighbour(KubernetesClient client) {
+        progress.say("tenant B: one Kyma in " + NEIGHBOUR_NS);
+        Kyma kyma = kyma("neighbour");
+        kyma.getMetadata().setNamespace(NEIGHBOUR_NS);
+        long start = System.nanoTime();
+        client.resource(kyma).create();
+        return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            while (true) {
+                Kyma seen = client.resources(Kyma.class).inNamespace(NEIGHBOUR_NS).withName("neighbour").get();
+                if (seen != null && seen.getStatus() != null
+                        && seen.getStatus().getPhase() == io.kyma.operator.api.KymaPhase.READY) {
+                    return (System.nanoTime() - start) / 1e9;
+                }
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return Double.NaN;
+                }
+            }
+        });
     }
 
     /** All N at once, or one after another at {@code perSecond} (open loop). */

@@ -15,7 +15,7 @@ import io.kyma.operator.common.GoDuration;
 record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, Path repository, String javaCommand,
         List<String> jvmOptions, Map<String, String> operatorEnvironment, boolean heapDump, boolean profile,
         List<String> operatorFlags, Optional<ArrivalRate> arrivalRate, int operatorNice, int shards,
-        int apiserverWatchBuffer) {
+        int apiserverWatchBuffer, boolean noisyNeighbour) {
 
     /**
      * Open loop: Kymas arrive one after another at a steady rate, either {@code perSecond} or {@code share} of the
@@ -40,7 +40,7 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
             Usage: java -jar bench/target/kyma-bench.jar [--help] [--n N] [--unit DURATION] [--kubeconfig FILE] [--out DIR]
                    [--repository DIR] [--java FILE] [--jvm-options "FLAGS"] [--jvm-extra "FLAGS"]
                    [--heap-dump] [--profile] [--arrival-rate K | P%] [--operator-nice N] [--shards K]
-                   [--apiserver-watch-buffer E] [-- operator flags]
+                   [--apiserver-watch-buffer E] [--noisy-neighbour] [-- operator flags]
               --n           Kymas of the 18 modules in the load (default 1000)
               --unit        the operator's --transition-unit (default 1s)
               --kubeconfig  a cluster to use; without it an embedded control plane is started
@@ -66,6 +66,10 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
                             1000) for each watcher of a custom resource instead of v1.20's 10, as later
                             releases size it (hack/control-plane.sh, APISERVER_WATCH_BUFFER); not with
                             --kubeconfig
+              --noisy-neighbour  tenant A (namespace bench) also has 50 Runs on a job service that answers in
+                            5 s, and once A's N Kymas are created, tenant B (namespace bench-neighbour)
+                            creates one Kyma: the summary adds neighbour_ready_s and neighbour_ready_ratio
+                            (B's time to Ready over T(1))
             Flags after -- go to the operator, for example -- --k8s-client-qps 300 --k8s-client-burst 300.
             """;
 
@@ -93,6 +97,7 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
         int shards = 1;
         int apiserverWatchBuffer = 0;
         List<String> operatorFlags = new ArrayList<>();
+        boolean noisyNeighbour = false;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--")) {
                 operatorFlags.addAll(List.of(args).subList(i + 1, args.length));
@@ -107,6 +112,10 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
             }
             if (args[i].equals("--profile")) {
                 profile = true;
+                continue;
+            }
+            if (args[i].equals("--noisy-neighbour")) {
+                noisyNeighbour = true;
                 continue;
             }
             if (i + 1 >= args.length) {
@@ -179,7 +188,16 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
                     + " --shards " + shards);
         }
         return new BenchOptions(n, unit, kubeconfig, out, repository, javaCommand, List.copyOf(jvm), environment, heapDump,
-                profile, operatorFlags, arrivalRate, operatorNice, shards, apiserverWatchBuffer);
+                profile, operatorFlags, arrivalRate, operatorNice, shards, apiserverWatchBuffer, noisyNeighbour);
+    }
+
+    /** The same options with more operator flags. */
+    BenchOptions withOperatorFlags(String... more) {
+        List<String> flags = new ArrayList<>(operatorFlags);
+        flags.addAll(List.of(more));
+        return new BenchOptions(n, unit, kubeconfig, out, repository, javaCommand, jvmOptions, operatorEnvironment,
+                heapDump, profile, List.copyOf(flags), arrivalRate, operatorNice, shards, apiserverWatchBuffer,
+                noisyNeighbour);
     }
 
     static Path findRepository() {

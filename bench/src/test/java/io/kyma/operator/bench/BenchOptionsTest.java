@@ -33,6 +33,16 @@ class BenchOptionsTest {
     }
 
     @Test
+    void theNoisyNeighbourScenarioIsASwitchAndKeepsTheOperatorFlags() {
+        assertThat(BenchOptions.parse(new String[] { "--jvm-options", "" }).noisyNeighbour()).isFalse();
+        BenchOptions noisy = BenchOptions.parse(new String[] { "--noisy-neighbour", "--jvm-options", "", "--",
+                "--k8s-client-qps", "200" });
+        assertThat(noisy.noisyNeighbour()).isTrue();
+        assertThat(noisy.withOperatorFlags("--remote-server-url", "http://127.0.0.1:1").operatorFlags())
+                .containsExactly("--k8s-client-qps", "200", "--remote-server-url", "http://127.0.0.1:1");
+    }
+
+    @Test
     void profileAndHeapDumpAreSwitchesOffByDefault() {
         BenchOptions plain = BenchOptions.parse(new String[] { "--jvm-options", "" });
         assertThat(plain.profile()).isFalse();

@@ -18,7 +18,12 @@ import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
 
 /**
- * Which Kymas get their components now and which wait, oldest first (by creation time, then namespace and name).
+ * Which Kymas get their components now and which wait: namespaces take turns, and within a namespace the oldest goes
+ * first (by creation time, then name).
+ * <p>
+ * Turns, as in the API server's fair queuing per flow: the namespaces with Kymas waiting are served round robin, and a
+ * namespace whose Kyma was just admitted goes to the back. A burst of a thousand Kymas in one namespace therefore
+ * delays a Kyma of another namespace by at most one admission per namespace with Kymas waiting, not by the burst.
  * <p>
  * The budget is the HelmComponent controller's backlog: reconciles due but waiting for a worker, plus components
  * created but not yet seen by the informer, plus the components of Kymas admitted a moment ago whose creates are
@@ -33,7 +38,7 @@ import io.kyma.operator.api.KymaPhase;
  * <p>
  * A Kyma counts as admitted once its status has a phase other than Pending (written by an earlier admission, even by
  * another replica) or it has components. A waiting Kyma is told how many are ahead of it once, when it starts to wait;
- * the line itself is the Pending Kymas by creation time.
+ * the line itself is the Pending Kymas of each namespace by creation time, the namespaces taking turns.
  */
 public final class Admission {
     /** A waiting Kyma's place: {@code ahead} Kymas are in line before it, as of {@code asOf}. */
@@ -60,7 +65,11 @@ public final class Admission {
     private final Clock clock;
     private final int bound;
     private volatile IntSupplier backlog = () -> 0;
-    private final TreeMap<Key, Waiting> line = new TreeMap<>(Key.ORDER);
+    /** The waiting Kymas of each namespace, oldest first. */
+    private final Map<String, TreeMap<Key, Waiting>> lines = new HashMap<>();
+    /** Namespaces with Kymas waiting, in the order of their turns. */
+    private final java.util.ArrayDeque<String> turns = new java.util.ArrayDeque<>();
+    private int waitingTotal;
     private final Map<String, Key> keys = new HashMap<>();
     private final Set<String> admitted = new HashSet<>();
     /** Admitted Kymas not yet Ready (nor failed for good). */
@@ -116,7 +125,9 @@ public final class Admission {
         if (admitted.contains(uid)) {
             return Optional.empty();
         }
-        Waiting waiting = line.get(keys.get(uid));
+        Key key = keys.get(uid);
+        TreeMap<Key, Waiting> known = key == null ? null : lines.get(key.namespace());
+        Waiting waiting = known == null ? null : known.get(key);
         if (waiting == null) {
             waiting = join(kyma, wanted);
         } else if (waiting.wanted != wanted) {
@@ -126,13 +137,15 @@ public final class Admission {
             waiting.wanted = wanted;
         }
         // first in line: every Kyma before it has its room reserved already
-        boolean head = line.headMap(waiting.key).values().stream().allMatch(w -> w.reserved);
+        List<Waiting> order = order();
+        int place = order.indexOf(waiting);
+        boolean head = order.subList(0, place).stream().allMatch(w -> w.reserved);
         if (hasComponents || wanted == 0 || bound < 0 || waiting.reserved || head && room() > 0) {
-            if (waiting.reserved) {
-                reservedTotal -= waiting.wanted;
+            leaveLine(uid); // gives back its reserved room, if any
+            String namespace = waiting.key.namespace();
+            if (turns.remove(namespace) && lines.containsKey(namespace)) {
+                turns.addLast(namespace); // its turn is over
             }
-            line.remove(waiting.key);
-            keys.remove(uid);
             admitted.add(uid);
             inProgress.add(uid);
             creating.merge(uid, wanted, Integer::sum);
@@ -140,7 +153,7 @@ public final class Admission {
             return Optional.empty();
         }
         if (waiting.told == null) {
-            waiting.told = new Place(line.headMap(waiting.key).size(), clock.instant());
+            waiting.told = new Place(place, clock.instant());
         }
         return Optional.of(waiting.told);
     }
@@ -166,7 +179,7 @@ public final class Admission {
     public synchronized List<ResourceID> due() {
         List<ResourceID> due = new ArrayList<>();
         int room = room();
-        for (Waiting waiting : line.values()) {
+        for (Waiting waiting : order()) {
             if (waiting.reserved) {
                 continue;
             }
@@ -184,7 +197,8 @@ public final class Admission {
     /** Whether the Kyma waits in line with no room reserved for it: a reconcile of it now would only wait again. */
     public synchronized boolean waitsInLine(String uid) {
         Key key = keys.get(uid);
-        Waiting waiting = key == null ? null : line.get(key);
+        TreeMap<Key, Waiting> line = key == null ? null : lines.get(key.namespace());
+        Waiting waiting = line == null ? null : line.get(key);
         return waiting != null && !waiting.reserved;
     }
 
@@ -195,7 +209,30 @@ public final class Admission {
 
     /** Kymas waiting in line. */
     public synchronized int waiting() {
-        return line.size();
+        return waitingTotal;
+    }
+
+    /**
+     * The line as it will be served: the oldest waiting Kyma of each namespace in the order of their turns, then the
+     * second oldest of each, and so on.
+     */
+    private List<Waiting> order() {
+        List<Waiting> order = new ArrayList<>(waitingTotal);
+        List<java.util.Iterator<Waiting>> rounds = new ArrayList<>(turns.size());
+        for (String namespace : turns) {
+            rounds.add(lines.get(namespace).values().iterator());
+        }
+        while (!rounds.isEmpty()) {
+            for (var it = rounds.iterator(); it.hasNext();) {
+                var namespace = it.next();
+                if (namespace.hasNext()) {
+                    order.add(namespace.next());
+                } else {
+                    it.remove();
+                }
+            }
+        }
+        return order;
     }
 
     /** Backlog left before admission stops (negative when past the bound). */
@@ -209,7 +246,12 @@ public final class Admission {
         Key key = new Key(created == null ? Instant.MAX : Instant.parse(created), kyma.getMetadata().getNamespace(),
                 kyma.getMetadata().getName(), uid);
         Waiting waiting = new Waiting(key, wanted);
+        TreeMap<Key, Waiting> line = lines.computeIfAbsent(key.namespace(), n -> new TreeMap<>(Key.ORDER));
+        if (line.isEmpty()) {
+            turns.addLast(key.namespace());
+        }
         line.put(key, waiting);
+        waitingTotal++;
         keys.put(uid, key);
         return waiting;
     }
@@ -223,8 +265,17 @@ public final class Admission {
 
     private void leaveLine(String uid) {
         Key key = keys.remove(uid);
-        Waiting waiting = key == null ? null : line.remove(key);
-        if (waiting != null && waiting.reserved) {
+        TreeMap<Key, Waiting> line = key == null ? null : lines.get(key.namespace());
+        Waiting waiting = line == null ? null : line.remove(key);
+        if (waiting == null) {
+            return;
+        }
+        waitingTotal--;
+        if (line.isEmpty()) {
+            lines.remove(key.namespace());
+            turns.remove(key.namespace());
+        }
+        if (waiting.reserved) {
             reservedTotal -= waiting.wanted;
         }
     }

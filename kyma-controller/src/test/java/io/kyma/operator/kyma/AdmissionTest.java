@@ -165,9 +165,42 @@ class AdmissionTest {
         assertThat(kymas).allSatisfy(k -> assertThat(admission.admit(k, 18, false)).isEmpty());
     }
 
+    @Test
+    void namespacesTakeTurnsSoABurstInOneDelaysAnotherByOneAdmission() {
+        Admission admission = admission(18);
+        List<Kyma> burst = IntStream.range(0, 1000).mapToObj(i -> kyma("busy", "k" + i, i, 18)).toList();
+        burst.forEach(k -> admission.changed(null, k));
+        Kyma neighbour = kyma("quiet", "one", 2000, 18);
+        admission.changed(null, neighbour);
+
+        assertThat(admission.admit(neighbour, 18, false)).as("behind the burst's oldest only")
+                .contains(new Admission.Place(1, T0));
+        assertThat(admission.admit(burst.get(0), 18, false)).isEmpty();
+        admission.createsDone(burst.get(0).getMetadata().getUid());
+        assertThat(admission.admit(burst.get(1), 18, false)).as("the quiet namespace's turn").isPresent();
+        assertThat(admission.admit(neighbour, 18, false)).isEmpty();
+        admission.createsDone(neighbour.getMetadata().getUid());
+        assertThat(admission.admit(burst.get(1), 18, false)).isEmpty();
+        assertThat(admission.waiting()).isEqualTo(998);
+    }
+
+    @Test
+    void withinANamespaceTheOldestStillGoesFirstAndTheTurnPassesOn() {
+        Admission admission = admission(18);
+        Kyma a1 = kyma("a", "a1", 1, 18), a2 = kyma("a", "a2", 2, 18), b1 = kyma("b", "b1", 3, 18);
+        List.of(b1, a2, a1).forEach(k -> admission.changed(null, k));
+        assertThat(admission.due()).as("one fits: the oldest of the namespace whose turn it is")
+                .containsExactly(new ResourceID("b1", "b"));
+        assertThat(admission.admit(a2, 18, false)).as("a1 is older").contains(new Admission.Place(2, T0));
+    }
+
     private static Kyma kyma(String name, int createdSecond, int modules) {
+        return kyma("ns", name, createdSecond, modules);
+    }
+
+    private static Kyma kyma(String namespace, String name, int createdSecond, int modules) {
         Kyma kyma = new Kyma();
-        kyma.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("ns").withUid("uid-" + name)
+        kyma.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).withUid("uid-" + name)
                 .withCreationTimestamp(T0.plusSeconds(createdSecond).toString()).build());
         kyma.setSpec(new KymaSpec());
         kyma.getSpec().setModules(IntStream.range(0, modules).mapToObj(i -> new Module("m" + i, null)).toList());

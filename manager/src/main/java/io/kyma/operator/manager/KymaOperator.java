@@ -42,6 +42,7 @@ import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.kyma.operator.run.JobCalls;
 import io.kyma.operator.run.RemoteJobClient;
 import io.kyma.operator.run.RunReconciler;
+import io.kyma.operator.run.ServerAddresses;
 import io.kyma.operator.run.RunStatuses;
 import io.kyma.operator.run.RunSettings;
 import io.kyma.operator.manager.guard.GuardedReconciler;
@@ -81,11 +82,11 @@ public final class KymaOperator implements AutoCloseable {
 
     /** The manager with every controller of the product; losing the leader lease stops it without exiting. */
     public KymaOperator(ManagerConfig config, Config clientConfig, Clock clock, List<Interceptor> extraInterceptors) {
-        this(config, clientConfig, clock, extraInterceptors, standardControllers(config, clock), false);
+        this(config, clientConfig, clock, extraInterceptors, standardControllers(config, clock, clientConfig), false);
     }
 
     /** Every controller of the product. */
-    public static List<Reconciler<?>> standardControllers(ManagerConfig config, Clock clock) {
+    public static List<Reconciler<?>> standardControllers(ManagerConfig config, Clock clock, Config clientConfig) {
         return List.of(
                 new HelmComponentReconciler(clock, config.transitionUnit()),
                 new KymaReconciler(clock, config.kymaStatusInterval(), new SharedStore<>(Kyma.class.getSimpleName(),
@@ -94,7 +95,7 @@ public final class KymaOperator implements AutoCloseable {
                 new RunReconciler(clock, new RunSettings(config.remoteServerUrl(), config.runPollInterval(),
                         config.runCleanupTimeout(), config.remoteServerAllow(), config.runStatusInterval()),
                         new RemoteJobClient(config.remoteConnectTimeout(), config.remoteRequestTimeout(),
-                                config.remoteResponseLimit()),
+                                config.remoteResponseLimit(), serverAddresses(config, clientConfig)),
                         jobCalls(config, clock)));
     }
 
@@ -109,6 +110,16 @@ public final class KymaOperator implements AutoCloseable {
                 answerBudget() >> 10, config.remoteResponseLimit() >> 10, config.remoteMaxInFlightPerServer());
         return new JobCalls(inFlight, config.remoteMaxInFlightPerServer(), config.failureBaseDelay(),
                 config.failureMaxDelay(), clock, JobCalls.timerThread());
+    }
+
+    /**
+     * Where Runs' calls may connect: not to this process's addresses nor the API server's (nor loopback, link-local
+     * and the like), unless --remote-server-allow lists them.
+     */
+    static ServerAddresses serverAddresses(ManagerConfig config, Config clientConfig) {
+        String apiServer = java.net.URI.create(clientConfig.getMasterUrl()).getHost();
+        return new ServerAddresses(config.remoteServerAllow(), config.remoteServerUrl(),
+                ServerAddresses.ownAddresses(apiServer == null ? List.of() : List.of(apiServer)));
     }
 
     /** The heap that job service answers in flight may take together. */
@@ -389,8 +400,15 @@ public final class KymaOperator implements AutoCloseable {
     /** Queues the reconcile JOSDK is about to hand to the pool in the lane its controller chooses. */
     private void beforeSubmit(String controller, HasMetadata resource) {
         WorkPriority<HasMetadata> priority = priorities.get(controller);
-        if (priority != null && priority.canWait(resource)) {
-            reconcilePool.nextCanWait();
+        try {
+            if (priority != null && priority.canWait(resource)) {
+                reconcilePool.nextCanWait();
+            }
+        } catch (RuntimeException e) {
+            // JOSDK 5.2.3 calls this after marking the resource under processing and before it queues the reconcile:
+            // an exception here would leave the resource marked for ever, never reconciled again. Due work it is.
+            org.slf4j.LoggerFactory.getLogger(KymaOperator.class).warn("{} {}: cannot tell whether its reconcile can"
+                    + " wait; it is due", controller, resource.getMetadata().getName(), e);
         }
     }
 }

@@ -16,6 +16,11 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // Before any HTTP client exists: lets a job-service request carry the server's name as its Host header while
+        // it connects to the address the operator checked (ServerAddresses).
+        if (System.getProperty("jdk.httpclient.allowRestrictedHeaders") == null) {
+            System.setProperty("jdk.httpclient.allowRestrictedHeaders", "host");
+        }
         ManagerConfig config;
         try {
             config = ManagerConfig.parse(args, System.getenv());
@@ -41,7 +46,7 @@ public final class Main {
             return;
         }
         KymaOperator manager = new KymaOperator(config, clientConfig, clock, List.of(),
-                KymaOperator.standardControllers(config, clock), true);
+                KymaOperator.standardControllers(config, clock, clientConfig), true);
         ManagerEndpoints endpoints;
         try {
             endpoints = manager.serveEndpoints();

@@ -44,7 +44,7 @@ class PrometheusIT {
         try (KubernetesClient admin = EmbeddedControlPlane.get().newClient()) {
             Crds.install(admin);
             Namespaces.apply(admin, NS);
-            try (RunningManager manager = new RunningManager(NS, "--transition-unit", UNIT,
+            try (RunningManager manager = new RunningManager(NS, "--remote-server-allow", "127.0.0.1", "--transition-unit", UNIT,
                     "--metrics-bind-address", "127.0.0.1:0");
                     PrometheusServer prometheus = PrometheusServer.start(target(manager), POD,
                             hold ? Integer.getInteger("monitoring.port", 9091) : 0)) {

@@ -56,15 +56,18 @@ final class ReliabilityCases {
         row("runTimeoutOverflows", "`spec.timeout: 9999999999h` (beyond Go's 292 years)", "phase `Failed`, reason `InvalidSpec`, message `spec.timeout: ... longer than the longest duration ...`");
         row("runPollIntervalOverflows", "`spec.pollInterval: 99999999999999h`", "phase `Failed`, reason `InvalidSpec`, message naming `spec.pollInterval`");
         row("runServerNotAllowed", "a server outside `--remote-server-allow`", "phase `Failed`, reason `ServerNotAllowed`, message naming the host; no request is sent");
+        row("runServerMetadata", "`spec.server: http://169.254.169.254` (cloud metadata), with `--remote-server-allow` silent on it", "phase `Failed`, reason `ServerNotAllowed`; no request is sent (loopback, link-local, the operator's and the API server's addresses are refused unless an address or range in the list names them)");
+        row("runParamNameTooLong", "a job parameter name of 254 characters (the schema of a v1.20 API server cannot bound map keys)", "phase `Failed`, reason `InvalidSpec`, message naming `spec.job.params`; fixing the spec plans the Run again and it `Succeeded`");
         row("runPollIntervalZero", "`spec.pollInterval: 0s`", "polled every 100 ms (the floor), `Succeeded`");
         row("runTimeoutZero", "`spec.timeout: 0s`", "phase `Failed`, reason `Timeout`, the job cancelled");
         // Runs: the job service misbehaves
-        row("serviceRefusesConnections", "a server port with nothing behind it", "condition `RemoteReachable=False`, reason `Unreachable`, message `the job service is unreachable or did not answer in time; retrying with backoff`");
+        row("serviceRefusesConnections", "a server port with nothing behind it", "condition `RemoteReachable=False`, reason `Unreachable`, message `no answer from a job service: the server is unreachable, did not answer in time, or is not a job service; retrying with backoff`");
         row("serviceDropsPackets", "a server that never completes the TCP handshake", "the same condition and message as a refused connection");
         row("serviceHugeBody", "an answer of 8 MiB (limit 256 KiB)", "phase `Failed`, reason `AnswerTooLarge`, refused by its declared length before it is read");
         row("serviceEndlessBody", "an answer that never ends", "phase `Failed`, reason `AnswerTooLarge`; the connection is closed after the limit, the operator's heap stays flat");
         row("serviceSlowBody", "an answer sent one byte a second", "`Unreachable` after `--remote-request-timeout`, retrying with backoff");
-        row("serviceGarbage", "an answer that is not JSON", "condition reason `BadAnswer`, `answered badly: an answer that is not JSON`, retrying with backoff");
+        row("serviceGarbage", "an answer that is not JSON", "the same condition and message as a refused connection: a server that does not speak the job API is not quoted");
+        row("serviceChattyLog", "a job whose log grows on every poll of 100 ms", "status written at most once per `--run-status-interval` while it runs, and at once when it ends");
         row("serviceHugeErrorText", "a 503 with an error text of 100,000 characters", "condition reason `ServerError`, the service's text cut to 200 characters");
         row("serviceUnknownState", "a job reported in state `queued`", "still running: phase `Unknown`, message `job queued`, polling goes on");
         row("serviceForgetsJob", "the service restarts and no longer knows the job (404)", "phase `Failed`, reason `JobLost`");

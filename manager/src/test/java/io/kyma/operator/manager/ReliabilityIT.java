@@ -38,6 +38,7 @@ import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
+import io.kyma.operator.run.RemoteJobClient;
 import io.kyma.operator.remotejob.Faults;
 import io.kyma.operator.remotejob.JobServer;
 import io.kyma.operator.testing.Namespaces;
@@ -345,6 +346,32 @@ class ReliabilityIT {
         assertThat(healthy.requests()).isEqualTo(before);
     }
 
+    void runServerMetadata() {
+        long before = healthy.requests();
+        create(run("metadata", "http://169.254.169.254"));
+        assertThat(awaitFailed("metadata", "ServerNotAllowed").getStatus().getMessage()).contains("169.254.169.254");
+        assertThat(healthy.requests()).isEqualTo(before);
+    }
+
+    void runParamNameTooLong() {
+        create(run("long-param", healthy.url(), Map.of("p".repeat(254), "v", "durationSeconds", "1")));
+        assertThat(awaitFailed("long-param", "InvalidSpec").getStatus().getMessage()).startsWith("spec.job.params:");
+        Run fixed = admin.resources(Run.class).inNamespace(NS).withName("long-param").get();
+        fixed.getSpec().getJob().getParams().remove("p".repeat(254));
+        admin.resource(fixed).update();
+        awaitRun("long-param", r -> r.getStatus() != null && r.getStatus().getPhase() == RunPhase.SUCCEEDED);
+    }
+
+    void serviceChattyLog() {
+        Run run = run("chatty", healthy.url(), Map.of("durationSeconds", "4", "linesPerSecond", "50"));
+        run.getSpec().setPollInterval("100ms");
+        create(run);
+        awaitRun("chatty", r -> r.getStatus() != null && r.getStatus().getPhase() == RunPhase.SUCCEEDED);
+        long writes = manager.requests.requests().stream()
+                .filter(r -> r.isWrite() && r.name().equals("chatty") && r.subresource().equals("status")).count();
+        assertThat(writes).as("started, about one a status interval (5 s) while it runs, the end").isLessThanOrEqualTo(4);
+    }
+
     void runPollIntervalZero() {
         Run run = run("eager", healthy.url(), Map.of("durationSeconds", "1"));
         run.getSpec().setPollInterval("0s");
@@ -368,7 +395,7 @@ class ReliabilityIT {
         }
         create(run("refused", "http://127.0.0.1:" + port));
         assertThat(awaitRetrying("refused", "Unreachable").getMessage())
-                .isEqualTo("the job service is unreachable or did not answer in time; retrying with backoff");
+                .isEqualTo(RemoteJobClient.UNREACHABLE + "; retrying with backoff");
     }
 
     void serviceDropsPackets() throws IOException {
@@ -388,7 +415,7 @@ class ReliabilityIT {
         create(run("dropped", "http://127.0.0.1:" + silent.getLocalPort()));
         Condition dropped = awaitRetrying("dropped", "Unreachable");
         assertThat(dropped.getMessage())
-                .isEqualTo("the job service is unreachable or did not answer in time; retrying with backoff");
+                .isEqualTo(RemoteJobClient.UNREACHABLE + "; retrying with backoff");
     }
 
     void serviceHugeBody() {
@@ -414,15 +441,15 @@ class ReliabilityIT {
     void serviceSlowBody() {
         JobServer slow = server(f -> f.body(Faults.Body.SLOW));
         create(run("slow-body", slow.url()));
-        assertThat(awaitRetrying("slow-body", "Unreachable").getMessage()).startsWith(
-                "the job service is unreachable or did not answer in time");
+        assertThat(awaitRetrying("slow-body", "Unreachable").getMessage()).startsWith(RemoteJobClient.UNREACHABLE);
     }
 
     void serviceGarbage() {
         JobServer garbage = server(f -> f.garbageRate(1));
         create(run("garbage", garbage.url()));
-        assertThat(awaitRetrying("garbage", "BadAnswer").getMessage())
-                .isEqualTo("the job service answered badly: an answer that is not JSON; retrying with backoff");
+        assertThat(awaitRetrying("garbage", "Unreachable").getMessage())
+                .as("an answer that is not the job API's says no more than a closed port")
+                .isEqualTo(RemoteJobClient.UNREACHABLE + "; retrying with backoff");
     }
 
     void serviceHugeErrorText() {

@@ -128,7 +128,8 @@ class RunFlowIT {
         String runs = namespace("run-hanging");
         String kymas = runs;
         try (ServerSocket silent = new ServerSocket(0, 200, java.net.InetAddress.getLoopbackAddress());
-                RunningManager manager = new RunningManager(runs, "--max-concurrent-reconciles", "2",
+                RunningManager manager = new RunningManager(runs, "--remote-server-allow", "127.0.0.1",
+                        "--max-concurrent-reconciles", "2",
                         "--remote-request-timeout", "1m", "--transition-unit", "50ms")) {
             String url = "http://127.0.0.1:" + silent.getLocalPort();
             for (int i = 0; i < 20; i++) {

@@ -41,9 +41,9 @@ class ShardingIT {
             Map<Integer, Long> perShard = java.util.stream.IntStream.range(0, KYMAS).boxed()
                     .collect(Collectors.groupingBy(i -> TWO.of(NS, "kyma-" + i), Collectors.counting()));
             assertThat(perShard.keySet()).as("the names chosen give both shards work").containsExactly(0, 1);
-            try (RunningManager zero = new RunningManager(NS, "--transition-unit", "10ms", "--shards", "2",
+            try (RunningManager zero = new RunningManager(NS, "--transition-unit", "10ms", "--remote-server-allow", "127.0.0.1", "--shards", "2",
                     "--shard-id", "0");
-                    RunningManager one = new RunningManager(NS, "--transition-unit", "10ms", "--shards", "2",
+                    RunningManager one = new RunningManager(NS, "--transition-unit", "10ms", "--remote-server-allow", "127.0.0.1", "--shards", "2",
                             "--shard-id", "kyma-operator-1")) {
                 for (int i = 0; i < KYMAS; i++) {
                     admin.resource(Samples.kyma(NS, "kyma-" + i, Samples.MODULES.subList(0, 4))).create();

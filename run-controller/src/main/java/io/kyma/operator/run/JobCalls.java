@@ -178,11 +178,13 @@ public final class JobCalls {
         if (entry == null || entry.ready == null) {
             return Optional.empty();
         }
+        if (entry.readyKind != kind) {
+            return Optional.empty(); // another question's answer stays for the reconcile that asks about it
+        }
         Done<Object> done = entry.ready;
-        boolean match = entry.readyKind == kind;
         entry.ready = null;
         entry.readyKind = null;
-        return match ? Optional.of((Done<T>) done) : Optional.empty(); // an answer to an earlier question is dropped
+        return Optional.of((Done<T>) done);
     }
 
     /**

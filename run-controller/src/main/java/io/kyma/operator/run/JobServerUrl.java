@@ -1,5 +1,6 @@
 package io.kyma.operator.run;
 
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLEncoder;
@@ -62,6 +63,25 @@ public final class JobServerUrl {
     public String origin() {
         int port = base.getPort() >= 0 ? base.getPort() : base.getScheme().equals("https") ? 443 : 80;
         return base.getScheme() + "://" + base.getHost().toLowerCase(java.util.Locale.ROOT) + ":" + port;
+    }
+
+    /** Whether the service is spoken to over plain HTTP. */
+    boolean plainHttp() {
+        return base.getScheme().equals("http");
+    }
+
+    /** The host and port as the URL names them: what a Host header says. */
+    String authority() {
+        return base.getRawAuthority();
+    }
+
+    /** The same service at {@code address} instead of its name. */
+    JobServerUrl at(InetAddress address) {
+        String literal = address.getHostAddress().replaceFirst("%.*$", ""); // no IPv6 scope
+        String host = address instanceof java.net.Inet6Address ? "[" + literal + "]" : literal;
+        String path = base.getRawPath() == null ? "" : base.getRawPath();
+        return new JobServerUrl(URI.create(base.getScheme() + "://" + host
+                + (base.getPort() >= 0 ? ":" + base.getPort() : "") + path));
     }
 
     /** Where jobs are started. */

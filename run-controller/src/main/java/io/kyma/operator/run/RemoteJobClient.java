@@ -5,10 +5,17 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.net.InetAddress;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -33,7 +40,12 @@ import io.kyma.operator.common.DaemonThreads;
  * unreachable or answered badly, never which network error it was, so a Run cannot be used to probe the network.
  */
 public final class RemoteJobClient implements JobService, AutoCloseable {
-    public static final String UNREACHABLE = "the job service is unreachable or did not answer in time";
+    /**
+     * What a Run's status says of a server that did not answer as a job service: one message whatever the cause, so
+     * that a Run cannot tell a closed port from an open one, or a web page from a timeout.
+     */
+    public static final String UNREACHABLE = "no answer from a job service: the server is unreachable, did not answer"
+            + " in time, or is not a job service";
     private static final Logger LOG = LoggerFactory.getLogger(RemoteJobClient.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonFactory STREAMS = JSON.getFactory();
@@ -41,6 +53,13 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
     private static final int MAX_STATE = 64;
 
+    /** Name look-ups block; they run on threads of their own, which end when idle. */
+    private static final int LOOKUP_THREADS = 8;
+    /** Whether a request may carry its own Host header, so that a connection can go to the address checked. */
+    static final boolean PINNED = hostHeaderAllowed();
+
+    private final ServerAddresses addresses;
+    private final ExecutorService lookups;
     private final HttpClient http;
     private final Duration requestTimeout;
     private final long responseLimit;
@@ -52,6 +71,18 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      * @param responseLimit the largest answer read, in bytes
      */
     public RemoteJobClient(Duration connectTimeout, Duration requestTimeout, long responseLimit) {
+        this(connectTimeout, requestTimeout, responseLimit, new ServerAddresses(ServerAllowList.allowAll(),
+                java.util.Optional.empty(), java.util.Set.of()));
+    }
+
+    /** @param addresses where calls may connect, checked on each call's resolved addresses */
+    public RemoteJobClient(Duration connectTimeout, Duration requestTimeout, long responseLimit,
+            ServerAddresses addresses) {
+        this.addresses = addresses;
+        ThreadPoolExecutor lookups = new ThreadPoolExecutor(LOOKUP_THREADS, LOOKUP_THREADS, 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), DaemonThreads.numbered("job-service-lookup-"));
+        lookups.allowCoreThreadTimeOut(true);
+        this.lookups = lookups;
         // Two threads hand answers on and parse them; the client's selector thread does the I/O.
         this.http = HttpClient.newBuilder().connectTimeout(connectTimeout).version(HttpClient.Version.HTTP_1_1)
                 .followRedirects(HttpClient.Redirect.NEVER)
@@ -73,7 +104,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
             String idempotencyKey) {
         String body = JSON.createObjectNode().put("name", name).put("idempotencyKey", idempotencyKey)
                 .set("params", JSON.valueToTree(params)).toString();
-        return call(HttpRequest.newBuilder(server.jobs()).header("Content-Type", "application/json")
+        return call(server, at -> HttpRequest.newBuilder(at.jobs()).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)), true).thenApply(answer -> checked(() -> id(answer)));
     }
 
@@ -83,7 +114,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      */
     @Override
     public CompletableFuture<RemoteJob> get(JobServerUrl server, String id, int tailBytes) {
-        return call(HttpRequest.newBuilder(server.job(id, "tailBytes=" + tailBytes)).GET(), false)
+        return call(server, at -> HttpRequest.newBuilder(at.job(id, "tailBytes=" + tailBytes)).GET(), false)
                 .thenApply(answer -> checked(() -> {
                     if (answer.state() == null || answer.state().isBlank()) {
                         throw badAnswer("an answer without the job's state");
@@ -101,7 +132,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
 
     @Override
     public CompletableFuture<Void> cancel(JobServerUrl server, String id) {
-        return call(HttpRequest.newBuilder(server.job(id, "")).DELETE(), false).handle((answer, failure) -> {
+        return call(server, at -> HttpRequest.newBuilder(at.job(id, "")).DELETE(), false).handle((answer, failure) -> {
             if (failure != null && RemoteJobException.of(failure).kind() != RemoteJobException.Kind.NOT_FOUND) {
                 throw new CompletionException(RemoteJobException.of(failure));
             }
@@ -112,54 +143,107 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
     @Override
     public void close() {
         alarms.shutdownNow();
+        lookups.shutdownNow();
     }
 
     /** The fields of the job API in an answer; the rest of it is skipped unread. */
     record Answer(String id, String state, String log, boolean logTruncated, String error) {
+        /** Whether the answer has a field only the job API defines, as text. */
+        boolean spokeJobApi() {
+            return id != null || state != null || error != null;
+        }
     }
 
-    private CompletableFuture<Answer> call(HttpRequest.Builder request, boolean starting) {
-        HttpRequest built = request.timeout(requestTimeout).build();
-        CompletableFuture<HttpResponse<byte[]>> exchange = http.sendAsync(built, BoundedBody.handler(responseLimit));
-        ScheduledFuture<?> alarm = alarms.schedule(() -> exchange.cancel(true), requestTimeout.toNanos(),
-                TimeUnit.NANOSECONDS);
-        return exchange.handle((response, failure) -> {
-            alarm.cancel(false);
-            return checked(() -> {
-                if (failure != null) {
-                    throw failed(built, failure);
+    /**
+     * One exchange: the server's name looked up and its addresses checked (off the caller's thread), the request sent
+     * to the address checked, the answer read and parsed; all of it within the request timeout.
+     */
+    private CompletableFuture<Answer> call(JobServerUrl server, Function<JobServerUrl, HttpRequest.Builder> request,
+            boolean starting) {
+        CompletableFuture<Answer> result = new CompletableFuture<>();
+        AtomicReference<CompletableFuture<?>> exchange = new AtomicReference<>();
+        ScheduledFuture<?> alarm = alarms.schedule(() -> {
+            if (result.completeExceptionally(new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, UNREACHABLE,
+                    null))) {
+                CompletableFuture<?> sent = exchange.get();
+                if (sent != null) {
+                    sent.cancel(true);
                 }
-                return answer(response, starting);
-            });
+            }
+        }, requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        CompletableFuture.supplyAsync(() -> checked(() -> addresses.check(server)), lookups).thenCompose(address -> {
+            HttpRequest built = pinned(server, address, request).timeout(requestTimeout).build();
+            CompletableFuture<HttpResponse<byte[]>> sent = http.sendAsync(built, BoundedBody.handler(responseLimit));
+            exchange.set(sent);
+            if (result.isDone()) {
+                sent.cancel(true);
+            }
+            return sent.thenApply(response -> checked(() -> answer(response, starting)));
+        }).whenComplete((answer, failure) -> {
+            alarm.cancel(false);
+            if (failure == null) {
+                result.complete(answer);
+            } else {
+                result.completeExceptionally(failed(server, failure));
+            }
         });
+        return result;
+    }
+
+    /**
+     * The request to the address checked: over plain HTTP to the address itself, with the server's name as the Host
+     * header; over HTTPS to the name, which the JVM's name cache (30 s) resolves to the address just checked, because
+     * the certificate is checked against the name.
+     */
+    private static HttpRequest.Builder pinned(JobServerUrl server, Optional<InetAddress> address,
+            Function<JobServerUrl, HttpRequest.Builder> request) {
+        if (address.isEmpty() || !PINNED || !server.plainHttp()) {
+            return request.apply(server);
+        }
+        return request.apply(server.at(address.get())).header("Host", server.authority());
+    }
+
+    private static boolean hostHeaderAllowed() {
+        try {
+            HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1/")).header("Host", "probe");
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     private Answer answer(HttpResponse<byte[]> response, boolean starting) throws RemoteJobException {
         int code = response.statusCode();
+        Answer answer = parseQuietly(response.body());
+        // Only a server that speaks the job API is quoted; any other answer reads as no job service at all.
+        if (answer == null || !answer.spokeJobApi()) {
+            throw new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, UNREACHABLE, null);
+        }
+        String text = answer.error() == null ? "" : ": " + ServerText.line(answer.error(), ServerText.MAX_MESSAGE);
         if (code >= 500) {
             throw new RemoteJobException(RemoteJobException.Kind.SERVER_ERROR,
-                    "the job service answered HTTP " + code + errorText(response.body()), null);
+                    "the job service answered HTTP " + code + text, null);
         }
         if (code == 404 && !starting) {
             throw new RemoteJobException(RemoteJobException.Kind.NOT_FOUND,
-                    "the job service does not know the job (HTTP 404)" + errorText(response.body()), null);
+                    "the job service does not know the job (HTTP 404)" + text, null);
         }
         if (code >= 400) {
             throw new RemoteJobException(starting ? RemoteJobException.Kind.REJECTED
                     : RemoteJobException.Kind.BAD_ANSWER, "the job service refused the "
-                            + (starting ? "job" : "request") + " (HTTP " + code + ")" + errorText(response.body()), null);
+                            + (starting ? "job" : "request") + " (HTTP " + code + ")" + text, null);
         }
-        if (code >= 300) {
-            throw badAnswer("HTTP " + code + ", a redirect, which is not followed");
+        if (code >= 300 || code < 200) {
+            throw new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, UNREACHABLE, null);
         }
+        return answer;
+    }
+
+    private static Answer parseQuietly(byte[] body) {
         try {
-            Answer answer = parse(response.body());
-            if (answer == null) {
-                throw badAnswer("an answer that is not a JSON object");
-            }
-            return answer;
+            return parse(body);
         } catch (IOException e) {
-            throw badAnswer("an answer that is not JSON");
+            return null;
         }
     }
 
@@ -193,15 +277,18 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         }
     }
 
-    /** One message whatever the cause: refused, dropped, reset, a wrong certificate or a name that does not resolve. */
-    private RemoteJobException failed(HttpRequest request, Throwable failure) {
+    /** A failed call as the Run sees it: the job API's own failure as it is, anything else one message. */
+    private RemoteJobException failed(JobServerUrl server, Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof RemoteJobException remote) {
+                return remote;
+            }
             if (cause instanceof BoundedBody.TooLarge) {
                 return new RemoteJobException(RemoteJobException.Kind.TOO_LARGE, "the job service's answer is"
                         + " larger than " + responseLimit + " bytes (--remote-response-limit)", null);
             }
         }
-        LOG.debug("{} {}: {}", request.method(), request.uri(), failure.toString());
+        LOG.debug("{}: {}", server, failure.toString());
         return new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, UNREACHABLE, null);
     }
 
@@ -215,19 +302,6 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
             throw badAnswer("no job id of 1 to 128 letters, digits and . _ : -");
         }
         return answer.id();
-    }
-
-    /** The service's own words, when it speaks the job API's error format. */
-    private static String errorText(byte[] body) {
-        try {
-            Answer answer = parse(body);
-            if (answer != null && answer.error() != null) {
-                return ": " + ServerText.line(answer.error(), ServerText.MAX_MESSAGE);
-            }
-        } catch (IOException e) {
-            // not the job API's error format: the status code says enough
-        }
-        return "";
     }
 
     @FunctionalInterface

@@ -15,7 +15,9 @@ public class RemoteJobException extends Exception {
         /** The job id is unknown to the server. */
         NOT_FOUND,
         /** An answer larger than the response limit: the service is not one the operator can use. */
-        TOO_LARGE
+        TOO_LARGE,
+        /** The server resolves to an address the operator does not call. */
+        NOT_ALLOWED
     }
 
     private final Kind kind;
@@ -51,6 +53,7 @@ public class RemoteJobException extends Exception {
             case REJECTED -> "Rejected";
             case NOT_FOUND -> "JobLost";
             case TOO_LARGE -> "AnswerTooLarge";
+            case NOT_ALLOWED -> "ServerNotAllowed";
         };
     }
 

@@ -11,12 +11,12 @@ import java.util.regex.Pattern;
 /**
  * Where Runs may point (the operator's {@code --remote-server-allow}): a comma-separated list of patterns, each a host
  * name ({@code jobs.example.com}), a wildcard for the names below a domain ({@code *.example.com}), an IP address, or
- * a CIDR range ({@code 10.0.0.0/8}, {@code fd00::/8}). An empty list allows every server.
+ * a CIDR range ({@code 10.0.0.0/8}, {@code fd00::/8}). An empty list allows every server but those
+ * {@link ServerAddresses} denies by default (loopback, link-local, the operator's and the API server's addresses).
  * <p>
  * A name matches a name pattern as written (case-insensitively). An IP pattern or range matches a URL whose host is an
- * address in it, or a name whose every address, resolved when the Run is checked, is in it; a name that does not
- * resolve matches no range. Names can resolve differently later, so a strict policy lists names, or addresses used as
- * literals in the URLs.
+ * address in it, or a name whose every address, resolved just before each call, is in it. Only an address or range
+ * lifts the default denial: {@code localhost} does not allow 127.0.0.1, {@code 127.0.0.1} does.
  */
 public final class ServerAllowList {
     private static final Pattern NAME = Pattern.compile("(\\*\\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
@@ -59,29 +59,36 @@ public final class ServerAllowList {
         return names.isEmpty() && ranges.isEmpty();
     }
 
+    /**
+     * Whether a Run may name {@code server}, as far as can be told without resolving a name: an address literal is
+     * checked as {@link ServerAddresses} would check it (without the operator's own addresses, which it checks at
+     * each call), a name against the name patterns; a name the patterns do not list may still pass by its addresses
+     * when the list has ranges, which is decided at each call.
+     */
     public boolean allows(JobServerUrl server) {
-        if (allowsAll()) {
-            return true;
-        }
         String host = server.host().toLowerCase(Locale.ROOT);
         boolean literal = host.contains(":") || host.matches("[0-9.]+");
-        if (!literal && names.stream().anyMatch(pattern -> matchesName(pattern, host))) {
-            return true;
-        }
-        if (ranges.isEmpty()) {
-            return false;
-        }
-        try {
-            InetAddress[] addresses = InetAddress.getAllByName(host);
-            for (InetAddress address : addresses) {
-                if (ranges.stream().noneMatch(range -> range.contains(address))) {
-                    return false;
-                }
+        if (literal) {
+            try {
+                InetAddress address = InetAddress.getByName(host); // a literal: parsed, not looked up
+                return new ServerAddresses(this, java.util.Optional.empty(), java.util.Set.of()).allows(server, address);
+            } catch (UnknownHostException e) {
+                return false;
             }
-            return addresses.length > 0;
-        } catch (UnknownHostException e) {
-            return false;
         }
+        return allowsAll() || !ranges.isEmpty() || matchesName(host);
+    }
+
+    /** Whether a name pattern lists {@code host} (an address literal is never listed by name). */
+    boolean matchesName(String host) {
+        String name = host.toLowerCase(Locale.ROOT);
+        return !(name.contains(":") || name.matches("[0-9.]+"))
+                && names.stream().anyMatch(pattern -> matchesName(pattern, name));
+    }
+
+    /** Whether an address or range of the list holds {@code address}: the only way to allow a denied address. */
+    boolean listsAddress(InetAddress address) {
+        return ranges.stream().anyMatch(range -> range.contains(address));
     }
 
     private static boolean matchesName(String pattern, String host) {

@@ -231,6 +231,21 @@ class RunReconcilerTest {
         assertThat(jobs.calls).containsExactly("start build uid-r on http://jobs:9090", "cancel job-9 on http://jobs:9090");
     }
 
+    /** Found by ReliabilityIT: the cancel's answer was dropped by the look for a poll's, and the Run cancelled again. */
+    @Test
+    void aTimedOutRunIsCancelledOnceWhenItsAnswersComeLater() {
+        Run run = run("job-1");
+        run.getSpec().setTimeout("0s");
+        jobs.hold = true;
+        reconcile(run); // timed out while nothing is asked: the cancel is asked
+        assertThat(jobs.calls).containsExactly("cancel job-1 on http://jobs:9090");
+        ((CompletableFuture<Void>) jobs.held.get(0)).complete(null);
+        reconcile(run);
+        assertThat(jobs.calls).as("one cancel").hasSize(1);
+        assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
+        assertThat(last().getConditions()).anySatisfy(c -> assertThat(c.getReason()).isEqualTo("Timeout"));
+    }
+
     /** Time passes, and what was scheduled for it happens. */
     private void later(Duration by) {
         clock.advance(by);
