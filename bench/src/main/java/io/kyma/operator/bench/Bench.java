@@ -71,7 +71,8 @@ public final class Bench {
             io.kyma.operator.remotejob.JobServer slow = io.kyma.operator.remotejob.JobServer.start("127.0.0.1", 0);
             slow.faults().latency(SLOW_ANSWER);
             this.slowJobs = java.util.Optional.of(slow);
-            this.options = given.withOperatorFlags("--remote-server-url", slow.url());
+            // tenant B's namespace too: the operator watches every namespace (an empty --namespace after the bench's)
+            this.options = given.withOperatorFlags("--namespace=", "--remote-server-url", slow.url());
         } else {
             this.slowJobs = java.util.Optional.empty();
             this.options = given;

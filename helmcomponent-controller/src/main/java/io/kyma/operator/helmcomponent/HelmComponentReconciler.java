@@ -74,19 +74,28 @@ public class HelmComponentReconciler implements Reconciler<HelmComponent>, WorkP
         HelmComponentStatus status = component.getStatus() == null ? new HelmComponentStatus() : component.getStatus();
         String module = component.getSpec().getModule();
         Instant since = parseTime(status.getLastTransitionTime());
+        boolean ahead = status.getState() != null && since != null && since.isAfter(now);
+        if (ahead) {
+            // Ahead of this clock (written by hand, or by a replica whose clock ran ahead): waiting for it could take
+            // years. The state counts from now, and the status says so.
+            writeStatus(component, context, status.getState(), now, "lastTransitionTime "
+                    + status.getLastTransitionTime() + " was ahead of the operator's clock; the state counts from now");
+            since = now;
+        }
         var step = lifecycle.next(status.getState(), since, module, now);
 
         if (step.enter().isPresent()) {
             ComponentState next = step.enter().get();
-            if (status.getState() != null && since != null) {
+            Instant entered = since;
+            if (status.getState() != null && entered != null) {
                 lifecycle.dwell(status.getState(), module)
-                        .ifPresent(dwell -> lateness.accept(Duration.between(since.plus(dwell), now)));
+                        .ifPresent(dwell -> lateness.accept(Duration.between(entered.plus(dwell), now)));
             }
             writeStatus(component, context, next, now, message(next, step.delay()));
             LOG.info("{} {}/{}: {} -> {}", component.getKind(), component.getMetadata().getNamespace(),
                     component.getMetadata().getName(), status.getState() == null ? "new" : status.getState().wireName(),
                     next.wireName());
-        } else if (!Objects.equals(status.getObservedGeneration(), component.getMetadata().getGeneration())) {
+        } else if (!ahead && !Objects.equals(status.getObservedGeneration(), component.getMetadata().getGeneration())) {
             // The spec changed (a new version); the lifecycle goes on, the status records that it was seen.
             writeStatus(component, context, status.getState(), since, status.getMessage());
         }

@@ -70,6 +70,18 @@ class HelmComponentReconcilerTest {
     }
 
     @Test
+    void aTransitionTimeAheadOfTheClockCountsFromNowAndSaysSo() {
+        Instant farAhead = Instant.parse("+1000000000-12-31T23:59:59Z");
+        UpdateControl<HelmComponent> control = reconcile(component("ory", ComponentState.STARTED, farAhead, 1L));
+        assertThat(written).singleElement().satisfies(s -> {
+            assertThat(s.getState()).isEqualTo(ComponentState.STARTED);
+            assertThat(s.getLastTransitionTime()).isEqualTo("2026-01-01T00:00:00Z");
+            assertThat(s.getMessage()).contains("was ahead of the operator's clock");
+        });
+        assertThat(control.getScheduleDelay()).as("the state's whole dwell, from now").contains(3000L);
+    }
+
+    @Test
     void aStateLongOverdueMovesOnByOneStepOnly() {
         clock.advance(Duration.ofHours(1));
         reconcile(component("ory", ComponentState.STARTED, T0, 1L));

@@ -41,6 +41,7 @@ import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.kyma.operator.run.JobCalls;
 import io.kyma.operator.run.RemoteJobClient;
+import io.kyma.operator.run.RunForm;
 import io.kyma.operator.run.RunReconciler;
 import io.kyma.operator.run.ServerAddresses;
 import io.kyma.operator.run.RunStatuses;
@@ -286,7 +287,7 @@ public final class KymaOperator implements AutoCloseable {
         } else if (reconciler instanceof KymaReconciler) {
             return LeanCache.store(new KymaForm());
         } else if (reconciler instanceof RunReconciler) {
-            return LeanCache.store(Run::new);
+            return LeanCache.store(new RunForm());
         }
         return new BasicItemStore<>(Cache::metaNamespaceKeyFunc);
     }

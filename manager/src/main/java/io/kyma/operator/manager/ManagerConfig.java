@@ -95,7 +95,7 @@ public record ManagerConfig(
         LEADER_ELECT("leader-elect", "false", "Elect a leader through a Lease, so that of several replicas only one reconciles."),
         LEADER_ELECTION_NAMESPACE("leader-election-namespace", "", "Namespace of the leader-election Lease; empty uses the namespace the operator runs in."),
         LEADER_ELECTION_ID("leader-election-id", "kyma-operator-leader", "Name of the leader-election Lease."),
-        SHARDS("shards", "1", "Number of operator replicas that split the Kymas, HelmComponents and Runs between them by the label kyma-project.io/shard; 1 runs unsharded."),
+        SHARDS("shards", "1", "Number of operator replicas that split the Kymas, HelmComponents and Runs between them by the label kyma-project.io/shard (1 to 64); 1 runs unsharded."),
         SHARD_ID("shard-id", "0", "This replica's shard, from 0 to --shards minus 1; a name ending in -N (a StatefulSet pod's name) means N.");
 
         final String name;
@@ -201,7 +201,7 @@ public record ManagerConfig(
     }
 
     private static Shards shards(Map<Flag, String> raw) {
-        int count = intAtLeast(Flag.SHARDS, raw, 1);
+        int count = intBetween(Flag.SHARDS, raw, 1, Shards.MAX);
         int id = convert(Flag.SHARD_ID, raw, ManagerConfig::shardNumber);
         if (id >= count) {
             throw new ConfigException(Flag.SHARD_ID.flagName() + " must be below --shards (" + count + "), got " + id);
@@ -211,9 +211,10 @@ public record ManagerConfig(
 
     /** A shard number, or a StatefulSet pod's name whose ordinal is the number. */
     private static int shardNumber(String text) {
-        var m = java.util.regex.Pattern.compile("(?:.*-)?([0-9]{1,6})").matcher(text);
+        // a StatefulSet pod's name is a DNS label; a bare "-1" is a negative number, not a name
+        var m = java.util.regex.Pattern.compile("(?:[a-z0-9](?:[-a-z0-9]*[a-z0-9])?-)?([0-9]{1,6})").matcher(text);
         if (!m.matches()) {
-            throw new IllegalArgumentException("'" + text + "' is neither a number nor a name ending in -N");
+            throw new IllegalArgumentException("'" + text + "' is neither a number from 0 nor a pod name ending in -N");
         }
         return Integer.parseInt(m.group(1));
     }

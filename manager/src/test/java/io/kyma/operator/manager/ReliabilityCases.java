@@ -39,6 +39,7 @@ final class ReliabilityCases {
         row("kymaModuleVersionChanged", "a module's version changed in the Kyma", "`Ready` for the new generation only once every component's `status.observedGeneration` has caught up; each component then has the new version");
         row("componentWithoutKyma", "a HelmComponent made by hand, with no Kyma", "walks `pending` to `success` like any other");
         row("componentWithoutModule", "a HelmComponent without `spec.module`", "rejected: `spec.module` is required");
+        row("componentStatusTimeAhead", "a component's `status.lastTransitionTime` set by hand to the year 1,000,000,000", "the state counts from now, the message says the time was ahead of the operator's clock, and it moves on to `success`");
         row("componentStatusTimeGarbage", "a component's `status.lastTransitionTime` set to `yesterday` by hand", "its state counts as due: it moves on to `success`");
         // Runs: rejected by the schema
         row("runWithoutJob", "a Run without `spec.job`", "rejected: `spec.job` is required");

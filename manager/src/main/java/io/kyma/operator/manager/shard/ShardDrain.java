@@ -66,8 +66,15 @@ public final class ShardDrain {
         if (drain.isEmpty()) {
             return Answer.RECONCILE;
         }
-        if (!drain.get().equals(REQUESTED)) {
+        if (drain.get().equals(DRAINED)) {
             return Answer.STOPPED;
+        }
+        if (!drain.get().equals(REQUESTED)) {
+            // Anyone who may edit the object may write the label: only the protocol's values act.
+            LOG.info("{} {}/{}: ignoring the label {}={}, which is not a step of the hand-over", resource.getKind(),
+                    resource.getMetadata().getNamespace(), resource.getMetadata().getName(), Labels.SHARD_DRAIN,
+                    drain.get());
+            return Answer.RECONCILE;
         }
         try {
             client.get().resource(resource).patch(PatchContext.of(PatchType.JSON), acknowledge(shard(resource)));

@@ -15,6 +15,8 @@ import io.kyma.operator.api.Labels;
  */
 public record Shards(int count, int id) {
     public static final Shards NONE = new Shards(1, 0);
+    /** The most shards --shards accepts: each has a Lease and a replica; more would be a typo, not a fleet. */
+    public static final int MAX = 64;
 
     public Shards {
         if (count < 1 || id < 0 || id >= count) {

@@ -80,6 +80,13 @@ class ShardDrainTest {
     }
 
     @Test
+    void aDrainValueTheProtocolDoesNotDefineIsIgnored() {
+        assertThat(ShardDrain.answer(component("c", "0", "please-stop"), () -> {
+            throw new AssertionError("nothing to write");
+        })).as("a tenant's label does not stop the object").isEqualTo(ShardDrain.Answer.RECONCILE);
+    }
+
+    @Test
     void aShardedControllerSeesWhatFollowingTheGenerationShowsAndADrain() {
         var updates = ShardDrain.<Kyma>updates("kyma-project.io/finalizer");
         Kyma before = kyma("0", null);
