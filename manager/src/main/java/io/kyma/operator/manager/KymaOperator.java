@@ -398,12 +398,17 @@ public final class KymaOperator implements AutoCloseable {
                 config.shards().sharded() ? ShardDrain::answer : ShardDrain.Responder.NONE), built);
     }
 
-    /** Queues the reconcile JOSDK is about to hand to the pool in the lane its controller chooses. */
+    /**
+     * Queues the reconcile JOSDK is about to hand to the pool in its namespace's flow, in the lane its controller
+     * chooses.
+     */
     private void beforeSubmit(String controller, HasMetadata resource) {
         WorkPriority<HasMetadata> priority = priorities.get(controller);
+        String namespace = resource.getMetadata().getNamespace();
+        reconcilePool.next(namespace, false);
         try {
             if (priority != null && priority.canWait(resource)) {
-                reconcilePool.nextCanWait();
+                reconcilePool.next(namespace, true);
             }
         } catch (RuntimeException e) {
             // JOSDK 5.2.3 calls this after marking the resource under processing and before it queues the reconcile:

@@ -9,10 +9,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The reconcile thread pool shared by all controllers, on a {@link PriorityWorkQueue}. JOSDK 5.2.3 hands each
  * reconcile to the pool right after telling its metrics which resource it is, on the same thread; the metrics hook
- * calls {@link #nextCanWait} then, and the task that follows on that thread is queued in the lane that can wait.
+ * calls {@link #next} then, and the task that follows on that thread is queued in its namespace's flow and lane.
  */
 public final class PrioritizingExecutor extends ThreadPoolExecutor {
-    private final ThreadLocal<Boolean> nextCanWait = new ThreadLocal<>();
+    private record Tag(String flow, boolean canWait) {
+    }
+
+    private final ThreadLocal<Tag> next = new ThreadLocal<>();
     private final PriorityWorkQueue queue;
 
     public PrioritizingExecutor(int threads, Duration maxWait, Clock clock) {
@@ -24,16 +27,19 @@ public final class PrioritizingExecutor extends ThreadPoolExecutor {
         this.queue = queue;
     }
 
-    /** The next task this thread hands to {@link #execute} can wait behind due ones. */
-    public void nextCanWait() {
-        nextCanWait.set(Boolean.TRUE);
+    /**
+     * The next task this thread hands to {@link #execute} belongs to {@code flow} (its namespace; {@code null} for a
+     * cluster-scoped resource) and, when {@code canWait}, can wait behind due ones.
+     */
+    public void next(String flow, boolean canWait) {
+        next.set(new Tag(flow, canWait));
     }
 
     @Override
     public void execute(Runnable task) {
-        boolean canWait = nextCanWait.get() != null;
-        nextCanWait.remove();
-        super.execute(canWait ? new PriorityWorkQueue.CanWait(task) : task);
+        Tag tag = next.get();
+        next.remove();
+        super.execute(tag == null ? task : new PriorityWorkQueue.Tagged(task, tag.flow(), tag.canWait()));
     }
 
     /** Tasks waiting for a worker that are due. */

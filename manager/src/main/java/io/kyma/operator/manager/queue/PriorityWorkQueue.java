@@ -7,8 +7,11 @@ import java.util.AbstractQueue;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -16,29 +19,134 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The reconcile executor's queue, in two first-in-first-out lanes: reconciles that are due, and reconciles that can
- * wait (tasks wrapped in {@link CanWait}). Due work goes first. Once the oldest task that can wait has waited longer
- * than {@code maxWait}, the lanes take turns, so neither starves the other.
+ * The reconcile executor's queue, in two lanes: reconciles that are due, and reconciles that can wait. Due work goes
+ * first; once the oldest task that can wait has waited longer than {@code maxWait}, the lanes take turns, so neither
+ * starves the other.
+ *
+ * <p>Within a lane, tasks are grouped by flow (the resource's namespace) and the flows take turns, one task each,
+ * first in first out within a flow: the API server's fair queuing by flow, with one seat per turn. A namespace with
+ * a thousand queued reconciles delays another namespace's reconcile by at most one task per namespace with work
+ * queued in the same lane. A plain task belongs to the due lane and the flow {@code ""}.
  */
 public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements BlockingQueue<Runnable> {
 
-    /** A task that can wait behind due ones. */
-    public record CanWait(Runnable task) implements Runnable {
+    /** A task with the flow it belongs to and whether it can wait behind due ones. */
+    public record Tagged(Runnable task, String flow, boolean canWait) implements Runnable {
+        public Tagged {
+            Objects.requireNonNull(task);
+            flow = flow == null ? "" : flow;
+        }
+
         @Override
         public void run() {
             task.run();
         }
     }
 
-    private record Queued(Runnable task, Instant since) {
+    private static final class Queued {
+        final Runnable task;
+        final String flow;
+        final Instant since;
+        boolean taken;
+
+        Queued(Runnable task, String flow, Instant since) {
+            this.task = task;
+            this.flow = flow;
+            this.since = since;
+        }
+    }
+
+    /** One lane: a queue per flow, the flows in turn, and the order of arrival to find the oldest task. */
+    private static final class Lane {
+        private final Map<String, ArrayDeque<Queued>> byFlow = new HashMap<>();
+        private final ArrayDeque<String> turns = new ArrayDeque<>();
+        /** Every queued task in order of arrival; taken ones are dropped from the head as it is read. */
+        private final ArrayDeque<Queued> arrivals = new ArrayDeque<>();
+        private int size;
+
+        void add(Queued queued) {
+            byFlow.computeIfAbsent(queued.flow, flow -> {
+                turns.addLast(flow);
+                return new ArrayDeque<>();
+            }).addLast(queued);
+            arrivals.addLast(queued);
+            size++;
+        }
+
+        Queued oldest() {
+            while (!arrivals.isEmpty() && arrivals.peekFirst().taken) {
+                arrivals.pollFirst();
+            }
+            return arrivals.peekFirst();
+        }
+
+        /** The head of the flow whose turn it is. */
+        Queued peek() {
+            String flow = turns.peekFirst();
+            return flow == null ? null : byFlow.get(flow).peekFirst();
+        }
+
+        Queued poll() {
+            String flow = turns.pollFirst();
+            if (flow == null) {
+                return null;
+            }
+            ArrayDeque<Queued> tasks = byFlow.get(flow);
+            Queued head = tasks.pollFirst();
+            if (tasks.isEmpty()) {
+                byFlow.remove(flow);
+            } else {
+                turns.addLast(flow);
+            }
+            taken(head);
+            return head;
+        }
+
+        boolean remove(Object task) {
+            for (Queued queued : arrivals) {
+                if (!queued.taken && queued.task.equals(task)) {
+                    ArrayDeque<Queued> tasks = byFlow.get(queued.flow);
+                    tasks.remove(queued);
+                    if (tasks.isEmpty()) {
+                        byFlow.remove(queued.flow);
+                        turns.remove(queued.flow);
+                    }
+                    taken(queued);
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private void taken(Queued queued) {
+            queued.taken = true;
+            size--;
+            oldest(); // drops taken tasks from the head, so that arrivals holds no more than it must
+        }
+
+        int size() {
+            return size;
+        }
+
+        int flows() {
+            return byFlow.size();
+        }
+
+        void addTasksTo(List<Runnable> all) {
+            arrivals.forEach(q -> {
+                if (!q.taken) {
+                    all.add(q.task);
+                }
+            });
+        }
     }
 
     private final Clock clock;
     private final Duration maxWait;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition notEmpty = lock.newCondition();
-    private final ArrayDeque<Queued> due = new ArrayDeque<>();
-    private final ArrayDeque<Queued> canWait = new ArrayDeque<>();
+    private final Lane due = new Lane();
+    private final Lane canWait = new Lane();
     /** Whether the last task taken was one that could wait: after an overdue one, a due one is next. */
     private boolean lastCouldWait;
 
@@ -49,19 +157,23 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
 
     /** Tasks queued that are due. */
     public int dueSize() {
-        lock.lock();
-        try {
-            return due.size();
-        } finally {
-            lock.unlock();
-        }
+        return locked(due::size);
     }
 
     /** Tasks queued that can wait. */
     public int canWaitSize() {
+        return locked(canWait::size);
+    }
+
+    /** Flows (namespaces) with at least one task queued, in either lane. */
+    public int flowsQueued() {
+        return locked(() -> due.flows() + canWait.flows());
+    }
+
+    private int locked(java.util.function.IntSupplier read) {
         lock.lock();
         try {
-            return canWait.size();
+            return read.getAsInt();
         } finally {
             lock.unlock();
         }
@@ -70,9 +182,11 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
     @Override
     public boolean offer(Runnable task) {
         Objects.requireNonNull(task);
+        Tagged tagged = task instanceof Tagged t ? t : null;
+        String flow = tagged == null ? "" : tagged.flow();
         lock.lock();
         try {
-            (task instanceof CanWait ? canWait : due).addLast(new Queued(task, clock.instant()));
+            (tagged != null && tagged.canWait() ? canWait : due).add(new Queued(task, flow, clock.instant()));
             notEmpty.signal();
             return true;
         } finally {
@@ -104,7 +218,7 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
     public Runnable take() throws InterruptedException {
         lock.lockInterruptibly();
         try {
-            while (due.isEmpty() && canWait.isEmpty()) {
+            while (isEmptyLocked()) {
                 notEmpty.await();
             }
             return next();
@@ -118,7 +232,7 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
         long nanos = unit.toNanos(timeout);
         lock.lockInterruptibly();
         try {
-            while (due.isEmpty() && canWait.isEmpty()) {
+            while (isEmptyLocked()) {
                 if (nanos <= 0) {
                     return null;
                 }
@@ -130,26 +244,29 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
         }
     }
 
+    private boolean isEmptyLocked() {
+        return due.size() == 0 && canWait.size() == 0;
+    }
+
     /** The lane to serve next; called with the lock held. */
     private Runnable next() {
-        Queued dueHead = due.peekFirst();
-        Queued waitHead = canWait.peekFirst();
-        if (dueHead == null && waitHead == null) {
+        if (isEmptyLocked()) {
             return null;
         }
-        boolean overdue = waitHead != null
-                && Duration.between(waitHead.since(), clock.instant()).compareTo(maxWait) > 0;
-        boolean takeWaiting = dueHead == null || overdue && !lastCouldWait;
+        Queued oldestWaiting = canWait.oldest();
+        boolean overdue = oldestWaiting != null
+                && Duration.between(oldestWaiting.since, clock.instant()).compareTo(maxWait) > 0;
+        boolean takeWaiting = due.size() == 0 || overdue && !lastCouldWait;
         lastCouldWait = takeWaiting;
-        return (takeWaiting ? canWait : due).pollFirst().task();
+        return (takeWaiting ? canWait : due).poll().task;
     }
 
     @Override
     public Runnable peek() {
         lock.lock();
         try {
-            Queued head = due.isEmpty() ? canWait.peekFirst() : due.peekFirst();
-            return head == null ? null : head.task();
+            Queued head = due.size() == 0 ? canWait.peek() : due.peek();
+            return head == null ? null : head.task;
         } finally {
             lock.unlock();
         }
@@ -159,7 +276,7 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
     public boolean remove(Object task) {
         lock.lock();
         try {
-            return due.removeIf(q -> q.task().equals(task)) || canWait.removeIf(q -> q.task().equals(task));
+            return due.remove(task) || canWait.remove(task);
         } finally {
             lock.unlock();
         }
@@ -167,12 +284,7 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
 
     @Override
     public int size() {
-        lock.lock();
-        try {
-            return due.size() + canWait.size();
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> due.size() + canWait.size());
     }
 
     @Override
@@ -180,15 +292,15 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
         return Integer.MAX_VALUE;
     }
 
-    /** A snapshot, due tasks first; removing through it is not supported. */
+    /** A snapshot, due tasks first, each lane in order of arrival; removing through it is not supported. */
     @Override
     public Iterator<Runnable> iterator() {
         lock.lock();
         try {
             List<Runnable> all = new ArrayList<>(due.size() + canWait.size());
-            due.forEach(q -> all.add(q.task()));
-            canWait.forEach(q -> all.add(q.task()));
-            return java.util.Collections.unmodifiableList(all).iterator();
+            due.addTasksTo(all);
+            canWait.addTasksTo(all);
+            return Collections.unmodifiableList(all).iterator();
         } finally {
             lock.unlock();
         }

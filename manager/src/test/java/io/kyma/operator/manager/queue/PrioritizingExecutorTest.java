@@ -26,7 +26,7 @@ class PrioritizingExecutorTest {
             });
             assertThat(busy.await(10, TimeUnit.SECONDS)).isTrue();
 
-            pool.nextCanWait();
+            pool.next("tenant", true);
             pool.execute(() -> ran.add("resync"));
             pool.execute(() -> ran.add("due-1")); // the mark was for one task only
             pool.execute(() -> ran.add("due-2"));

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
-import io.kyma.operator.manager.queue.PriorityWorkQueue.CanWait;
+import io.kyma.operator.manager.queue.PriorityWorkQueue.Tagged;
 import io.kyma.operator.testing.MutableClock;
 
 class PriorityWorkQueueTest {
@@ -30,20 +30,28 @@ class PriorityWorkQueueTest {
         };
     }
 
+    private static Runnable canWait(Runnable task) {
+        return new Tagged(task, "", true);
+    }
+
+    private static Runnable in(String namespace, String name) {
+        return new Tagged(task(namespace + "/" + name), namespace, false);
+    }
+
     private List<String> pollAll() {
         List<String> order = new ArrayList<>();
         Runnable next;
         while ((next = queue.poll()) != null) {
-            order.add(next instanceof CanWait w ? w.task().toString() : next.toString());
+            order.add(next instanceof Tagged t ? t.task().toString() : next.toString());
         }
         return order;
     }
 
     @Test
     void dueWorkGoesBeforeWorkThatCanWaitAndEachLaneKeepsItsOrder() {
-        queue.offer(new CanWait(task("resync-1")));
+        queue.offer(canWait(task("resync-1")));
         queue.offer(task("due-1"));
-        queue.offer(new CanWait(task("resync-2")));
+        queue.offer(canWait(task("resync-2")));
         queue.offer(task("due-2"));
         assertThat(queue.dueSize()).isEqualTo(2);
         assertThat(queue.canWaitSize()).isEqualTo(2);
@@ -53,8 +61,8 @@ class PriorityWorkQueueTest {
 
     @Test
     void onceTheOldestThatCanWaitIsOverdueTheLanesTakeTurns() {
-        queue.offer(new CanWait(task("resync-1")));
-        queue.offer(new CanWait(task("resync-2")));
+        queue.offer(canWait(task("resync-1")));
+        queue.offer(canWait(task("resync-2")));
         clock.advance(Duration.ofSeconds(31));
         for (int i = 1; i <= 4; i++) {
             queue.offer(task("due-" + i));
@@ -64,7 +72,7 @@ class PriorityWorkQueueTest {
 
     @Test
     void waitingExactlyTheBoundIsNotYetOverdue() {
-        queue.offer(new CanWait(task("resync")));
+        queue.offer(canWait(task("resync")));
         clock.advance(Duration.ofSeconds(30));
         queue.offer(task("due"));
         assertThat(pollAll()).containsExactly("due", "resync");
@@ -72,7 +80,7 @@ class PriorityWorkQueueTest {
 
     @Test
     void drainingTakesTheServiceOrderAndEmptiesBothLanes() {
-        queue.offer(new CanWait(task("resync")));
+        queue.offer(canWait(task("resync")));
         queue.offer(task("due"));
         List<Runnable> sink = new ArrayList<>();
         assertThat(queue.drainTo(sink)).isEqualTo(2);
@@ -82,7 +90,7 @@ class PriorityWorkQueueTest {
 
     @Test
     void removeFindsATaskInEitherLane() {
-        Runnable resync = new CanWait(task("resync"));
+        Runnable resync = canWait(task("resync"));
         Runnable due = task("due");
         queue.offer(resync);
         queue.offer(due);
@@ -95,5 +103,67 @@ class PriorityWorkQueueTest {
     @Test
     void aTimedPollOnAnEmptyQueueGivesUp() throws InterruptedException {
         assertThat(queue.poll(1, TimeUnit.MILLISECONDS)).isNull();
+    }
+
+    @Test
+    void namespacesTakeTurnsSoABurstInOneDelaysAnotherByOneTaskPerBusyNamespace() {
+        for (int i = 1; i <= 1000; i++) {
+            queue.offer(in("tenant-a", "k" + i));
+        }
+        queue.offer(in("tenant-b", "k1"));
+        queue.offer(in("tenant-b", "k2"));
+        queue.offer(in("tenant-c", "k1"));
+        assertThat(queue.flowsQueued()).isEqualTo(3);
+        List<String> order = pollAll();
+        assertThat(order).hasSize(1003);
+        assertThat(order.subList(0, 6)).containsExactly("tenant-a/k1", "tenant-b/k1", "tenant-c/k1", "tenant-a/k2",
+                "tenant-b/k2", "tenant-a/k3");
+        assertThat(order.subList(6, 1003)).allMatch(name -> name.startsWith("tenant-a/"));
+        assertThat(queue.flowsQueued()).isZero();
+    }
+
+    @Test
+    void aNamespaceThatArrivesLaterWaitsForOneTurnNotForTheBacklog() {
+        for (int i = 1; i <= 100; i++) {
+            queue.offer(in("tenant-a", "k" + i));
+        }
+        for (int i = 1; i <= 50; i++) {
+            queue.poll();
+        }
+        queue.offer(in("tenant-b", "k1"));
+        assertThat(pollAll().subList(0, 2)).containsExactly("tenant-a/k51", "tenant-b/k1");
+    }
+
+    @Test
+    void eachLaneIsFairAndTheOverdueRuleReadsTheOldestTaskOfAnyNamespace() {
+        queue.offer(new Tagged(task("a/resync-1"), "a", true));
+        clock.advance(Duration.ofSeconds(10));
+        queue.offer(new Tagged(task("b/resync-1"), "b", true));
+        queue.offer(new Tagged(task("a/resync-2"), "a", true));
+        clock.advance(Duration.ofSeconds(21)); // a/resync-1 has waited 31 s, b's only 21 s
+        queue.offer(in("a", "due-1"));
+        queue.offer(in("a", "due-2"));
+        queue.offer(in("b", "due-1"));
+        assertThat(pollAll()).containsExactly("a/resync-1", "a/due-1", "b/due-1", "a/due-2", "b/resync-1",
+                "a/resync-2");
+    }
+
+    @Test
+    void removingTheLastTaskOfANamespaceEndsItsTurn() {
+        Runnable only = in("b", "k1");
+        queue.offer(in("a", "k1"));
+        queue.offer(only);
+        queue.offer(in("a", "k2"));
+        assertThat(queue.remove(only)).isTrue();
+        assertThat(queue.flowsQueued()).isEqualTo(1);
+        assertThat(pollAll()).containsExactly("a/k1", "a/k2");
+    }
+
+    @Test
+    void aClusterScopedResourceHasAFlowOfItsOwn() {
+        queue.offer(in("a", "k1"));
+        queue.offer(in("a", "k2"));
+        queue.offer(new Tagged(task("cluster"), null, false));
+        assertThat(pollAll()).containsExactly("a/k1", "cluster", "a/k2");
     }
 }
