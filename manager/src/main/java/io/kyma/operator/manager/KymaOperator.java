@@ -47,6 +47,7 @@ import io.kyma.operator.run.ServerAddresses;
 import io.kyma.operator.run.RunStatuses;
 import io.kyma.operator.run.RunSettings;
 import io.kyma.operator.manager.guard.GuardedReconciler;
+import io.kyma.operator.manager.guard.MissedExecutions;
 import io.kyma.operator.manager.guard.ReconcileGuard;
 import io.kyma.operator.manager.limits.GlobalGate;
 import io.kyma.operator.manager.limits.RequeueLimiter;
@@ -69,6 +70,7 @@ public final class KymaOperator implements AutoCloseable {
     private final OperatorMetrics metrics = new OperatorMetrics();
     private final KubernetesClient client;
     private final QueueMetrics queueMetrics;
+    private final MissedExecutions missedExecutions;
     private final Optional<ShardAssigner> assigner;
     private final Optional<ShardMover> mover;
     private final Operator operator;
@@ -152,6 +154,8 @@ public final class KymaOperator implements AutoCloseable {
         leadership.ifPresent(l -> interceptors.add(l.renewals()));
         this.client = KubernetesClients.create(clientConfig, config, metrics, interceptors);
         this.queueMetrics = new QueueMetrics(metrics, clock, this::beforeSubmit);
+        this.missedExecutions = new MissedExecutions(metrics::missedExecutions);
+        queueMetrics.onMissedExecution(missedExecutions::release);
         this.assigner = config.shards().sharded()
                 ? Optional.of(new ShardAssigner(client, config.shards(), metrics::shardAssignments, clock))
                 : Optional.empty();
@@ -392,10 +396,13 @@ public final class KymaOperator implements AutoCloseable {
         }
         metrics.maxConcurrentReconciles(built.getName(), config.maxConcurrentReconciles());
         queueMetrics.measureWorkInProgress(built.getName());
+        metrics.missedExecutions(built.getName());
         ReconcileGuard guard = new ReconcileGuard(built.getName(), requeueLimiter, config.reconcileTimeout(),
                 config.syncPeriod(), clock, watchdog, metrics);
-        return (Controller<P>) operator.register(GuardedReconciler.wrap(reconciler, guard,
+        Controller<P> controller = (Controller<P>) operator.register(GuardedReconciler.wrap(reconciler, guard,
                 config.shards().sharded() ? ShardDrain::answer : ShardDrain.Responder.NONE), built);
+        missedExecutions.register(controller);
+        return controller;
     }
 
     /**

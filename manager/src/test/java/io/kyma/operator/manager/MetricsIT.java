@@ -49,7 +49,7 @@ class MetricsIT {
             "controller_runtime_terminal_reconcile_errors_total", "kyma_operator_kyma_ready_seconds_bucket",
             "kyma_operator_runs_unreachable", "kyma_operator_shard", "kyma_operator_shard_assignments_total",
             "kyma_operator_shard_moves_total", "kyma_operator_shard_drains_total",
-            "kyma_operator_watches_ended_early_total");
+            "kyma_operator_watches_ended_early_total", "kyma_operator_missed_executions_total");
     /**
      * The metric families controller-runtime documents (the kubebuilder book's metrics reference) that mean something
      * for this manager; dashboards and alerts written for Go operators query these.
@@ -118,6 +118,7 @@ class MetricsIT {
                 }
                 assertThat(sample(text, "kyma_operator_helmcomponents", "state=\"success\"")).isEqualTo(6.0);
                 assertThat(sum(text, "kyma_operator_lean_cache_fallbacks_total")).isZero();
+                assertThat(sum(text, "kyma_operator_missed_executions_total")).isZero();
                 // with --watch-read-ahead the watch events come through it, and none is left waiting to be decoded
                 assertThat(sum(text, "kyma_operator_watch_read_ahead_peak_chars")).isGreaterThan(0);
                 await().atMost(Duration.ofSeconds(30))

@@ -112,10 +112,14 @@ public final class ReconcileGuard {
         }, timeout.toNanos(), TimeUnit.NANOSECONDS);
         activeWorkers.incrementAndGet();
         T value = null;
-        Exception failure = null;
+        Throwable failure = null;
         try {
             value = work.run();
-        } catch (Exception e) {
+        } catch (OutOfMemoryError e) {
+            throw e; // the Deployment's JVM exits on it; nothing here could go on safely
+        } catch (Exception | Error e) {
+            // An Error too (a stack overflow, a class that failed to load): JOSDK 5.2.3 catches only exceptions, and
+            // one that escaped would leave the resource marked as under processing, never reconciled again.
             failure = e;
         } finally {
             synchronized (finished) {
@@ -186,7 +190,7 @@ public final class ReconcileGuard {
         metrics.reconciles(controller, requeueAfter ? "requeue_after" : "success").increment();
     }
 
-    private static boolean isConflict(Exception failure) {
+    private static boolean isConflict(Throwable failure) {
         return failure instanceof KubernetesClientException e && e.getCode() == 409;
     }
 

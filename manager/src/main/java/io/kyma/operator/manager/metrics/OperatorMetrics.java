@@ -165,6 +165,14 @@ public final class OperatorMetrics {
         return counter("kyma_operator_shard_drains", "resource", resource);
     }
 
+    /**
+     * Resources freed after JOSDK 5.2.3 left them marked as under processing: their reconcile found them missing from
+     * the cache ({@code MissedExecutions}), by controller.
+     */
+    public Counter missedExecutions(String controller) {
+        return counter("kyma_operator_missed_executions", "controller", controller);
+    }
+
     /** Runs {@code update} before every scrape, for gauges whose set of series changes (the slowest Kymas). */
     public void beforeScrape(Runnable update) {
         beforeScrape.add(update);

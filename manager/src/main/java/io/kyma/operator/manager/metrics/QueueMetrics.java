@@ -24,6 +24,8 @@ public final class QueueMetrics implements Metrics {
     private final Map<String, Map<ResourceID, Instant>> queued = new ConcurrentHashMap<>();
     private final Map<String, Map<ResourceID, Instant>> running = new ConcurrentHashMap<>();
     private final BiConsumer<String, HasMetadata> beforeSubmit;
+    private volatile BiConsumer<String, HasMetadata> missed = (controller, resource) -> {
+    };
 
     /**
      * @param beforeSubmit told the controller and the resource of each reconcile just before JOSDK hands it to the
@@ -63,12 +65,22 @@ public final class QueueMetrics implements Metrics {
         running(controller).put(id, now);
     }
 
+    /**
+     * Told the controller and the resource of each execution that finished without having started: in JOSDK 5.2.3, a
+     * reconcile that found its resource gone from the cache, which leaves the resource marked as under processing.
+     */
+    public void onMissedExecution(BiConsumer<String, HasMetadata> missed) {
+        this.missed = missed;
+    }
+
     @Override
     public void reconciliationExecutionFinished(HasMetadata resource, Map<String, Object> metadata) {
         String controller = controller(metadata);
         Instant since = running(controller).remove(ResourceID.fromResource(resource));
         if (since != null) {
             metrics.workDuration(controller).record(Duration.between(since, clock.instant()));
+        } else {
+            missed.accept(controller, resource);
         }
     }
 

@@ -113,6 +113,11 @@ public final class ShardDrain {
         };
     }
 
+    /** Whether a drain label value is a step of the hand-over; anything else is ignored. */
+    static boolean isStep(String value) {
+        return REQUESTED.equals(value) || DRAINED.equals(value);
+    }
+
     /** The object's drain label, if it is being handed over. */
     public static Optional<String> state(HasMetadata object) {
         Map<String, String> labels = object.getMetadata().getLabels();
@@ -175,8 +180,9 @@ public final class ShardDrain {
         String from = shard(root);
         List<? extends HasMetadata> onShard = components.stream().filter(c -> Objects.equals(shard(c), from))
                 .toList();
-        List<HasMetadata> unasked = onShard.stream().filter(c -> state(c).isEmpty()).map(c -> (HasMetadata) c)
-                .toList();
+        // a value other than the protocol's (written by hand) counts as not asked: asking overwrites it
+        List<HasMetadata> unasked = onShard.stream().filter(c -> !isStep(state(c).orElse(null)))
+                .map(c -> (HasMetadata) c).toList();
         if (!unasked.isEmpty()) {
             return new Decision(Step.ASK, unasked);
         }

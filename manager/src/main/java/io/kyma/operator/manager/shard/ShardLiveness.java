@@ -13,7 +13,8 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
  * Which shards are down, from their leader-election Leases: a shard whose Lease was not renewed for its whole
  * duration plus a margin has no replica reconciling (a leader that cannot renew exits before its Lease runs out), so
  * its objects can go to another shard without two replicas ever reconciling one object. A shard without a Lease
- * yet counts as starting, not down.
+ * (or with one never renewed) counts as starting for {@link #START_BOUND}, then as down: a replica that never came up
+ * must not keep its objects from being reconciled for ever.
  */
 public final class ShardLiveness {
     /** Beyond the Lease's own duration, for clocks that differ a little between replicas. */
@@ -24,7 +25,34 @@ public final class ShardLiveness {
      */
     public static final String MOVER_PREFIX = "kyma-operator-shard-mover-";
 
+    /**
+     * How long a shard may go without a renewed Lease, as seen by the mover, before it counts as down: a replica
+     * takes its Lease within seconds of starting (the pod's start and the informers' sync included, well under this).
+     */
+    public static final Duration START_BOUND = Duration.ofSeconds(60);
+
     private ShardLiveness() {
+    }
+
+    /**
+     * The shards down: those whose Lease ran out, and those without a renewed Lease since longer than
+     * {@link #START_BOUND}.
+     *
+     * @param unrenewedSince for each shard seen without a Lease or without a renewal, since when
+     */
+    public static Set<Integer> dead(Map<Integer, Lease> leases, Map<Integer, Instant> unrenewedSince, Instant now) {
+        Set<Integer> dead = dead(leases, now);
+        unrenewedSince.forEach((shard, since) -> {
+            if (now.isAfter(since.plus(START_BOUND))) {
+                dead.add(shard);
+            }
+        });
+        return dead;
+    }
+
+    /** Whether the Lease says a replica ever renewed it; a missing Lease says not. */
+    public static boolean renewed(Lease lease) {
+        return expiry(lease).isPresent();
     }
 
     /** @param leases each shard's Lease, by shard; a shard missing from the map has none */

@@ -2,7 +2,6 @@ package io.kyma.operator.manager.shard;
 
 import io.kyma.operator.common.DaemonThreads;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +17,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -58,9 +56,13 @@ public final class ShardMover implements AutoCloseable {
     private final ShardRebalancer rebalancer;
     /** How often the mover looks at the shards' Leases. */
     public static final java.time.Duration CHECK = java.time.Duration.ofSeconds(2);
+    /** The most labels of shards beyond --shards that one look moves; the rest wait for the next look. */
+    static final int GONE_LABELS = 64;
     /** How often to look for objects of shards beyond --shards: a list of every kind, so not at every check. */
     static final java.time.Duration GONE_CHECK = java.time.Duration.ofSeconds(30);
     private java.time.Instant lookedForGone;
+    /** Shards of the fleet seen without a Lease, or with one never renewed, since when: see {@link ShardLiveness}. */
+    private final Map<Integer, java.time.Instant> unrenewedSince = new HashMap<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             DaemonThreads.named("shard-mover"));
 
@@ -111,7 +113,7 @@ public final class ShardMover implements AutoCloseable {
         return live(leases).isPresent() ? rebalancer.rebalance(ShardLiveness.held(leases, clock.instant())) : 0;
     }
 
-    /** Each shard's Lease, by shard; a shard without one is missing. */
+    /** Each shard's Lease, by shard; a shard without one is missing. Notes the shards never renewed since when. */
     private Map<Integer, Lease> leases() {
         Map<Integer, Lease> leases = new HashMap<>();
         for (int shard = 0; shard < shards.count(); shard++) {
@@ -119,19 +121,25 @@ public final class ShardMover implements AutoCloseable {
             if (lease != null) {
                 leases.put(shard, lease);
             }
+            if (ShardLiveness.renewed(lease)) {
+                unrenewedSince.remove(shard);
+            } else {
+                unrenewedSince.putIfAbsent(shard, clock.instant());
+            }
         }
         return leases;
     }
 
-    /** The shards not down, if this replica is the one that moves objects: it leads the lowest of them. */
+    private Set<Integer> dead(Map<Integer, Lease> leases) {
+        return ShardLiveness.dead(leases, unrenewedSince, clock.instant());
+    }
+
+    /**
+     * The shards a replica holds now, which alone take moved objects, if this replica is the one that moves them: it
+     * leads the lowest of them. A shard still starting takes nothing, and holds nothing up.
+     */
     private Optional<List<Integer>> live(Map<Integer, Lease> leases) {
-        Set<Integer> dead = ShardLiveness.dead(leases, clock.instant());
-        List<Integer> live = new ArrayList<>();
-        for (int shard = 0; shard < shards.count(); shard++) {
-            if (!dead.contains(shard)) {
-                live.add(shard);
-            }
-        }
+        List<Integer> live = List.copyOf(ShardLiveness.held(leases, clock.instant()));
         if (live.isEmpty() || live.get(0) != shards.id() || !leading.getAsBoolean()) {
             return Optional.empty();
         }
@@ -144,7 +152,7 @@ public final class ShardMover implements AutoCloseable {
             return 0;
         }
         List<Integer> live = alive.get();
-        Set<Integer> dead = ShardLiveness.dead(leases, clock.instant());
+        Set<Integer> dead = dead(leases);
         // each label to move off, with the Lease of its shard as read (null: none, or not a shard number)
         Map<String, Lease> from = new java.util.TreeMap<>();
         dead.forEach(shard -> from.put(Integer.toString(shard), leases.get(shard)));
@@ -155,10 +163,13 @@ public final class ShardMover implements AutoCloseable {
         int count = 0;
         for (Map.Entry<String, Lease> shard : from.entrySet()) {
             Optional<Claim> claim = Optional.empty();
-            if (shard.getKey().matches("[0-9]{1,9}")) {
+            java.util.OptionalInt number = Shards.number(shard.getKey());
+            // A Lease is created only for a shard of this fleet; beyond --shards only one that exists is held, so a
+            // label written by hand cannot make the mover create Leases.
+            if (number.isPresent() && (number.getAsInt() < shards.count() || shard.getValue() != null)) {
                 // The Lease ran out when it was read; a replica may have taken the shard since. Holding its Lease
                 // while the objects move keeps one from taking it halfway, and fails if one took it already.
-                claim = claim(Integer.parseInt(shard.getKey()), shard.getValue());
+                claim = claim(number.getAsInt(), shard.getValue());
                 if (claim.isEmpty()) {
                     LOG.info("shard {} was taken by a replica since its Lease was read: its objects stay",
                             shard.getKey());
@@ -189,20 +200,15 @@ public final class ShardMover implements AutoCloseable {
         }
         Set<String> labels = new java.util.TreeSet<>();
         for (Class<? extends HasMetadata> kind : List.of(HelmComponent.class, Run.class, Kyma.class)) {
-            var resources = client.resources(kind);
-            var selected = namespace.isPresent() ? resources.inNamespace(namespace.get()) : resources.inAnyNamespace();
-            // from the API server's watch cache (resourceVersion 0), not a read of every object from etcd
-            selected.withLabel(Labels.SHARD).withLabelNotIn(Labels.SHARD, existing)
-                    .list(new ListOptionsBuilder().withResourceVersion("0").build()).getItems()
-                    .forEach(o -> labels.add(o.getMetadata().getLabels().get(Labels.SHARD)));
+            labelsBeyond(kind, existing, labels);
         }
         Map<String, Lease> gone = new java.util.TreeMap<>();
         for (String label : labels) {
-            if (!label.matches("[0-9]{1,9}")) {
+            if (Shards.number(label).isEmpty()) {
                 gone.put(label, null);
                 continue;
             }
-            int shard = Integer.parseInt(label);
+            int shard = Shards.number(label).getAsInt();
             Lease lease = client.leases().inNamespace(leaseNamespace).withName(leaseName(shard)).get();
             if (lease == null || !ShardLiveness.dead(Map.of(shard, lease), clock.instant()).isEmpty()) {
                 gone.put(label, lease);
@@ -212,6 +218,17 @@ public final class ShardMover implements AutoCloseable {
             }
         }
         return gone;
+    }
+
+    /** Adds the shard labels of {@code kind} other than {@code existing}, paged, up to {@link #GONE_LABELS}. */
+    private <R extends HasMetadata> void labelsBeyond(Class<R> kind, String[] existing, Set<String> labels) {
+        var resources = client.resources(kind);
+        var selected = namespace.isPresent() ? resources.inNamespace(namespace.get()) : resources.inAnyNamespace();
+        // at most GONE_LABELS labels a look, so that labels written by hand cannot grow the set without bound
+        Pages.<R>each(selected.withLabel(Labels.SHARD).withLabelNotIn(Labels.SHARD, existing), o -> {
+            labels.add(o.getMetadata().getLabels().get(Labels.SHARD));
+            return labels.size() < GONE_LABELS;
+        });
     }
 
     private String leaseName(int shard) {
@@ -286,33 +303,42 @@ public final class ShardMover implements AutoCloseable {
             BooleanSupplier held) {
         var resources = client.resources(kind);
         var selected = namespace.isPresent() ? resources.inNamespace(namespace.get()) : resources.inAnyNamespace();
-        int count = 0;
-        for (R object : selected.withLabel(Labels.SHARD, from).list().getItems()) {
+        int[] count = { 0 };
+        Pages.each(selected.withLabel(Labels.SHARD, from), object -> {
             if (!held.getAsBoolean()) {
-                break;
+                return false;
             }
-            String ns = object.getMetadata().getNamespace();
-            int to = Shards.moveTo(ns, ShardAssigner.ownerName(object), live);
-            // only if it is still on the dead shard: a test-and-replace patch fails on any other value
-            String patch = "[{\"op\":\"test\",\"path\":\"/metadata/labels/" + Labels.SHARD.replace("/", "~1")
-                    + "\",\"value\":\"" + from + "\"},{\"op\":\"replace\",\"path\":\"/metadata/labels/"
-                    + Labels.SHARD.replace("/", "~1") + "\",\"value\":\"" + to + "\"}"
-                    // a hand-over the dead shard was asked for ends with the move
-                    + (ShardDrain.state(object).isPresent() ? ",{\"op\":\"remove\",\"path\":\"/metadata/labels/"
-                            + Labels.SHARD_DRAIN.replace("/", "~1") + "\"}" : "") + "]";
-            try {
-                // the object in hand: the patch goes out without a read of the object first
-                client.resources(kind).resource(object).patch(PatchContext.of(PatchType.JSON), patch);
-                moved.apply(resource).increment();
-                count++;
-            } catch (KubernetesClientException e) {
-                LOG.debug("{} {}/{} not moved: {}", resource, ns, object.getMetadata().getName(), e.getMessage());
+            if (moveOne(kind, resource, object, from, live)) {
+                count[0]++;
             }
+            return true;
+        });
+        if (count[0] > 0) {
+            LOG.info("moved {} {} of shard {}, which is down or gone, to shards {}", count[0], resource, from, live);
         }
-        if (count > 0) {
-            LOG.info("moved {} {} of shard {}, which is down or gone, to shards {}", count, resource, from, live);
+        return count[0];
+    }
+
+    private <R extends HasMetadata> boolean moveOne(Class<R> kind, String resource, R object, String from,
+            List<Integer> live) {
+        String ns = object.getMetadata().getNamespace();
+        int to = Shards.moveTo(ns, ShardAssigner.ownerName(object), live);
+        // only if it is still on the dead shard: a test-and-replace patch fails on any other value
+        String patch = "[{\"op\":\"test\",\"path\":\"/metadata/labels/" + Labels.SHARD.replace("/", "~1")
+                + "\",\"value\":\"" + from + "\"},{\"op\":\"replace\",\"path\":\"/metadata/labels/"
+                + Labels.SHARD.replace("/", "~1") + "\",\"value\":\"" + to + "\"}"
+                // a hand-over the dead shard was asked for ends with the move
+                + (ShardDrain.state(object).isPresent() ? ",{\"op\":\"remove\",\"path\":\"/metadata/labels/"
+                        + Labels.SHARD_DRAIN.replace("/", "~1") + "\"}" : "") + "]";
+        try {
+            // the object in hand: the patch goes out without a read of the object first
+            client.resources(kind).resource(object).patch(PatchContext.of(PatchType.JSON), patch);
+            moved.apply(resource).increment();
+            return true;
+        } catch (KubernetesClientException e) {
+            LOG.debug("{} {}/{} not moved: {}", resource, ns, object.getMetadata().getName(), e.getMessage());
+            return false;
         }
-        return count;
     }
 
     @Override

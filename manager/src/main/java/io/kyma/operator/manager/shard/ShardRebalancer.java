@@ -66,36 +66,41 @@ final class ShardRebalancer {
      * @return the objects moved
      */
     int rebalance(Set<Integer> held) {
-        int moved = 0;
-        int draining = 0;
+        int[] moved = { 0 };
+        int[] draining = { 0 };
         for (Class<? extends HasMetadata> kind : List.of(Run.class, Kyma.class)) {
-            for (HasMetadata root : cached(kind).withLabel(Labels.SHARD_DRAIN).list(fromCache()).getItems()) {
-                draining++;
-                moved += finish(root, held);
+            // Only the protocol's values: anyone may write the label, and another value is no hand-over. Every
+            // check: from the API server's watch cache, which answers such a selective list from memory.
+            for (HasMetadata root : selected(kind).withLabelIn(Labels.SHARD_DRAIN, ShardDrain.REQUESTED,
+                    ShardDrain.DRAINED).list(fromCache()).getItems()) {
+                draining[0]++;
+                moved[0] += finish(root, held);
             }
         }
-        if (draining < IN_FLIGHT && (scanned == null || !clock.instant().isBefore(scanned.plus(SCAN)))) {
+        if (draining[0] < IN_FLIGHT && (scanned == null || !clock.instant().isBefore(scanned.plus(SCAN)))) {
             scanned = clock.instant();
             for (Class<? extends HasMetadata> kind : List.of(Kyma.class, Run.class)) {
-                for (HasMetadata root : cached(kind).withLabel(Labels.SHARD).withoutLabel(Labels.SHARD_DRAIN)
-                        .list(fromCache()).getItems()) {
-                    if (draining >= IN_FLIGHT) {
-                        break;
-                    }
-                    if (start(root, held)) {
-                        draining++;
-                    }
+                if (draining[0] >= IN_FLIGHT) {
+                    break;
                 }
+                // every object of the kind: paged from etcd, so that the look holds one page at a time
+                Pages.each(selected(kind).withLabel(Labels.SHARD).withLabelNotIn(Labels.SHARD_DRAIN,
+                        ShardDrain.REQUESTED, ShardDrain.DRAINED), root -> {
+                            if (start(root, held)) {
+                                draining[0]++;
+                            }
+                            return draining[0] < IN_FLIGHT;
+                        });
             }
         }
-        return moved;
+        return moved[0];
     }
 
     /** Asks the replica of the object's shard to let it go, if it sits off its own shard and both replicas run. */
     private boolean start(HasMetadata root, Set<Integer> held) {
         String from = ShardDrain.shard(root);
-        if (root.getMetadata().getDeletionTimestamp() != null || from == null || !from.matches("[0-9]{1,9}")) {
-            return false; // being deleted, or not a shard number (the mover takes those)
+        if (root.getMetadata().getDeletionTimestamp() != null || !shards.exists(from)) {
+            return false; // being deleted, or not one of the shards (the mover takes those)
         }
         int own = shards.of(root.getMetadata().getNamespace(), root.getMetadata().getName());
         if (own == Integer.parseInt(from) || !held.contains(own) || !held.contains(Integer.parseInt(from))) {
@@ -185,7 +190,7 @@ final class ShardRebalancer {
     }
 
     @SuppressWarnings({ "unchecked", "rawtypes" })
-    private FilterWatchListDeletable<HasMetadata, KubernetesResourceList<HasMetadata>, Resource<HasMetadata>> cached(
+    private FilterWatchListDeletable<HasMetadata, KubernetesResourceList<HasMetadata>, Resource<HasMetadata>> selected(
             Class<? extends HasMetadata> kind) {
         MixedOperation<HasMetadata, KubernetesResourceList<HasMetadata>, Resource<HasMetadata>> resources =
                 (MixedOperation) client.resources(kind);

@@ -28,6 +28,22 @@ public record Shards(int count, int id) {
         return count > 1;
     }
 
+    /**
+     * The shard a label value names, if it names one the way the operator writes it: a decimal number without a sign
+     * or leading zeros, of at most nine digits. Anyone who may edit an object may write the label, and {@code "07"}
+     * or {@code "+7"} would be selected by no replica's informer ({@code shard=7}): such values name no shard.
+     */
+    public static java.util.OptionalInt number(String label) {
+        return label != null && label.matches("0|[1-9][0-9]{0,8}") ? java.util.OptionalInt.of(Integer.parseInt(label))
+                : java.util.OptionalInt.empty();
+    }
+
+    /** Whether the label value names one of this fleet's shards, 0 to {@code count - 1}. */
+    public boolean exists(String label) {
+        java.util.OptionalInt shard = number(label);
+        return shard.isPresent() && shard.getAsInt() < count;
+    }
+
     /** The label selector of this replica's objects. */
     public String selector() {
         return Labels.SHARD + "=" + id;

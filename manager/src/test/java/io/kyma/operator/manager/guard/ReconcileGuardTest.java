@@ -60,6 +60,17 @@ class ReconcileGuardTest {
     }
 
     @Test
+    void anErrorIsAFailureRetriedWithBackoffNotAThrowThatWouldWedgeTheResource() {
+        var result = guard.run(resource, () -> {
+            throw new StackOverflowError();
+        });
+
+        assertThat(result.outcome()).isEqualTo(ReconcileGuard.Outcome.FAILED);
+        assertThat(result.delay()).isEqualTo(Duration.ofMillis(500));
+        assertThat(metrics.reconcileErrors("test").count()).isEqualTo(1);
+    }
+
+    @Test
     void aConflictedResourceWaitsOutItsBackoffBeforeTheNextAttempt() {
         guard.run(resource, () -> {
             throw new KubernetesClientException("conflict", 409, null);

@@ -43,6 +43,19 @@ class QueueMetricsTest {
         assertThat(queue.unfinishedWorkSeconds("kyma")).isZero();
     }
 
+    @Test
+    void anExecutionThatFinishesWithoutHavingStartedIsReportedAsMissed() {
+        java.util.List<String> missed = new java.util.ArrayList<>();
+        queue.onMissedExecution((controller, resource) -> missed.add(controller + " " + resource.getMetadata()
+                .getName()));
+        queue.reconciliationExecutionStarted(map("a"), kyma);
+        queue.reconciliationExecutionFinished(map("a"), kyma);
+        assertThat(missed).isEmpty();
+        // JOSDK 5.2.3's executor when the primary is gone from the cache: finished, never started
+        queue.reconciliationExecutionFinished(map("b"), kyma);
+        assertThat(missed).containsExactly("kyma b");
+    }
+
     private static ConfigMap map(String name) {
         return new ConfigMapBuilder().withNewMetadata().withNamespace("ns").withName(name).endMetadata().build();
     }

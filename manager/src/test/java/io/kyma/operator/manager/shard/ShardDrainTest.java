@@ -35,6 +35,14 @@ class ShardDrainTest {
     }
 
     @Test
+    void aComponentWithADrainValueWrittenByHandIsAskedLikeOneNeverAsked() {
+        ShardDrain.Decision decision = ShardDrain.decide(kyma("0", ShardDrain.DRAINED),
+                List.of(component("c1", "0", "stop-forever"), component("c2", "0", ShardDrain.DRAINED)));
+        assertThat(decision.step()).isEqualTo(ShardDrain.Step.ASK);
+        assertThat(decision.toAsk()).extracting(c -> c.getMetadata().getName()).containsExactly("c1");
+    }
+
+    @Test
     void aComponentStillWorkedOnHoldsTheFamily() {
         assertThat(ShardDrain.decide(kyma("0", ShardDrain.DRAINED), List.of(component("c1", "0",
                 ShardDrain.DRAINED), component("c2", "0", ShardDrain.REQUESTED))).step())

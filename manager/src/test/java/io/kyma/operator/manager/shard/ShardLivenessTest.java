@@ -34,6 +34,18 @@ class ShardLivenessTest {
     }
 
     @Test
+    void aShardThatNeverRenewedALeaseCountsAsDownOnceTheStartBoundHasPassed() {
+        Map<Integer, Lease> leases = Map.of(0, lease(NOW.minusSeconds(3)));
+        Instant firstSeen = NOW.minus(ShardLiveness.START_BOUND);
+        assertThat(ShardLiveness.dead(leases, Map.of(1, firstSeen), NOW)).as("still within the bound").isEmpty();
+        assertThat(ShardLiveness.dead(leases, Map.of(1, firstSeen.minusSeconds(1)), NOW)).containsExactly(1);
+        assertThat(ShardLiveness.renewed(null)).isFalse();
+        assertThat(ShardLiveness.renewed(new LeaseBuilder().withNewSpec().withLeaseDurationSeconds(15).endSpec()
+                .build())).as("created, never renewed").isFalse();
+        assertThat(ShardLiveness.renewed(lease(NOW))).isTrue();
+    }
+
+    @Test
     void aShardIsHeldWhileANamedHolderRenewsItsLease() {
         Map<Integer, Lease> leases = new TreeMap<>();
         leases.put(0, held("replica-0", NOW.minusSeconds(3)));

@@ -102,6 +102,20 @@ class ShardsTest {
         assertThat(otherReplica.labelsNow(kyma, created.plusSeconds(30))).as("its replica may be down").isTrue();
     }
 
+    @Test
+    void onlyALabelWrittenAsTheOperatorWritesItNamesAShard() {
+        assertThat(Shards.number("0")).hasValue(0);
+        assertThat(Shards.number("17")).hasValue(17);
+        assertThat(Shards.number("999999999")).hasValue(999_999_999);
+        // selected by no informer (shard=7), so a replica would never see them: these name no shard
+        for (String label : new String[] { "07", "+7", "-1", "7 ", "1e3", "", "blue", "1234567890", null }) {
+            assertThat(Shards.number(label)).as(String.valueOf(label)).isEmpty();
+        }
+        assertThat(three.exists("2")).isTrue();
+        assertThat(three.exists("3")).as("beyond --shards").isFalse();
+        assertThat(three.exists("02")).isFalse();
+    }
+
     private static HelmComponent component(String name, Map<String, String> labels, String kyma) {
         HelmComponent component = new HelmComponent();
         component.setMetadata(new ObjectMetaBuilder().withNamespace("pb").withName(name).withLabels(labels).build());

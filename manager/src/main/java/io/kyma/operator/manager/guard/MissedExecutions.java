@@ -1,0 +1,59 @@
+package io.kyma.operator.manager.guard;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.javaoperatorsdk.operator.processing.Controller;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.controller.ResourceAction;
+import io.javaoperatorsdk.operator.processing.event.source.controller.ResourceDeleteEvent;
+import io.javaoperatorsdk.operator.processing.event.source.controller.ResourceEvent;
+import io.micrometer.core.instrument.Counter;
+
+/**
+ * Frees a resource that JOSDK 5.2.3 would never reconcile again. When a reconcile handed to the pool finds its
+ * primary gone from the cache by the time a worker takes it, JOSDK returns without ending the execution: the
+ * resource stays marked as under processing, and every later event, retry and resync of it is skipped (fixed in
+ * JOSDK 5.5.1). A deletion seen by the informer clears the mark, so this wedges only an object that leaves the cache
+ * some other way and comes back; this operator knows no such way today, and this class keeps it so if one appears.
+ *
+ * <p>The sign is the one the metrics see: an execution finished that never started. Then an event of deletion drops
+ * JOSDK's state of the resource (the mark with it, as a real deletion would), and, if the resource is in the cache
+ * again, an event of update reconciles it afresh. For controllers that are not triggered on all events (none here).
+ */
+public final class MissedExecutions {
+    private static final Logger LOG = LoggerFactory.getLogger(MissedExecutions.class);
+
+    private final Map<String, Controller<? extends HasMetadata>> controllers = new ConcurrentHashMap<>();
+    private final Function<String, Counter> released;
+
+    /** @param released the counter of resources freed, by controller */
+    public MissedExecutions(Function<String, Counter> released) {
+        this.released = released;
+    }
+
+    public void register(Controller<? extends HasMetadata> controller) {
+        controllers.put(controller.getConfiguration().getName(), controller);
+    }
+
+    /** The execution of {@code resource} by {@code controller} ended without starting: frees the resource. */
+    public void release(String controller, HasMetadata resource) {
+        Controller<? extends HasMetadata> registered = controllers.get(controller);
+        if (registered == null || resource == null) {
+            return;
+        }
+        ResourceID id = ResourceID.fromResource(resource);
+        var processor = registered.getEventProcessor();
+        processor.handleEvent(new ResourceDeleteEvent(ResourceAction.DELETED, id, resource, false));
+        var latest = registered.getEventSourceManager().getControllerEventSource().get(id);
+        latest.ifPresent(r -> processor.handleEvent(new ResourceEvent(ResourceAction.UPDATED, id, r)));
+        released.apply(controller).increment();
+        LOG.info("{} {}: its reconcile found it missing from the cache; {}", controller, id,
+                latest.isPresent() ? "it is back and reconciled afresh" : "forgotten until it is seen again");
+    }
+}
