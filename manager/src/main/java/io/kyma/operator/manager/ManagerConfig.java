@@ -94,7 +94,7 @@ public record ManagerConfig(
         REMOTE_SERVER_ALLOW("remote-server-allow", "", "Where spec.server may point: comma-separated host names, *.domain wildcards, IP addresses and CIDR ranges; empty allows all but loopback, link-local, the operator's and the API server's addresses, which only an address or range listed here allows."),
         LEADER_ELECT("leader-elect", "false", "Elect a leader through a Lease, so that of several replicas only one reconciles."),
         LEADER_ELECTION_NAMESPACE("leader-election-namespace", "", "Namespace of the leader-election Lease; empty uses the namespace the operator runs in."),
-        LEADER_ELECTION_ID("leader-election-id", "kyma-operator-leader", "Name of the leader-election Lease."),
+        LEADER_ELECTION_ID("leader-election-id", "kyma-operator-leader", "Name of the leader-election Lease; the default, with --namespace set, is kyma-operator-leader-<namespace>."),
         SHARDS("shards", "1", "Number of operator replicas that split the Kymas, HelmComponents and Runs between them by the label kyma-project.io/shard (1 to 64); 1 runs unsharded."),
         SHARD_ID("shard-id", "0", "This replica's shard, from 0 to --shards minus 1; a name ending in -N (a StatefulSet pod's name) means N.");
 
@@ -157,20 +157,20 @@ public record ManagerConfig(
                 optional(raw.get(Flag.NAMESPACE)).map(value -> convert(Flag.NAMESPACE, raw, ManagerConfig::dnsLabel)),
                 positiveDuration(Flag.TRANSITION_UNIT, raw),
                 positiveDuration(Flag.KYMA_STATUS_INTERVAL, raw),
-                intAtLeast(Flag.MAX_CONCURRENT_RECONCILES, raw, 1),
-                intAtLeast(Flag.ADMISSION_BACKLOG, raw, -1),
+                intBetween(Flag.MAX_CONCURRENT_RECONCILES, raw, 1, 1024),
+                intBetween(Flag.ADMISSION_BACKLOG, raw, -1, 1_000_000),
                 positiveDuration(Flag.LOW_PRIORITY_MAX_WAIT, raw),
                 oneOf(Flag.LOG_LEVEL, raw, List.of("error", "warn", "info", "debug", "trace")),
                 positiveDuration(Flag.FAILURE_BASE_DELAY, raw),
                 atLeast(Flag.FAILURE_MAX_DELAY, raw, Flag.FAILURE_BASE_DELAY),
                 positiveNumber(Flag.RATE_LIMITER_FREQUENCY, raw),
-                intAtLeast(Flag.RATE_LIMITER_BURST, raw, 1),
-                convert(Flag.MAX_RECONCILE_RATE, raw, ManagerConfig::number),
+                intBetween(Flag.RATE_LIMITER_BURST, raw, 1, 1_000_000),
+                numberAtLeastZero(Flag.MAX_RECONCILE_RATE, raw),
                 convert(Flag.K8S_CLIENT_QPS, raw, ManagerConfig::number),
-                intAtLeast(Flag.K8S_CLIENT_BURST, raw, 1),
+                intBetween(Flag.K8S_CLIENT_BURST, raw, 1, 1_000_000),
                 positiveDuration(Flag.SYNC_PERIOD, raw),
-                intAtLeast(Flag.INFORMER_LIST_LIMIT, raw, 0),
-                intAtLeast(Flag.TEMPORARY_CACHE_MAX, raw, 0),
+                intBetween(Flag.INFORMER_LIST_LIMIT, raw, 0, 100_000),
+                intBetween(Flag.TEMPORARY_CACHE_MAX, raw, 0, 1_000_000),
                 convert(Flag.WATCH_READ_AHEAD, raw, text -> text.equals("0") ? 0L : byteSize(text)),
                 positiveDuration(Flag.RECONCILE_TIMEOUT, raw),
                 convert(Flag.METRICS_BIND_ADDRESS, raw, BindAddress::parse),
@@ -188,7 +188,7 @@ public record ManagerConfig(
                 bool(Flag.LEADER_ELECT, raw),
                 optional(raw.get(Flag.LEADER_ELECTION_NAMESPACE))
                         .map(value -> convert(Flag.LEADER_ELECTION_NAMESPACE, raw, ManagerConfig::dnsLabel)),
-                convert(Flag.LEADER_ELECTION_ID, raw, ManagerConfig::dnsName),
+                leaderElectionId(raw),
                 shards(raw));
     }
 
@@ -198,6 +198,24 @@ public record ManagerConfig(
      */
     public int effectiveAdmissionBacklog() {
         return admissionBacklog == 0 ? 2 * maxConcurrentReconciles : admissionBacklog;
+    }
+
+    /**
+     * The Lease's name. The default is one per watched namespace: two installations that watch two namespaces must
+     * not share a Lease, or one of them would never reconcile.
+     */
+    private static String leaderElectionId(Map<Flag, String> raw) {
+        String id = convert(Flag.LEADER_ELECTION_ID, raw, ManagerConfig::dnsName);
+        String namespace = raw.get(Flag.NAMESPACE).trim();
+        if (id.equals(Flag.LEADER_ELECTION_ID.defaultValue) && !namespace.isEmpty()) {
+            id = id + "-" + namespace;
+        }
+        int longest = 253 - ("-shard-" + (Shards.MAX - 1)).length();
+        if (id.length() > longest) {
+            throw new ConfigException(Flag.LEADER_ELECTION_ID.flagName() + " may have at most " + longest
+                    + " characters (a shard's Lease adds -shard-N), got " + id.length());
+        }
+        return id;
     }
 
     private static Shards shards(Map<Flag, String> raw) {
@@ -357,6 +375,14 @@ public record ManagerConfig(
 
     private static String plain(double value) {
         return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
+    }
+
+    private static double numberAtLeastZero(Flag flag, Map<Flag, String> raw) {
+        double value = convert(flag, raw, ManagerConfig::number);
+        if (value < 0) {
+            throw new ConfigException(flag.flagName() + " must be 0 or more, got '" + raw.get(flag) + "'");
+        }
+        return value;
     }
 
     private static double positiveNumber(Flag flag, Map<Flag, String> raw) {

@@ -56,9 +56,9 @@ class LeaderElectionIT {
                 assertThat(get(leader.probesAddress().orElseThrow(), "/readyz")).as("/readyz of the leader")
                         .startsWith("200 ");
                 assertThat(get(leader.metricsAddress().orElseThrow(), "/metrics"))
-                        .contains("leader_election_master_status{name=\"kyma-operator-leader\"} 1.0");
+                        .contains("leader_election_master_status{name=\"kyma-operator-leader-" + ns + "\"} 1.0");
                 assertThat(get(follower.metricsAddress().orElseThrow(), "/metrics"))
-                        .contains("leader_election_master_status{name=\"kyma-operator-leader\"} 0.0");
+                        .contains("leader_election_master_status{name=\"kyma-operator-leader-" + ns + "\"} 0.0");
             }
             assertThat(reconciles(first)).isGreaterThan(0);
             assertThat(reconciles(second)).as("the follower reconciles nothing").isZero();

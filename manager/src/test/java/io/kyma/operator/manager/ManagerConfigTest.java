@@ -91,7 +91,11 @@ class ManagerConfigTest {
             "--run-poll-interval=0s|--run-poll-interval must be greater than 0",
             "--run-cleanup-timeout=forever|--run-cleanup-timeout",
             "--leader-elect=maybe|--leader-elect must be true or false",
-            "--leader-election-id=Kyma_Lease|--leader-election-id" })
+            "--leader-election-id=Kyma_Lease|--leader-election-id",
+            "--max-concurrent-reconciles=100000|--max-concurrent-reconciles must be at most 1024",
+            "--k8s-client-burst=2000000|--k8s-client-burst must be at most 1000000",
+            "--max-reconcile-rate=-1|--max-reconcile-rate must be 0 or more",
+            "--informer-list-limit=1000000|--informer-list-limit must be at most 100000" })
     void badValuesAreRejectedNamingTheFlag(String arg, String message) {
         assertThatThrownBy(() -> ManagerConfig.parse(new String[] { arg }, Map.of()))
                 .isInstanceOf(ConfigException.class).hasMessageContaining(message);
@@ -110,6 +114,21 @@ class ManagerConfigTest {
         ManagerConfig one = ManagerConfig.parse(new String[0], Map.of());
         assertThat(one.shards().sharded()).isFalse();
         assertThat(one.leaseName()).as("unsharded: the Lease of earlier releases").isEqualTo("kyma-operator-leader");
+    }
+
+    @Test
+    void theDefaultLeaseIsOnePerWatchedNamespaceAndEveryShardsLeaseNameFits() {
+        assertThat(ManagerConfig.parse(new String[] { "--namespace", "team-a" }, Map.of()).leaseName())
+                .isEqualTo("kyma-operator-leader-team-a");
+        assertThat(ManagerConfig.parse(new String[] { "--namespace", "team-a", "--shards", "2", "--shard-id", "1" },
+                Map.of()).leaseName()).isEqualTo("kyma-operator-leader-team-a-shard-1");
+        assertThat(ManagerConfig.parse(new String[] { "--namespace", "team-a", "--leader-election-id", "mine" },
+                Map.of()).leaseName()).as("a name given is kept").isEqualTo("mine");
+        assertThat(ManagerConfig.parse(new String[] { "--leader-election-id", "a".repeat(244) }, Map.of())
+                .leaseName()).hasSize(244);
+        assertThatThrownBy(() -> ManagerConfig.parse(new String[] { "--leader-election-id", "a".repeat(245) },
+                Map.of())).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("--leader-election-id may have at most 244 characters");
     }
 
     @Test

@@ -113,7 +113,9 @@ class LeaderChurnIT {
             ChaosReport.writeLines(namespace + "-writes.txt", writes.stream().map(w -> w.start() + " " + w.end() + " "
                     + w.writer() + " " + w.what()).toList());
             Outcome outcome = trial.outcome(ENV.jobs(), replicas.stream().map(Replica::proxy).toList());
-            Lease lease = ENV.admin().leases().inNamespace(trial.namespace()).withName(LEASE).get();
+            // the default Lease of an operator that watches one namespace names it
+            Lease lease = ENV.admin().leases().inNamespace(trial.namespace()).withName(LEASE + "-" + trial.namespace())
+                    .get();
             int holders = Optional.ofNullable(lease.getSpec().getLeaseTransitions()).orElse(0) + 1;
             return new Churn(outcome, Writers.judge(writes), replicas.stream().mapToInt(Replica::incarnations).sum(),
                     holders, onTheLoad, partition, problems);

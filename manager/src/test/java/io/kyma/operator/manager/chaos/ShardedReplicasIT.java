@@ -74,8 +74,10 @@ class ShardedReplicasIT {
         try (Trial trial = new Trial(ENV.admin(), "shard-down", LOAD)) {
             start(replicas, trial, List.of("--leader-elect", "--leader-election-namespace", trial.namespace()));
             KubernetesClient admin = ENV.admin();
+            // the default Lease of an operator that watches one namespace names it
+            String lease = "kyma-operator-leader-" + trial.namespace() + "-shard-";
             trial.until(Duration.ofSeconds(60), () -> java.util.stream.IntStream.range(0, SHARDS).allMatch(i -> admin
-                    .leases().inNamespace(trial.namespace()).withName("kyma-operator-leader-shard-" + i).get() != null));
+                    .leases().inNamespace(trial.namespace()).withName(lease + i).get() != null));
             trial.createLoad();
             trial.until(Duration.ofSeconds(60), () -> !labelled(admin, trial.namespace(), "1").isEmpty());
             trial.at(Duration.ofSeconds(3));

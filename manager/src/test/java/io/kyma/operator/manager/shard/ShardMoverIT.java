@@ -78,8 +78,8 @@ class ShardMoverIT {
                 "hand-labelled", live)));
         assertThat(shardOf(Kyma.class, "left-on-seven")).as("its replica may still reconcile it").isEqualTo("7");
         assertThat(shardOf(Kyma.class, "on-one")).isEqualTo("1");
-        Lease fivesLease = admin.leases().inNamespace(NS).withName(PREFIX + "-shard-5").get();
-        assertThat(fivesLease.getSpec().getHolderIdentity()).as("held by the mover while it moved, then given up").isEmpty();
+        assertThat(admin.leases().inNamespace(NS).withName(PREFIX + "-shard-5").get())
+                .as("no Lease is made for a shard beyond --shards, whatever labels say").isNull();
 
         // shard 7's replica stopped: its Lease runs out; shards 0 and 1 renew theirs
         clock.advance(ShardMover.GONE_CHECK.plusSeconds(1));
@@ -220,6 +220,30 @@ class ShardMoverIT {
         assertThat(ShardLiveness.dead(leases, clock.instant())).isEmpty();
         claim.release();
         assertThat(admin.leases().inNamespace(ns).withName(PREFIX + "-shard-1").get().getSpec().getHolderIdentity())
+                .isEmpty();
+    }
+
+    @Test
+    void aShardThatNeverTookItsLeaseCountsAsDownAfterTheStartBoundAndALabelNoInformerSelectsMovesAtOnce() {
+        String ns = "shard-never-up";
+        Namespaces.apply(admin, ns);
+        MutableClock clock = new MutableClock(Instant.now());
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        lease(ns, 0, clock.instant());
+        kyma(ns, "on-one", "1"); // shard 1 of 2 never took its Lease
+        kyma(ns, "zero-padded", "01"); // written by hand: no informer selects shard=01
+        ShardMover mover = mover(new Shards(2, 0), ns, clock, () -> true, registry);
+
+        assertThat(mover.moveOnce()).as("'01' names no shard; shard 1 may still be starting").isEqualTo(1);
+        assertThat(shardOf(ns, Kyma.class, "zero-padded")).isEqualTo("0");
+        assertThat(shardOf(ns, Kyma.class, "on-one")).isEqualTo("1");
+
+        clock.advance(ShardLiveness.START_BOUND.plusSeconds(1));
+        lease(ns, 0, clock.instant());
+        assertThat(mover.moveOnce()).as("shard 1 has had no Lease for longer than the bound").isEqualTo(1);
+        assertThat(shardOf(ns, Kyma.class, "on-one")).isEqualTo("0");
+        assertThat(admin.leases().inNamespace(ns).withName(PREFIX + "-shard-1").get().getSpec().getHolderIdentity())
+                .as("held by the mover while it moved, then given up, so that shard 1's replica can take it")
                 .isEmpty();
     }
 
