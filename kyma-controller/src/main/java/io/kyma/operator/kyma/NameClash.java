@@ -20,7 +20,10 @@ public enum NameClash {
     GONE,
     /** This Kyma's own component, not yet in the cache: its event is on the way. */
     OURS,
-    /** This Kyma's own component without the label the cache selects by (someone removed it): label it again. */
+    /**
+     * This Kyma's own component without a label the cache selects by: someone removed it, or moved the component to
+     * another shard than its Kyma's. Label it again, which brings it back to its Kyma's replica.
+     */
     OURS_UNLABELLED,
     /** Another Kyma's component, or an object nobody manages: the Kyma cannot be installed under this name. */
     FOREIGN;
@@ -37,7 +40,11 @@ public enum NameClash {
             return FOREIGN;
         }
         Map<String, String> labels = existing.getMetadata().getLabels();
-        return labels != null && Labels.MANAGED_BY_VALUE.equals(labels.get(Labels.MANAGED_BY)) ? OURS : OURS_UNLABELLED;
+        Map<String, String> kymaLabels = kyma.getMetadata().getLabels();
+        String shard = kymaLabels == null ? null : kymaLabels.get(Labels.SHARD);
+        boolean onKymasShard = shard == null || labels != null && shard.equals(labels.get(Labels.SHARD));
+        return labels != null && Labels.MANAGED_BY_VALUE.equals(labels.get(Labels.MANAGED_BY)) && onKymasShard ? OURS
+                : OURS_UNLABELLED;
     }
 
     /**
@@ -66,8 +73,8 @@ public enum NameClash {
                         + KymaReconciler.NAME_TAKEN_RECHECK.toSeconds() + "s)"));
             }
             case OURS_UNLABELLED -> {
-                LOG.info("Kyma {}/{}: HelmComponent {} lost its labels, labelling it again", namespace,
-                        kyma.getMetadata().getName(), name);
+                LOG.info("Kyma {}/{}: HelmComponent {} lost its labels or left the Kyma's shard, labelling it again",
+                        namespace, kyma.getMetadata().getName(), name);
                 writes.relabel(existing, desired.getMetadata().getLabels());
             }
             default -> {

@@ -81,6 +81,22 @@ class ComponentActionsTest {
         assertThat(NameClash.classify(kyma, null)).isEqualTo(NameClash.GONE);
     }
 
+    @Test
+    void aComponentMovedToAnotherShardThanItsKymasIsLabelledAgain() {
+        Kyma kyma = kyma(new Module("istio", null));
+        kyma.getMetadata().setLabels(new java.util.HashMap<>(Map.of(Labels.SHARD, "1")));
+        HelmComponent moved = component("k-istio", "istio", null);
+        moved.getMetadata().setLabels(new java.util.HashMap<>(moved.getMetadata().getLabels()));
+        moved.getMetadata().getLabels().put(Labels.SHARD, "0");
+        assertThat(NameClash.classify(kyma, moved)).isEqualTo(NameClash.OURS_UNLABELLED);
+        moved.getMetadata().getLabels().put(Labels.SHARD, "1");
+        assertThat(NameClash.classify(kyma, moved)).as("on its Kyma's shard, not yet cached").isEqualTo(NameClash.OURS);
+        kyma.getMetadata().setLabels(Map.of());
+        moved.getMetadata().getLabels().put(Labels.SHARD, "7");
+        assertThat(NameClash.classify(kyma, moved)).as("unsharded, a shard label means nothing").isEqualTo(
+                NameClash.OURS);
+    }
+
     private static Kyma kyma(Module... modules) {
         Kyma kyma = new Kyma();
         kyma.setMetadata(new ObjectMetaBuilder().withName("k").withNamespace("ns").withUid("kyma-uid")

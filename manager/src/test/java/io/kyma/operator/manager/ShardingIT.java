@@ -94,6 +94,38 @@ class ShardingIT {
         }
     }
 
+    @Test
+    void aComponentRelabelledToAnotherShardComesBackToItsKymasShard() {
+        String ns = "kyma-shard-relabel";
+        try (KubernetesClient admin = EmbeddedControlPlane.get().newClient()) {
+            Crds.install(admin);
+            Namespaces.apply(admin, ns);
+            try (RunningManager zero = new RunningManager(ns, "--transition-unit", "10ms", "--shards", "2",
+                    "--shard-id", "0");
+                    RunningManager one = new RunningManager(ns, "--transition-unit", "10ms", "--shards", "2",
+                            "--shard-id", "1")) {
+                admin.resource(Samples.kyma(ns, "moved", Samples.MODULES.subList(0, 2))).create();
+                await().atMost(Duration.ofSeconds(60)).until(() -> ready(admin, ns, "moved"));
+                String own = Integer.toString(new Shards(2, 0).of(ns, "moved"));
+                String other = own.equals("0") ? "1" : "0";
+                String component = "moved-" + Samples.MODULES.get(0);
+                // anyone who may edit the component may write its shard label
+                admin.resources(HelmComponent.class).inNamespace(ns).withName(component).edit(c -> {
+                    c.getMetadata().getLabels().put(Labels.SHARD, other);
+                    return c;
+                });
+                await().atMost(Duration.ofSeconds(60)).until(() -> own.equals(admin.resources(HelmComponent.class)
+                        .inNamespace(ns).withName(component).get().getMetadata().getLabels().get(Labels.SHARD)));
+                await().atMost(Duration.ofSeconds(60)).until(() -> ready(admin, ns, "moved"));
+            }
+        }
+    }
+
+    private static boolean ready(KubernetesClient admin, String ns, String name) {
+        Kyma kyma = admin.resources(Kyma.class).inNamespace(ns).withName(name).get();
+        return kyma != null && kyma.getStatus() != null && kyma.getStatus().getPhase() == KymaPhase.READY;
+    }
+
     /**
      * Status writes and component creates and patches are the controllers' own; each replica made them for the objects
      * of its shard only, and made some. (Label patches on Kymas and Runs are the assigner's, which any replica may
