@@ -260,14 +260,15 @@ class ReliabilityIT {
     }
 
     void componentStatusTimeAhead() {
-        create(component("ahead-time", "ory"));
+        // a module name of 40 characters: each state lasts 400 ms here, which the look every 100 ms cannot miss
+        create(component("ahead-time", "b".repeat(40)));
         awaitComponent("ahead-time", c -> c.getStatus() != null && c.getStatus().getState() == ComponentState.STARTED);
         admin.resources(HelmComponent.class).inNamespace(NS).withName("ahead-time").editStatus(c -> {
             c.getStatus().setLastTransitionTime("+1000000000-12-31T23:59:59Z");
             return c;
         });
-        // the message saying so lasts one dwell of 30 ms here (HelmComponentReconcilerTest reads it); without the
-        // clamp the component would wait for the year 1,000,000,000
+        // the message saying so lasts one dwell (HelmComponentReconcilerTest reads it); without the clamp the
+        // component would wait for the year 1,000,000,000
         awaitComponent("ahead-time", c -> c.getStatus().getState() == ComponentState.SUCCESS);
     }
 
