@@ -94,7 +94,7 @@ public record ManagerConfig(
         REMOTE_SERVER_ALLOW("remote-server-allow", "", "Where spec.server may point: comma-separated host names, *.domain wildcards, IP addresses and CIDR ranges; empty allows all but loopback, link-local, the operator's and the API server's addresses, which only an address or range listed here allows."),
         LEADER_ELECT("leader-elect", "false", "Elect a leader through a Lease, so that of several replicas only one reconciles."),
         LEADER_ELECTION_NAMESPACE("leader-election-namespace", "", "Namespace of the leader-election Lease; empty uses the namespace the operator runs in."),
-        LEADER_ELECTION_ID("leader-election-id", "kyma-operator-leader", "Name of the leader-election Lease; the default, with --namespace set, is kyma-operator-leader-<namespace>."),
+        LEADER_ELECTION_ID("leader-election-id", "kyma-operator-leader", "Name of the leader-election Lease; unless given, with --namespace set it is kyma-operator-leader-<namespace>."),
         SHARDS("shards", "1", "Number of operator replicas that split the Kymas, HelmComponents and Runs between them by the label kyma-project.io/shard (1 to 64); 1 runs unsharded."),
         SHARD_ID("shard-id", "0", "This replica's shard, from 0 to --shards minus 1; a name ending in -N (a StatefulSet pod's name) means N.");
 
@@ -152,6 +152,9 @@ public record ManagerConfig(
             }
             raw.put(flag, value);
         }
+        boolean leaseNamed = env.containsKey(Flag.LEADER_ELECTION_ID.envName())
+                || java.util.Arrays.stream(args).anyMatch(a -> a.equals(Flag.LEADER_ELECTION_ID.flagName())
+                        || a.startsWith(Flag.LEADER_ELECTION_ID.flagName() + "="));
         return new ManagerConfig(
                 optional(raw.get(Flag.KUBECONFIG)),
                 optional(raw.get(Flag.NAMESPACE)).map(value -> convert(Flag.NAMESPACE, raw, ManagerConfig::dnsLabel)),
@@ -188,7 +191,7 @@ public record ManagerConfig(
                 bool(Flag.LEADER_ELECT, raw),
                 optional(raw.get(Flag.LEADER_ELECTION_NAMESPACE))
                         .map(value -> convert(Flag.LEADER_ELECTION_NAMESPACE, raw, ManagerConfig::dnsLabel)),
-                leaderElectionId(raw),
+                leaderElectionId(raw, leaseNamed),
                 shards(raw));
     }
 
@@ -201,13 +204,15 @@ public record ManagerConfig(
     }
 
     /**
-     * The Lease's name. The default is one per watched namespace: two installations that watch two namespaces must
-     * not share a Lease, or one of them would never reconcile.
+     * The Lease's name. Unless one is given, it is one per watched namespace: two installations that watch two
+     * namespaces must not share a Lease, or one of them would never reconcile.
+     *
+     * @param named whether the flag or its variable was given (even with the default's value)
      */
-    private static String leaderElectionId(Map<Flag, String> raw) {
+    private static String leaderElectionId(Map<Flag, String> raw, boolean named) {
         String id = convert(Flag.LEADER_ELECTION_ID, raw, ManagerConfig::dnsName);
         String namespace = raw.get(Flag.NAMESPACE).trim();
-        if (id.equals(Flag.LEADER_ELECTION_ID.defaultValue) && !namespace.isEmpty()) {
+        if (!named && !namespace.isEmpty()) {
             id = id + "-" + namespace;
         }
         int longest = 253 - ("-shard-" + (Shards.MAX - 1)).length();

@@ -124,6 +124,12 @@ class ManagerConfigTest {
                 Map.of()).leaseName()).isEqualTo("kyma-operator-leader-team-a-shard-1");
         assertThat(ManagerConfig.parse(new String[] { "--namespace", "team-a", "--leader-election-id", "mine" },
                 Map.of()).leaseName()).as("a name given is kept").isEqualTo("mine");
+        assertThat(ManagerConfig.parse(new String[] { "--namespace", "team-a", "--leader-election-id",
+                "kyma-operator-leader" }, Map.of()).leaseName())
+                .as("the name of earlier releases, given to keep it through an upgrade").isEqualTo("kyma-operator-leader");
+        assertThat(ManagerConfig.parse(new String[] { "--namespace", "team-a" }, Map.of(
+                "KYMA_OPERATOR_LEADER_ELECTION_ID", "kyma-operator-leader")).leaseName()).isEqualTo(
+                        "kyma-operator-leader");
         assertThat(ManagerConfig.parse(new String[] { "--leader-election-id", "a".repeat(244) }, Map.of())
                 .leaseName()).hasSize(244);
         assertThatThrownBy(() -> ManagerConfig.parse(new String[] { "--leader-election-id", "a".repeat(245) },

@@ -48,12 +48,23 @@ public final class MissedExecutions {
             return;
         }
         ResourceID id = ResourceID.fromResource(resource);
-        var processor = registered.getEventProcessor();
-        processor.handleEvent(new ResourceDeleteEvent(ResourceAction.DELETED, id, resource, false));
-        var latest = registered.getEventSourceManager().getControllerEventSource().get(id);
-        latest.ifPresent(r -> processor.handleEvent(new ResourceEvent(ResourceAction.UPDATED, id, r)));
-        released.apply(controller).increment();
-        LOG.info("{} {}: its reconcile found it missing from the cache; {}", controller, id,
-                latest.isPresent() ? "it is back and reconciled afresh" : "forgotten until it is seen again");
+        try {
+            var processor = registered.getEventProcessor();
+            // Still marked: nothing else can run or be queued for it (JOSDK submits a resource only when unmarked).
+            // Unmarked: a deletion seen meanwhile cleared it, and nothing is stuck.
+            if (!processor.isUnderProcessing(id)) {
+                return;
+            }
+            processor.handleEvent(new ResourceDeleteEvent(ResourceAction.DELETED, id, resource, false));
+            var latest = registered.getEventSourceManager().getControllerEventSource().get(id);
+            latest.ifPresent(r -> processor.handleEvent(new ResourceEvent(ResourceAction.UPDATED, id, r)));
+            released.apply(controller).increment();
+            LOG.info("{} {}: its reconcile found it missing from the cache; {}", controller, id,
+                    latest.isPresent() ? "it is back and reconciled afresh" : "forgotten until it is seen again");
+        } catch (RuntimeException e) {
+            // called inside JOSDK's executor; an exception here would skip the rest of its clean-up
+            LOG.warn("{} {}: could not free it after its reconcile found it missing from the cache", controller, id,
+                    e);
+        }
     }
 }

@@ -26,6 +26,12 @@ public final class QueueMetrics implements Metrics {
     private final BiConsumer<String, HasMetadata> beforeSubmit;
     private volatile BiConsumer<String, HasMetadata> missed = (controller, resource) -> {
     };
+    /**
+     * Whether the execution running on this worker started. JOSDK calls started and finished of one execution on its
+     * worker; by resource alone a next execution of the same resource, handed to another worker before this one's
+     * finished, could not be told apart.
+     */
+    private final ThreadLocal<Boolean> startedHere = new ThreadLocal<>();
 
     /**
      * @param beforeSubmit told the controller and the resource of each reconcile just before JOSDK hands it to the
@@ -63,6 +69,7 @@ public final class QueueMetrics implements Metrics {
             metrics.queueDuration(controller).record(Duration.between(since, now));
         }
         running(controller).put(id, now);
+        startedHere.set(Boolean.TRUE);
     }
 
     /**
@@ -76,10 +83,13 @@ public final class QueueMetrics implements Metrics {
     @Override
     public void reconciliationExecutionFinished(HasMetadata resource, Map<String, Object> metadata) {
         String controller = controller(metadata);
+        boolean started = startedHere.get() != null;
+        startedHere.remove();
         Instant since = running(controller).remove(ResourceID.fromResource(resource));
         if (since != null) {
             metrics.workDuration(controller).record(Duration.between(since, clock.instant()));
-        } else {
+        }
+        if (!started) {
             missed.accept(controller, resource);
         }
     }

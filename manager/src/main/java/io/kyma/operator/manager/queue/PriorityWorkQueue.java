@@ -47,37 +47,42 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
         final Runnable task;
         final String flow;
         final Instant since;
-        boolean taken;
+        /** The order of arrival, across flows. */
+        final long seq;
 
-        Queued(Runnable task, String flow, Instant since) {
+        Queued(Runnable task, String flow, Instant since, long seq) {
             this.task = task;
             this.flow = flow;
             this.since = since;
+            this.seq = seq;
         }
     }
 
-    /** One lane: a queue per flow, the flows in turn, and the order of arrival to find the oldest task. */
+    /**
+     * One lane: a queue per flow, the flows in turn, and the head of each flow in order of arrival, to find the
+     * oldest task (each flow is first in first out, so the oldest task is the oldest head).
+     */
     private static final class Lane {
         private final Map<String, ArrayDeque<Queued>> byFlow = new HashMap<>();
         private final ArrayDeque<String> turns = new ArrayDeque<>();
-        /** Every queued task in order of arrival; taken ones are dropped from the head as it is read. */
-        private final ArrayDeque<Queued> arrivals = new ArrayDeque<>();
+        private final java.util.TreeSet<Queued> heads = new java.util.TreeSet<>(
+                java.util.Comparator.comparingLong(q -> q.seq));
         private int size;
 
         void add(Queued queued) {
-            byFlow.computeIfAbsent(queued.flow, flow -> {
-                turns.addLast(flow);
-                return new ArrayDeque<>();
-            }).addLast(queued);
-            arrivals.addLast(queued);
+            ArrayDeque<Queued> tasks = byFlow.get(queued.flow);
+            if (tasks == null) {
+                tasks = new ArrayDeque<>();
+                byFlow.put(queued.flow, tasks);
+                turns.addLast(queued.flow);
+                heads.add(queued);
+            }
+            tasks.addLast(queued);
             size++;
         }
 
         Queued oldest() {
-            while (!arrivals.isEmpty() && arrivals.peekFirst().taken) {
-                arrivals.pollFirst();
-            }
-            return arrivals.peekFirst();
+            return heads.isEmpty() ? null : heads.first();
         }
 
         /** The head of the flow whose turn it is. */
@@ -91,37 +96,46 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
             if (flow == null) {
                 return null;
             }
-            ArrayDeque<Queued> tasks = byFlow.get(flow);
-            Queued head = tasks.pollFirst();
-            if (tasks.isEmpty()) {
-                byFlow.remove(flow);
-            } else {
+            Queued head = takeHead(flow);
+            if (byFlow.containsKey(flow)) {
                 turns.addLast(flow);
             }
-            taken(head);
             return head;
         }
 
+        /** Takes the head of a flow, keeping the heads in step; drops the flow if it is empty then. */
+        private Queued takeHead(String flow) {
+            ArrayDeque<Queued> tasks = byFlow.get(flow);
+            Queued head = tasks.pollFirst();
+            heads.remove(head);
+            if (tasks.isEmpty()) {
+                byFlow.remove(flow);
+            } else {
+                heads.add(tasks.peekFirst());
+            }
+            size--;
+            return head;
+        }
+
+        /** Linear in the tasks queued: the pool calls it only when it shuts down or refuses a task. */
         boolean remove(Object task) {
-            for (Queued queued : arrivals) {
-                if (!queued.taken && queued.task.equals(task)) {
-                    ArrayDeque<Queued> tasks = byFlow.get(queued.flow);
-                    tasks.remove(queued);
-                    if (tasks.isEmpty()) {
-                        byFlow.remove(queued.flow);
-                        turns.remove(queued.flow);
+            for (ArrayDeque<Queued> tasks : byFlow.values()) {
+                for (Queued queued : tasks) {
+                    if (queued.task.equals(task)) {
+                        if (tasks.peekFirst() == queued) {
+                            takeHead(queued.flow);
+                            if (!byFlow.containsKey(queued.flow)) {
+                                turns.remove(queued.flow);
+                            }
+                        } else {
+                            tasks.remove(queued);
+                            size--;
+                        }
+                        return true;
                     }
-                    taken(queued);
-                    return true;
                 }
             }
             return false;
-        }
-
-        private void taken(Queued queued) {
-            queued.taken = true;
-            size--;
-            oldest(); // drops taken tasks from the head, so that arrivals holds no more than it must
         }
 
         int size() {
@@ -133,11 +147,7 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
         }
 
         void addTasksTo(List<Runnable> all) {
-            arrivals.forEach(q -> {
-                if (!q.taken) {
-                    all.add(q.task);
-                }
-            });
+            byFlow.values().forEach(tasks -> tasks.forEach(q -> all.add(q.task)));
         }
     }
 
@@ -149,6 +159,7 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
     private final Lane canWait = new Lane();
     /** Whether the last task taken was one that could wait: after an overdue one, a due one is next. */
     private boolean lastCouldWait;
+    private long arrivals;
 
     public PriorityWorkQueue(Clock clock, Duration maxWait) {
         this.clock = clock;
@@ -186,7 +197,8 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
         String flow = tagged == null ? "" : tagged.flow();
         lock.lock();
         try {
-            (tagged != null && tagged.canWait() ? canWait : due).add(new Queued(task, flow, clock.instant()));
+            Lane lane = tagged != null && tagged.canWait() ? canWait : due;
+            lane.add(new Queued(task, flow, clock.instant(), arrivals++));
             notEmpty.signal();
             return true;
         } finally {
@@ -292,7 +304,7 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
         return Integer.MAX_VALUE;
     }
 
-    /** A snapshot, due tasks first, each lane in order of arrival; removing through it is not supported. */
+    /** A snapshot, due tasks first, each lane flow by flow; removing through it is not supported. */
     @Override
     public Iterator<Runnable> iterator() {
         lock.lock();

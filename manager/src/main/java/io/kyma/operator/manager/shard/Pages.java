@@ -5,6 +5,7 @@ import java.util.function.Predicate;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Listable;
 
 /**
@@ -28,8 +29,20 @@ final class Pages {
             Predicate<? super R> each) {
         String next = null;
         do {
-            KubernetesResourceList<? extends R> page = selected.list(new ListOptionsBuilder().withLimit(SIZE)
-                    .withContinue(next).build());
+            KubernetesResourceList<? extends R> page;
+            try {
+                page = selected.list(new ListOptionsBuilder().withLimit(SIZE).withContinue(next).build());
+            } catch (KubernetesClientException e) {
+                // The snapshot the token pointed at was compacted away (after about 5 minutes): the API server's
+                // answer carries a token that goes on from the same place on current data, if it can.
+                String onward = e.getCode() == 410 && next != null && e.getStatus() != null
+                        && e.getStatus().getMetadata() != null ? e.getStatus().getMetadata().getContinue() : null;
+                if (onward == null || onward.isEmpty()) {
+                    throw e;
+                }
+                next = onward;
+                continue;
+            }
             for (R object : page.getItems()) {
                 if (!each.test(object)) {
                     return false;

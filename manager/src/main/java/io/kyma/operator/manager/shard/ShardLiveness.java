@@ -26,10 +26,12 @@ public final class ShardLiveness {
     public static final String MOVER_PREFIX = "kyma-operator-shard-mover-";
 
     /**
-     * How long a shard may go without a renewed Lease, as seen by the mover, before it counts as down: a replica
-     * takes its Lease within seconds of starting (the pod's start and the informers' sync included, well under this).
+     * How long a shard may go without a renewed Lease, as seen by the mover, before it counts as down. A replica takes
+     * its Lease once its informers have synced, which for a large shard on a fresh start takes a while (the pod's
+     * start, the image's pull, the paged lists of its objects); a shard counted down too early has its objects moved
+     * away and back.
      */
-    public static final Duration START_BOUND = Duration.ofSeconds(60);
+    public static final Duration START_BOUND = Duration.ofMinutes(5);
 
     private ShardLiveness() {
     }

@@ -38,8 +38,16 @@ final class ShardRebalancer {
     private static final Logger LOG = LoggerFactory.getLogger(ShardRebalancer.class);
     /** Families being handed over at once. */
     static final int IN_FLIGHT = 50;
-    /** How often to look for objects off their shard: a list of every Kyma and Run, so not at every check. */
+    /**
+     * How often to look for objects off their shard while the shards held change or the last look stopped at
+     * {@link #IN_FLIGHT}: a read of every Kyma and Run, so not at every check.
+     */
     static final Duration SCAN = Duration.ofSeconds(30);
+    /**
+     * How often to look otherwise. Objects leave their own shard when the shards held change (a shard back, or
+     * added); between such changes only a label written by hand moves one, and its family follows it meanwhile.
+     */
+    static final Duration RESCAN = Duration.ofSeconds(300);
 
     private final KubernetesClient client;
     private final Shards shards;
@@ -48,6 +56,8 @@ final class ShardRebalancer {
     private final Function<String, Counter> drains;
     private final Function<String, Counter> moves;
     private Instant scanned;
+    /** The shards held at the last look that read every object, or null if the last look stopped early. */
+    private Set<Integer> scannedFor;
 
     ShardRebalancer(KubernetesClient client, Shards shards, Optional<String> namespace, Clock clock,
             Function<String, Counter> drains, Function<String, Counter> moves) {
@@ -77,14 +87,16 @@ final class ShardRebalancer {
                 moved[0] += finish(root, held);
             }
         }
-        if (draining[0] < IN_FLIGHT && (scanned == null || !clock.instant().isBefore(scanned.plus(SCAN)))) {
+        if (draining[0] < IN_FLIGHT && scanDue(held)) {
             scanned = clock.instant();
+            boolean complete = true;
             for (Class<? extends HasMetadata> kind : List.of(Kyma.class, Run.class)) {
                 if (draining[0] >= IN_FLIGHT) {
+                    complete = false;
                     break;
                 }
                 // every object of the kind: paged from etcd, so that the look holds one page at a time
-                Pages.each(selected(kind).withLabel(Labels.SHARD).withLabelNotIn(Labels.SHARD_DRAIN,
+                complete &= Pages.each(selected(kind).withLabel(Labels.SHARD).withLabelNotIn(Labels.SHARD_DRAIN,
                         ShardDrain.REQUESTED, ShardDrain.DRAINED), root -> {
                             if (start(root, held)) {
                                 draining[0]++;
@@ -92,8 +104,18 @@ final class ShardRebalancer {
                             return draining[0] < IN_FLIGHT;
                         });
             }
+            scannedFor = complete ? Set.copyOf(held) : null;
         }
         return moved[0];
+    }
+
+    private boolean scanDue(Set<Integer> held) {
+        Instant now = clock.instant();
+        if (scanned == null) {
+            return true;
+        }
+        boolean changed = scannedFor == null || !scannedFor.equals(held);
+        return !now.isBefore(scanned.plus(changed ? SCAN : RESCAN));
     }
 
     /** Asks the replica of the object's shard to let it go, if it sits off its own shard and both replicas run. */

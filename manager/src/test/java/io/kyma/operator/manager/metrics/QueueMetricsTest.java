@@ -56,6 +56,24 @@ class QueueMetricsTest {
         assertThat(missed).containsExactly("kyma b");
     }
 
+    @Test
+    void aNextExecutionOfTheSameResourceFinishingOnAnotherWorkerIsNotMistakenForAMissedOne() throws Exception {
+        java.util.List<String> missed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        queue.onMissedExecution((controller, resource) -> missed.add(resource.getMetadata().getName()));
+        var otherWorker = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            // this worker's execution hands the next one of the same resource to another worker, which starts it
+            // before this one's finished is called; the other one's finished comes last
+            queue.reconciliationExecutionStarted(map("a"), kyma);
+            otherWorker.submit(() -> queue.reconciliationExecutionStarted(map("a"), kyma)).get();
+            queue.reconciliationExecutionFinished(map("a"), kyma);
+            otherWorker.submit(() -> queue.reconciliationExecutionFinished(map("a"), kyma)).get();
+            assertThat(missed).isEmpty();
+        } finally {
+            otherWorker.shutdownNow();
+        }
+    }
+
     private static ConfigMap map(String name) {
         return new ConfigMapBuilder().withNewMetadata().withNamespace("ns").withName(name).endMetadata().build();
     }

@@ -160,6 +160,33 @@ class PriorityWorkQueueTest {
     }
 
     @Test
+    void removingATaskBehindTheHeadOfItsNamespaceKeepsTheRestInOrder() {
+        Runnable middle = in("a", "k2");
+        queue.offer(in("a", "k1"));
+        queue.offer(middle);
+        queue.offer(in("a", "k3"));
+        queue.offer(in("b", "k1"));
+        assertThat(queue.remove(middle)).isTrue();
+        assertThat(queue.size()).isEqualTo(3);
+        assertThat(pollAll()).containsExactly("a/k1", "b/k1", "a/k3");
+    }
+
+    @Test
+    void aLongBacklogInOneNamespaceWithTrafficInOthersHoldsOnlyWhatIsQueued() {
+        for (int i = 0; i < 1000; i++) {
+            queue.offer(in("big", "k" + i));
+        }
+        for (int i = 0; i < 5000; i++) {
+            queue.offer(in("small-" + (i % 9), "k" + i));
+            queue.poll();
+        }
+        assertThat(queue.size()).isEqualTo(1000);
+        assertThat(queue.flowsQueued()).isLessThanOrEqualTo(10);
+        assertThat(pollAll()).hasSize(1000);
+        assertThat(queue.size()).isZero();
+    }
+
+    @Test
     void aClusterScopedResourceHasAFlowOfItsOwn() {
         queue.offer(in("a", "k1"));
         queue.offer(in("a", "k2"));

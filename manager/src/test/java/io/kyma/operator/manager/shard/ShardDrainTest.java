@@ -132,6 +132,7 @@ class ShardDrainTest {
                 " ");
         assertThat(readme).contains("At most " + ShardRebalancer.IN_FLIGHT + " families are handed over at once")
                 .contains("looks for new ones every " + ShardRebalancer.SCAN.toSeconds() + " s")
+                .contains("and every " + ShardRebalancer.RESCAN.toSeconds() + " s otherwise")
                 .contains("A hand-over costs three label writes per object");
     }
 
