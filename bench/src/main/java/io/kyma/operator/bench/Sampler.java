@@ -7,13 +7,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-/** Once a second: components by state, Kymas by phase, queue depth, operator RSS and API writes per second. */
+/**
+ * Once a second: components by state, Kymas by phase, queue depth, operator RSS, API writes per second, and the running
+ * counts of write conflicts and informer lists (so a run shows when its conflicts fall against its relists).
+ */
 final class Sampler {
     static final List<String> STATES = List.of("pending", "started", "failing", "retrying", "success");
     static final List<String> PHASES = List.of("Processing", "Ready", "Error", "Deleting");
 
     record Row(double seconds, double[] components, double[] kymas, double queueDepth, double rssMiB,
-            double writesPerSecond, double temporaryCache) {
+            double writesPerSecond, double temporaryCache, double conflicts, double informerLists) {
         double watchedObjects() {
             double total = 0;
             for (double c : components) {
@@ -66,7 +69,8 @@ final class Sampler {
             double temporaryCache = m.sum("kyma_operator_temporary_cache_entries");
             maxTemporaryCache = Math.max(maxTemporaryCache, temporaryCache);
             rows.add(new Row((System.nanoTime() - start) / 1e9, components, kymas, depth, operator.rssMiB(),
-                    perSecond, temporaryCache));
+                    perSecond, temporaryCache, m.sum("kyma_operator_reconcile_conflicts_total"),
+                    m.sum("kyma_operator_informer_lists_total")));
         } catch (Exception e) {
             // a missed second is no reason to stop measuring
         }
@@ -97,7 +101,7 @@ final class Sampler {
         StringBuilder out = new StringBuilder("seconds");
         STATES.forEach(s -> out.append(",components_").append(s));
         PHASES.forEach(p -> out.append(",kymas_").append(p.toLowerCase(Locale.ROOT)));
-        out.append(",queue_depth,operator_rss_mib,api_writes_per_s,temporary_cache\n");
+        out.append(",queue_depth,operator_rss_mib,api_writes_per_s,temporary_cache,conflicts,informer_lists\n");
         for (Row row : rows) {
             out.append(String.format(Locale.ROOT, "%.1f", row.seconds()));
             for (double c : row.components()) {
@@ -106,8 +110,9 @@ final class Sampler {
             for (double k : row.kymas()) {
                 out.append(',').append((long) k);
             }
-            out.append(String.format(Locale.ROOT, ",%d,%.1f,%.0f,%d%n", (long) row.queueDepth(), row.rssMiB(),
-                    row.writesPerSecond(), (long) row.temporaryCache()));
+            out.append(String.format(Locale.ROOT, ",%d,%.1f,%.0f,%d,%d,%d%n", (long) row.queueDepth(), row.rssMiB(),
+                    row.writesPerSecond(), (long) row.temporaryCache(), (long) row.conflicts(),
+                    (long) row.informerLists()));
         }
         return out.toString();
     }

@@ -141,8 +141,9 @@ public final class ReconcileGuard {
             metrics.reconcileConflicts(controller).increment();
             metrics.reconciles(controller, "requeue").increment();
             metrics.queueRetries(controller).increment();
-            LOG.info("{} {}: write conflict, retrying on fresh data in {}: {}", resource.getKind(), name(resource),
-                    delay, failure.getMessage());
+            LOG.info("{} {}: write conflict on resourceVersion {}, retrying on fresh data in {}: {}",
+                    resource.getKind(), name(resource), resource.getMetadata().getResourceVersion(), delay,
+                    failure.getMessage());
             return new Result<>(Outcome.FAILED, null, delay);
         }
         if (failure instanceof KubernetesClientException notFound && notFound.getCode() == 404) {
