@@ -33,9 +33,12 @@ import io.fabric8.kubernetes.client.informers.cache.ItemStore;
  * thirty objects and two dozen strings, most of them either never read here or the same in thousands of objects.
  * <p>
  * What is kept of the metadata: name, namespace, generateName, uid (as two longs), resourceVersion (as a long),
- * generation, creation and deletion timestamps, the deletion grace period, labels, annotations, owner references and
- * finalizers. What goes: server-side apply's {@code managedFields} (bigger than the rest of an object once two
- * managers have written it), selfLink and unknown fields. Spec and status are kept as they came, after the kind's
+ * generation, creation and deletion timestamps, the deletion grace period, the operator's own labels (under
+ * {@code kyma-project.io/}, and {@code app.kubernetes.io/managed-by}), JOSDK's own annotations (under
+ * {@code javaoperatorsdk.io/}), owner references and finalizers. What goes: server-side apply's {@code managedFields}
+ * (bigger than the rest of an object once two managers have written it), selfLink, unknown fields, and every other
+ * label and annotation. Those are the tenant's to write, up to hundreds of KiB an object, and nothing here reads
+ * them: kept, a few hundred such objects would fill the heap. Spec and status are kept as they came, after the kind's
  * {@link Form} has shared their repeated strings. Strings that many objects repeat are shared: namespace, timestamps,
  * label keys and values through {@link String#intern()}; owner lists and finalizer lists through a weak pool of
  * canonical, unmodifiable copies (the eighteen components of one Kyma hold one owner list). Labels and annotations
@@ -102,14 +105,29 @@ public final class LeanCache {
     }
 
     /**
-     * Cuts an object down to what a short-lived cache needs, in place: without managedFields and with its namespace
-     * shared. For the answers of writes that JOSDK keeps until the watch has the version.
+     * Cuts an object down to what a short-lived cache needs, in place: without managedFields, labels and annotations
+     * nobody here reads, and with its namespace shared. For the answers of writes that JOSDK keeps until the watch
+     * has the version.
      */
     public static <R extends HasMetadata> R trim(R resource) {
         ObjectMeta metadata = resource.getMetadata();
         metadata.setManagedFields(null);
         metadata.setNamespace(share(metadata.getNamespace()));
+        metadata.setLabels(kept(metadata.getLabels(), LeanCache::keptLabel));
+        metadata.setAnnotations(kept(metadata.getAnnotations(), LeanCache::keptAnnotation));
         return resource;
+    }
+
+    private static Map<String, String> kept(Map<String, String> map, java.util.function.Predicate<String> kept) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        if (map != null) {
+            map.forEach((key, value) -> {
+                if (kept.test(key)) {
+                    out.put(key, value);
+                }
+            });
+        }
+        return out;
     }
 
     /** How many objects were kept as they came because making them compact failed. */
@@ -175,8 +193,8 @@ public final class LeanCache {
             this.resourceVersion = version;
             this.generation = m.getGeneration() == null ? ABSENT : m.getGeneration();
             this.creationTimestamp = share(m.getCreationTimestamp());
-            this.labels = shareMap(m.getLabels());
-            this.annotations = shareMap(m.getAnnotations());
+            this.labels = shareMap(m.getLabels(), LeanCache::keptLabel);
+            this.annotations = shareMap(m.getAnnotations(), LeanCache::keptAnnotation);
             this.owners = shareOwners(m.getOwnerReferences());
             this.finalizers = m.getFinalizers() == null || m.getFinalizers().isEmpty() ? List.of()
                     : share(m.getFinalizers().stream().map(LeanCache::share).toList());
@@ -249,17 +267,29 @@ public final class LeanCache {
      * any other a {@link PairMap} of shared strings. A HelmComponent's labels name its Kyma and module, so they differ
      * from object to object and a pool of equal maps would cost more than it saves.
      */
-    private static Map<String, String> shareMap(Map<String, String> map) {
+    private static Map<String, String> shareMap(Map<String, String> map, java.util.function.Predicate<String> kept) {
         if (map == null || map.isEmpty()) {
             return Map.of();
         }
         String[] pairs = new String[map.size() * 2];
         int i = 0;
         for (Map.Entry<String, String> entry : map.entrySet()) {
-            pairs[i++] = share(entry.getKey());
-            pairs[i++] = share(entry.getValue());
+            if (kept.test(entry.getKey())) {
+                pairs[i++] = share(entry.getKey());
+                pairs[i++] = share(entry.getValue());
+            }
         }
-        return new PairMap(pairs);
+        return i == 0 ? Map.of() : new PairMap(i == pairs.length ? pairs : java.util.Arrays.copyOf(pairs, i));
+    }
+
+    /** The annotations kept: JOSDK's own, which its event sources may look up. */
+    static boolean keptAnnotation(String key) {
+        return key != null && key.startsWith("javaoperatorsdk.io/");
+    }
+
+    /** The labels the operator reads: its own. */
+    static boolean keptLabel(String key) {
+        return key != null && (key.startsWith("kyma-project.io/") || key.equals("app.kubernetes.io/managed-by"));
     }
 
     /**
