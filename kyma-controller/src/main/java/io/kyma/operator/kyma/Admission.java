@@ -118,7 +118,8 @@ public final class Admission {
      * follow the creates. Otherwise the place to tell its user.
      *
      * @param wanted how many components it will create
-     * @param hasComponents whether some exist already (admitted before this process knew)
+     * @param hasComponents whether it was admitted before this process knew (it has components and its status got
+     *        past Pending)
      */
     public synchronized Optional<Place> admit(Kyma kyma, int wanted, boolean hasComponents) {
         String uid = kyma.getMetadata().getUid();

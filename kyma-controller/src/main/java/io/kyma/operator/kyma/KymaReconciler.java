@@ -129,7 +129,11 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         if (plan.modules().isEmpty()) {
             admission.release(uid); // nothing to create: it must not hold up the line
         } else {
-            Optional<Admission.Place> place = admission.admit(kyma, plan.modules().size(), !owned.isEmpty());
+            // Admitted before this process knew (a restart): it has components and got past Pending. Components
+            // alone are no proof: anyone may create one that names the Kyma as its owner, to skip the line.
+            boolean admittedBefore = !owned.isEmpty() && kyma.getStatus() != null
+                    && kyma.getStatus().getPhase() != null && kyma.getStatus().getPhase() != KymaPhase.PENDING;
+            Optional<Admission.Place> place = admission.admit(kyma, plan.modules().size(), admittedBefore);
             if (place.isPresent()) {
                 // its turn comes by the admission ticker, not by a timer of its own
                 writeStatus(kyma, summary.queued(kyma, plan, place.get()), writes);

@@ -109,6 +109,29 @@ class KymaReconcilerTest {
     }
 
     @Test
+    void aComponentMadeByHandNamingAWaitingKymaAsOwnerDoesNotLetItSkipTheLine() {
+        KymaReconciler queueing = new KymaReconciler(clock, Duration.ofSeconds(5), store, 4, api);
+        queueing.measureComponentQueue(() -> 4);
+        Kyma older = kyma("a", "istio"), kyma = kyma("b", "istio", "ory");
+        older.getMetadata().setCreationTimestamp("2025-12-31T23:00:00Z");
+        kyma.getMetadata().setCreationTimestamp("2025-12-31T23:00:01Z");
+        queueing.admission().changed(null, older);
+        queueing.admission().changed(null, kyma);
+        // made by the tenant, with the managed-by label and the Kyma's own uid as its controller
+        HelmComponent forged = component("b-istio", "istio", owner("b", "uid-b"));
+
+        queueing.reconcile(kyma, new FakeContext<>(kyma, List.of(forged)));
+        assertThat(api.created).isEmpty();
+        assertThat(api.lastStatus.getPhase()).as("still in line").isEqualTo(KymaPhase.PENDING);
+
+        // a Kyma admitted before a restart has components and a status past Pending: it goes on at once
+        kyma.setStatus(api.lastStatus);
+        kyma.getStatus().setPhase(KymaPhase.PROCESSING);
+        queueing.reconcile(kyma, new FakeContext<>(kyma, List.of(forged)));
+        assertThat(api.created).containsExactly("b-ory");
+    }
+
+    @Test
     void aKymaWithoutModulesDoesNotWaitInLineAndHoldsNoOneUp() {
         KymaReconciler queueing = new KymaReconciler(clock, Duration.ofSeconds(5), store, 4, api);
         Kyma invalid = kyma("a"), next = kyma("b", "ory");
