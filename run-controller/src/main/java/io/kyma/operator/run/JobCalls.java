@@ -188,6 +188,20 @@ public final class JobCalls {
     }
 
     /**
+     * Gives back an answer taken by a reconcile that could not record it (its status write failed), so that the retry
+     * reads it again; nothing is given back over an answer or a call that came since.
+     */
+    public synchronized <T> void putBack(Run run, Kind kind, Done<T> done) {
+        Entry entry = entries.get(uid(run));
+        if (entry != null && entry.ready == null && !busy(run)) {
+            @SuppressWarnings("unchecked")
+            Done<Object> answer = (Done<Object>) done;
+            entry.ready = answer;
+            entry.readyKind = kind;
+        }
+    }
+
+    /**
      * Asks for a call now unless the Run has one waiting or in flight; returns whether this asked. {@code work} runs
      * later, on no reconcile thread, and must not block.
      */

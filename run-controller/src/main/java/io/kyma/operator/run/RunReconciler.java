@@ -123,7 +123,13 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         RemoteJob job = polled.get().value();
         RunStatus next = statuses.polled(run, job, RunPlan.movedTo(run, settings, plan.server()));
         if (RunStatuses.needsWrite(current, next) && (!RunStatuses.onlyProgress(current, next) || intervalPassed(run))) {
-            write(run, next, context);
+            try {
+                write(run, next, context);
+            } catch (RuntimeException e) {
+                // Kept for the retry: lost, a job that ended would be read as not ended once the deadline passed.
+                calls.putBack(run, Kind.POLL, polled.get());
+                throw e;
+            }
         }
         if (!job.running()) {
             LOG.info("Run {}/{}: job {} {}", run.getMetadata().getNamespace(), run.getMetadata().getName(), job.id(),

@@ -30,6 +30,8 @@ class RunReconcilerTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final FakeJobs jobs = new FakeJobs();
     private final List<RunStatus> written = new ArrayList<>();
+    /** Status writes still to refuse, as the API server would with a 409. */
+    private int refuseWrites;
     private final List<Runnable> timed = new ArrayList<>();
     private final JobCalls.Timer timer = (delay, task) -> {
         timed.add(task);
@@ -39,7 +41,14 @@ class RunReconcilerTest {
     private final RunReconciler reconciler = new RunReconciler(clock, new RunSettings(
             Optional.of(JobServerUrl.parse("http://jobs:9090")), Duration.ofSeconds(5), Duration.ofMinutes(5),
             ServerAllowList.parse("jobs,other"), Duration.ofSeconds(10)), jobs, calls,
-            (run, status, context) -> written.add(status));
+            (run, status, context) -> {
+                if (refuseWrites > 0) {
+                    refuseWrites--;
+                    throw new io.fabric8.kubernetes.client.KubernetesClientException("the object has been modified",
+                            409, null);
+                }
+                written.add(status);
+            });
 
     @Test
     void aSpecItCannotCarryOutFailsWithoutAskingTheService() throws RemoteJobException {
@@ -212,6 +221,23 @@ class RunReconcilerTest {
         reconcile(run);
         clock.advance(Duration.ofSeconds(2));
         ((CompletableFuture<RemoteJob>) jobs.held.get(0)).complete(new RemoteJob("job-1", "succeeded", "done\n"));
+        reconcile(run);
+        assertThat(last().getPhase()).isEqualTo(RunPhase.SUCCEEDED);
+        assertThat(jobs.calls).noneMatch(c -> c.startsWith("cancel"));
+    }
+
+    @Test
+    void aJobThatEndedInTimeIsReportedAsItEndedWhenTheWriteOfItsAnswerFailedAndTheRetryComesAfterTheDeadline() {
+        Run run = run("job-1");
+        run.getSpec().setTimeout("10s");
+        jobs.hold = true;
+        clock.advance(Duration.ofSeconds(9));
+        reconcile(run);
+        ((CompletableFuture<RemoteJob>) jobs.held.get(0)).complete(new RemoteJob("job-1", "succeeded", "done\n"));
+        refuseWrites = 1;
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> reconcile(run))
+                .isInstanceOf(io.fabric8.kubernetes.client.KubernetesClientException.class);
+        clock.advance(Duration.ofSeconds(2)); // the retry comes after the deadline
         reconcile(run);
         assertThat(last().getPhase()).isEqualTo(RunPhase.SUCCEEDED);
         assertThat(jobs.calls).noneMatch(c -> c.startsWith("cancel"));
