@@ -95,6 +95,14 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         this.alarms = timer;
     }
 
+    private CompletableFuture<Optional<InetAddress>> checkedNow(JobServerUrl server) {
+        try {
+            return CompletableFuture.completedFuture(addresses.check(server));
+        } catch (RemoteJobException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
     public long responseLimit() {
         return responseLimit;
     }
@@ -171,7 +179,12 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
                 }
             }
         }, requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
-        CompletableFuture.supplyAsync(() -> checked(() -> addresses.check(server)), lookups).thenCompose(address -> {
+        // Only a name waits for a name server, on the look-up threads: the default server and addresses are checked
+        // at once, so that slow look-ups of one tenant's names do not hold them up.
+        CompletableFuture<Optional<InetAddress>> checkedAddress = addresses.looksUp(server)
+                ? CompletableFuture.supplyAsync(() -> checked(() -> addresses.check(server)), lookups)
+                : checkedNow(server);
+        checkedAddress.thenCompose(address -> {
             HttpRequest built = pinned(server, address, request).timeout(requestTimeout).build();
             CompletableFuture<HttpResponse<byte[]>> sent = http.sendAsync(built, BoundedBody.handler(responseLimit));
             exchange.set(sent);

@@ -89,6 +89,22 @@ public final class ServerAddresses {
         return checked.stream().findFirst();
     }
 
+    /**
+     * Whether {@link #check} would block on a name server for {@code server}: not for the default server, nor for a
+     * host written as an address, which are checked at once.
+     */
+    public boolean looksUp(JobServerUrl server) {
+        if (defaultServer.filter(server::equals).isPresent()) {
+            return false;
+        }
+        String host = server.host();
+        // an IPv6 address (a name has no colon), or four decimal octets, which Java reads without a name server
+        return !(host.contains(":") || IPV4.matcher(host).matches());
+    }
+
+    private static final java.util.regex.Pattern IPV4 = java.util.regex.Pattern.compile(
+            "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}");
+
     /** Whether a call to {@code server} may connect to {@code address}. */
     boolean allows(JobServerUrl server, InetAddress address) {
         if (allowList.listsAddress(address)) {

@@ -73,4 +73,14 @@ class ServerAddressesTest {
     private static String bracketed(String address) {
         return address.contains(":") ? "[" + address + "]" : address;
     }
+
+    @Test
+    void onlyANameWaitsForANameServer() {
+        ServerAddresses addresses = new ServerAddresses(ServerAllowList.allowAll(),
+                java.util.Optional.of(JobServerUrl.parse("http://jobs.default:9090")), java.util.Set.of());
+        assertThat(addresses.looksUp(JobServerUrl.parse("http://jobs.default:9090"))).as("the default").isFalse();
+        assertThat(addresses.looksUp(JobServerUrl.parse("http://10.1.2.3:9090"))).isFalse();
+        assertThat(addresses.looksUp(JobServerUrl.parse("http://[fd00::1]:9090"))).isFalse();
+        assertThat(addresses.looksUp(JobServerUrl.parse("http://jobs.team-a:9090"))).isTrue();
+    }
 }
