@@ -37,7 +37,7 @@ import io.kyma.operator.api.KymaPhase;
  * wait behind the others and be late, and their users would wait longer for each of them.
  * <p>
  * A Kyma counts as admitted once its status has a phase other than Pending (written by an earlier admission, even by
- * another replica) or it has components. A waiting Kyma is told how many are ahead of it once, when it starts to wait;
+ * another replica); components alone do not count, since anyone may create one that names a Kyma as its owner. A waiting Kyma is told how many are ahead of it once, when it starts to wait;
  * the line itself is the Pending Kymas of each namespace by creation time, the namespaces taking turns.
  */
 public final class Admission {
