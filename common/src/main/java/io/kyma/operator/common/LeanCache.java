@@ -33,11 +33,10 @@ import io.fabric8.kubernetes.client.informers.cache.ItemStore;
  * thirty objects and two dozen strings, most of them either never read here or the same in thousands of objects.
  * <p>
  * What is kept of the metadata: name, namespace, generateName, uid (as two longs), resourceVersion (as a long),
- * generation, creation and deletion timestamps, the deletion grace period, the operator's own labels (under
- * {@code kyma-project.io/}, and {@code app.kubernetes.io/managed-by}), JOSDK's own annotations (under
- * {@code javaoperatorsdk.io/}), owner references and finalizers. What goes: server-side apply's {@code managedFields}
- * (bigger than the rest of an object once two managers have written it), selfLink, unknown fields, and every other
- * label and annotation. Those are the tenant's to write, up to hundreds of KiB an object, and nothing here reads
+ * generation, creation and deletion timestamps, the deletion grace period, the labels the operator reads
+ * ({@link #KEPT_LABELS}), owner references and finalizers. What goes: server-side apply's {@code managedFields}
+ * (bigger than the rest of an object once two managers have written it), selfLink, unknown fields, every other label
+ * and every annotation. Those are the tenant's to write, up to hundreds of KiB an object, and nothing here reads
  * them: kept, a few hundred such objects would fill the heap. Spec and status are kept as they came, after the kind's
  * {@link Form} has shared their repeated strings. Strings that many objects repeat are shared: namespace, timestamps,
  * label keys and values through {@link String#intern()}; owner lists and finalizer lists through a weak pool of
@@ -282,14 +281,20 @@ public final class LeanCache {
         return i == 0 ? Map.of() : new PairMap(i == pairs.length ? pairs : java.util.Arrays.copyOf(pairs, i));
     }
 
-    /** The annotations kept: JOSDK's own, which its event sources may look up. */
+    /**
+     * The labels kept: exactly the keys the operator reads (the api module's {@code Labels}; a test keeps the two
+     * equal). A prefix would not do: a tenant may write any number of keys under it.
+     */
+    public static final java.util.Set<String> KEPT_LABELS = java.util.Set.of("app.kubernetes.io/managed-by",
+            "kyma-project.io/kyma", "kyma-project.io/module", "kyma-project.io/shard", "kyma-project.io/shard-drain");
+
+    /** No annotation is kept: nothing here reads one (JOSDK reads its own only for dependent resources). */
     static boolean keptAnnotation(String key) {
-        return key != null && key.startsWith("javaoperatorsdk.io/");
+        return false;
     }
 
-    /** The labels the operator reads: its own. */
     static boolean keptLabel(String key) {
-        return key != null && (key.startsWith("kyma-project.io/") || key.equals("app.kubernetes.io/managed-by"));
+        return KEPT_LABELS.contains(key);
     }
 
     /**

@@ -25,7 +25,7 @@ class LeanCacheTest {
         Widget original = widget("a", "7");
         original.getMetadata().setGeneration(3L);
         original.getMetadata().setFinalizers(List.of("example.io/cleanup"));
-        original.getMetadata().setAnnotations(Map.of("javaoperatorsdk.io/note", "x"));
+        original.getMetadata().setAnnotations(Map.of("note", "x"));
         String expected = Serialization.asJson(withoutManagedFields(widget("a", "7"), 3L));
 
         Widget stored = put(original);
@@ -42,7 +42,7 @@ class LeanCacheTest {
         widget.getMetadata().setManagedFields(null);
         widget.getMetadata().setGeneration(generation);
         widget.getMetadata().setFinalizers(List.of("example.io/cleanup"));
-        widget.getMetadata().setAnnotations(Map.of("javaoperatorsdk.io/note", "x"));
+        widget.getMetadata().setAnnotations(Map.of());
         return widget;
     }
 
@@ -53,7 +53,7 @@ class LeanCacheTest {
         assertThat(copy.getMetadata().getName()).isEqualTo("a");
         assertThat(copy.getMetadata().getUid()).isEqualTo("0b1e2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d");
         assertThat(copy.getMetadata().getResourceVersion()).isEqualTo("7");
-        assertThat(copy.getMetadata().getLabels()).containsExactly(Map.entry("kyma-project.io/app", "x"));
+        assertThat(copy.getMetadata().getLabels()).containsExactly(Map.entry("kyma-project.io/kyma", "x"));
         assertThat(copy.getMetadata().getOwnerReferences()).singleElement()
                 .satisfies(o -> assertThat(o.getUid()).isEqualTo("owner-uid"));
         assertThat(copy.getSpec().size).isEqualTo("large");
@@ -97,7 +97,7 @@ class LeanCacheTest {
 
         // JOSDK's InformerEventSource reads its annotation from every event's object without a null check
         assertThat(stored.getMetadata().getAnnotations().get("javaoperatorsdk.io/previous")).isNull();
-        assertThat(stored.getMetadata().getLabels().get("kyma-project.io/app")).isNull();
+        assertThat(stored.getMetadata().getLabels().get("kyma-project.io/kyma")).isNull();
         assertThat(stored.getMetadata().getFinalizers()).isEmpty();
     }
 
@@ -109,7 +109,7 @@ class LeanCacheTest {
         assertThat(second.getMetadata().getNamespace()).isSameAs(first.getMetadata().getNamespace());
         assertThat(second.getMetadata().getLabels().keySet().iterator().next())
                 .isSameAs(first.getMetadata().getLabels().keySet().iterator().next());
-        assertThat(second.getMetadata().getLabels().get("kyma-project.io/app")).isSameAs(first.getMetadata().getLabels().get("kyma-project.io/app"));
+        assertThat(second.getMetadata().getLabels().get("kyma-project.io/kyma")).isSameAs(first.getMetadata().getLabels().get("kyma-project.io/kyma"));
         assertThat(second.getMetadata().getOwnerReferences()).isSameAs(first.getMetadata().getOwnerReferences());
         assertThat(second.getMetadata().getCreationTimestamp())
                 .isSameAs(first.getMetadata().getCreationTimestamp());
@@ -140,28 +140,33 @@ class LeanCacheTest {
                 "app.kubernetes.io/managed-by", "kyma-operator", "team", "a"));
         for (int i = 0; i < 1000; i++) {
             labels.put("tenant.example/l" + i, "v");
+            labels.put("kyma-project.io/l" + i, "v"); // under the operator's prefix, but no key it reads
         }
         loaded.getMetadata().setLabels(labels);
         loaded.getMetadata().setAnnotations(Map.of("tenant.example/blob", "x".repeat(250_000),
-                "javaoperatorsdk.io/previous", "p"));
+                "javaoperatorsdk.io/previous", "y".repeat(250_000)));
         Widget stored = put(loaded);
         assertThat(stored.getMetadata().getLabels()).containsOnlyKeys("kyma-project.io/kyma",
                 "app.kubernetes.io/managed-by");
-        assertThat(stored.getMetadata().getAnnotations()).containsOnlyKeys("javaoperatorsdk.io/previous");
+        assertThat(stored.getMetadata().getAnnotations()).isEmpty();
+        Widget answer = LeanCache.trim(loaded);
+        assertThat(answer.getMetadata().getLabels()).containsOnlyKeys("kyma-project.io/kyma",
+                "app.kubernetes.io/managed-by");
+        assertThat(answer.getMetadata().getAnnotations()).as("a write answer kept for a while").isEmpty();
     }
 
     @Test
     void labelsReadLikeAnyMap() {
         Widget labelled = widget("a", "1");
-        labelled.getMetadata().setLabels(new java.util.LinkedHashMap<>(Map.of("kyma-project.io/one", "1",
-                "kyma-project.io/two", "2")));
+        labelled.getMetadata().setLabels(new java.util.LinkedHashMap<>(Map.of("kyma-project.io/kyma", "1",
+                "kyma-project.io/module", "2")));
         Map<String, String> labels = put(labelled).getMetadata().getLabels();
 
-        assertThat(labels).isEqualTo(Map.of("kyma-project.io/one", "1", "kyma-project.io/two", "2")).hasSize(2)
-                .containsKey("kyma-project.io/two").doesNotContainKey("three");
+        assertThat(labels).isEqualTo(Map.of("kyma-project.io/kyma", "1", "kyma-project.io/module", "2")).hasSize(2)
+                .containsKey("kyma-project.io/module").doesNotContainKey("three");
         assertThat(labels.get("three")).isNull();
         assertThat(labels.get(null)).isNull();
-        assertThat(labels.hashCode()).isEqualTo(Map.of("kyma-project.io/one", "1", "kyma-project.io/two", "2")
+        assertThat(labels.hashCode()).isEqualTo(Map.of("kyma-project.io/kyma", "1", "kyma-project.io/module", "2")
                 .hashCode());
     }
 
@@ -221,7 +226,7 @@ class LeanCacheTest {
     void trimmingAWriteAnswerDropsItsManagedFields() {
         Widget answer = LeanCache.trim(widget("a", "1"));
         assertThat(answer.getMetadata().getManagedFields()).isNull();
-        assertThat(answer.getMetadata().getLabels()).containsEntry("kyma-project.io/app", "x");
+        assertThat(answer.getMetadata().getLabels()).containsEntry("kyma-project.io/kyma", "x");
     }
 
     private Widget put(Widget widget) {
@@ -236,7 +241,7 @@ class LeanCacheTest {
         widget.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(new String("ns"))
                 .withUid("0b1e2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d").withResourceVersion(resourceVersion)
                 .withCreationTimestamp(new String("2026-11-23T00:00:00Z"))
-                .withLabels(Map.of(new String("kyma-project.io/app"), new String("x")))
+                .withLabels(Map.of(new String("kyma-project.io/kyma"), new String("x")))
                 .withOwnerReferences(List.of(new OwnerReferenceBuilder().withApiVersion(new String("v1"))
                         .withKind(new String("Owner")).withName(new String("o")).withUid(new String("owner-uid"))
                         .withController(true).build()))

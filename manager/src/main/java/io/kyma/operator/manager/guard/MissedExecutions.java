@@ -50,17 +50,25 @@ public final class MissedExecutions {
         ResourceID id = ResourceID.fromResource(resource);
         try {
             var processor = registered.getEventProcessor();
-            // Still marked: nothing else can run or be queued for it (JOSDK submits a resource only when unmarked).
-            // Unmarked: a deletion seen meanwhile cleared it, and nothing is stuck.
-            if (!processor.isUnderProcessing(id)) {
-                return;
+            var cache = registered.getEventSourceManager().getControllerEventSource();
+            // The processor's own lock (its methods hold it): no event of the resource is handled in between.
+            synchronized (processor) {
+                // Asking makes JOSDK keep a state for the resource if it had none (a deletion seen meanwhile dropped
+                // it, and nothing is stuck): one that is gone from the cache is dropped again, as the deletion did.
+                boolean stuck = processor.isUnderProcessing(id);
+                var latest = cache.get(id);
+                if (stuck || latest.isEmpty()) {
+                    processor.handleEvent(new ResourceDeleteEvent(ResourceAction.DELETED, id, resource, false));
+                }
+                if (!stuck) {
+                    return;
+                }
+                // Still marked: nothing else can run or be queued for it (JOSDK submits a resource only unmarked).
+                latest.ifPresent(r -> processor.handleEvent(new ResourceEvent(ResourceAction.UPDATED, id, r)));
+                released.apply(controller).increment();
+                LOG.info("{} {}: its reconcile found it missing from the cache; {}", controller, id,
+                        latest.isPresent() ? "it is back and reconciled afresh" : "forgotten until it is seen again");
             }
-            processor.handleEvent(new ResourceDeleteEvent(ResourceAction.DELETED, id, resource, false));
-            var latest = registered.getEventSourceManager().getControllerEventSource().get(id);
-            latest.ifPresent(r -> processor.handleEvent(new ResourceEvent(ResourceAction.UPDATED, id, r)));
-            released.apply(controller).increment();
-            LOG.info("{} {}: its reconcile found it missing from the cache; {}", controller, id,
-                    latest.isPresent() ? "it is back and reconciled afresh" : "forgotten until it is seen again");
         } catch (RuntimeException e) {
             // called inside JOSDK's executor; an exception here would skip the rest of its clean-up
             LOG.warn("{} {}: could not free it after its reconcile found it missing from the cache", controller, id,
