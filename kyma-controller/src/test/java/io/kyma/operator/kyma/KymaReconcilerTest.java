@@ -55,10 +55,7 @@ class KymaReconcilerTest {
         KymaReconciler queueing = new KymaReconciler(clock, Duration.ofSeconds(5), store, 4, api);
         queueing.measureComponentQueue(() -> 4);
         Kyma older = kyma("a", "istio"), kyma = kyma("b", "istio", "ory");
-        older.getMetadata().setCreationTimestamp("2025-12-31T23:00:00Z");
-        kyma.getMetadata().setCreationTimestamp("2025-12-31T23:00:01Z");
-        queueing.admission().changed(null, older);
-        queueing.admission().changed(null, kyma);
+        inLine(queueing, older, kyma);
 
         UpdateControl<Kyma> control = queueing.reconcile(kyma, new FakeContext<>(kyma, List.of()));
         assertThat(api.created).isEmpty();
@@ -113,10 +110,7 @@ class KymaReconcilerTest {
         KymaReconciler queueing = new KymaReconciler(clock, Duration.ofSeconds(5), store, 4, api);
         queueing.measureComponentQueue(() -> 4);
         Kyma older = kyma("a", "istio"), kyma = kyma("b", "istio", "ory");
-        older.getMetadata().setCreationTimestamp("2025-12-31T23:00:00Z");
-        kyma.getMetadata().setCreationTimestamp("2025-12-31T23:00:01Z");
-        queueing.admission().changed(null, older);
-        queueing.admission().changed(null, kyma);
+        inLine(queueing, older, kyma);
         // made by the tenant, with the managed-by label and the Kyma's own uid as its controller
         HelmComponent forged = component("b-istio", "istio", owner("b", "uid-b"));
 
@@ -289,6 +283,16 @@ class KymaReconcilerTest {
         public void status(Kyma kyma, KymaStatus status) {
             lastStatus = status;
             statusWrites++;
+        }
+    }
+
+    /** Puts the Kymas in line in this order, a second apart. */
+    private static void inLine(KymaReconciler queueing, Kyma... kymas) {
+        Instant created = Instant.parse("2025-12-31T23:00:00Z");
+        for (Kyma kyma : kymas) {
+            kyma.getMetadata().setCreationTimestamp(created.toString());
+            queueing.admission().changed(null, kyma);
+            created = created.plusSeconds(1);
         }
     }
 

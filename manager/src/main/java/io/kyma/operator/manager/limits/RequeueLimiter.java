@@ -12,7 +12,7 @@ import java.util.function.Consumer;
  * The requeue limiter shared by every controller of the manager: after a failed reconcile a resource waits
  * max(its own exponential backoff, the wait for a token from one shared bucket). The backoff starts at
  * {@code baseDelay}, doubles with each consecutive failure, is capped at {@code maxDelay}, and is forgotten on
- * success. It never gives up. The wait for a token is capped at {@code maxDelay} too.
+ * success. It never gives up.
  */
 public final class RequeueLimiter {
     private final Duration baseDelay;
@@ -53,9 +53,7 @@ public final class RequeueLimiter {
         Backoff next = backoffs.compute(key, (k, previous) -> {
             int failures = previous == null || !java.util.Objects.equals(previous.epoch(), epoch) ? 1
                     : previous.failures() + 1;
-            // never longer than the longest backoff: past it the bucket's queue does not grow, so however many
-            // failures one namespace makes, no other object waits longer than --failure-max-delay for a token
-            Duration delay = max(backoff(failures), bucket.reserve(maxDelay));
+            Duration delay = max(backoff(failures), bucket.reserve());
             return new Backoff(failures, clock.instant().plus(delay), epoch);
         });
         Duration delay = Duration.between(clock.instant(), next.retryAt());

@@ -37,20 +37,6 @@ public final class TokenBucket {
         return Duration.ofNanos((long) Math.ceil(-tokens / ratePerSecond * 1e9));
     }
 
-    /**
-     * Takes a token if the wait for it is at most {@code atMost}, and returns the wait; otherwise takes none and
-     * returns {@code atMost}, so that the callers queued for tokens never owe more than that.
-     */
-    public synchronized Duration reserve(Duration atMost) {
-        refill();
-        double waitNanos = (1 - tokens) / ratePerSecond * 1e9;
-        if (tokens - 1 < 0 && waitNanos > atMost.toNanos()) {
-            return atMost;
-        }
-        tokens -= 1;
-        return tokens >= 0 ? Duration.ZERO : Duration.ofNanos((long) Math.ceil(-tokens / ratePerSecond * 1e9));
-    }
-
     /** Tokens available now; negative when callers are already waiting. */
     public synchronized double available() {
         refill();

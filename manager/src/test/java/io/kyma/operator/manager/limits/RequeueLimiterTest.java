@@ -68,21 +68,6 @@ class RequeueLimiterTest {
     }
 
     @Test
-    void theBucketsQueueNeverMakesAnyoneWaitLongerThanTheLongestBackoff() {
-        // one namespace failing far faster than the bucket's rate
-        RequeueLimiter limiter = new RequeueLimiter(Duration.ofSeconds(1), Duration.ofSeconds(60),
-                new TokenBucket(1, 1, clock), clock, d -> {
-                });
-        for (int i = 0; i < 500; i++) {
-            assertThat(limiter.failed("noisy-" + i)).isLessThanOrEqualTo(Duration.ofSeconds(60));
-        }
-        assertThat(limiter.failed("quiet")).as("another object's first failure").isEqualTo(Duration.ofSeconds(60));
-        clock.advance(Duration.ofSeconds(60));
-        assertThat(limiter.failed("quiet-2")).as("the queue did not grow past the cap").isLessThanOrEqualTo(
-                Duration.ofSeconds(60));
-    }
-
-    @Test
     void keysShareOneBucketButHaveTheirOwnBackoff() {
         TokenBucket shared = new TokenBucket(1, 1, clock);
         RequeueLimiter kymas = limiter(shared);
