@@ -411,17 +411,15 @@ public final class KymaOperator implements AutoCloseable {
      */
     private void beforeSubmit(String controller, HasMetadata resource) {
         WorkPriority<HasMetadata> priority = priorities.get(controller);
-        String namespace = resource.getMetadata().getNamespace();
-        reconcilePool.next(namespace, false);
+        boolean canWait = false;
         try {
-            if (priority != null && priority.canWait(resource)) {
-                reconcilePool.next(namespace, true);
-            }
+            canWait = priority != null && priority.canWait(resource);
         } catch (RuntimeException e) {
             // JOSDK 5.2.3 calls this after marking the resource under processing and before it queues the reconcile:
             // an exception here would leave the resource marked for ever, never reconciled again. Due work it is.
             org.slf4j.LoggerFactory.getLogger(KymaOperator.class).warn("{} {}: cannot tell whether its reconcile can"
                     + " wait; it is due", controller, resource.getMetadata().getName(), e);
         }
+        reconcilePool.next(resource.getMetadata().getNamespace(), canWait);
     }
 }

@@ -129,6 +129,8 @@ public record ManagerConfig(
         for (Flag flag : Flag.values()) {
             raw.put(flag, env.getOrDefault(flag.envName(), flag.defaultValue));
         }
+        // whether a Lease name was given, even the default's: then it is kept as given
+        boolean leaseNamed = env.containsKey(Flag.LEADER_ELECTION_ID.envName());
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("--help") || arg.equals("-h")) {
@@ -151,10 +153,8 @@ public record ManagerConfig(
                 throw new ConfigException(flag.flagName() + " needs a value");
             }
             raw.put(flag, value);
+            leaseNamed |= flag == Flag.LEADER_ELECTION_ID;
         }
-        boolean leaseNamed = env.containsKey(Flag.LEADER_ELECTION_ID.envName())
-                || java.util.Arrays.stream(args).anyMatch(a -> a.equals(Flag.LEADER_ELECTION_ID.flagName())
-                        || a.startsWith(Flag.LEADER_ELECTION_ID.flagName() + "="));
         return new ManagerConfig(
                 optional(raw.get(Flag.KUBECONFIG)),
                 optional(raw.get(Flag.NAMESPACE)).map(value -> convert(Flag.NAMESPACE, raw, ManagerConfig::dnsLabel)),

@@ -21,6 +21,14 @@ final class Pages {
     }
 
     /**
+     * A list from the API server's watch cache ({@code resourceVersion=0}), in one piece: for selective lists, which
+     * the watch cache answers from memory, where paged from etcd the API server would read every object.
+     */
+    static io.fabric8.kubernetes.api.model.ListOptions fromWatchCache() {
+        return new ListOptionsBuilder().withResourceVersion("0").build();
+    }
+
+    /**
      * Hands each object to {@code each} in order until it answers false or the list ends.
      *
      * @return whether the list was read to its end

@@ -228,8 +228,7 @@ public final class ShardMover implements AutoCloseable {
         // from etcd, the API server would read every object to fill a page of the few that match. What it returns
         // is what waits to be moved, which each look moves.
         for (R object : selected.withLabel(Labels.SHARD).withLabelNotIn(Labels.SHARD, existing)
-                .list(new io.fabric8.kubernetes.api.model.ListOptionsBuilder().withResourceVersion("0").build())
-                .getItems()) {
+                .list(Pages.fromWatchCache()).getItems()) {
             if (labels.size() >= GONE_LABELS) {
                 return; // the rest at the next look: labels written by hand cannot grow the set without bound
             }

@@ -12,7 +12,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
@@ -82,7 +81,7 @@ final class ShardRebalancer {
             // Only the protocol's values: anyone may write the label, and another value is no hand-over. Every
             // check: from the API server's watch cache, which answers such a selective list from memory.
             for (HasMetadata root : selected(kind).withLabelIn(Labels.SHARD_DRAIN, ShardDrain.REQUESTED,
-                    ShardDrain.DRAINED).list(fromCache()).getItems()) {
+                    ShardDrain.DRAINED).list(Pages.fromWatchCache()).getItems()) {
                 draining[0]++;
                 moved[0] += finish(root, held);
             }
@@ -207,7 +206,8 @@ final class ShardRebalancer {
     private List<HasMetadata> components(HasMetadata kyma, boolean fromCache) {
         var selected = client.resources(HelmComponent.class).inNamespace(kyma.getMetadata().getNamespace())
                 .withLabel(Labels.KYMA, kyma.getMetadata().getName());
-        List<HelmComponent> items = fromCache ? selected.list(fromCache()).getItems() : selected.list().getItems();
+        List<HelmComponent> items = fromCache ? selected.list(Pages.fromWatchCache()).getItems()
+                : selected.list().getItems();
         return List.copyOf(items);
     }
 
@@ -220,10 +220,6 @@ final class ShardRebalancer {
                 resources.inAnyNamespace();
     }
 
-    /** From the API server's watch cache (resourceVersion 0), not a read of every object from etcd. */
-    private static io.fabric8.kubernetes.api.model.ListOptions fromCache() {
-        return new ListOptionsBuilder().withResourceVersion("0").build();
-    }
 
     private static String resource(HasMetadata object) {
         return object instanceof Kyma ? "kymas" : object instanceof Run ? "runs" : "helmcomponents";
