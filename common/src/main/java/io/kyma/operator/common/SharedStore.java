@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 
 /**
@@ -62,6 +63,26 @@ public final class SharedStore<R extends HasMetadata> implements ItemStore<R> {
             return (R) LeanCache.lean((LeanCache.Form) lean.form(), (io.fabric8.kubernetes.client.CustomResource) resource);
         }
         return resource;
+    }
+
+    /** The informer store of the context's controller, if it is a {@link SharedStore}; else null. */
+    @SuppressWarnings("unchecked")
+    public static <P extends HasMetadata> SharedStore<P> of(
+            io.javaoperatorsdk.operator.api.reconciler.Context<P> context) {
+        var controller = context.getControllerConfiguration();
+        var informer = controller == null ? null : controller.getInformerConfig();
+        return informer != null && informer.getItemStore() instanceof SharedStore<?> store ? (SharedStore<P>) store
+                : null;
+    }
+
+    /**
+     * The answer of this controller's last write of {@code resource}'s object if it is newer than {@code resource},
+     * else {@code resource} (see {@link RecentWrites#newerThan}).
+     *
+     * @param clone copies what is held, which the store shares
+     */
+    public R newest(R resource, java.util.function.UnaryOperator<R> clone) {
+        return recentWrites.newerThan(Cache.metaNamespaceKeyFunc(resource), resource).map(clone).orElse(resource);
     }
 
     /** The writes of this controller whose answers JOSDK holds until this store has that version. */

@@ -63,13 +63,16 @@ public final class StatusPatch {
                 VERB);
         // JOSDK keeps the answer until the watch delivers this version, as many as the store's bound allows, in
         // the form the store keeps.
-        SharedStore<P> store = store(context);
+        SharedStore<P> store = SharedStore.of(context);
         if (store == null) {
             context.eventSourceRetriever().getControllerEventSource()
                     .handleRecentResourceUpdate(ResourceID.fromResource(primary), LeanCache.trim(updated), primary);
-        } else if (store.recentWrites().admit(Cache.metaNamespaceKeyFunc(updated), updated)) {
+            return updated;
+        }
+        P lean = store.lean(updated);
+        if (store.recentWrites().admit(Cache.metaNamespaceKeyFunc(updated), lean)) {
             context.eventSourceRetriever().getControllerEventSource()
-                    .handleRecentResourceUpdate(ResourceID.fromResource(primary), store.lean(updated), primary);
+                    .handleRecentResourceUpdate(ResourceID.fromResource(primary), lean, primary);
         }
         return updated;
     }
@@ -102,13 +105,5 @@ public final class StatusPatch {
                 : Serialization.jsonMapper().valueToTree(status);
     }
 
-    /** The controller's informer store, if it is a {@link SharedStore}. */
-    @SuppressWarnings("unchecked")
-    private static <P extends HasMetadata> SharedStore<P> store(Context<P> context) {
-        var controller = context.getControllerConfiguration();
-        var informer = controller == null ? null : controller.getInformerConfig();
-        return informer != null && informer.getItemStore() instanceof SharedStore<?> store ? (SharedStore<P>) store
-                : null;
-    }
 
 }

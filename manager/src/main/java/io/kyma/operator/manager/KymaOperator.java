@@ -280,6 +280,11 @@ public final class KymaOperator implements AutoCloseable {
                     RecentWrites::refused).tag("cache", controller.getConfiguration().getName())
                     .description("Write answers not kept for read after write because the cache was full")
                     .register(metrics.registry());
+            io.micrometer.core.instrument.FunctionCounter.builder("kyma_operator_temporary_cache_restored", recent,
+                    RecentWrites::restored).tag("cache", controller.getConfiguration().getName())
+                    .description("Reconciles handed the controller's last write because a late watch event had taken"
+                            + " it out of JOSDK's temporary cache")
+                    .register(metrics.registry());
         }
     }
 

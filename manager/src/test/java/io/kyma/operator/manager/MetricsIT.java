@@ -42,6 +42,7 @@ class MetricsIT {
             "kyma_operator_requeue_limiter_wait_seconds_bucket", "kyma_operator_global_gate_wait_seconds_bucket",
             "kyma_operator_informer_lists_total", "kyma_operator_watch_starts_total",
             "kyma_operator_temporary_cache_entries", "kyma_operator_temporary_cache_refused_total",
+            "kyma_operator_temporary_cache_restored_total",
             "kyma_operator_lean_cache_fallbacks_total", "kyma_operator_reconciles_queued",
             "kyma_operator_watch_read_ahead_chars", "kyma_operator_watch_read_ahead_peak_chars",
             "kyma_operator_watch_read_ahead_stalls_total", "workqueue_work_duration_seconds_bucket",

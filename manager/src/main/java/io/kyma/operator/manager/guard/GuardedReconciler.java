@@ -3,6 +3,7 @@ package io.kyma.operator.manager.guard;
 import java.util.List;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.kyma.operator.common.SharedStore;
 import io.kyma.operator.manager.shard.ShardDrain;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -54,13 +55,28 @@ public class GuardedReconciler<P extends HasMetadata> implements Reconciler<P> {
                 // not being handed over: reconcile
             }
         }
-        var result = guard.run(resource, () -> delegate.reconcile(resource, context));
+        P current = newest(resource, context);
+        var result = guard.run(current, () -> delegate.reconcile(current, context));
         if (result.outcome() != ReconcileGuard.Outcome.SUCCEEDED) {
             return UpdateControl.<P>noUpdate().rescheduleAfter(result.delay());
         }
         UpdateControl<P> control = result.value();
         guard.countSuccess(control.getScheduleDelay().isPresent());
         return control.rescheduleAfter(guard.capToSyncPeriod(control.getScheduleDelay()));
+    }
+
+    /**
+     * The resource as this controller last wrote it, if JOSDK's view is older: JOSDK 5.2.3 can drop the answer of a
+     * write from its temporary cache when a late watch event brings the version before it ({@link SharedStore#newest}),
+     * and a reconcile of the older version would only have its write refused.
+     */
+    static <P extends HasMetadata> P newest(P resource, Context<P> context) {
+        SharedStore<P> store = SharedStore.of(context);
+        if (store == null) {
+            return resource;
+        }
+        var cloner = context.getControllerConfiguration().getConfigurationService().getResourceCloner();
+        return store.newest(resource, cloner::clone);
     }
 
     @Override
