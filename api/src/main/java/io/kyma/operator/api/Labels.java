@@ -17,6 +17,10 @@ public final class Labels {
      * label change, so that two replicas never reconcile it at once.
      */
     public static final String SHARD_DRAIN = "kyma-project.io/shard-drain";
+    /** The value of {@link #SHARD_DRAIN} by which the replica that moves an object asks for it. */
+    public static final String SHARD_DRAIN_REQUESTED = "requested";
+    /** The value of {@link #SHARD_DRAIN} by which the replica of the object's shard says it stopped. */
+    public static final String SHARD_DRAIN_DRAINED = "drained";
 
     private Labels() {
     }

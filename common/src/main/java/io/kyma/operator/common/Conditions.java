@@ -57,6 +57,13 @@ public final class Conditions {
         return out;
     }
 
+    /** {@code conditions} without the one of the given type, order kept. */
+    public static List<Condition> without(List<Condition> conditions, String type) {
+        List<Condition> out = new ArrayList<>(conditions == null ? List.of() : conditions);
+        out.removeIf(c -> Objects.equals(c.getType(), type));
+        return out;
+    }
+
     public static java.util.Optional<Condition> find(List<Condition> conditions, String type) {
         return conditions == null ? java.util.Optional.empty()
                 : conditions.stream().filter(c -> type.equals(c.getType())).findFirst();

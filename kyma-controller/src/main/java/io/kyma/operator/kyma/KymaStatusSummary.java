@@ -1,10 +1,12 @@
 package io.kyma.operator.kyma;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.kyma.operator.api.ComponentCounts;
 import io.kyma.operator.api.ComponentState;
 import io.kyma.operator.api.HelmComponent;
@@ -13,6 +15,7 @@ import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.KymaStatus;
 import io.kyma.operator.api.Module;
 import io.kyma.operator.common.Conditions;
+import io.kyma.operator.common.ShardLabelCondition;
 
 /** Computes a Kyma's status from its plan and the components that exist. */
 public final class KymaStatusSummary {
@@ -75,7 +78,10 @@ public final class KymaStatusSummary {
             reason = REASON_INSTALLING;
             message = counts.getReady() + " of " + counts.getTotal() + " components installed";
         }
-        return status(kyma, phase, counts, reason, message);
+        List<HasMetadata> labelled = new ArrayList<>(components.size() + 1);
+        labelled.add(kyma);
+        labelled.addAll(components);
+        return status(kyma, phase, counts, reason, message, labelled);
     }
 
     /** The status of a Kyma waiting in line for its components to be created. */
@@ -84,12 +90,13 @@ public final class KymaStatusSummary {
         counts.setTotal(plan.modules().size());
         String ahead = switch (place.ahead()) {
             case 0 -> "it is next in line";
-            case 1 -> "1 Kyma created before it is ahead in line";
-            default -> place.ahead() + " Kymas created before it are ahead in line";
+            case 1 -> "1 Kyma of its namespace created before it is ahead in line";
+            default -> place.ahead() + " Kymas of its namespace created before it are ahead in line";
         };
         return status(kyma, KymaPhase.PENDING, counts, REASON_QUEUED, "waiting for the operator's write budget: "
                 + ahead + " (as of " + place.asOf().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
-                + "); components are created oldest Kyma first, as fast as the API server takes the writes");
+                + "); a namespace's components are created oldest Kyma first, as fast as the API server takes the writes",
+                List.of(kyma));
     }
 
     /** The status shown while the Kyma waits for its components to be deleted. */
@@ -97,10 +104,12 @@ public final class KymaStatusSummary {
         ComponentCounts counts = kyma.getStatus() != null && kyma.getStatus().getComponents() != null
                 ? kyma.getStatus().getComponents() : new ComponentCounts();
         return status(kyma, KymaPhase.DELETING, counts, REASON_DELETING,
-                "deleting " + remaining + " components");
+                "deleting " + remaining + " components", List.of(kyma));
     }
 
-    private KymaStatus status(Kyma kyma, KymaPhase phase, ComponentCounts counts, String reason, String message) {
+    /** @param labelled the Kyma and what of its components it has, whose shard-drain labels the status reports */
+    private KymaStatus status(Kyma kyma, KymaPhase phase, ComponentCounts counts, String reason, String message,
+            List<? extends HasMetadata> labelled) {
         List<Condition> previous = kyma.getStatus() == null ? List.of() : kyma.getStatus().getConditions();
         Long generation = kyma.getMetadata().getGeneration();
         KymaStatus status = new KymaStatus();
@@ -108,8 +117,9 @@ public final class KymaStatusSummary {
         status.setObservedGeneration(generation);
         status.setComponents(counts);
         status.setReadyComponents(counts.getReady() + "/" + counts.getTotal());
-        status.setConditions(Conditions.replace(previous,
-                conditions.condition(previous, READY, phase == KymaPhase.READY, reason, message, generation)));
+        List<Condition> ready = Conditions.replace(previous,
+                conditions.condition(previous, READY, phase == KymaPhase.READY, reason, message, generation));
+        status.setConditions(ShardLabelCondition.apply(conditions, ready, generation, labelled));
         return status;
     }
 

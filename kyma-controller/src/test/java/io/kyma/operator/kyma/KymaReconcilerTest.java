@@ -63,7 +63,7 @@ class KymaReconcilerTest {
         assertThat(api.lastStatus.getReadyComponents()).isEqualTo("0/2");
         assertThat(api.lastStatus.getConditions().get(0).getReason()).isEqualTo("Queued");
         assertThat(api.lastStatus.getConditions().get(0).getMessage()).startsWith(
-                "waiting for the operator's write budget: 1 Kyma created before it is ahead in line (as of "
+                "waiting for the operator's write budget: 1 Kyma of its namespace created before it is ahead in line (as of "
                         + "2026-01-01T00:00:00Z)");
         assertThat(control.getScheduleDelay()).as("the admission ticker wakes it, not a timer").isEmpty();
 

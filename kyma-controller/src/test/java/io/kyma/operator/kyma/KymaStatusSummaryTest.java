@@ -110,6 +110,26 @@ class KymaStatusSummaryTest {
         assertThat(status.getConditions().get(0).getReason()).isEqualTo("Deleting");
     }
 
+    @Test
+    void aDrainLabelOutsideTheHandOverOnTheKymaOrAComponentIsReportedBesideReady() {
+        Kyma kyma = kyma("prod", "istio", "ory");
+        HelmComponent ory = component("ory", ComponentState.SUCCESS);
+        ory.getMetadata().setLabels(java.util.Map.of(io.kyma.operator.api.Labels.SHARD_DRAIN, "paused"));
+        KymaStatus status = summary.summarise(kyma, ModulePlan.of(kyma),
+                List.of(component("istio", ComponentState.SUCCESS), ory));
+        assertThat(status.getPhase()).as("ignored: it changes nothing else").isEqualTo(KymaPhase.READY);
+        assertThat(status.getConditions()).extracting(c -> c.getType()).containsExactly("Ready", "ShardLabels");
+        assertThat(status.getConditions().get(1).getMessage())
+                .startsWith("HelmComponent prod-ory has kyma-project.io/shard-drain=paused: ignored");
+        kyma.getMetadata().setLabels(java.util.Map.of(io.kyma.operator.api.Labels.SHARD_DRAIN, "x"));
+        kyma.setStatus(status);
+        assertThat(summary.deleting(kyma, 2).getConditions().get(1).getMessage())
+                .startsWith("Kyma prod has kyma-project.io/shard-drain=x: ignored");
+        kyma.getMetadata().setLabels(java.util.Map.of());
+        assertThat(summary.summarise(kyma, ModulePlan.of(kyma), List.of()).getConditions())
+                .extracting(c -> c.getType()).containsExactly("Ready");
+    }
+
     static Kyma kyma(String name, String... modules) {
         Kyma kyma = new Kyma();
         kyma.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("default").withGeneration(3L).build());

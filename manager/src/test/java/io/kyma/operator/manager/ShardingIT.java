@@ -95,7 +95,7 @@ class ShardingIT {
     }
 
     @Test
-    void aComponentRelabelledToAnotherShardComesBackToItsKymasShard() {
+    void shardLabelsATenantWritesAreLabelledBackOrReportedAndIgnored() {
         String ns = "kyma-shard-relabel";
         try (KubernetesClient admin = EmbeddedControlPlane.get().newClient()) {
             Crds.install(admin);
@@ -117,8 +117,47 @@ class ShardingIT {
                 await().atMost(Duration.ofSeconds(60)).until(() -> own.equals(admin.resources(HelmComponent.class)
                         .inNamespace(ns).withName(component).get().getMetadata().getLabels().get(Labels.SHARD)));
                 await().atMost(Duration.ofSeconds(60)).until(() -> ready(admin, ns, "moved"));
+
+                // a drain value the hand-over does not define stops nothing, and the Kyma says it was ignored
+                label(admin, ns, Kyma.class, "moved", "hold");
+                label(admin, ns, HelmComponent.class, component, "later");
+                await().atMost(Duration.ofSeconds(60)).until(() -> shardLabels(admin, ns, "moved")
+                        .filter(c -> "False".equals(c.getStatus()) && "UnknownDrainValue".equals(c.getReason())
+                                && c.getMessage().contains("Kyma moved has " + Labels.SHARD_DRAIN + "=hold")
+                                && c.getMessage().contains("HelmComponent " + component + " has " + Labels.SHARD_DRAIN
+                                        + "=later"))
+                        .isPresent());
+                admin.resources(Kyma.class).inNamespace(ns).withName("moved").edit(k -> {
+                    k.getSpec().getModules().add(new io.kyma.operator.api.Module(Samples.MODULES.get(2), null));
+                    return k;
+                });
+                await().atMost(Duration.ofSeconds(60)).until(() -> admin.resources(HelmComponent.class).inNamespace(ns)
+                        .withName("moved-" + Samples.MODULES.get(2)).get() != null && ready(admin, ns, "moved"));
+                label(admin, ns, Kyma.class, "moved", null);
+                label(admin, ns, HelmComponent.class, component, null);
+                await().atMost(Duration.ofSeconds(60)).until(() -> shardLabels(admin, ns, "moved").isEmpty());
+                assertThat(ready(admin, ns, "moved")).isTrue();
             }
         }
+    }
+
+    private static <T extends io.fabric8.kubernetes.api.model.HasMetadata> void label(KubernetesClient admin, String ns,
+            Class<T> kind, String name, String drain) {
+        admin.resources(kind).inNamespace(ns).withName(name).edit(o -> {
+            if (drain == null) {
+                o.getMetadata().getLabels().remove(Labels.SHARD_DRAIN);
+            } else {
+                o.getMetadata().getLabels().put(Labels.SHARD_DRAIN, drain);
+            }
+            return o;
+        });
+    }
+
+    private static java.util.Optional<io.fabric8.kubernetes.api.model.Condition> shardLabels(KubernetesClient admin,
+            String ns, String name) {
+        Kyma kyma = admin.resources(Kyma.class).inNamespace(ns).withName(name).get();
+        return kyma.getStatus() == null ? java.util.Optional.empty() : kyma.getStatus().getConditions().stream()
+                .filter(c -> "ShardLabels".equals(c.getType())).findFirst();
     }
 
     private static boolean ready(KubernetesClient admin, String ns, String name) {

@@ -13,6 +13,7 @@ import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.api.RunStatus;
 import io.kyma.operator.common.Conditions;
+import io.kyma.operator.common.ShardLabelCondition;
 
 /** The statuses a Run goes through, and whether a new one is worth a write. */
 public final class RunStatuses {
@@ -148,7 +149,8 @@ public final class RunStatuses {
         return status;
     }
 
-    private static RunStatus copy(Run run) {
+    /** The status as it stands, with the shard-drain label's condition as the Run's labels make it. */
+    private RunStatus copy(Run run) {
         RunStatus old = run.getStatus() == null ? new RunStatus() : run.getStatus();
         RunStatus status = new RunStatus();
         status.setPhase(old.getPhase());
@@ -160,7 +162,9 @@ public final class RunStatuses {
         status.setLogsTruncated(old.getLogsTruncated());
         status.setMessage(old.getMessage());
         status.setObservedGeneration(run.getMetadata().getGeneration());
-        status.setConditions(new ArrayList<>(old.getConditions() == null ? List.of() : old.getConditions()));
+        status.setConditions(new ArrayList<>(ShardLabelCondition.apply(conditions,
+                old.getConditions() == null ? List.of() : old.getConditions(), run.getMetadata().getGeneration(),
+                List.of(run))));
         return status;
     }
 

@@ -46,6 +46,24 @@ class RunStatusesTest {
     }
 
     @Test
+    void aDrainLabelOutsideTheHandOverIsReportedAndTheReportIsANewWrite() {
+        Run run = run(statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090")));
+        run.getMetadata().setLabels(java.util.Map.of(io.kyma.operator.api.Labels.SHARD_DRAIN, "hold"));
+        RunStatus next = statuses.polled(run, new RemoteJob("job-1", "running", null), Optional.empty());
+        assertThat(next.getConditions()).anySatisfy(c -> {
+            assertThat(c.getType()).isEqualTo("ShardLabels");
+            assertThat(c.getReason()).isEqualTo("UnknownDrainValue");
+            assertThat(c.getMessage()).startsWith("Run r has kyma-project.io/shard-drain=hold: ignored");
+        });
+        assertThat(RunStatuses.needsWrite(run.getStatus(), next)).isTrue();
+        assertThat(RunStatuses.onlyProgress(run.getStatus(), next)).as("written at once, not paced").isFalse();
+        run.setStatus(next);
+        run.getMetadata().setLabels(java.util.Map.of());
+        RunStatus cleared = statuses.polled(run, new RemoteJob("job-1", "running", null), Optional.empty());
+        assertThat(cleared.getConditions()).noneSatisfy(c -> assertThat(c.getType()).isEqualTo("ShardLabels"));
+    }
+
+    @Test
     void completionSetsPhaseTimeAndMessageFromTheLastLogLine() {
         Run run = run(statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090")));
         RunStatus done = statuses.polled(run, new RemoteJob("job-1", "failed", "step 1\njob x failed\n"), Optional.empty());
