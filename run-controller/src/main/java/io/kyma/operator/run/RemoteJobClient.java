@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.net.InetAddress;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -180,9 +181,16 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
             }
         }, requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
         // Only a name waits for a name server, on the look-up threads: the default server and addresses are checked
-        // at once, so that slow look-ups of one tenant's names do not hold them up.
+        // at once, so that slow look-ups of one tenant's names do not hold them up. A look-up whose call has ended
+        // (its time ran out while it waited for a thread) is dropped, not made: slow names must not fill the queue
+        // with look-ups nobody waits for, ahead of the names of other calls.
         CompletableFuture<Optional<InetAddress>> checkedAddress = addresses.looksUp(server)
-                ? CompletableFuture.supplyAsync(() -> checked(() -> addresses.check(server)), lookups)
+                ? CompletableFuture.supplyAsync(() -> {
+                    if (result.isDone()) {
+                        throw new CancellationException("the call ended before its look-up began");
+                    }
+                    return checked(() -> addresses.check(server));
+                }, lookups)
                 : checkedNow(server);
         checkedAddress.thenCompose(address -> {
             HttpRequest built = pinned(server, address, request).timeout(requestTimeout).build();

@@ -29,15 +29,28 @@ public final class ServerAddresses {
     private final ServerAllowList allowList;
     private final Optional<JobServerUrl> defaultServer;
     private final Set<InetAddress> own;
+    private final Resolver resolver;
+
+    /** Resolves a host name to its addresses; blocks on a name server. */
+    @FunctionalInterface
+    interface Resolver {
+        InetAddress[] resolve(String host) throws UnknownHostException;
+    }
 
     /**
      * @param defaultServer the administrator's job service, never checked
      * @param own the operator's and the API server's addresses
      */
     public ServerAddresses(ServerAllowList allowList, Optional<JobServerUrl> defaultServer, Set<InetAddress> own) {
+        this(allowList, defaultServer, own, InetAddress::getAllByName);
+    }
+
+    ServerAddresses(ServerAllowList allowList, Optional<JobServerUrl> defaultServer, Set<InetAddress> own,
+            Resolver resolver) {
         this.allowList = allowList;
         this.defaultServer = defaultServer;
         this.own = Set.copyOf(own);
+        this.resolver = resolver;
     }
 
     /** The addresses of this host's network interfaces, and those {@code hosts} resolve to now. */
@@ -75,7 +88,7 @@ public final class ServerAddresses {
         }
         InetAddress[] addresses;
         try {
-            addresses = InetAddress.getAllByName(server.host());
+            addresses = resolver.resolve(server.host());
         } catch (UnknownHostException e) {
             throw new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, RemoteJobClient.UNREACHABLE, null);
         }
