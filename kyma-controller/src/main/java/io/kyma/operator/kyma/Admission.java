@@ -11,43 +11,45 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.IntSupplier;
+import java.util.function.ToIntFunction;
 
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
 
 /**
- * Which Kymas get their components now and which wait: namespaces take turns, and within a namespace the oldest goes
- * first (by creation time, then name).
+ * Which Kymas get their components now and which wait. Each namespace has a line of its own, oldest Kyma first (by
+ * creation time, then name), and a budget of its own.
  * <p>
- * Turns, as in the API server's fair queuing per flow: the namespaces with Kymas waiting are served round robin, and a
- * namespace whose Kyma was just admitted goes to the back. A burst of a thousand Kymas in one namespace therefore
- * delays a Kyma of another namespace by at most one admission per namespace with Kymas waiting, not by the burst.
+ * The budget is the namespace's share of the HelmComponent controller's backlog: its reconciles due but waiting for a
+ * worker, plus its components created but not yet seen by the informer, plus the components of its Kymas admitted a
+ * moment ago whose creates are still under way. While that backlog is below the bound, the workers are not all busy
+ * with the namespace's work, so its next Kyma in line is admitted; once it reaches the bound, whatever limits the
+ * writes (the client's QPS, the API server's latency, its 429s, the CPU, the other namespaces' turns at the workers)
+ * keeps it up and the namespace's Kymas wait. Admission therefore never idles a worker that has work, and the Kymas
+ * in progress are only as many as the writes can carry, so each finishes in about its own time.
  * <p>
- * The budget is the HelmComponent controller's backlog: reconciles due but waiting for a worker, plus components
- * created but not yet seen by the informer, plus the components of Kymas admitted a moment ago whose creates are
- * still under way. While that backlog is below the bound, the workers are not all busy, so the next Kyma in line is
- * admitted; once it reaches the bound, whatever limits the writes (the client's QPS, the API server's latency, its
- * 429s, the CPU) keeps the backlog up and Kymas wait. Admission therefore never idles a worker that has work, and the
- * Kymas in progress are only as many as the writes can carry, so each finishes in about its own time.
+ * Namespaces do not share the budget, as flows in the API server's priority and fairness do not share their queues: a
+ * burst of a thousand Kymas in one namespace, or ten thousand HelmComponents made there by hand, hold up that
+ * namespace's line only; another namespace's Kyma is admitted at once, and the reconcile queue then serves the
+ * namespaces in turn. With several namespaces busy at once, up to the bound per namespace wait for a worker.
  * <p>
  * The line is kept to the end of a burst: admitting the last Kymas together would let the writes run at their limit
  * while those Kymas walk through their timers, and finish the burst sooner, but every transition of theirs would then
  * wait behind the others and be late, and their users would wait longer for each of them.
  * <p>
  * A Kyma counts as admitted once its status has a phase other than Pending (written by an earlier admission, even by
- * another replica); components alone do not count, since anyone may create one that names a Kyma as its owner. A waiting Kyma is told how many are ahead of it once, when it starts to wait;
- * the line itself is the Pending Kymas of each namespace by creation time, the namespaces taking turns.
+ * another replica); components alone do not count, since anyone may create one that names a Kyma as its owner. A
+ * waiting Kyma is told how many of its namespace are ahead of it once, when it starts to wait.
  */
 public final class Admission {
-    /** A waiting Kyma's place: {@code ahead} Kymas are in line before it, as of {@code asOf}. */
+    /** A waiting Kyma's place: {@code ahead} Kymas of its namespace are in line before it, as of {@code asOf}. */
     public record Place(int ahead, Instant asOf) {
     }
 
     private record Key(Instant created, String namespace, String name, String uid) {
-        static final Comparator<Key> ORDER = Comparator.comparing(Key::created).thenComparing(Key::namespace)
-                .thenComparing(Key::name).thenComparing(Key::uid);
+        static final Comparator<Key> ORDER = Comparator.comparing(Key::created).thenComparing(Key::name)
+                .thenComparing(Key::uid);
     }
 
     private static final class Waiting {
@@ -62,31 +64,34 @@ public final class Admission {
         }
     }
 
+    /** Components of an admitted Kyma whose creates are under way. */
+    private record Creating(String namespace, int count) {
+    }
+
     private final Clock clock;
     private final int bound;
-    private volatile IntSupplier backlog = () -> 0;
+    private volatile ToIntFunction<String> backlog = namespace -> 0;
     /** The waiting Kymas of each namespace, oldest first. */
     private final Map<String, TreeMap<Key, Waiting>> lines = new HashMap<>();
-    /** Namespaces with Kymas waiting, in the order of their turns. */
-    private final java.util.ArrayDeque<String> turns = new java.util.ArrayDeque<>();
     private int waitingTotal;
     private final Map<String, Key> keys = new HashMap<>();
     private final Set<String> admitted = new HashSet<>();
     /** Admitted Kymas not yet Ready (nor failed for good). */
     private final Set<String> inProgress = new HashSet<>();
-    /** Components of admitted Kymas whose creates are under way, by uid. */
-    private final Map<String, Integer> creating = new HashMap<>();
-    private int creatingTotal;
-    private int reservedTotal;
+    /** By uid. */
+    private final Map<String, Creating> creating = new HashMap<>();
+    /** Components whose creates are under way, and room reserved for Kymas about to be admitted, by namespace. */
+    private final Map<String, Integer> creatingIn = new HashMap<>();
+    private final Map<String, Integer> reservedIn = new HashMap<>();
 
-    /** @param bound the backlog below which the next Kyma is admitted; negative admits every Kyma at once */
+    /** @param bound the backlog below which a namespace's next Kyma is admitted; negative admits every Kyma at once */
     public Admission(Clock clock, int bound) {
         this.clock = clock;
         this.bound = bound;
     }
 
-    /** Where the backlog of component reconciles and of components not yet seen is read from. */
-    public void measureBacklog(IntSupplier backlog) {
+    /** Where each namespace's backlog of component reconciles and of components not yet seen is read from. */
+    public void measureBacklog(ToIntFunction<String> backlog) {
         this.backlog = backlog;
     }
 
@@ -133,37 +138,38 @@ public final class Admission {
             waiting = join(kyma, wanted);
         } else if (waiting.wanted != wanted) {
             if (waiting.reserved) {
-                reservedTotal += wanted - waiting.wanted;
+                reservedIn.merge(waiting.key.namespace(), wanted - waiting.wanted, Integer::sum);
             }
             waiting.wanted = wanted;
         }
-        // first in line: every Kyma before it has its room reserved already
-        List<Waiting> order = order();
-        int place = order.indexOf(waiting);
-        boolean head = order.subList(0, place).stream().allMatch(w -> w.reserved);
-        if (hasComponents || wanted == 0 || bound < 0 || waiting.reserved || head && room() > 0) {
+        String namespace = waiting.key.namespace();
+        // first in its line: every Kyma before it has its room reserved already
+        int ahead = 0;
+        boolean head = true;
+        for (Waiting before : lines.get(namespace).headMap(waiting.key).values()) {
+            ahead++;
+            head &= before.reserved;
+        }
+        if (hasComponents || wanted == 0 || bound < 0 || waiting.reserved || head && room(namespace) > 0) {
             leaveLine(uid); // gives back its reserved room, if any
-            String namespace = waiting.key.namespace();
-            if (turns.remove(namespace) && lines.containsKey(namespace)) {
-                turns.addLast(namespace); // its turn is over
-            }
             admitted.add(uid);
             inProgress.add(uid);
-            creating.merge(uid, wanted, Integer::sum);
-            creatingTotal += wanted;
+            Creating was = creating.get(uid);
+            creating.put(uid, new Creating(namespace, wanted + (was == null ? 0 : was.count())));
+            creatingIn.merge(namespace, wanted, Integer::sum);
             return Optional.empty();
         }
         if (waiting.told == null) {
-            waiting.told = new Place(place, clock.instant());
+            waiting.told = new Place(ahead, clock.instant());
         }
         return Optional.of(waiting.told);
     }
 
     /** The creates of an admitted Kyma are done (or failed): they no longer count as under way. */
     public synchronized void createsDone(String uid) {
-        Integer wanted = creating.remove(uid);
-        if (wanted != null) {
-            creatingTotal -= wanted;
+        Creating done = creating.remove(uid);
+        if (done != null) {
+            subtract(creatingIn, done.namespace(), done.count());
         }
     }
 
@@ -174,23 +180,25 @@ public final class Admission {
     }
 
     /**
-     * The Kymas to reconcile now: those at the head of the line that fit in the room left. Their room is reserved, so
-     * each is returned once.
+     * The Kymas to reconcile now: in each namespace, those at the head of its line that fit in the room it has left.
+     * Their room is reserved, so each is returned once.
      */
     public synchronized List<ResourceID> due() {
         List<ResourceID> due = new ArrayList<>();
-        int room = room();
-        for (Waiting waiting : order()) {
-            if (waiting.reserved) {
-                continue;
+        for (Map.Entry<String, TreeMap<Key, Waiting>> line : lines.entrySet()) {
+            int room = room(line.getKey());
+            for (Waiting waiting : line.getValue().values()) {
+                if (waiting.reserved) {
+                    continue;
+                }
+                if (room <= 0) {
+                    break;
+                }
+                waiting.reserved = true;
+                reservedIn.merge(line.getKey(), waiting.wanted, Integer::sum);
+                room -= Math.max(1, waiting.wanted);
+                due.add(new ResourceID(waiting.key.name(), waiting.key.namespace()));
             }
-            if (room <= 0) {
-                break;
-            }
-            waiting.reserved = true;
-            reservedTotal += waiting.wanted;
-            room -= Math.max(1, waiting.wanted);
-            due.add(new ResourceID(waiting.key.name(), waiting.key.namespace()));
         }
         return due;
     }
@@ -208,37 +216,15 @@ public final class Admission {
         return inProgress.size();
     }
 
-    /** Kymas waiting in line. */
+    /** Kymas waiting in line, in every namespace. */
     public synchronized int waiting() {
         return waitingTotal;
     }
 
-    /**
-     * The line as it will be served: the oldest waiting Kyma of each namespace in the order of their turns, then the
-     * second oldest of each, and so on.
-     */
-    private List<Waiting> order() {
-        List<Waiting> order = new ArrayList<>(waitingTotal);
-        List<java.util.Iterator<Waiting>> rounds = new ArrayList<>(turns.size());
-        for (String namespace : turns) {
-            rounds.add(lines.get(namespace).values().iterator());
-        }
-        while (!rounds.isEmpty()) {
-            for (var it = rounds.iterator(); it.hasNext();) {
-                var namespace = it.next();
-                if (namespace.hasNext()) {
-                    order.add(namespace.next());
-                } else {
-                    it.remove();
-                }
-            }
-        }
-        return order;
-    }
-
-    /** Backlog left before admission stops (negative when past the bound). */
-    synchronized int room() {
-        return bound < 0 ? Integer.MAX_VALUE : bound - backlog.getAsInt() - creatingTotal - reservedTotal;
+    /** The namespace's backlog left before its admission stops (negative when past the bound). */
+    synchronized int room(String namespace) {
+        return bound < 0 ? Integer.MAX_VALUE : bound - backlog.applyAsInt(namespace)
+                - creatingIn.getOrDefault(namespace, 0) - reservedIn.getOrDefault(namespace, 0);
     }
 
     private Waiting join(Kyma kyma, int wanted) {
@@ -247,11 +233,7 @@ public final class Admission {
         Key key = new Key(created == null ? Instant.MAX : Instant.parse(created), kyma.getMetadata().getNamespace(),
                 kyma.getMetadata().getName(), uid);
         Waiting waiting = new Waiting(key, wanted);
-        TreeMap<Key, Waiting> line = lines.computeIfAbsent(key.namespace(), n -> new TreeMap<>(Key.ORDER));
-        if (line.isEmpty()) {
-            turns.addLast(key.namespace());
-        }
-        line.put(key, waiting);
+        lines.computeIfAbsent(key.namespace(), n -> new TreeMap<>(Key.ORDER)).put(key, waiting);
         waitingTotal++;
         keys.put(uid, key);
         return waiting;
@@ -274,10 +256,13 @@ public final class Admission {
         waitingTotal--;
         if (line.isEmpty()) {
             lines.remove(key.namespace());
-            turns.remove(key.namespace());
         }
         if (waiting.reserved) {
-            reservedTotal -= waiting.wanted;
+            subtract(reservedIn, key.namespace(), waiting.wanted);
         }
+    }
+
+    private static void subtract(Map<String, Integer> counts, String namespace, int amount) {
+        counts.computeIfPresent(namespace, (n, count) -> count - amount == 0 ? null : count - amount);
     }
 }

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.IntSupplier;
+import java.util.function.ToIntFunction;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -90,11 +90,11 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
     }
 
     /**
-     * @param componentQueue HelmComponent reconciles due and waiting for a worker; with the creates the informer has
-     *        not delivered yet, the backlog that admission keeps below its bound
+     * @param componentQueue a namespace's HelmComponent reconciles due and waiting for a worker; with its creates the
+     *        informer has not delivered yet, the backlog that admission keeps below its bound in that namespace
      */
-    public void measureComponentQueue(IntSupplier componentQueue) {
-        admission.measureBacklog(() -> componentQueue.getAsInt() + pendingCreates());
+    public void measureComponentQueue(ToIntFunction<String> componentQueue) {
+        admission.measureBacklog(namespace -> componentQueue.applyAsInt(namespace) + pendingCreates(namespace));
     }
 
     /** The store this controller reads its components from; the HelmComponent controller's informer must fill it. */
@@ -106,6 +106,11 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
     public int pendingCreates() {
         OwnedComponents owned = components;
         return owned == null ? 0 : owned.pendingCreates();
+    }
+
+    private int pendingCreates(String namespace) {
+        OwnedComponents owned = components;
+        return owned == null ? 0 : owned.pendingCreates(namespace);
     }
 
     @Override

@@ -108,6 +108,15 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
         return created.size();
     }
 
+    /** Components of the namespace created by this controller that the informer does not hold yet. */
+    int pendingCreates(String namespace) {
+        if (created.isEmpty()) {
+            return 0;
+        }
+        String prefix = namespace + "/";
+        return (int) created.keySet().stream().filter(key -> key.startsWith(prefix)).count();
+    }
+
     /** Remembers a component this controller just created, as the API server answered. */
     void created(HelmComponent component) {
         Instant now = clock.instant();

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
@@ -23,10 +25,12 @@ class AdmissionTest {
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
     private final MutableClock clock = new MutableClock(T0);
     private final AtomicInteger backlog = new AtomicInteger();
+    /** Backlogs of namespaces other than "ns", which has {@link #backlog}. */
+    private final Map<String, Integer> backlogs = new HashMap<>();
 
     private Admission admission(int bound) {
         Admission admission = new Admission(clock, bound);
-        admission.measureBacklog(backlog::get);
+        admission.measureBacklog(ns -> ns.equals("ns") ? backlog.get() : backlogs.getOrDefault(ns, 0));
         return admission;
     }
 
@@ -70,10 +74,10 @@ class AdmissionTest {
         List<Kyma> kymas = IntStream.range(0, 5).mapToObj(i -> kyma("k" + i, i, 4)).toList();
         kymas.forEach(k -> admission.changed(null, k));
         assertThat(admission.due()).extracting(ResourceID::getName).containsExactly("k0", "k1", "k2");
-        assertThat(admission.room()).isEqualTo(-2);
+        assertThat(admission.room("ns")).isEqualTo(-2);
         assertThat(admission.admit(kymas.get(3), 4, false)).as("no room left for the fourth").isPresent();
         admission.changed(kymas.get(1), null); // deleted before its turn: its reservation goes back
-        assertThat(admission.room()).isEqualTo(2);
+        assertThat(admission.room("ns")).isEqualTo(2);
     }
 
     @Test
@@ -166,32 +170,43 @@ class AdmissionTest {
     }
 
     @Test
-    void namespacesTakeTurnsSoABurstInOneDelaysAnotherByOneAdmission() {
+    void aBurstInOneNamespaceDoesNotDelayAnotherNamespacesKyma() {
         Admission admission = admission(18);
         List<Kyma> burst = IntStream.range(0, 1000).mapToObj(i -> kyma("busy", "k" + i, i, 18)).toList();
         burst.forEach(k -> admission.changed(null, k));
         Kyma neighbour = kyma("quiet", "one", 2000, 18);
         admission.changed(null, neighbour);
 
-        assertThat(admission.admit(neighbour, 18, false)).as("behind the burst's oldest only")
-                .contains(new Admission.Place(1, T0));
         assertThat(admission.admit(burst.get(0), 18, false)).isEmpty();
-        admission.createsDone(burst.get(0).getMetadata().getUid());
-        assertThat(admission.admit(burst.get(1), 18, false)).as("the quiet namespace's turn").isPresent();
-        assertThat(admission.admit(neighbour, 18, false)).isEmpty();
-        admission.createsDone(neighbour.getMetadata().getUid());
-        assertThat(admission.admit(burst.get(1), 18, false)).isEmpty();
-        assertThat(admission.waiting()).isEqualTo(998);
+        assertThat(admission.admit(burst.get(1), 18, false)).as("next in its line, but its namespace's room is taken")
+                .contains(new Admission.Place(0, T0));
+        assertThat(admission.admit(neighbour, 18, false)).as("admitted at once, beside the burst").isEmpty();
+        assertThat(admission.waiting()).isEqualTo(999);
     }
 
     @Test
-    void withinANamespaceTheOldestStillGoesFirstAndTheTurnPassesOn() {
+    void componentsMadeByHandInOneNamespaceHoldOnlyThatNamespacesLine() {
+        Admission admission = admission(18);
+        backlogs.put("crowded", 10_000); // reconciles of HelmComponents made there without a Kyma
+        Kyma held = kyma("crowded", "held", 1, 18);
+        Kyma free = kyma("quiet", "free", 2, 18);
+        List.of(held, free).forEach(k -> admission.changed(null, k));
+        assertThat(admission.due()).containsExactly(new ResourceID("free", "quiet"));
+        assertThat(admission.admit(held, 18, false)).contains(new Admission.Place(0, T0));
+        assertThat(admission.admit(free, 18, false)).isEmpty();
+
+        backlogs.put("crowded", 0);
+        assertThat(admission.due()).containsExactly(new ResourceID("held", "crowded"));
+    }
+
+    @Test
+    void withinANamespaceTheOldestGoesFirstAndEachNamespaceFillsItsOwnRoom() {
         Admission admission = admission(18);
         Kyma a1 = kyma("a", "a1", 1, 18), a2 = kyma("a", "a2", 2, 18), b1 = kyma("b", "b1", 3, 18);
         List.of(b1, a2, a1).forEach(k -> admission.changed(null, k));
-        assertThat(admission.due()).as("one fits: the oldest of the namespace whose turn it is")
-                .containsExactly(new ResourceID("b1", "b"));
-        assertThat(admission.admit(a2, 18, false)).as("a1 is older").contains(new Admission.Place(2, T0));
+        assertThat(admission.due()).as("the oldest of each namespace: one Kyma fills a namespace's room")
+                .containsExactlyInAnyOrder(new ResourceID("a1", "a"), new ResourceID("b1", "b"));
+        assertThat(admission.admit(a2, 18, false)).as("a1 is older").contains(new Admission.Place(1, T0));
     }
 
     private static Kyma kyma(String name, int createdSecond, int modules) {

@@ -53,7 +53,7 @@ class KymaReconcilerTest {
     @Test
     void aKymaWhoseTurnHasNotComeIsPendingWithItsPlaceAndCreatesNothing() {
         KymaReconciler queueing = new KymaReconciler(clock, Duration.ofSeconds(5), store, 4, api);
-        queueing.measureComponentQueue(() -> 4);
+        queueing.measureComponentQueue(ns -> 4);
         Kyma older = kyma("a", "istio"), kyma = kyma("b", "istio", "ory");
         inLine(queueing, older, kyma);
 
@@ -72,7 +72,7 @@ class KymaReconcilerTest {
         queueing.reconcile(kyma, new FakeContext<>(kyma, List.of()));
         assertThat(api.statusWrites).as("the same place is not written again").isEqualTo(writes);
 
-        queueing.measureComponentQueue(() -> 0);
+        queueing.measureComponentQueue(ns -> 0);
         queueing.reconcile(older, new FakeContext<>(older, List.of()));
         assertThat(api.created).containsExactly("a-istio");
         queueing.reconcile(kyma, new FakeContext<>(kyma, List.of()));
@@ -83,7 +83,7 @@ class KymaReconcilerTest {
     @Test
     void aKymaWaitsBehindDueWorkWhileInLineOrReadyButNotOnceItsTurnHasCome() {
         KymaReconciler queueing = new KymaReconciler(clock, Duration.ofSeconds(5), store, 4, api);
-        queueing.measureComponentQueue(() -> 4);
+        queueing.measureComponentQueue(ns -> 4);
         Kyma kyma = kyma("a", "istio");
         queueing.admission().changed(null, kyma);
         queueing.reconcile(kyma, new FakeContext<>(kyma, List.of()));
@@ -91,7 +91,7 @@ class KymaReconcilerTest {
         assertThat(kyma.getStatus().getPhase()).isEqualTo(KymaPhase.PENDING);
         assertThat(queueing.canWait(kyma)).as("in line, no room").isTrue();
 
-        queueing.measureComponentQueue(() -> 0);
+        queueing.measureComponentQueue(ns -> 0);
         assertThat(queueing.admission().due()).hasSize(1);
         assertThat(queueing.canWait(kyma)).as("its room is reserved: the reconcile that admits it").isFalse();
 
@@ -108,7 +108,7 @@ class KymaReconcilerTest {
     @Test
     void aComponentMadeByHandNamingAWaitingKymaAsOwnerDoesNotLetItSkipTheLine() {
         KymaReconciler queueing = new KymaReconciler(clock, Duration.ofSeconds(5), store, 4, api);
-        queueing.measureComponentQueue(() -> 4);
+        queueing.measureComponentQueue(ns -> 4);
         Kyma older = kyma("a", "istio"), kyma = kyma("b", "istio", "ory");
         inLine(queueing, older, kyma);
         // made by the tenant, with the managed-by label and the Kyma's own uid as its controller

@@ -247,7 +247,7 @@ public final class KymaOperator implements AutoCloseable {
             } else if (reconciler instanceof KymaReconciler kymaReconciler) {
                 SharedStore<Kyma> kymas = cast(store);
                 kymas.onChange(kymaReconciler.admission()::changed);
-                kymaReconciler.measureComponentQueue(metrics.queueDepth(HelmComponentReconciler.NAME)::get);
+                kymaReconciler.measureComponentQueue(ns -> queueMetrics.queued(HelmComponentReconciler.NAME, ns));
                 metrics.gauge("kyma_operator_admission_waiting", kymaReconciler.admission(), a -> a.waiting());
                 StoreTally<Kyma> phases = new StoreTally<>(cast(store),
                         k -> k.getStatus() == null || k.getStatus().getPhase() == null ? null

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -23,6 +24,8 @@ public final class QueueMetrics implements Metrics {
     private final Clock clock;
     private final Map<String, Map<ResourceID, Instant>> queued = new ConcurrentHashMap<>();
     private final Map<String, Map<ResourceID, Instant>> running = new ConcurrentHashMap<>();
+    /** How many resources of each namespace are queued, by controller. */
+    private final Map<String, Map<String, AtomicInteger>> queuedIn = new ConcurrentHashMap<>();
     private final BiConsumer<String, HasMetadata> beforeSubmit;
     private volatile BiConsumer<String, HasMetadata> missed = (controller, resource) -> {
     };
@@ -52,7 +55,9 @@ public final class QueueMetrics implements Metrics {
     @Override
     public void receivedEvent(Event event, Map<String, Object> metadata) {
         String controller = controller(metadata);
-        if (queue(controller).putIfAbsent(event.getRelatedCustomResourceID(), clock.instant()) == null) {
+        ResourceID id = event.getRelatedCustomResourceID();
+        if (queue(controller).putIfAbsent(id, clock.instant()) == null) {
+            queuedIn(controller, id).incrementAndGet();
             metrics.queueDepth(controller).incrementAndGet();
             metrics.queueAdds(controller).increment();
         }
@@ -65,6 +70,7 @@ public final class QueueMetrics implements Metrics {
         Instant now = clock.instant();
         Instant since = queue(controller).remove(id);
         if (since != null) {
+            queuedIn(controller, id).decrementAndGet();
             metrics.queueDepth(controller).decrementAndGet();
             metrics.queueDuration(controller).record(Duration.between(since, now));
         }
@@ -126,8 +132,22 @@ public final class QueueMetrics implements Metrics {
     public void cleanupDoneFor(ResourceID resourceID, Map<String, Object> metadata) {
         String controller = controller(metadata);
         if (queue(controller).remove(resourceID) != null) {
+            queuedIn(controller, resourceID).decrementAndGet();
             metrics.queueDepth(controller).decrementAndGet();
         }
+    }
+
+    /** Resources of the namespace queued for the controller: events received, reconciles not started. */
+    public int queued(String controller, String namespace) {
+        Map<String, AtomicInteger> counts = queuedIn.get(controller);
+        AtomicInteger count = counts == null ? null : counts.get(namespace);
+        return count == null ? 0 : count.get();
+    }
+
+    private AtomicInteger queuedIn(String controller, ResourceID id) {
+        // a namespace's counter stays once made: namespaces are few, and a counter is a few bytes
+        return queuedIn.computeIfAbsent(controller, k -> new ConcurrentHashMap<>())
+                .computeIfAbsent(id.getNamespace().orElse(""), k -> new AtomicInteger());
     }
 
     private Map<ResourceID, Instant> queue(String controller) {
