@@ -5,18 +5,35 @@ import java.util.List;
 
 /**
  * The odd and hostile inputs of docs/reliability.md, one row each: what is sent, what a user sees, and the test that
- * proves it. {@link ReliabilityIT} runs every row against the embedded control plane; {@link ReliabilityDocTest}
- * keeps the document's table equal to this list.
+ * proves it against the embedded control plane. {@link ReliabilityIT} runs every row of its own; a row that needs a
+ * setting of its own (two replicas, a second namespace) names the IT method that proves it, which
+ * {@link ReliabilityDocTest} checks exists. {@link ReliabilityDocTest} also keeps the document's table equal to this
+ * list.
  */
 final class ReliabilityCases {
-    /** One row. {@code id} is also the name of the check in {@link ReliabilityIT}. */
-    record Case(String id, String input, String outcome) {
+    /**
+     * One row.
+     *
+     * @param test the IT method that proves it, {@code Class#method}; for {@code ReliabilityIT#id} the method is the
+     *        check {@link ReliabilityIT} runs for the row
+     */
+    record Case(String id, String input, String outcome, String test) {
+        static final String OWN = ReliabilityIT.class.getSimpleName() + "#";
+
+        boolean own() {
+            return test.equals(OWN + id);
+        }
     }
 
     static final List<Case> ALL = new ArrayList<>();
 
     private static void row(String id, String input, String outcome) {
-        ALL.add(new Case(id, input, outcome));
+        ALL.add(new Case(id, input, outcome, Case.OWN + id));
+    }
+
+    /** A row proven by another IT's method, {@code test} as {@code Class#method}. */
+    private static void elsewhere(String test, String input, String outcome) {
+        ALL.add(new Case(test.substring(test.indexOf('#') + 1), input, outcome, test));
     }
 
     static {
@@ -59,6 +76,9 @@ final class ReliabilityCases {
         row("runServerNotAllowed", "a server outside `--remote-server-allow`", "phase `Failed`, reason `ServerNotAllowed`, message naming the host; no request is sent");
         row("runServerMetadata", "`spec.server: http://169.254.169.254` (cloud metadata), with `--remote-server-allow` silent on it", "phase `Failed`, reason `ServerNotAllowed`; no request is sent (loopback, link-local, the operator's and the API server's addresses are refused unless an address or range in the list names them)");
         row("runParamNameTooLong", "a job parameter name of 254 characters (the schema of a v1.20 API server cannot bound map keys)", "phase `Failed`, reason `InvalidSpec`, message naming `spec.job.params`; fixing the spec plans the Run again and it `Succeeded`");
+        row("runTooManyParams", "a job with 65 parameters", "rejected: `spec.job.params` may have at most 64");
+        row("runParamValueTooLong", "a job parameter value of 4097 characters", "rejected: `spec.job.params` values may have at most 4096 characters");
+        row("runServerEditedWhileRunning", "`spec.server` edited while the job runs", "the job is followed on the server it was started on (`status.server`) to `Succeeded`; the message says `spec.server now names ..., but the job stays on the server it was started on`; the new server gets no request");
         row("runPollIntervalZero", "`spec.pollInterval: 0s`", "polled every 100 ms (the floor), `Succeeded`");
         row("runTimeoutZero", "`spec.timeout: 0s`", "phase `Failed`, reason `Timeout`, the job cancelled");
         // Runs: the job service misbehaves
@@ -73,7 +93,14 @@ final class ReliabilityCases {
         row("serviceUnknownState", "a job reported in state `queued`", "still running: phase `Unknown`, message `job queued`, polling goes on");
         row("serviceForgetsJob", "the service restarts and no longer knows the job (404)", "phase `Failed`, reason `JobLost`");
         row("serviceRefusesJob", "the service refuses the job (422 with a reason)", "phase `Failed`, reason `Rejected`, the service's reason in the message");
+        row("serviceRedirects", "a server that answers every request with a redirect to a working job service", "the same condition and message as a refused connection: the redirect is not followed, the job service it names gets no request");
+        row("serviceLoneSurrogate", "a job state holding half a UTF-16 surrogate pair, polled every 100 ms", "still running, the message shows U+FFFD as the API server would store it, and the status is not written again on each poll");
         row("serviceBaseUrlWithPath", "`spec.server: http://host:port/api` (jobs at `/api/jobs`)", "`Succeeded`: the path is kept");
+        // Tenants and shared workers: a second namespace, replicas or a misbehaving JOSDK
+        elsewhere("RunFlowIT#aServiceThatNeverAnswersHoldsNoReconcileWorker", "twenty Runs on a server that accepts connections and never answers, beside two reconcile workers", "the Runs wait for their answers without holding a worker: a Kyma created after them is `Ready` on time");
+        elsewhere("ShardingIT#shardLabelsATenantWritesAreLabelledBackOrReportedAndIgnored", "with two shards: a component's shard label changed by hand, then a `shard-drain` label with a value the hand-over does not define on the Kyma and on a component", "the component is labelled back to its Kyma's shard; the drain values stop nothing (a module added meanwhile is installed) and the Kyma's condition `ShardLabels=False`, reason `UnknownDrainValue`, names both until the labels go");
+        elsewhere("ShardMoverIT#aShardThatNeverTookItsLeaseCountsAsDownAfterTheStartBoundAndALabelNoInformerSelectsMovesAtOnce", "with sharding: a shard label `01` (no informer selects it), and a shard whose replica never started", "the object with `01` moves to a live shard at the mover's next look; the never-started shard counts as down once it has had no Lease for 5 minutes, and its objects move");
+        elsewhere("MissedExecutionIT#aReconcileThatFindsItsResourceMissingFromTheCacheWedgesItUnlessReleased", "a reconcile that finds its resource missing from the cache (JOSDK 5.2.3, issues 3416 and 3525)", "the resource is reconciled again (`kyma_operator_missed_executions_total` counts it); without the guard it is never reconciled again");
     }
 
     private ReliabilityCases() {

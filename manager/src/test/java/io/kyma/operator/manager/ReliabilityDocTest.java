@@ -37,12 +37,41 @@ class ReliabilityDocTest {
         assertThat(ReliabilityCases.ALL).hasSizeGreaterThanOrEqualTo(30);
     }
 
+    @Test
+    void everyRowProvenElsewhereNamesAnIntegrationTestThatExists() throws ClassNotFoundException {
+        for (ReliabilityCases.Case c : ReliabilityCases.ALL) {
+            String[] parts = c.test().split("#");
+            assertThat(parts).as(c.test()).hasSize(2);
+            assertThat(parts[0]).as(c.test()).endsWith("IT");
+            Class<?> test = itClass(parts[0]);
+            if (c.own()) {
+                assertThat(test.getDeclaredMethods()).as(c.test()).anyMatch(m -> m.getName().equals(parts[1])
+                        && m.getParameterCount() == 0);
+            } else {
+                assertThat(test.getDeclaredMethods()).as(c.test()).anyMatch(m -> m.getName().equals(parts[1])
+                        && m.isAnnotationPresent(Test.class));
+            }
+        }
+    }
+
+    /** The IT of that simple name, in this package or one below it. */
+    private Class<?> itClass(String simpleName) throws ClassNotFoundException {
+        for (String pkg : new String[] {"", ".shard", ".chaos"}) {
+            try {
+                return Class.forName(getClass().getPackageName() + pkg + "." + simpleName);
+            } catch (ClassNotFoundException e) {
+                // the next package
+            }
+        }
+        throw new ClassNotFoundException(simpleName);
+    }
+
     private static String table() {
         StringBuilder out = new StringBuilder("| # | input | what a user sees | test |\n|---|---|---|---|\n");
         int n = 1;
         for (ReliabilityCases.Case c : ReliabilityCases.ALL) {
             out.append("| ").append(n++).append(" | ").append(c.input()).append(" | ").append(c.outcome())
-                    .append(" | `ReliabilityIT#").append(c.id()).append("` |\n");
+                    .append(" | `").append(c.test()).append("` |\n");
         }
         return out.toString();
     }
