@@ -11,8 +11,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
  * A bound on JOSDK's temporary cache, which holds the answer of each status write until the informer has that
  * version. JOSDK 5.2.3 neither bounds it nor tells its size; this mirror of it does both, and keeps what JOSDK's cache
  * loses to a late watch event ({@link #newerThan}). A write is handed to JOSDK only if {@link #admit} has room for it,
- * and its entry goes when the informer's store holds that version or a later one, or the object is gone. The objects
- * held are the ones JOSDK holds, so the mirror costs an entry, not a copy.
+ * and its entry goes when the informer's store holds that version or a later one, or the object is gone. An object
+ * held is the one handed to JOSDK (which keeps it only while its view matches), in the form the store keeps.
  * <p>
  * When the watch lags behind the writes (a burst of thousands of them), the cache would grow with the lag; beyond the
  * bound a write's answer is not kept, and a reconcile that runs before the watch delivers it reads the older version:
@@ -55,7 +55,13 @@ public final class RecentWrites {
         // The watch may have been first: then JOSDK keeps nothing, and neither may this. Checked after the entry is
         // in, so that a store write racing with this either sees the entry or is seen here.
         HasMetadata current = stored.apply(key);
-        if (current != null && version(current) >= version) {
+        if (current == null) {
+            // Written from a reconcile of a stored object: gone since (deleted, or moved to another shard), and its
+            // removal, already seen, would never take this entry out.
+            held.remove(key);
+            return false;
+        }
+        if (version(current) >= version) {
             held.computeIfPresent(key, (k, kept) -> version(kept) <= version(current) ? null : kept);
         }
         return true;
@@ -71,7 +77,8 @@ public final class RecentWrites {
     @SuppressWarnings("unchecked")
     public <R extends HasMetadata> Optional<R> newerThan(String key, R seen) {
         HasMetadata kept = held.get(key);
-        if (kept == null || kept.getClass() != seen.getClass() || version(kept) <= version(seen)) {
+        if (kept == null || kept.getClass() != seen.getClass() || version(kept) <= version(seen)
+                || !java.util.Objects.equals(kept.getMetadata().getUid(), seen.getMetadata().getUid())) {
             return Optional.empty();
         }
         restored.incrementAndGet();

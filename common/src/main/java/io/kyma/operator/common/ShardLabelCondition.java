@@ -37,7 +37,10 @@ public final class ShardLabelCondition {
      */
     public static List<Condition> apply(Conditions conditions, List<Condition> previous, Long generation,
             Collection<? extends HasMetadata> objects) {
+        // sorted: the objects come in no stable order, and the message must not change with it
         List<String> named = objects.stream().filter(o -> ignoredValue(o).isPresent())
+                .sorted(java.util.Comparator.comparing((HasMetadata o) -> o.getKind() == null ? "" : o.getKind())
+                        .reversed().thenComparing(o -> o.getMetadata().getName()))
                 .map(o -> o.getKind() + " " + o.getMetadata().getName() + " has " + Labels.SHARD_DRAIN + "="
                         + ignoredValue(o).get())
                 .toList();

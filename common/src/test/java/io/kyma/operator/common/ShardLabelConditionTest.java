@@ -51,8 +51,13 @@ class ShardLabelConditionTest {
     void aLongListNamesThreeAndCountsTheRest() {
         List<HasMetadata> many = IntStream.range(0, 100).<HasMetadata>mapToObj(i -> component("c" + i, "x")).toList();
         Condition shard = ShardLabelCondition.apply(at0, List.of(), 1L, many).get(0);
-        assertThat(shard.getMessage()).startsWith("HelmComponent c0 has").contains("c2 has")
-                .doesNotContain("c3 has").contains(" and 97 more: ignored");
+        assertThat(shard.getMessage()).as("by name, whatever order they came in")
+                .startsWith("HelmComponent c0 has kyma-project.io/shard-drain=x; HelmComponent c1 has")
+                .contains("c10 has").doesNotContain("c2 has").contains(" and 97 more: ignored");
+        List<HasMetadata> reversed = new java.util.ArrayList<>(many);
+        java.util.Collections.reverse(reversed);
+        assertThat(ShardLabelCondition.apply(at0, List.of(), 1L, reversed).get(0).getMessage())
+                .isEqualTo(shard.getMessage());
     }
 
     @Test

@@ -147,6 +147,9 @@ class SharedStoreTest {
     @Test
     void atTheBoundFurtherWritesAreRefusedAndCountedAndAGoneObjectFreesItsPlace() {
         RecentWrites recent = store.recentWrites();
+        for (String name : List.of("a-1", "a-2", "a-3")) {
+            store.put("ns/" + name, child(name, "a", "0"));
+        }
         assertThat(recent.admit("ns/a-1", child("a-1", "a", "1"))).isTrue();
         assertThat(recent.admit("ns/a-2", child("a-2", "a", "2"))).isTrue();
         assertThat(recent.admit("ns/a-3", child("a-3", "a", "3"))).isFalse();
@@ -154,12 +157,18 @@ class SharedStoreTest {
         assertThat(recent.refused()).isEqualTo(1);
         assertThat(recent.size()).isEqualTo(2);
 
-        store.put("ns/a-2", child("a-2", "a", "2"));
         store.remove("ns/a-2");
-        store.put("ns/a-1", child("a-1", "a", "1"));
         store.remove("ns/a-1");
         assertThat(recent.size()).isZero();
         assertThat(recent.admit("ns/a-3", child("a-3", "a", "3"))).isTrue();
+    }
+
+    @Test
+    void aWriteOfAnObjectGoneFromTheStoreMeanwhileIsNotHeld() {
+        store.put("ns/a-1", child("a-1", "a", "1"));
+        store.remove("ns/a-1"); // deleted while its status write was under way
+        assertThat(store.recentWrites().admit("ns/a-1", child("a-1", "a", "2"))).isFalse();
+        assertThat(store.recentWrites().size()).as("nothing would ever take it out").isZero();
     }
 
     @Test

@@ -110,11 +110,15 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
 
     /** Components of the namespace created by this controller that the informer does not hold yet. */
     int pendingCreates(String namespace) {
-        if (created.isEmpty()) {
-            return 0;
-        }
+        // by owner: the owners with creates the informer has not delivered are few, their components many
         String prefix = namespace + "/";
-        return (int) created.keySet().stream().filter(key -> key.startsWith(prefix)).count();
+        int count = 0;
+        for (Map.Entry<String, Set<String>> owner : createdByOwner.entrySet()) {
+            if (owner.getKey().startsWith(prefix)) {
+                count += owner.getValue().size();
+            }
+        }
+        return count;
     }
 
     /** Remembers a component this controller just created, as the API server answered. */

@@ -42,7 +42,7 @@ class RemoteJobClientLookupTest {
     void lookUpsOfCallsThatEndedWhileWaitingForAThreadAreDropped() {
         ServerAddresses addresses = new ServerAddresses(ServerAllowList.allowAll(), Optional.empty(), Set.of(),
                 this::resolve);
-        try (RemoteJobClient client = new RemoteJobClient(Duration.ofSeconds(1), Duration.ofSeconds(1), 1024,
+        try (RemoteJobClient client = new RemoteJobClient(Duration.ofSeconds(1), Duration.ofSeconds(3), 1024,
                 addresses)) {
             List<CompletableFuture<RemoteJob>> slow = IntStream.range(0, 20)
                     .mapToObj(i -> client.get(JobServerUrl.parse("http://slow-" + i + ".test"), "job", 0)).toList();

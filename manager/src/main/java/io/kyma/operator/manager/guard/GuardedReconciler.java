@@ -43,8 +43,9 @@ public class GuardedReconciler<P extends HasMetadata> implements Reconciler<P> {
     }
 
     @Override
-    public UpdateControl<P> reconcile(P resource, Context<P> context) {
-        switch (drain.answer(resource, context::getClient)) {
+    public UpdateControl<P> reconcile(P seen, Context<P> context) {
+        P current = newest(seen, context); // the drain check and the reconcile read the same object
+        switch (drain.answer(current, context::getClient)) {
             case STOPPED -> {
                 return UpdateControl.noUpdate();
             }
@@ -55,7 +56,6 @@ public class GuardedReconciler<P extends HasMetadata> implements Reconciler<P> {
                 // not being handed over: reconcile
             }
         }
-        P current = newest(resource, context);
         var result = guard.run(current, () -> delegate.reconcile(current, context));
         if (result.outcome() != ReconcileGuard.Outcome.SUCCEEDED) {
             return UpdateControl.<P>noUpdate().rescheduleAfter(result.delay());

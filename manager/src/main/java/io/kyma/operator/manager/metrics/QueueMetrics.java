@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -25,7 +24,7 @@ public final class QueueMetrics implements Metrics {
     private final Map<String, Map<ResourceID, Instant>> queued = new ConcurrentHashMap<>();
     private final Map<String, Map<ResourceID, Instant>> running = new ConcurrentHashMap<>();
     /** How many resources of each namespace are queued, by controller. */
-    private final Map<String, Map<String, AtomicInteger>> queuedIn = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, Integer>> queuedIn = new ConcurrentHashMap<>();
     private final BiConsumer<String, HasMetadata> beforeSubmit;
     private volatile BiConsumer<String, HasMetadata> missed = (controller, resource) -> {
     };
@@ -57,7 +56,7 @@ public final class QueueMetrics implements Metrics {
         String controller = controller(metadata);
         ResourceID id = event.getRelatedCustomResourceID();
         if (queue(controller).putIfAbsent(id, clock.instant()) == null) {
-            queuedIn(controller, id).incrementAndGet();
+            countQueued(controller, id, 1);
             metrics.queueDepth(controller).incrementAndGet();
             metrics.queueAdds(controller).increment();
         }
@@ -70,7 +69,7 @@ public final class QueueMetrics implements Metrics {
         Instant now = clock.instant();
         Instant since = queue(controller).remove(id);
         if (since != null) {
-            queuedIn(controller, id).decrementAndGet();
+            countQueued(controller, id, -1);
             metrics.queueDepth(controller).decrementAndGet();
             metrics.queueDuration(controller).record(Duration.between(since, now));
         }
@@ -132,22 +131,22 @@ public final class QueueMetrics implements Metrics {
     public void cleanupDoneFor(ResourceID resourceID, Map<String, Object> metadata) {
         String controller = controller(metadata);
         if (queue(controller).remove(resourceID) != null) {
-            queuedIn(controller, resourceID).decrementAndGet();
+            countQueued(controller, resourceID, -1);
             metrics.queueDepth(controller).decrementAndGet();
         }
     }
 
     /** Resources of the namespace queued for the controller: events received, reconciles not started. */
     public int queued(String controller, String namespace) {
-        Map<String, AtomicInteger> counts = queuedIn.get(controller);
-        AtomicInteger count = counts == null ? null : counts.get(namespace);
-        return count == null ? 0 : count.get();
+        Map<String, Integer> counts = queuedIn.get(controller);
+        Integer count = counts == null ? null : counts.get(namespace);
+        return count == null ? 0 : Math.max(0, count);
     }
 
-    private AtomicInteger queuedIn(String controller, ResourceID id) {
-        // a namespace's counter stays once made: namespaces are few, and a counter is a few bytes
-        return queuedIn.computeIfAbsent(controller, k -> new ConcurrentHashMap<>())
-                .computeIfAbsent(id.getNamespace().orElse(""), k -> new AtomicInteger());
+    /** A namespace's count goes when it is back to zero, so namespaces that come and go leave nothing behind. */
+    private void countQueued(String controller, ResourceID id, int change) {
+        queuedIn.computeIfAbsent(controller, k -> new ConcurrentHashMap<>()).merge(id.getNamespace().orElse(""),
+                change, (count, delta) -> count + delta == 0 ? null : count + delta);
     }
 
     private Map<ResourceID, Instant> queue(String controller) {
