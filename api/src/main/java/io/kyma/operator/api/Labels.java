@@ -18,9 +18,9 @@ public final class Labels {
      */
     public static final String SHARD_DRAIN = "kyma-project.io/shard-drain";
     /** The value of {@link #SHARD_DRAIN} by which the replica that moves an object asks for it. */
-    public static final String SHARD_DRAIN_REQUESTED = "requested";
+    public static final String SHARD_DRAIN_REQUESTED_VALUE = "requested";
     /** The value of {@link #SHARD_DRAIN} by which the replica of the object's shard says it stopped. */
-    public static final String SHARD_DRAIN_DRAINED = "drained";
+    public static final String SHARD_DRAIN_DRAINED_VALUE = "drained";
 
     private Labels() {
     }

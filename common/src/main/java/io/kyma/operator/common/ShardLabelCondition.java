@@ -27,8 +27,8 @@ public final class ShardLabelCondition {
     public static Optional<String> ignoredValue(HasMetadata object) {
         Map<String, String> labels = object.getMetadata().getLabels();
         String value = labels == null ? null : labels.get(Labels.SHARD_DRAIN);
-        return value == null || value.equals(Labels.SHARD_DRAIN_REQUESTED) || value.equals(Labels.SHARD_DRAIN_DRAINED)
-                ? Optional.empty() : Optional.of(value);
+        boolean step = Labels.SHARD_DRAIN_REQUESTED_VALUE.equals(value) || Labels.SHARD_DRAIN_DRAINED_VALUE.equals(value);
+        return value == null || step ? Optional.empty() : Optional.of(value);
     }
 
     /**
@@ -49,7 +49,7 @@ public final class ShardLabelCondition {
         }
         String message = String.join("; ", named.subList(0, Math.min(NAMED, named.size())))
                 + (named.size() > NAMED ? " and " + (named.size() - NAMED) + " more" : "")
-                + ": ignored, only " + Labels.SHARD_DRAIN_REQUESTED + " and " + Labels.SHARD_DRAIN_DRAINED
+                + ": ignored, only " + Labels.SHARD_DRAIN_REQUESTED_VALUE + " and " + Labels.SHARD_DRAIN_DRAINED_VALUE
                 + " (the hand-over between shards) act";
         return Conditions.replace(previous, conditions.condition(previous, TYPE, false, REASON, message, generation));
     }

@@ -26,7 +26,7 @@ class ShardLabelConditionTest {
     @Test
     void theHandOversOwnValuesAndNoLabelAreNotReported() {
         List<Condition> previous = List.of(ready);
-        for (String value : new String[] {null, Labels.SHARD_DRAIN_REQUESTED, Labels.SHARD_DRAIN_DRAINED}) {
+        for (String value : new String[] {null, Labels.SHARD_DRAIN_REQUESTED_VALUE, Labels.SHARD_DRAIN_DRAINED_VALUE}) {
             assertThat(ShardLabelCondition.apply(at0, previous, 1L, List.of(kyma("a", value)))).as(value)
                     .isSameAs(previous);
         }

@@ -33,8 +33,8 @@ import io.kyma.operator.common.ApiFailure;
  */
 public final class ShardDrain {
     private static final Logger LOG = LoggerFactory.getLogger(ShardDrain.class);
-    public static final String REQUESTED = Labels.SHARD_DRAIN_REQUESTED;
-    public static final String DRAINED = Labels.SHARD_DRAIN_DRAINED;
+    public static final String REQUESTED = Labels.SHARD_DRAIN_REQUESTED_VALUE;
+    public static final String DRAINED = Labels.SHARD_DRAIN_DRAINED_VALUE;
     private static final String SHARD_PATH = "/metadata/labels/" + Labels.SHARD.replace("/", "~1");
     private static final String DRAIN_PATH = "/metadata/labels/" + Labels.SHARD_DRAIN.replace("/", "~1");
 
