@@ -1,9 +1,10 @@
 package io.kyma.operator.common;
 
-import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -19,6 +20,9 @@ public final class ShardLabelCondition {
     public static final String REASON = "UnknownDrainValue";
     /** How many objects the message names at most; a Kyma's 100 components would make it long. */
     static final int NAMED = 3;
+
+    private record Named(String kind, String name, String value) {
+    }
 
     private ShardLabelCondition() {
     }
@@ -36,13 +40,13 @@ public final class ShardLabelCondition {
      * define, and without it otherwise.
      */
     public static List<Condition> apply(Conditions conditions, List<Condition> previous, Long generation,
-            Collection<? extends HasMetadata> objects) {
+            Stream<? extends HasMetadata> objects) {
         // sorted: the objects come in no stable order, and the message must not change with it
-        List<String> named = objects.stream().filter(o -> ignoredValue(o).isPresent())
-                .sorted(java.util.Comparator.comparing((HasMetadata o) -> o.getKind() == null ? "" : o.getKind())
-                        .reversed().thenComparing(o -> o.getMetadata().getName()))
-                .map(o -> o.getKind() + " " + o.getMetadata().getName() + " has " + Labels.SHARD_DRAIN + "="
-                        + ignoredValue(o).get())
+        List<String> named = objects
+                .flatMap(o -> ignoredValue(o).map(value -> new Named(o.getKind() == null ? "" : o.getKind(),
+                        o.getMetadata().getName(), value)).stream())
+                .sorted(Comparator.comparing(Named::kind).reversed().thenComparing(Named::name))
+                .map(n -> n.kind() + " " + n.name() + " has " + Labels.SHARD_DRAIN + "=" + n.value())
                 .toList();
         if (named.isEmpty()) {
             return Conditions.find(previous, TYPE).isPresent() ? Conditions.without(previous, TYPE) : previous;

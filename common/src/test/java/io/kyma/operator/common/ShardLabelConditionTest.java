@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +28,7 @@ class ShardLabelConditionTest {
     void theHandOversOwnValuesAndNoLabelAreNotReported() {
         List<Condition> previous = List.of(ready);
         for (String value : new String[] {null, Labels.SHARD_DRAIN_REQUESTED_VALUE, Labels.SHARD_DRAIN_DRAINED_VALUE}) {
-            assertThat(ShardLabelCondition.apply(at0, previous, 1L, List.of(kyma("a", value)))).as(value)
+            assertThat(ShardLabelCondition.apply(at0, previous, 1L, Stream.of(kyma("a", value)))).as(value)
                     .isSameAs(previous);
         }
     }
@@ -35,7 +36,7 @@ class ShardLabelConditionTest {
     @Test
     void anyOtherValueIsReportedWithTheObjectAndItsValue() {
         List<Condition> out = ShardLabelCondition.apply(at0, List.of(ready), 4L,
-                List.of(kyma("a", "stop"), component("a-istio", null), component("a-ory", "Requested")));
+                Stream.of(kyma("a", "stop"), component("a-istio", null), component("a-ory", "Requested")));
         assertThat(out).hasSize(2).first().isEqualTo(ready);
         Condition shard = out.get(1);
         assertThat(shard.getType()).isEqualTo("ShardLabels");
@@ -50,22 +51,22 @@ class ShardLabelConditionTest {
     @Test
     void aLongListNamesThreeAndCountsTheRest() {
         List<HasMetadata> many = IntStream.range(0, 100).<HasMetadata>mapToObj(i -> component("c" + i, "x")).toList();
-        Condition shard = ShardLabelCondition.apply(at0, List.of(), 1L, many).get(0);
+        Condition shard = ShardLabelCondition.apply(at0, List.of(), 1L, many.stream()).get(0);
         assertThat(shard.getMessage()).as("by name, whatever order they came in")
                 .startsWith("HelmComponent c0 has kyma-project.io/shard-drain=x; HelmComponent c1 has")
                 .contains("c10 has").doesNotContain("c2 has").contains(" and 97 more: ignored");
         List<HasMetadata> reversed = new java.util.ArrayList<>(many);
         java.util.Collections.reverse(reversed);
-        assertThat(ShardLabelCondition.apply(at0, List.of(), 1L, reversed).get(0).getMessage())
+        assertThat(ShardLabelCondition.apply(at0, List.of(), 1L, reversed.stream()).get(0).getMessage())
                 .isEqualTo(shard.getMessage());
     }
 
     @Test
     void theConditionKeepsItsTimeWhileReportedAndGoesWhenTheLabelDoes() {
-        List<Condition> first = ShardLabelCondition.apply(at0, List.of(ready), 1L, List.of(kyma("a", "x")));
-        List<Condition> again = ShardLabelCondition.apply(later, first, 1L, List.of(kyma("a", "x")));
+        List<Condition> first = ShardLabelCondition.apply(at0, List.of(ready), 1L, Stream.of(kyma("a", "x")));
+        List<Condition> again = ShardLabelCondition.apply(later, first, 1L, Stream.of(kyma("a", "x")));
         assertThat(again.get(1).getLastTransitionTime()).isEqualTo("2026-01-01T00:00:00Z");
-        assertThat(ShardLabelCondition.apply(later, again, 1L, List.of(kyma("a", null)))).containsExactly(ready);
+        assertThat(ShardLabelCondition.apply(later, again, 1L, Stream.of(kyma("a", null)))).containsExactly(ready);
     }
 
     private static Kyma kyma(String name, String drain) {

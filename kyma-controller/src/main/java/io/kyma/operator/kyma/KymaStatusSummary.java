@@ -1,9 +1,9 @@
 package io.kyma.operator.kyma;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -78,10 +78,7 @@ public final class KymaStatusSummary {
             reason = REASON_INSTALLING;
             message = counts.getReady() + " of " + counts.getTotal() + " components installed";
         }
-        List<HasMetadata> labelled = new ArrayList<>(components.size() + 1);
-        labelled.add(kyma);
-        labelled.addAll(components);
-        return status(kyma, phase, counts, reason, message, labelled);
+        return status(kyma, phase, counts, reason, message, Stream.concat(Stream.of(kyma), components.stream()));
     }
 
     /** The status of a Kyma waiting in line for its components to be created. */
@@ -96,7 +93,7 @@ public final class KymaStatusSummary {
         return status(kyma, KymaPhase.PENDING, counts, REASON_QUEUED, "waiting for the operator's write budget: "
                 + ahead + " (as of " + place.asOf().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
                 + "); a namespace's components are created oldest Kyma first, as fast as the API server takes the writes",
-                List.of(kyma));
+                Stream.of(kyma));
     }
 
     /** The status shown while the Kyma waits for its components to be deleted. */
@@ -104,12 +101,12 @@ public final class KymaStatusSummary {
         ComponentCounts counts = kyma.getStatus() != null && kyma.getStatus().getComponents() != null
                 ? kyma.getStatus().getComponents() : new ComponentCounts();
         return status(kyma, KymaPhase.DELETING, counts, REASON_DELETING,
-                "deleting " + remaining + " components", List.of(kyma));
+                "deleting " + remaining + " components", Stream.of(kyma));
     }
 
     /** @param labelled the Kyma and what of its components it has, whose shard-drain labels the status reports */
     private KymaStatus status(Kyma kyma, KymaPhase phase, ComponentCounts counts, String reason, String message,
-            List<? extends HasMetadata> labelled) {
+            Stream<? extends HasMetadata> labelled) {
         List<Condition> previous = kyma.getStatus() == null ? List.of() : kyma.getStatus().getConditions();
         Long generation = kyma.getMetadata().getGeneration();
         KymaStatus status = new KymaStatus();

@@ -164,7 +164,7 @@ public final class RunStatuses {
         status.setObservedGeneration(run.getMetadata().getGeneration());
         status.setConditions(new ArrayList<>(ShardLabelCondition.apply(conditions,
                 old.getConditions() == null ? List.of() : old.getConditions(), run.getMetadata().getGeneration(),
-                List.of(run))));
+                java.util.stream.Stream.of(run))));
         return status;
     }
 
