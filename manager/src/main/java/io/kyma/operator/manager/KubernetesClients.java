@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 
 import io.fabric8.kubernetes.client.Config;
@@ -15,8 +16,8 @@ import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.manager.limits.ClientRateLimiter;
+import io.kyma.operator.manager.limits.FairTokenQueue;
 import io.kyma.operator.manager.limits.RetryAfter;
-import io.kyma.operator.manager.limits.TokenBucket;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.manager.metrics.InformerTraffic;
 import io.kyma.operator.manager.metrics.RestClientMetrics;
@@ -48,12 +49,12 @@ public final class KubernetesClients {
                 .withHttpClientBuilderConsumer(builder -> {
                     if (config.k8sClientQps() > 0) {
                         builder.addOrReplaceInterceptor(ClientRateLimiter.NAME, new ClientRateLimiter(
-                                new TokenBucket(config.k8sClientQps(), config.k8sClientBurst(), java.time.Clock.systemUTC()),
-                                metrics.restRateLimiterDuration()::record));
+                                new FairTokenQueue(config.k8sClientQps(), config.k8sClientBurst(), Clock.systemUTC()),
+                                Clock.systemUTC(), metrics.restRateLimiterDuration()::record));
                     }
                     builder.addOrReplaceInterceptor(RestClientMetrics.NAME, new RestClientMetrics(metrics));
-                    builder.addOrReplaceInterceptor(InformerTraffic.NAME, new InformerTraffic(metrics, java.time.Clock.systemUTC()));
-                    builder.addOrReplaceInterceptor(RetryAfter.NAME, new RetryAfter(java.time.Clock.systemUTC()));
+                    builder.addOrReplaceInterceptor(InformerTraffic.NAME, new InformerTraffic(metrics, Clock.systemUTC()));
+                    builder.addOrReplaceInterceptor(RetryAfter.NAME, new RetryAfter(Clock.systemUTC()));
                     for (Interceptor extra : extraInterceptors) {
                         builder.addOrReplaceInterceptor(extra.getClass().getName(), extra);
                     }

@@ -50,6 +50,7 @@ import io.kyma.operator.manager.guard.GuardedReconciler;
 import io.kyma.operator.manager.guard.MissedExecutions;
 import io.kyma.operator.manager.guard.ReconcileGuard;
 import io.kyma.operator.manager.limits.GlobalGate;
+import io.kyma.operator.manager.limits.FairTokenQueue;
 import io.kyma.operator.manager.limits.RequeueLimiter;
 import io.kyma.operator.manager.limits.TokenBucket;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
@@ -175,7 +176,7 @@ public final class KymaOperator implements AutoCloseable {
         metrics.gauge("kyma_operator_shard", config.shards(), s -> 1, "shard",
                 Integer.toString(config.shards().id()), "shards", Integer.toString(config.shards().count()));
         this.requeueLimiter = new RequeueLimiter(config.failureBaseDelay(), config.failureMaxDelay(),
-                new TokenBucket(config.rateLimiterFrequency(), config.rateLimiterBurst(), clock), clock,
+                new FairTokenQueue(config.rateLimiterFrequency(), config.rateLimiterBurst(), clock), clock,
                 metrics.requeueLimiterWait()::record);
         // registered with the gate off too, so that the dashboard's panel and rates see an empty histogram
         var gateWait = metrics.globalGateWait();

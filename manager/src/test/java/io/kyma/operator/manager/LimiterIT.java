@@ -135,6 +135,66 @@ class LimiterIT {
     }
 
     @Test
+    void aNamespaceFailingFasterThanTheBucketDelaysAnotherNamespacesRetryByAboutOneToken() {
+        String noisy = namespace("limiter-fair-noisy");
+        String quiet = namespace("limiter-fair-quiet");
+        var reconciler = new ScriptedReconciler.Fair(
+                (name, attempt) -> name.startsWith("noisy-") || attempt == 1 ? Action.FAIL : Action.SUCCEED,
+                Duration.ZERO);
+        // 30 objects failing for ever, retried as fast as one bucket of 5 tokens a second allows: about every 6 s.
+        // First come first served, a new failure would wait about 6 s for its token; in a line of its own, 0.4 s.
+        try (KymaOperator ignored = start("", List.of(reconciler), "--failure-base-delay", "10ms",
+                "--failure-max-delay", "10ms", "--rate-limiter-frequency", "5", "--rate-limiter-burst", "1")) {
+            for (int i = 0; i < 30; i++) {
+                create(noisy, "noisy-" + i, "fair");
+            }
+            await().atMost(Duration.ofSeconds(60)).until(() -> reconciler.totalAttempts() >= 45);
+            create(quiet, "quiet", "fair");
+            await().atMost(Duration.ofSeconds(30)).until(() -> reconciler.attempts("quiet").size() >= 2);
+            Duration retry = gaps(reconciler.attempts("quiet")).get(0);
+            System.out.printf("a quiet namespace's retry behind 30 failing objects of another: %d ms%n",
+                    retry.toMillis());
+            assertThat(retry).as("its retry, beside a namespace with 30 retries waiting for 5 tokens a second")
+                    .isLessThan(Duration.ofMillis(2500));
+        } finally {
+            admin.configMaps().inNamespace(noisy).withLabel("scripted", "fair").delete();
+            admin.configMaps().inNamespace(quiet).withLabel("scripted", "fair").delete();
+        }
+    }
+
+    @Test
+    void aNamespaceWritingAtTheClientsQpsDelaysAnotherNamespacesWriteByAboutOneToken() throws Exception {
+        String busy = namespace("limiter-fair-busy");
+        String other = namespace("limiter-fair-other");
+        ManagerConfig config = ManagerConfig.parse(new String[] { "--k8s-client-qps", "10", "--k8s-client-burst",
+                "1" }, Map.of());
+        try (KubernetesClient client = KubernetesClients.create(EmbeddedControlPlane.get().config(), config,
+                new OperatorMetrics(), List.of())) {
+            // 32 writers of one namespace keep about 32 requests waiting for 10 tokens a second: first come first
+            // served, another namespace's write would wait about 3 s; in a line of its own, about 0.2 s.
+            ExecutorService writers = Executors.newFixedThreadPool(32);
+            AtomicInteger written = new AtomicInteger();
+            for (int i = 0; i < 80; i++) {
+                String name = "busy-" + i;
+                writers.submit(() -> {
+                    client.resource(configMap(busy, name, "none")).createOr(existing -> existing.update());
+                    written.incrementAndGet();
+                });
+            }
+            writers.shutdown();
+            await().atMost(Duration.ofSeconds(30)).until(() -> written.get() >= 10);
+            long started = System.nanoTime();
+            client.resource(configMap(other, "other", "none")).createOr(existing -> existing.update());
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+            int busyLeft = 80 - written.get();
+            assertThat(writers.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+            System.out.printf("another namespace's write beside 32 waiting writers: %d ms%n", took.toMillis());
+            assertThat(took).isLessThan(Duration.ofMillis(1500));
+            assertThat(busyLeft).as("the busy namespace still had writes waiting").isGreaterThan(32);
+        }
+    }
+
+    @Test
     void anUntouchedResourceIsReconciledAgainAfterTheSyncPeriod() {
         String ns = namespace("limiter-sync");
         var reconciler = new ScriptedReconciler.A((name, attempt) -> Action.SUCCEED, Duration.ZERO);

@@ -95,4 +95,12 @@ abstract class ScriptedReconciler implements Reconciler<ConfigMap> {
             super(script, work);
         }
     }
+
+    /** For a manager watching every namespace: a label no other test's objects carry. */
+    @ControllerConfiguration(name = "scripted-fair", informer = @Informer(labelSelector = "scripted=fair"))
+    static final class Fair extends ScriptedReconciler {
+        Fair(BiFunction<String, Integer, Action> script, Duration work) {
+            super(script, work);
+        }
+    }
 }

@@ -94,6 +94,8 @@ public final class ReconcileGuard {
         String key = controller + "/" + (resource.getMetadata().getUid() != null ? resource.getMetadata().getUid()
                 : resource.getMetadata().getNamespace() + "/" + resource.getMetadata().getName());
         String epoch = resource.getMetadata().getGeneration() + (resource.isMarkedForDeletion() ? "/deleting" : "");
+        // retries wait for the shared bucket in a line per namespace
+        String flow = resource.getMetadata().getNamespace();
         Optional<Duration> blocked = limiter.blockedFor(key, epoch);
         if (blocked.isPresent()) {
             return new Result<>(Outcome.DEFERRED, null, blocked.get());
@@ -137,7 +139,7 @@ public final class ReconcileGuard {
         if (failure != null && isConflict(failure)) {
             // The reconcile worked on a stale copy and the API server refused its write: the ordinary
             // optimistic-concurrency outcome, retried on fresh data like controller-runtime's requeue, not an error.
-            Duration delay = limiter.failed(key, epoch);
+            Duration delay = limiter.failed(key, epoch, flow);
             metrics.reconcileConflicts(controller).increment();
             metrics.reconciles(controller, "requeue").increment();
             metrics.queueRetries(controller).increment();
@@ -150,7 +152,7 @@ public final class ReconcileGuard {
             // Deleted meanwhile, or not served yet: a kube-apiserver that has just started answers 404 for custom
             // resources until it has loaded their CRDs. Retried with backoff; once the deletion's watch event has
             // emptied the cache, the retry finds nothing to reconcile.
-            Duration delay = limiter.failed(key, epoch);
+            Duration delay = limiter.failed(key, epoch, flow);
             metrics.reconciles(controller, "requeue").increment();
             metrics.queueRetries(controller).increment();
             LOG.info("{} {}: not found (deleted, or not served yet after an API server start), retrying in {}",
@@ -169,7 +171,7 @@ public final class ReconcileGuard {
             return new Result<>(Outcome.FAILED, null, syncPeriod);
         }
         if (failure != null) {
-            Duration delay = limiter.failed(key, epoch);
+            Duration delay = limiter.failed(key, epoch, flow);
             metrics.reconcileErrors(controller).increment();
             metrics.reconciles(controller, "error").increment();
             metrics.queueRetries(controller).increment();

@@ -1,6 +1,9 @@
 package io.kyma.operator.manager.limits;
 
+import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -12,29 +15,57 @@ import io.fabric8.kubernetes.client.http.Interceptor;
  * Client-side QPS/burst for the fabric8 client, which has none of its own (client-go's {@code rest.Config{QPS,
  * Burst}}). Every request takes a token before it is sent and waits for it; nothing fails. A watch is one request
  * and so counts once, when it opens.
+ * <p>
+ * Requests wait in a line per namespace (the one in the request's path; requests across namespaces, such as the
+ * informers' lists and watches, share a line of their own), and the lines are served in turn: one namespace's
+ * writes, however many, delay another namespace's request by at most one token per namespace waiting.
  */
 public final class ClientRateLimiter implements Interceptor {
     public static final String NAME = "client-rate-limiter";
-    private final TokenBucket bucket;
+    private static final String NAMESPACES = "/namespaces/";
+    private final FairTokenQueue bucket;
+    private final Clock clock;
     private final Consumer<Duration> waitRecorder;
 
-    public ClientRateLimiter(TokenBucket bucket, Consumer<Duration> waitRecorder) {
+    public ClientRateLimiter(FairTokenQueue bucket, Clock clock, Consumer<Duration> waitRecorder) {
         this.bucket = bucket;
+        this.clock = clock;
         this.waitRecorder = waitRecorder;
     }
 
     @Override
     public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
-        Duration wait = bucket.reserve();
-        waitRecorder.accept(wait);
-        if (wait.isZero()) {
-            return;
-        }
+        acquire(flowOf(request.uri()));
+    }
+
+    /** Waits for a token in the line of {@code flow}. */
+    void acquire(String flow) {
+        Instant start = clock.instant();
+        FairTokenQueue.Ticket ticket = bucket.enqueue(flow);
         try {
-            TimeUnit.NANOSECONDS.sleep(wait.toNanos());
+            for (Duration wait = bucket.waitFor(ticket); !wait.isZero(); wait = bucket.waitFor(ticket)) {
+                TimeUnit.NANOSECONDS.sleep(wait.toNanos());
+            }
         } catch (InterruptedException e) {
             // The caller is being stopped; let the request go and the interrupt surface there.
+            bucket.cancel(ticket);
             Thread.currentThread().interrupt();
         }
+        waitRecorder.accept(Duration.between(start, clock.instant()));
+    }
+
+    /** The namespace a request is for, from its path; {@code ""} for a request across namespaces. */
+    static String flowOf(URI uri) {
+        String path = uri == null ? null : uri.getRawPath();
+        if (path == null) {
+            return "";
+        }
+        int at = path.indexOf(NAMESPACES);
+        if (at < 0) {
+            return "";
+        }
+        int from = at + NAMESPACES.length();
+        int to = path.indexOf('/', from);
+        return path.substring(from, to < 0 ? path.length() : to);
     }
 }

@@ -20,7 +20,7 @@ import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.kyma.operator.manager.limits.RequeueLimiter;
-import io.kyma.operator.manager.limits.TokenBucket;
+import io.kyma.operator.manager.limits.FairTokenQueue;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.manager.shard.ShardDrain;
 import io.kyma.operator.testing.FakeContext;
@@ -31,7 +31,7 @@ class GuardedReconcilerTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor();
     private final ReconcileGuard guard = new ReconcileGuard("test",
-            new RequeueLimiter(Duration.ofMillis(500), Duration.ofSeconds(60), new TokenBucket(10, 100, clock), clock,
+            new RequeueLimiter(Duration.ofMillis(500), Duration.ofSeconds(60), new FairTokenQueue(10, 100, clock), clock,
                     d -> {
                     }),
             Duration.ofMinutes(1), Duration.ofMinutes(10), clock, watchdog, new OperatorMetrics());

@@ -14,7 +14,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kyma.operator.manager.limits.RequeueLimiter;
-import io.kyma.operator.manager.limits.TokenBucket;
+import io.kyma.operator.manager.limits.FairTokenQueue;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.testing.MutableClock;
 
@@ -23,7 +23,7 @@ class ReconcileGuardTest {
     private final OperatorMetrics metrics = new OperatorMetrics();
     private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor();
     private final ReconcileGuard guard = new ReconcileGuard("test",
-            new RequeueLimiter(Duration.ofMillis(500), Duration.ofSeconds(60), new TokenBucket(10, 100, clock), clock,
+            new RequeueLimiter(Duration.ofMillis(500), Duration.ofSeconds(60), new FairTokenQueue(10, 100, clock), clock,
                     d -> {
                     }),
             Duration.ofMinutes(1), Duration.ofMinutes(10), clock, watchdog, metrics);

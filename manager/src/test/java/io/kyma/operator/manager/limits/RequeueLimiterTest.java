@@ -15,13 +15,13 @@ class RequeueLimiterTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final List<Duration> recorded = new ArrayList<>();
 
-    private RequeueLimiter limiter(TokenBucket bucket) {
+    private RequeueLimiter limiter(FairTokenQueue bucket) {
         return new RequeueLimiter(Duration.ofSeconds(1), Duration.ofSeconds(1000), bucket, clock, recorded::add);
     }
 
     @Test
     void backoffDoublesFromTheBaseAndIsCapped() {
-        RequeueLimiter limiter = limiter(new TokenBucket(30, 200, clock));
+        RequeueLimiter limiter = limiter(new FairTokenQueue(30, 200, clock));
         List<Duration> delays = new ArrayList<>();
         for (int i = 0; i < 13; i++) {
             delays.add(limiter.failed("a"));
@@ -35,7 +35,7 @@ class RequeueLimiterTest {
 
     @Test
     void successForgetsTheBackoff() {
-        RequeueLimiter limiter = limiter(new TokenBucket(30, 200, clock));
+        RequeueLimiter limiter = limiter(new FairTokenQueue(30, 200, clock));
         limiter.failed("a");
         limiter.failed("a");
         assertThat(limiter.blockedFor("a")).contains(Duration.ofSeconds(2));
@@ -46,7 +46,7 @@ class RequeueLimiterTest {
 
     @Test
     void blockedForCountsDownWithTheClock() {
-        RequeueLimiter limiter = limiter(new TokenBucket(30, 200, clock));
+        RequeueLimiter limiter = limiter(new FairTokenQueue(30, 200, clock));
         limiter.failed("a");
         clock.advance(Duration.ofMillis(400));
         assertThat(limiter.blockedFor("a")).contains(Duration.ofMillis(600));
@@ -58,7 +58,7 @@ class RequeueLimiterTest {
     @Test
     void theDelayIsTheLongerOfBackoffAndBucketWait() {
         // A bucket of 2 per second with burst 1: the first failure gets its token at once, then the bucket queues.
-        RequeueLimiter limiter = limiter(new TokenBucket(2, 1, clock));
+        RequeueLimiter limiter = limiter(new FairTokenQueue(2, 1, clock));
         assertThat(limiter.failed("a")).isEqualTo(Duration.ofSeconds(1));
         assertThat(limiter.failed("b")).as("backoff 1 s beats bucket 0.5 s").isEqualTo(Duration.ofSeconds(1));
         for (int i = 0; i < 6; i++) {
@@ -69,7 +69,7 @@ class RequeueLimiterTest {
 
     @Test
     void keysShareOneBucketButHaveTheirOwnBackoff() {
-        TokenBucket shared = new TokenBucket(1, 1, clock);
+        FairTokenQueue shared = new FairTokenQueue(1, 1, clock);
         RequeueLimiter kymas = limiter(shared);
         RequeueLimiter components = limiter(shared);
         Duration total = Duration.ZERO;
@@ -85,16 +85,49 @@ class RequeueLimiterTest {
     void aNewEpochStartsAtTheFirstBackoffAndStaleKeysAreForgotten() {
         MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
         RequeueLimiter limiter = new RequeueLimiter(Duration.ofSeconds(1), Duration.ofSeconds(8),
-                new TokenBucket(1000, 1000, clock), clock, d -> {
+                new FairTokenQueue(1000, 1000, clock), clock, d -> {
                 });
-        limiter.failed("a", "1");
-        assertThat(limiter.failed("a", "1")).isEqualTo(Duration.ofSeconds(2));
+        limiter.failed("a", "1", "ns");
+        assertThat(limiter.failed("a", "1", "ns")).isEqualTo(Duration.ofSeconds(2));
         assertThat(limiter.blockedFor("a", "2")).isEmpty();
-        assertThat(limiter.failed("a", "2")).isEqualTo(Duration.ofSeconds(1));
+        assertThat(limiter.failed("a", "2", "ns")).isEqualTo(Duration.ofSeconds(1));
         clock.advance(Duration.ofSeconds(10));
         for (int i = 0; i < 1022; i++) {
-            limiter.failed("k" + i, "1");
+            limiter.failed("k" + i, "1", "ns");
         }
         assertThat(limiter.tracked()).as("the key not tried for longer than the longest backoff").isEqualTo(1022);
+    }
+
+    @Test
+    void aNamespaceFailingFastDelaysAnotherNamespacesRetryByOneTokenNotByItsQueue() {
+        // 30 tokens a second, burst 200, as shipped: 2,000 failures of one namespace leave 60 s of queue.
+        RequeueLimiter limiter = limiter(new FairTokenQueue(30, 200, clock));
+        Duration noisiest = Duration.ZERO;
+        for (int i = 0; i < 2000; i++) {
+            noisiest = limiter.failed("noisy-" + i, "1", "noisy");
+        }
+        assertThat(noisiest).isEqualTo(Duration.ofNanos((long) Math.ceil(1800 / 30.0 * 1e9)));
+        Duration quiet = limiter.failed("quiet", "1", "quiet");
+        assertThat(quiet).as("its own first backoff, not the noisy namespace's line").isEqualTo(Duration.ofSeconds(1));
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(limiter.blockedFor("quiet", "1")).isEmpty();
+        assertThat(limiter.blockedFor("noisy-1999", "1")).as("still behind its own namespace")
+                .hasValueSatisfying(d -> assertThat(d).isGreaterThan(Duration.ofSeconds(58)));
+    }
+
+    @Test
+    void aRetryPromisedBeforeAnotherNamespaceStartedWaitingIsDeferredUntilItsTokenComes() {
+        RequeueLimiter limiter = new RequeueLimiter(Duration.ofMillis(1), Duration.ofSeconds(10),
+                new FairTokenQueue(10, 1, clock), clock, d -> {
+                });
+        limiter.failed("a0", "1", "a");
+        assertThat(limiter.failed("a1", "1", "a")).isEqualTo(Duration.ofMillis(100));
+        Duration b = limiter.failed("b0", "1", "b");
+        assertThat(b).isEqualTo(Duration.ofMillis(200));
+        clock.advance(Duration.ofMillis(100));
+        assertThat(limiter.blockedFor("a1", "1")).isEmpty();
+        assertThat(limiter.blockedFor("b0", "1")).contains(Duration.ofMillis(100));
+        limiter.succeeded("b0");
+        assertThat(limiter.blockedFor("b0", "1")).isEmpty();
     }
 }
