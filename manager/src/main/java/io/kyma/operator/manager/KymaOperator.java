@@ -91,6 +91,7 @@ public final class KymaOperator implements AutoCloseable {
 
     /** Every controller of the product. */
     public static List<Reconciler<?>> standardControllers(ManagerConfig config, Clock clock, Config clientConfig) {
+        JobCalls calls = jobCalls(config, clock);
         return List.of(
                 new HelmComponentReconciler(clock, config.transitionUnit()),
                 new KymaReconciler(clock, config.kymaStatusInterval(), new SharedStore<>(Kyma.class.getSimpleName(),
@@ -98,9 +99,11 @@ public final class KymaOperator implements AutoCloseable {
                         config.effectiveAdmissionBacklog()),
                 new RunReconciler(clock, new RunSettings(config.remoteServerUrl(), config.runPollInterval(),
                         config.runCleanupTimeout(), config.remoteServerAllow(), config.runStatusInterval()),
+                        // a look-up thread per call in flight: no call's name waits behind another tenant's
                         new RemoteJobClient(config.remoteConnectTimeout(), config.remoteRequestTimeout(),
-                                config.remoteResponseLimit(), serverAddresses(config, clientConfig)),
-                        jobCalls(config, clock)));
+                                config.remoteResponseLimit(), serverAddresses(config, clientConfig),
+                                calls.maxInFlight()),
+                        calls));
     }
 
     /**

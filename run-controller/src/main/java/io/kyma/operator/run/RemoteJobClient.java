@@ -54,8 +54,8 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
     private static final int MAX_STATE = 64;
 
-    /** Name look-ups block; they run on threads of their own, which end when idle. */
-    private static final int LOOKUP_THREADS = 8;
+    /** Look-up threads when the caller does not say how many calls may be in flight. */
+    static final int DEFAULT_LOOKUP_THREADS = 8;
     /** Whether a request may carry its own Host header, so that a connection can go to the address checked. */
     static final boolean PINNED = hostHeaderAllowed();
 
@@ -79,8 +79,17 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
     /** @param addresses where calls may connect, checked on each call's resolved addresses */
     public RemoteJobClient(Duration connectTimeout, Duration requestTimeout, long responseLimit,
             ServerAddresses addresses) {
+        this(connectTimeout, requestTimeout, responseLimit, addresses, DEFAULT_LOOKUP_THREADS);
+    }
+
+    /**
+     * @param lookupThreads threads for name look-ups, which block: as many as calls may be in flight, so that no
+     *        call's look-up waits behind another's (they end when idle)
+     */
+    public RemoteJobClient(Duration connectTimeout, Duration requestTimeout, long responseLimit,
+            ServerAddresses addresses, int lookupThreads) {
         this.addresses = addresses;
-        ThreadPoolExecutor lookups = new ThreadPoolExecutor(LOOKUP_THREADS, LOOKUP_THREADS, 30, TimeUnit.SECONDS,
+        ThreadPoolExecutor lookups = new ThreadPoolExecutor(lookupThreads, lookupThreads, 30, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), DaemonThreads.numbered("job-service-lookup-"));
         lookups.allowCoreThreadTimeOut(true);
         this.lookups = lookups;

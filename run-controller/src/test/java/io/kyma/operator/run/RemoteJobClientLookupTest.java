@@ -18,7 +18,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Name look-ups of job services run on eight threads of their own. A tenant whose names resolve slowly holds those
+ * Name look-ups of job services run on threads of their own (as many as calls may be in flight; eight here). A tenant whose names resolve slowly holds those
  * threads only for the look-ups that began: the calls that gave up while waiting for a thread leave nothing behind in
  * the queue, so another call's look-up comes next.
  */
@@ -57,6 +57,23 @@ class RemoteJobClientLookupTest {
             assertThatThrownBy(next::join).hasCauseInstanceOf(RemoteJobException.class);
             assertThat(lookedUp).containsEntry("fast.test", 1);
             assertThat(slowLookUps()).as("only the look-ups that had a thread before their calls ended").isEqualTo(8);
+        }
+    }
+
+    @Test
+    void withAThreadPerCallInFlightNoLookUpWaitsForAnother() {
+        ServerAddresses addresses = new ServerAddresses(ServerAllowList.allowAll(), Optional.empty(), Set.of(),
+                this::resolve);
+        try (RemoteJobClient client = new RemoteJobClient(Duration.ofSeconds(1), Duration.ofSeconds(30), 1024,
+                addresses, 21)) {
+            List<CompletableFuture<RemoteJob>> slow = IntStream.range(0, 20)
+                    .mapToObj(i -> client.get(JobServerUrl.parse("http://slow-" + i + ".test"), "job", 0)).toList();
+            await().atMost(Duration.ofSeconds(10)).until(() -> slowLookUps() == 20);
+            CompletableFuture<RemoteJob> next = client.get(JobServerUrl.parse("http://fast.test"), "job", 0);
+            assertThatThrownBy(() -> next.get(10, java.util.concurrent.TimeUnit.SECONDS))
+                    .as("looked up while twenty look-ups hang").hasCauseInstanceOf(RemoteJobException.class);
+            assertThat(slow).noneMatch(CompletableFuture::isDone);
+            nameServerAnswers.countDown();
         }
     }
 
