@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
@@ -22,7 +24,7 @@ import io.fabric8.kubernetes.client.http.Interceptor;
  */
 public final class ClientRateLimiter implements Interceptor {
     public static final String NAME = "client-rate-limiter";
-    private static final String NAMESPACES = "/namespaces/";
+    private static final Pattern NAMESPACED = Pattern.compile("/(?:api/v1|apis/[^/]+/[^/]+)/namespaces/([^/]+)");
     private final FairTokenQueue bucket;
     private final Clock clock;
     private final Consumer<Duration> waitRecorder;
@@ -47,25 +49,24 @@ public final class ClientRateLimiter implements Interceptor {
                 TimeUnit.NANOSECONDS.sleep(wait.toNanos());
             }
         } catch (InterruptedException e) {
-            // The caller is being stopped; let the request go and the interrupt surface there.
-            bucket.cancel(ticket);
+            // The caller is being stopped; let the request go and the interrupt surface there. The ticket stays in
+            // line: the request is sent now, and its token, when it comes, is spent on it.
             Thread.currentThread().interrupt();
         }
         waitRecorder.accept(Duration.between(start, clock.instant()));
     }
 
-    /** The namespace a request is for, from its path; {@code ""} for a request across namespaces. */
+    /**
+     * The namespace a request is for, from its path ({@code /api/v1/namespaces/NS/...} or
+     * {@code /apis/GROUP/VERSION/namespaces/NS/...}, after any prefix of the API server's address); {@code ""} for a
+     * request across namespaces.
+     */
     static String flowOf(URI uri) {
         String path = uri == null ? null : uri.getRawPath();
         if (path == null) {
             return "";
         }
-        int at = path.indexOf(NAMESPACES);
-        if (at < 0) {
-            return "";
-        }
-        int from = at + NAMESPACES.length();
-        int to = path.indexOf('/', from);
-        return path.substring(from, to < 0 ? path.length() : to);
+        Matcher namespaced = NAMESPACED.matcher(path);
+        return namespaced.find() ? namespaced.group(1) : "";
     }
 }

@@ -26,14 +26,15 @@ public final class FairTokenQueue {
     private final Map<String, Flow> flows = new HashMap<>();
     /** The flows with tickets waiting, the next to be served first. */
     private final ArrayDeque<Flow> round = new ArrayDeque<>();
+    /** Nanoseconds between two tokens, rounded up. */
+    private final long interval;
     private double tokens;
     private Instant last;
-    /** Cancelled tickets not yet dropped from their flow. */
-    private int cancelled;
 
     /** A caller's place in the queue of its flow. */
     public static final class Ticket {
-        private final Flow flow;
+        /** While it waits; cleared once granted or cancelled, so that a ticket kept by its caller holds no queue. */
+        private Flow flow;
         private final long seq;
         private Instant grantedAt;
         private boolean cancelled;
@@ -66,6 +67,7 @@ public final class FairTokenQueue {
         this.ratePerSecond = ratePerSecond;
         this.burst = burst;
         this.clock = clock;
+        this.interval = (long) Math.ceil(1e9 / ratePerSecond);
         this.tokens = burst;
         this.last = clock.instant();
     }
@@ -92,20 +94,31 @@ public final class FairTokenQueue {
         if (ticket.grantedAt != null || ticket.cancelled) {
             return Duration.ZERO;
         }
-        long ahead = ahead(ticket);
-        double seconds = (ahead + 1 - tokens) / ratePerSecond;
-        return Duration.ofNanos(Math.max(1, (long) Math.ceil(seconds * 1e9)));
+        // as grant() hands them out: the next token when the fraction accrued makes it whole, then one per interval
+        return Duration.ofNanos(Math.max(1, nanosToWhole() + ahead(ticket) * interval));
     }
 
     /** Takes a ticket out of line: the caller no longer wants its token (a granted token stays spent). */
     public synchronized void cancel(Ticket ticket) {
-        if (ticket != null && ticket.grantedAt == null) {
-            if (!ticket.cancelled) {
-                ticket.cancelled = true;
-                cancelled++;
-            }
-            grant(); // drops it if it is at the head of its flow
+        if (ticket == null || ticket.grantedAt != null || ticket.cancelled) {
+            return;
         }
+        ticket.cancelled = true;
+        Flow flow = ticket.flow;
+        ticket.flow = null;
+        if (flow.waiting.peekFirst() == ticket) {
+            dropCancelled(flow);
+            if (flow.waiting.isEmpty()) {
+                round.remove(flow);
+                flows.remove(flow.name);
+            }
+        } // else dropped when it reaches the head of its flow
+    }
+
+    /** Whether the ticket still waits for its token. */
+    public synchronized boolean waiting(Ticket ticket) {
+        grant();
+        return ticket.grantedAt == null && !ticket.cancelled;
     }
 
     /** The instant the ticket's token was granted, if it was. */
@@ -142,7 +155,7 @@ public final class FairTokenQueue {
      * Tickets served before {@code ticket} if nothing else arrives: its own flow's earlier tickets, and of every other
      * flow as many as it has, up to one per round before the ticket's round (and one more in that round for the flows
      * served before its flow in the round). Cancelled tickets not yet at the head of their flow are counted, so the
-     * answer may be a little long, never short.
+     * answer may be a little long, never short (unless the clock steps back).
      */
     private long ahead(Ticket ticket) {
         Flow own = ticket.flow;
@@ -163,11 +176,12 @@ public final class FairTokenQueue {
     /** Grants the tokens accrued since the last call to the flows in turn, each at the instant it accrued. */
     private void grant() {
         Instant now = clock.instant();
-        dropCancelledHeads();
+        if (now.isBefore(last)) {
+            last = now; // the wall clock stepped back: go on from now, with the tokens there were
+        }
         while (!round.isEmpty()) {
             if (tokens < 1) {
-                long nanos = (long) Math.ceil((1 - tokens) / ratePerSecond * 1e9);
-                Instant next = last.plusNanos(nanos);
+                Instant next = last.plusNanos(nanosToWhole());
                 if (next.isAfter(now)) {
                     break;
                 }
@@ -178,6 +192,7 @@ public final class FairTokenQueue {
             Flow flow = round.pollFirst();
             Ticket served = flow.waiting.pollFirst();
             served.grantedAt = last;
+            served.flow = null;
             dropCancelled(flow);
             if (!flow.waiting.isEmpty()) {
                 round.addLast(flow);
@@ -192,25 +207,14 @@ public final class FairTokenQueue {
         }
     }
 
-    private void dropCancelledHeads() {
-        if (cancelled == 0) {
-            return;
-        }
-        for (int i = round.size(); i > 0; i--) {
-            Flow flow = round.pollFirst();
-            dropCancelled(flow);
-            if (flow.waiting.isEmpty()) {
-                flows.remove(flow.name);
-            } else {
-                round.addLast(flow);
-            }
-        }
+    /** Nanoseconds from {@code last} until the token accruing then is whole. */
+    private long nanosToWhole() {
+        return tokens >= 1 ? 0 : (long) Math.ceil((1 - tokens) / ratePerSecond * 1e9);
     }
 
-    private void dropCancelled(Flow flow) {
+    private static void dropCancelled(Flow flow) {
         while (!flow.waiting.isEmpty() && flow.waiting.peekFirst().cancelled) {
             flow.waiting.pollFirst();
-            cancelled--;
         }
     }
 }

@@ -70,7 +70,7 @@ public final class RequeueLimiter {
             }
             return new Backoff(failures, now.plus(backoff(failures)), epoch, bucket.enqueue(flow));
         });
-        Duration delay = max(Duration.between(now, next.retryAt()), bucket.waitFor(next.token()));
+        Duration delay = wholeMillis(max(Duration.between(now, next.retryAt()), bucket.waitFor(next.token())));
         waitRecorder.accept(delay);
         return delay;
     }
@@ -94,7 +94,8 @@ public final class RequeueLimiter {
         if (backoff == null || !Objects.equals(backoff.epoch(), epoch)) {
             return Optional.empty();
         }
-        Duration remaining = max(Duration.between(clock.instant(), backoff.retryAt()), bucket.waitFor(backoff.token()));
+        Duration remaining = wholeMillis(max(Duration.between(clock.instant(), backoff.retryAt()),
+                bucket.waitFor(backoff.token())));
         return remaining.isNegative() || remaining.isZero() ? Optional.empty() : Optional.of(remaining);
     }
 
@@ -115,13 +116,8 @@ public final class RequeueLimiter {
      */
     private void forgetStale() {
         Instant before = clock.instant().minus(maxDelay);
-        backoffs.values().removeIf(b -> {
-            if (b.retryAt().isBefore(before)) {
-                bucket.cancel(b.token());
-                return true;
-            }
-            return false;
-        });
+        // one still waiting for its token is not stale: its retry has not come yet
+        backoffs.values().removeIf(b -> b.retryAt().isBefore(before) && !bucket.waiting(b.token()));
     }
 
     /** The backoff after the n-th consecutive failure: base, 2 base, 4 base, ... capped at the maximum. */
@@ -131,6 +127,15 @@ public final class RequeueLimiter {
             return maxDelay;
         }
         return baseDelay.multipliedBy(1L << doublings);
+    }
+
+    /**
+     * Rounded up to whole milliseconds: JOSDK reschedules in milliseconds and drops the rest, and a wait of less than
+     * one would come back at once, before its time, to be deferred again.
+     */
+    private static Duration wholeMillis(Duration d) {
+        long millis = d.toMillis();
+        return Duration.ofMillis(d.isNegative() || Duration.ofMillis(millis).equals(d) ? millis : millis + 1);
     }
 
     private static Duration max(Duration a, Duration b) {

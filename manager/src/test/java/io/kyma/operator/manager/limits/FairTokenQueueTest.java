@@ -114,6 +114,17 @@ class FairTokenQueueTest {
     }
 
     @Test
+    void aClockThatStepsBackGoesOnFromThereAndNeverStops() {
+        FairTokenQueue queue = new FairTokenQueue(10, 1, clock);
+        queue.enqueue("a");
+        FairTokenQueue.Ticket waiting = queue.enqueue("a");
+        clock.advance(Duration.ofHours(-1));
+        assertThat(queue.waitFor(waiting)).as("one token's time from now, not an hour").isEqualTo(Duration.ofMillis(100));
+        clock.advance(Duration.ofMillis(100));
+        assertThat(queue.waitFor(waiting)).isZero();
+    }
+
+    @Test
     void rejectsANonPositiveRateOrBurst() {
         assertThatThrownBy(() -> new FairTokenQueue(0, 1, clock)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new FairTokenQueue(1, 0, clock)).isInstanceOf(IllegalArgumentException.class);

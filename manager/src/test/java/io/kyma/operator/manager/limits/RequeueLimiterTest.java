@@ -106,7 +106,8 @@ class RequeueLimiterTest {
         for (int i = 0; i < 2000; i++) {
             noisiest = limiter.failed("noisy-" + i, "1", "noisy");
         }
-        assertThat(noisiest).isEqualTo(Duration.ofNanos((long) Math.ceil(1800 / 30.0 * 1e9)));
+        assertThat(noisiest).as("1800 tokens at 30 a second, in whole milliseconds")
+                .isBetween(Duration.ofSeconds(60), Duration.ofMillis(60_002));
         Duration quiet = limiter.failed("quiet", "1", "quiet");
         assertThat(quiet).as("its own first backoff, not the noisy namespace's line").isEqualTo(Duration.ofSeconds(1));
         clock.advance(Duration.ofSeconds(1));
@@ -122,12 +123,29 @@ class RequeueLimiterTest {
                 });
         limiter.failed("a0", "1", "a");
         assertThat(limiter.failed("a1", "1", "a")).isEqualTo(Duration.ofMillis(100));
-        Duration b = limiter.failed("b0", "1", "b");
-        assertThat(b).isEqualTo(Duration.ofMillis(200));
-        clock.advance(Duration.ofMillis(100));
+        assertThat(limiter.failed("a2", "1", "a")).as("promised before b started waiting").isEqualTo(Duration.ofMillis(200));
+        assertThat(limiter.failed("b0", "1", "b")).as("after a1, before a2").isEqualTo(Duration.ofMillis(200));
+        clock.advance(Duration.ofMillis(200));
         assertThat(limiter.blockedFor("a1", "1")).isEmpty();
-        assertThat(limiter.blockedFor("b0", "1")).contains(Duration.ofMillis(100));
+        assertThat(limiter.blockedFor("b0", "1")).isEmpty();
+        assertThat(limiter.blockedFor("a2", "1")).as("deferred by b's turn").contains(Duration.ofMillis(100));
         limiter.succeeded("b0");
         assertThat(limiter.blockedFor("b0", "1")).isEmpty();
+    }
+
+    @Test
+    void aRetryStillWaitingForItsTokenIsNotForgottenAsStale() {
+        // backoff at most 10 ms; a bucket of 1 a second: after 1024 failures most wait far longer for their tokens
+        RequeueLimiter limiter = new RequeueLimiter(Duration.ofMillis(10), Duration.ofMillis(10),
+                new FairTokenQueue(1, 1, clock), clock, d -> {
+                });
+        for (int i = 0; i < 1023; i++) {
+            limiter.failed("k" + i, "1", "ns");
+        }
+        clock.advance(Duration.ofSeconds(100));
+        limiter.failed("k1023", "1", "ns");
+        assertThat(limiter.tracked()).as("only the 101 whose tokens came are forgotten").isEqualTo(1024 - 101);
+        assertThat(limiter.blockedFor("k1022", "1")).as("still in line")
+                .hasValueSatisfying(d -> assertThat(d).isGreaterThan(Duration.ofSeconds(900)));
     }
 }
