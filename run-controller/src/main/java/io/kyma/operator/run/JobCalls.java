@@ -91,8 +91,10 @@ public final class JobCalls {
         boolean scheduled;
         Runnable unschedule = () -> {
         };
-        /** The id a start answered, until the Run's status records it (or the Run is deleted before it does). */
-        String startedId;
+        /** The job a start answered with, until the Run's status records it (or the Run is deleted before it does). */
+        Started started;
+        /** When a start was first asked for, in this process: a job that cannot be started times out from then. */
+        Instant firstStart;
         int failures;
         Instant retryAt;
         Kind readyKind;
@@ -106,8 +108,15 @@ public final class JobCalls {
         }
     }
 
-    private record Call(String uid, String namespace, Kind kind, String origin,
+    private record Call(String uid, String namespace, Kind kind, JobServerUrl server,
             Supplier<? extends CompletableFuture<?>> work) {
+        String origin() {
+            return server.origin();
+        }
+    }
+
+    /** A job a start answered with, and the server the start went to. */
+    public record Started(String id, JobServerUrl server) {
     }
 
     /**
@@ -222,13 +231,16 @@ public final class JobCalls {
             String uid = uid(run);
             Entry entry = entries.computeIfAbsent(uid, u -> new Entry(ResourceID.fromResource(run)));
             entry.touched = clock.instant();
+            if (kind == Kind.START && entry.firstStart == null) {
+                entry.firstStart = entry.touched;
+            }
             if (entry.call != null && !(entry.scheduled && entry.call.kind() != kind)) {
                 return false;
             }
             if (entry.scheduled) {
                 entry.unschedule.run(); // replaced
             }
-            Call call = new Call(uid, String.valueOf(run.getMetadata().getNamespace()), kind, server.origin(), work);
+            Call call = new Call(uid, String.valueOf(run.getMetadata().getNamespace()), kind, server, work);
             entry.call = call;
             entry.scheduled = after.compareTo(Duration.ZERO) > 0;
             if (entry.scheduled) {
@@ -295,10 +307,55 @@ public final class JobCalls {
         }
     }
 
-    /** The id of the job a start of the Run answered with, whether or not a reconcile took the answer. */
-    public synchronized Optional<String> startedId(Run run) {
+    /**
+     * The job a start of the Run answered with and the server that start went to (not what {@code spec.server} says
+     * now), whether or not a reconcile took the answer.
+     */
+    public synchronized Optional<Started> started(Run run) {
         Entry entry = entries.get(uid(run));
-        return Optional.ofNullable(entry == null ? null : entry.startedId);
+        return Optional.ofNullable(entry == null ? null : entry.started);
+    }
+
+    /**
+     * Drops the Run's call if it has not been sent (only scheduled, or waiting in its namespace's line), so that the
+     * service never hears of it; in one step, so that the call cannot be sent meanwhile.
+     *
+     * @return whether the Run has no call out now: false if its call was already sent and is not answered yet
+     */
+    public synchronized boolean withdrawUnsent(Run run) {
+        Entry entry = entries.get(uid(run));
+        if (entry == null || entry.call == null) {
+            return true;
+        }
+        if (entry.scheduled) {
+            entry.unschedule.run();
+            entry.call = null;
+            entry.scheduled = false;
+            return true;
+        }
+        ArrayDeque<Call> line = waiting.get(entry.call.namespace());
+        if (line != null && line.remove(entry.call)) {
+            if (line.isEmpty()) {
+                waiting.remove(entry.call.namespace());
+                turns.remove(entry.call.namespace());
+            }
+            entry.call = null;
+            return true;
+        }
+        return false;
+    }
+
+    /** When a start of the Run was first asked for in this process, if one was. */
+    public synchronized Optional<Instant> firstStart(Run run) {
+        Entry entry = entries.get(uid(run));
+        return Optional.ofNullable(entry == null ? null : entry.firstStart);
+    }
+
+    /** Whether a call of this kind was asked for the Run and its answer not yet taken (in line, out, or in). */
+    public synchronized boolean outstanding(Run run, Kind kind) {
+        Entry entry = entries.get(uid(run));
+        return entry != null && (entry.call != null && entry.call.kind() == kind
+                || entry.ready != null && entry.readyKind == kind);
     }
 
     /** Whether the Run has a call waiting, in flight, or scheduled. */
@@ -431,7 +488,7 @@ public final class JobCalls {
                     entry.lastPoll = now;
                 }
                 if (call.kind() == Kind.START && problem == null) {
-                    entry.startedId = String.valueOf(value);
+                    entry.started = new Started(String.valueOf(value), call.server());
                 }
                 heard = entry;
             }

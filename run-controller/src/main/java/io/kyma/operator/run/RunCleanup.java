@@ -48,8 +48,9 @@ final class RunCleanup {
             return gone(run);
         }
         // A job may have been started whose id no status holds yet: its start's answer was in, or is on its way.
-        String id = status != null && status.getRemoteId() != null ? status.getRemoteId()
-                : calls.startedId(run).orElse(null);
+        Optional<JobCalls.Started> unrecorded = status != null && status.getRemoteId() != null ? Optional.empty()
+                : calls.started(run);
+        String id = unrecorded.map(JobCalls.Started::id).orElse(status == null ? null : status.getRemoteId());
         Duration elapsed = Duration.between(deletedAt(run), clock.instant());
         Duration remaining = settings.cleanupTimeout().minus(elapsed);
         if (id == null) {
@@ -58,15 +59,19 @@ final class RunCleanup {
             }
             return gone(run);
         }
-        RunPlan plan;
-        try {
-            plan = RunPlan.following(run, settings);
-        } catch (RunPlan.Invalid invalid) {
-            return gone(run); // no job can have been started on a server it cannot name
+        JobServerUrl server;
+        if (unrecorded.isPresent()) {
+            server = unrecorded.get().server(); // where the start went, whatever spec.server says now
+        } else {
+            try {
+                server = RunPlan.following(run, settings).server();
+            } catch (RunPlan.Invalid invalid) {
+                return gone(run); // no job can have been started on a server it cannot name
+            }
         }
         Optional<Done<Void>> cancelled = calls.take(run, Kind.CANCEL);
         if (cancelled.isEmpty() && (remaining.compareTo(Duration.ZERO) > 0)) {
-            calls.ask(run, Kind.CANCEL, plan.server(), () -> jobs.cancel(plan.server(), id));
+            calls.ask(run, Kind.CANCEL, server, () -> jobs.cancel(server, id));
             cancelled = calls.take(run, Kind.CANCEL);
             if (cancelled.isEmpty()) {
                 return DeleteControl.noFinalizerRemoval().rescheduleAfter(min(RunReconciler.RECHECK, remaining));

@@ -64,6 +64,17 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
                 duration(run.getSpec().getTimeout(), "spec.timeout"));
     }
 
+    /** The server status.server records, when it can still be called. */
+    public static Optional<JobServerUrl> recorded(Run run, RunSettings settings) {
+        String recorded = run.getStatus() == null ? null : run.getStatus().getServer();
+        try {
+            JobServerUrl server = recorded == null ? null : JobServerUrl.parse(recorded);
+            return server != null && allowed(server, settings) ? Optional.of(server) : Optional.empty();
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The server spec.server names now, when it is a usable one other than {@code startedOn}. */
     public static Optional<JobServerUrl> movedTo(Run run, RunSettings settings, JobServerUrl startedOn) {
         try {

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +41,8 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     public static final String NAME = "run";
     /** How soon a Run that waits for an answer looks again, in case the answer's event is lost. */
     static final Duration RECHECK = Duration.ofMinutes(1);
+    /** How long after its deadline a Run may wait for a last look at its job before the job is cancelled. */
+    static final Duration LAST_LOOK = Duration.ofSeconds(15);
     private static final Logger LOG = LoggerFactory.getLogger(RunReconciler.class);
 
     private final Clock clock;
@@ -92,6 +95,18 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         } catch (RunPlan.Invalid invalid) {
             LOG.info("Run {}/{}: cannot be carried out: {}", run.getMetadata().getNamespace(),
                     run.getMetadata().getName(), invalid.getMessage());
+            // A spec edited into one it cannot carry out while its job runs, or while its start is out: the job is
+            // cancelled, not left running with nothing to follow it.
+            Optional<JobCalls.Started> job = started ? RunPlan.recorded(run, settings)
+                    .map(server -> new JobCalls.Started(current.getRemoteId(), server)) : calls.started(run);
+            if (job.isPresent()) {
+                return cancelAndEnd(run, job.get().server(), job.get().id(), context, problem -> statuses.failed(
+                        run, invalid.reason(), invalid.getMessage() + "; the job was " + (problem == null ? "cancelled"
+                                : "to be cancelled, but cancelling failed: " + problem)));
+            }
+            if (!started && !calls.withdrawUnsent(run)) {
+                return UpdateControl.<Run>noUpdate().rescheduleAfter(RECHECK); // its start is out: its answer decides
+            }
             write(run, statuses.failed(run, invalid.reason(), invalid.getMessage()), context);
             return end(run);
         }
@@ -103,7 +118,22 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         Optional<Done<RemoteJob>> polled = calls.take(run, Kind.POLL);
         boolean jobEnded = polled.isPresent() && !polled.get().failed() && !polled.get().value().running();
         if (timing.timedOut(now) && !jobEnded) { // a job that ended is reported as it ended, even if seen late
-            return timeOut(run, plan, current.getRemoteId(), context);
+            Instant deadline = timing.deadline().orElseThrow();
+            boolean seenSinceDeadline = polled.isPresent() && !polled.get().at().isBefore(deadline);
+            if (seenSinceDeadline || calls.outstanding(run, Kind.CANCEL) || !now.isBefore(deadline.plus(LAST_LOOK))) {
+                return timeOut(run, plan, current.getRemoteId(), context);
+            }
+            // A last look before the cancel: the job may have ended before its deadline with no answer read since.
+            // Bounded: past LAST_LOOK after the deadline the job is cancelled whatever the look found.
+            if (!calls.busy(run)) {
+                askPoll(run, plan, Duration.ZERO);
+            }
+            polled = calls.take(run, Kind.POLL);
+            if (polled.isEmpty() || polled.get().failed() || polled.get().value().running()) {
+                Duration left = Duration.between(now, deadline.plus(LAST_LOOK));
+                return polled.isEmpty() ? UpdateControl.<Run>noUpdate().rescheduleAfter(min(RECHECK, left))
+                        : timeOut(run, plan, current.getRemoteId(), context);
+            }
         }
         if (polled.isEmpty()) {
             if (!calls.busy(run)) {
@@ -147,29 +177,47 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     }
 
     private UpdateControl<Run> start(Run run, RunPlan plan, Context<Run> context) {
-        Optional<Done<String>> started = calls.take(run, Kind.START);
-        if (started.isEmpty()) {
+        Optional<Done<String>> answer = calls.take(run, Kind.START);
+        // spec.timeout holds for a job that cannot be started too, counted from the first try
+        Optional<RunTiming> tried = calls.firstStart(run).map(first -> new RunTiming(first, plan.timeout()));
+        if (answer.isPresent() && answer.get().failed()) {
+            return failure(run, answer.get().failure(), context, tried.orElseThrow());
+        }
+        // A start that was answered, whether or not its answer was taken before: a status write that failed after
+        // it must not start a second job (on the server spec.server names by now).
+        Optional<JobCalls.Started> job = calls.started(run);
+        if (job.isEmpty()) {
+            if (tried.isPresent() && tried.get().timedOut(clock.instant()) && calls.withdrawUnsent(run)) {
+                write(run, statuses.failed(run, RunStatuses.REASON_TIMEOUT, "the job could not be started within "
+                        + plan.timeout().orElseThrow().toSeconds() + "s"), context);
+                return end(run);
+            }
             Map<String, String> params = run.getSpec().getJob().getParams() == null ? Map.of()
                     : Map.copyOf(run.getSpec().getJob().getParams());
             String name = run.getSpec().getJob().getName();
             String key = run.getMetadata().getUid();
             calls.ask(run, Kind.START, plan.server(), () -> jobs.start(plan.server(), name, params, key),
                     calls.retryDelay(run));
-            started = calls.take(run, Kind.START);
-            if (started.isEmpty()) {
-                return UpdateControl.<Run>noUpdate().rescheduleAfter(RECHECK);
+            answer = calls.take(run, Kind.START);
+            if (answer.isPresent() && answer.get().failed()) {
+                return failure(run, answer.get().failure(), context, new RunTiming(calls.firstStart(run)
+                        .orElse(clock.instant()), plan.timeout()));
+            }
+            job = calls.started(run);
+            if (job.isEmpty()) {
+                return UpdateControl.<Run>noUpdate().rescheduleAfter(tried.map(t -> t.nextPoll(clock.instant(),
+                        RECHECK)).orElse(RECHECK));
             }
         }
-        if (started.get().failed()) {
-            return failure(run, started.get().failure(), context, new RunTiming(clock.instant(), Optional.empty()));
-        }
-        String id = started.get().value();
-        write(run, statuses.started(run, id, plan.server()), context);
+        // where the start went, which spec.server may no longer name: the job is followed there
+        String id = job.get().id();
+        JobServerUrl server = job.get().server();
+        write(run, statuses.started(run, id, server), context);
         calls.polled(run);
         LOG.info("Run {}/{}: started job {} on {}", run.getMetadata().getNamespace(), run.getMetadata().getName(), id,
-                plan.server());
+                server);
         RunTiming timing = new RunTiming(clock.instant(), plan.timeout());
-        calls.ask(run, Kind.POLL, plan.server(), () -> jobs.get(plan.server(), id, LogTail.MAX_BYTES),
+        calls.ask(run, Kind.POLL, server, () -> jobs.get(server, id, LogTail.MAX_BYTES),
                 timing.nextPoll(clock.instant(), plan.pollInterval()));
         return UpdateControl.<Run>noUpdate().rescheduleAfter(timing.nextPoll(clock.instant(), RECHECK));
     }
@@ -184,7 +232,8 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
             return end(run);
         }
         RunStatus next = statuses.unreachable(run, e);
-        if (RunStatuses.needsWrite(run.getStatus(), next)) {
+        if (RunStatuses.needsWrite(run.getStatus(), next)
+                && (!RunStatuses.onlyProgress(run.getStatus(), next) || intervalPassed(run))) {
             write(run, next, context);
         }
         LOG.info("Run {}/{}: {}; trying again in {}", run.getMetadata().getNamespace(), run.getMetadata().getName(),
@@ -202,19 +251,30 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     }
 
     private UpdateControl<Run> timeOut(Run run, RunPlan plan, String id, Context<Run> context) {
+        return cancelAndEnd(run, plan.server(), id, context,
+                problem -> statuses.timedOut(run, plan.timeout().orElseThrow(), problem));
+    }
+
+    /** Cancels the job, then ends the Run with the status {@code ended} makes of the cancel's problem (null if none). */
+    private UpdateControl<Run> cancelAndEnd(Run run, JobServerUrl server, String id, Context<Run> context,
+            Function<String, RunStatus> ended) {
         Optional<Done<Void>> cancelled = calls.take(run, Kind.CANCEL);
         if (cancelled.isEmpty()) {
-            calls.ask(run, Kind.CANCEL, plan.server(), () -> jobs.cancel(plan.server(), id));
+            calls.ask(run, Kind.CANCEL, server, () -> jobs.cancel(server, id));
             cancelled = calls.take(run, Kind.CANCEL);
             if (cancelled.isEmpty()) {
                 return UpdateControl.<Run>noUpdate().rescheduleAfter(RECHECK);
             }
         }
         String problem = cancelled.get().failed() ? cancelled.get().failure().getMessage() : null;
-        write(run, statuses.timedOut(run, plan.timeout().orElseThrow(), problem), context);
-        LOG.info("Run {}/{}: timed out, job {} cancelled", run.getMetadata().getNamespace(),
-                run.getMetadata().getName(), id);
+        write(run, ended.apply(problem), context);
+        LOG.info("Run {}/{}: ended, job {} {}", run.getMetadata().getNamespace(), run.getMetadata().getName(), id,
+                problem == null ? "cancelled" : "not cancelled: " + problem);
         return end(run);
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
     }
 
     private boolean intervalPassed(Run run) {

@@ -129,8 +129,10 @@ public final class RunStatuses {
     }
 
     /**
-     * Whether a write of {@code next} can wait for the Run's status interval: it changes only what a running job's
-     * state text or log says, not its phase, its conditions or anything the operator decided.
+     * Whether a write of {@code next} can wait for the Run's status interval: it changes only what the service says
+     * (a running job's state text or log, or whether the service answered), not its phase, its other conditions or
+     * anything the operator decided. A service that answers every other call, or a chatty job, is so written at most
+     * once per interval.
      */
     public static boolean onlyProgress(RunStatus current, RunStatus next) {
         if (current == null || current.getPhase() != next.getPhase()
@@ -140,7 +142,8 @@ public final class RunStatuses {
                 || !Objects.equals(current.getObservedGeneration(), next.getObservedGeneration())) {
             return false;
         }
-        return sameConditions(current.getConditions(), next.getConditions());
+        return sameConditions(Conditions.without(current.getConditions(), REMOTE_REACHABLE),
+                Conditions.without(next.getConditions(), REMOTE_REACHABLE));
     }
 
     private RunStatus reachable(Run run, RunStatus status) {

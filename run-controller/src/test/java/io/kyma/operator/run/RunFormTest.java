@@ -23,6 +23,38 @@ class RunFormTest {
         assertThat(kept.getStatus().getRemoteId()).isEqualTo("job-1");
     }
 
+    @Test
+    void paramsAreKeptOnlyWhileTheyMayStillBeSent() {
+        Run started = withParams(run(RunPhase.UNKNOWN));
+        assertThat(params(started)).as("its job was started with them").isNull();
+
+        Run pending = withParams(run(null));
+        pending.getStatus().setRemoteId(null);
+        assertThat(params(pending)).containsEntry("k", "v");
+
+        Run failedBeforeStart = withParams(run(RunPhase.FAILED));
+        failedBeforeStart.getStatus().setRemoteId(null);
+        failedBeforeStart.getStatus().setObservedGeneration(1L);
+        assertThat(params(failedBeforeStart)).as("ended with its spec observed").isNull();
+
+        failedBeforeStart.getMetadata().setGeneration(2L);
+        failedBeforeStart.getSpec().getJob().setParams(new java.util.HashMap<>(java.util.Map.of("k", "v")));
+        assertThat(params(failedBeforeStart)).as("a new spec, to be planned again").containsEntry("k", "v");
+    }
+
+    private static java.util.Map<String, String> params(Run run) {
+        return LeanCache.lean(new RunForm(), run).getSpec().getJob().getParams();
+    }
+
+    private static Run withParams(Run run) {
+        run.getMetadata().setGeneration(1L);
+        run.setSpec(new io.kyma.operator.api.RunSpec());
+        run.getSpec().setJob(new io.kyma.operator.api.JobSpec());
+        run.getSpec().getJob().setName("build");
+        run.getSpec().getJob().setParams(new java.util.HashMap<>(java.util.Map.of("k", "v")));
+        return run;
+    }
+
     private static Run run(RunPhase phase) {
         Run run = new Run();
         run.setMetadata(new ObjectMetaBuilder().withName("r").withNamespace("ns").withUid("u").build());

@@ -156,6 +156,8 @@ class RunReconcilerTest {
                 + " stays on the server it was started on");
         run.getSpec().setTimeout("1s");
         clock.advance(Duration.ofSeconds(5));
+        reconcile(run); // past the deadline: a last look at the job first
+        later(Duration.ZERO);
         reconcile(run);
         assertThat(jobs.calls).last().isEqualTo("cancel job-1 on http://jobs:9090");
         assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
@@ -213,6 +215,24 @@ class RunReconcilerTest {
     }
 
     @Test
+    void aServiceThatAnswersEveryOtherTimeIsWrittenAtMostOncePerStatusInterval() {
+        Run run = run("job-1");
+        for (int second = 0; second < 120; second++) {
+            // the service flips between answering and not at every second
+            jobs.failure = second % 2 == 0 ? null
+                    : new RemoteJobException(RemoteJobException.Kind.SERVER_ERROR, "HTTP 503", null);
+            reconcile(run);
+            if (!written.isEmpty()) {
+                run.setStatus(last());
+            }
+            later(Duration.ofSeconds(1));
+        }
+        assertThat(jobs.calls.size()).as("polled all along").isGreaterThan(20);
+        assertThat(written.size()).as("two minutes at a status interval of 10 s").isLessThanOrEqualTo(120 / 10 + 1);
+        assertThat(last().getPhase()).isEqualTo(RunPhase.UNKNOWN);
+    }
+
+    @Test
     void aJobThatEndedIsReportedAsItEndedEvenWhenItsAnswerIsReadAfterTheDeadline() {
         Run run = run("job-1");
         run.getSpec().setTimeout("10s");
@@ -257,19 +277,155 @@ class RunReconcilerTest {
         assertThat(jobs.calls).containsExactly("start build uid-r on http://jobs:9090", "cancel job-9 on http://jobs:9090");
     }
 
+    @Test
+    void aJobIsFollowedOnTheServerItsStartWentToWhenSpecServerIsEditedMeanwhile() {
+        jobs.hold = true;
+        Run run = run(null);
+        reconcile(run);
+        run.getSpec().setServer("http://other:9090");
+        run.getMetadata().setGeneration(2L);
+        ((CompletableFuture<String>) jobs.held.get(0)).complete("job-7");
+        jobs.hold = false;
+        reconcile(run);
+        assertThat(last().getRemoteId()).isEqualTo("job-7");
+        assertThat(last().getServer()).as("where the start went, not the edited spec.server").isEqualTo("http://jobs:9090");
+        later(Duration.ofSeconds(5));
+        assertThat(jobs.calls).containsExactly("start build uid-r on http://jobs:9090", "get job-7 on http://jobs:9090");
+    }
+
+    @Test
+    void aRunDeletedWhileItsStartIsOutAndItsServerEditedCancelsWhereTheStartWent() {
+        jobs.hold = true;
+        Run run = run(null);
+        reconcile(run);
+        run.getSpec().setServer("http://other:9090");
+        run.getMetadata().setDeletionTimestamp(clock.instant().toString());
+        ((CompletableFuture<String>) jobs.held.get(0)).complete("job-9");
+        jobs.hold = false;
+        assertThat(reconciler.cleanup(run, new FakeContext<>(run, List.of())).isRemoveFinalizer()).isTrue();
+        assertThat(jobs.calls).containsExactly("start build uid-r on http://jobs:9090", "cancel job-9 on http://jobs:9090");
+    }
+
     /** Found by ReliabilityIT: the cancel's answer was dropped by the look for a poll's, and the Run cancelled again. */
     @Test
     void aTimedOutRunIsCancelledOnceWhenItsAnswersComeLater() {
         Run run = run("job-1");
         run.getSpec().setTimeout("0s");
         jobs.hold = true;
-        reconcile(run); // timed out while nothing is asked: the cancel is asked
-        assertThat(jobs.calls).containsExactly("cancel job-1 on http://jobs:9090");
-        ((CompletableFuture<Void>) jobs.held.get(0)).complete(null);
+        reconcile(run); // timed out while nothing is asked: a last look at the job first
+        assertThat(jobs.calls).containsExactly("get job-1 on http://jobs:9090");
+        ((CompletableFuture<RemoteJob>) jobs.held.get(0)).complete(new RemoteJob("job-1", "running", ""));
+        reconcile(run); // still running after its deadline: cancelled
+        assertThat(jobs.calls).last().isEqualTo("cancel job-1 on http://jobs:9090");
+        ((CompletableFuture<Void>) jobs.held.get(1)).complete(null);
         reconcile(run);
-        assertThat(jobs.calls).as("one cancel").hasSize(1);
+        assertThat(jobs.calls).as("one look, one cancel").hasSize(2);
         assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
         assertThat(last().getConditions()).anySatisfy(c -> assertThat(c.getReason()).isEqualTo("Timeout"));
+    }
+
+    @Test
+    void aJobThatEndedBeforeItsDeadlineIsReportedAsItEndedWhenTheReconcileAtTheDeadlineComesFirst() {
+        Run run = run("job-1");
+        run.getSpec().setTimeout("10s");
+        reconcile(run); // asks the next poll, due at 5 s
+        later(Duration.ofSeconds(5)); // answered: running; the next poll is due at the deadline
+        reconcile(run);
+        jobs.answer = new RemoteJob("job-1", "succeeded", "done\n"); // ends at 8 s
+        clock.advance(Duration.ofSeconds(5));
+        reconcile(run); // at the deadline, before the poll due then
+        assertThat(jobs.calls).as("the poll due at the deadline is not replaced by a cancel")
+                .noneMatch(c -> c.startsWith("cancel"));
+        later(Duration.ZERO);
+        reconcile(run);
+        assertThat(jobs.calls).noneMatch(c -> c.startsWith("cancel"));
+        assertThat(last().getPhase()).isEqualTo(RunPhase.SUCCEEDED);
+    }
+
+    @Test
+    void aStartAnsweredWhoseStatusWriteFailedIsRecordedNotStartedAgainAfterAServerEdit() {
+        Run run = run(null);
+        refuseWrites = 1;
+        assertThatThrownBy(() -> reconcile(run)).isInstanceOf(io.fabric8.kubernetes.client.KubernetesClientException.class);
+        run.getSpec().setServer("http://other:9090");
+        reconcile(run);
+        assertThat(jobs.calls).containsExactly("start build uid-r on http://jobs:9090");
+        assertThat(last().getRemoteId()).isEqualTo("job-1");
+        assertThat(last().getServer()).isEqualTo("http://jobs:9090");
+    }
+
+    @Test
+    void aSpecMadeInvalidWhileTheStartIsOutCancelsTheJobTheStartAnswers() {
+        jobs.hold = true;
+        Run run = run(null);
+        reconcile(run);
+        run.getSpec().setTimeout("9999999999h");
+        run.getMetadata().setGeneration(2L);
+        reconcile(run);
+        assertThat(written).as("the start is out: its answer decides").isEmpty();
+        ((CompletableFuture<String>) jobs.held.get(0)).complete("job-5");
+        jobs.hold = false;
+        reconcile(run);
+        assertThat(jobs.calls).containsExactly("start build uid-r on http://jobs:9090", "cancel job-5 on http://jobs:9090");
+        assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
+        assertThat(last().getMessage()).endsWith("; the job was cancelled");
+    }
+
+    @Test
+    void aSpecEditedIntoOneItCannotCarryOutWhileTheJobRunsCancelsTheJob() {
+        Run run = run("job-1");
+        run.getSpec().setTimeout("9999999999h");
+        run.getMetadata().setGeneration(2L);
+        reconcile(run);
+        assertThat(jobs.calls).containsExactly("cancel job-1 on http://jobs:9090");
+        assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
+        assertThat(last().getConditions()).anySatisfy(c -> assertThat(c.getReason()).isEqualTo("InvalidSpec"));
+        assertThat(last().getMessage()).endsWith("; the job was cancelled");
+    }
+
+    @Test
+    void aJobThatCannotBeStartedWithinTheTimeoutEndsTheRun() {
+        jobs.failure = new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, RemoteJobClient.UNREACHABLE, null);
+        Run run = run(null);
+        run.getSpec().setTimeout("5s");
+        assertThat(reconcile(run).getScheduleDelay()).as("the first retry").contains(1000L);
+        run.setStatus(last());
+        clock.advance(Duration.ofSeconds(5));
+        reconcile(run);
+        assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
+        assertThat(last().getMessage()).isEqualTo("the job could not be started within 5s");
+        assertThat(calls.tracked()).isZero();
+    }
+
+    @Test
+    void aStartOutAtTheDeadlineIsWaitedForSoThatNoJobIsLeftBehind() {
+        jobs.hold = true;
+        Run run = run(null);
+        run.getSpec().setTimeout("5s");
+        reconcile(run);
+        clock.advance(Duration.ofSeconds(6));
+        reconcile(run);
+        assertThat(written).as("the start is out: its answer decides").isEmpty();
+        ((CompletableFuture<String>) jobs.held.get(0)).complete("job-3");
+        reconcile(run);
+        assertThat(last().getRemoteId()).isEqualTo("job-3");
+    }
+
+    @Test
+    void aLastLookThatFailsEndsInTheCancel() {
+        Run run = run("job-1");
+        run.getSpec().setTimeout("0s");
+        jobs.hold = true;
+        UpdateControl<Run> waiting = reconcile(run);
+        assertThat(waiting.getScheduleDelay()).as("no later than the last look's bound")
+                .contains(RunReconciler.LAST_LOOK.toMillis());
+        ((CompletableFuture<RemoteJob>) jobs.held.get(0)).completeExceptionally(
+                new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, RemoteJobClient.UNREACHABLE, null));
+        reconcile(run);
+        assertThat(jobs.calls).last().isEqualTo("cancel job-1 on http://jobs:9090");
+        ((CompletableFuture<Void>) jobs.held.get(1)).complete(null);
+        reconcile(run);
+        assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
     }
 
     /** Time passes, and what was scheduled for it happens. */
