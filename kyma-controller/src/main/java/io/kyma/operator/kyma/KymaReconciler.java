@@ -149,7 +149,8 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         List<Problem> problems = new ArrayList<>();
         try {
             for (HelmComponent desired : actions.create()) {
-                NameClash.create(kyma, desired, writes).ifPresent(problems::add);
+                HelmComponent cached = store.get(namespace(kyma) + "/" + desired.getMetadata().getName());
+                NameClash.create(kyma, desired, writes, cached).ifPresent(problems::add);
             }
             actions.specChanges().forEach(writes::setSpec);
             for (HelmComponent gone : actions.delete()) {

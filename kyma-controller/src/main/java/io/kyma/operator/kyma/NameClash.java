@@ -49,9 +49,16 @@ public enum NameClash {
 
     /**
      * Creates a component of {@code kyma}; a name that is taken is looked into, and a problem if someone else holds
-     * it.
+     * it. A name the informer's store already shows under someone else costs no request: a Kyma whose names are
+     * taken is looked at again every {@link KymaReconciler#NAME_TAKEN_RECHECK}, and a create and a read per name
+     * each time would spend the write budget on nothing.
+     *
+     * @param cached what the store holds under the component's name, or null
      */
-    static Optional<Problem> create(Kyma kyma, HelmComponent desired, KymaWrites writes) {
+    static Optional<Problem> create(Kyma kyma, HelmComponent desired, KymaWrites writes, HelmComponent cached) {
+        if (cached != null && classify(kyma, cached) == FOREIGN) {
+            return Optional.of(taken(kyma, desired, cached));
+        }
         try {
             writes.create(desired);
             return Optional.empty();
@@ -67,10 +74,7 @@ public enum NameClash {
             case FOREIGN -> {
                 LOG.warn("Kyma {}/{}: HelmComponent {} belongs to {}", namespace, kyma.getMetadata().getName(), name,
                         holder(existing));
-                return Optional.of(new Problem(KymaStatusSummary.REASON_NAME_TAKEN, "HelmComponent " + name
-                        + " belongs to " + holder(existing) + "; rename this Kyma or drop module "
-                        + desired.getSpec().getModule() + " (checked again every "
-                        + KymaReconciler.NAME_TAKEN_RECHECK.toSeconds() + "s)"));
+                return Optional.of(taken(kyma, desired, existing));
             }
             case OURS_UNLABELLED -> {
                 LOG.info("Kyma {}/{}: HelmComponent {} lost its labels or left the Kyma's shard, labelling it again",
@@ -82,6 +86,12 @@ public enum NameClash {
             }
         }
         return Optional.empty();
+    }
+
+    private static Problem taken(Kyma kyma, HelmComponent desired, HelmComponent holder) {
+        return new Problem(KymaStatusSummary.REASON_NAME_TAKEN, "HelmComponent " + desired.getMetadata().getName()
+                + " belongs to " + holder(holder) + "; rename this Kyma or drop module " + desired.getSpec().getModule()
+                + " (checked again every " + KymaReconciler.NAME_TAKEN_RECHECK.toSeconds() + "s)");
     }
 
     /** Who holds the name, for the Kyma's status. */

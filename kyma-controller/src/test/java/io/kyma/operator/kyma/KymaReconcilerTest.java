@@ -162,6 +162,20 @@ class KymaReconcilerTest {
     }
 
     @Test
+    void aNameTheStoreShowsUnderAnotherKymaCostsNoRequestAtTheRecheck() {
+        Kyma kyma = kyma("a-b", "c", "ory");
+        HelmComponent holder = component("a-b-c", "b-c", owner("a", "uid-a"));
+        holder.getMetadata().setNamespace(kyma.getMetadata().getNamespace());
+        store.put(store.getKey(holder), holder);
+        api.taken.put("a-b-c", holder);
+        UpdateControl<Kyma> control = reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of()));
+        assertThat(api.createAttempts).as("only the free name is tried").containsExactly("a-b-ory");
+        assertThat(api.gets).isZero();
+        assertThat(api.lastStatus.getConditions().get(0).getMessage()).startsWith("HelmComponent a-b-c belongs to Kyma a");
+        assertThat(control.getScheduleDelay()).contains(KymaReconciler.NAME_TAKEN_RECHECK.toMillis());
+    }
+
+    @Test
     void itsOwnComponentWithoutTheLabelIsLabelledAgainNotReportedAsTaken() {
         Kyma kyma = kyma("k", "ory");
         HelmComponent unlabelled = component("k-ory", "ory", owner("k", "uid-k"));
@@ -235,6 +249,8 @@ class KymaReconcilerTest {
     private static final class FakeWrites implements KymaWrites {
         final Map<String, HelmComponent> taken = new HashMap<>();
         final List<String> created = new ArrayList<>();
+        final List<String> createAttempts = new ArrayList<>();
+        int gets;
         final List<String> relabelled = new ArrayList<>();
         final List<String> deleted = new ArrayList<>();
         final List<String> specChanges = new ArrayList<>();
@@ -245,6 +261,7 @@ class KymaReconcilerTest {
 
         @Override
         public HelmComponent create(HelmComponent desired) {
+            createAttempts.add(desired.getMetadata().getName());
             if (failCreates != null) {
                 throw failCreates;
             }
@@ -257,6 +274,7 @@ class KymaReconcilerTest {
 
         @Override
         public HelmComponent get(String namespace, String name) {
+            gets++;
             return taken.get(name);
         }
 
