@@ -148,6 +148,11 @@ public final class ShardDrain {
                 + SHARD_PATH + "\",\"value\":\"" + to + "\"},{\"op\":\"remove\",\"path\":\"" + DRAIN_PATH + "\"}]";
     }
 
+    /** Takes back a drain that no hand-over stands behind; fails if the label changed meanwhile. */
+    static String withdraw(String value) {
+        return "[" + test(DRAIN_PATH, value) + ",{\"op\":\"remove\",\"path\":\"" + DRAIN_PATH + "\"}]";
+    }
+
     private static String test(String path, String value) {
         return "{\"op\":\"test\",\"path\":\"" + path + "\",\"value\":\"" + value + "\"}";
     }

@@ -222,18 +222,19 @@ public final class ShardMover implements AutoCloseable {
 
     /** Adds the shard labels of {@code kind} other than {@code existing}, up to {@link #GONE_LABELS}. */
     private <R extends HasMetadata> void labelsBeyond(Class<R> kind, String[] existing, Set<String> labels) {
-        var resources = client.resources(kind);
-        var selected = namespace.isPresent() ? resources.inNamespace(namespace.get()) : resources.inAnyNamespace();
         // From the API server's watch cache (resourceVersion 0), which answers a selective list from memory: paged
         // from etcd, the API server would read every object to fill a page of the few that match. What it returns
-        // is what waits to be moved, which each look moves.
-        for (R object : selected.withLabel(Labels.SHARD).withLabelNotIn(Labels.SHARD, existing)
-                .list(Pages.fromWatchCache()).getItems()) {
+        // is what waits to be moved, which each look moves; it is read an object at a time, since anyone may write
+        // the label on objects of any size.
+        String selector = Labels.SHARD + (existing.length == 0 ? ""
+                : "," + Labels.SHARD + " notin (" + String.join(",", existing) + ")");
+        StreamedList.each(client, kind, namespace, selector, StreamedList.Source.WATCH_CACHE, object -> {
             if (labels.size() >= GONE_LABELS) {
-                return; // the rest at the next look: labels written by hand cannot grow the set without bound
+                return false; // the rest at the next look: labels written by hand cannot grow the set without bound
             }
             labels.add(object.getMetadata().getLabels().get(Labels.SHARD));
-        }
+            return true;
+        });
     }
 
     private String leaseName(int shard) {
@@ -306,10 +307,9 @@ public final class ShardMover implements AutoCloseable {
 
     private <R extends HasMetadata> int move(Class<R> kind, String resource, String from, List<Integer> live,
             BooleanSupplier held) {
-        var resources = client.resources(kind);
-        var selected = namespace.isPresent() ? resources.inNamespace(namespace.get()) : resources.inAnyNamespace();
         int[] count = { 0 };
-        Pages.each(selected.withLabel(Labels.SHARD, from), object -> {
+        // every object of the dead shard: from etcd, a page at a time
+        StreamedList.each(client, kind, namespace, Labels.SHARD + "=" + from, StreamedList.Source.PAGES, object -> {
             if (!held.getAsBoolean()) {
                 return false;
             }

@@ -3,7 +3,10 @@ package io.kyma.operator.manager.shard;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -14,10 +17,6 @@ import org.slf4j.LoggerFactory;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.api.model.KubernetesResourceList;
-import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
-import io.fabric8.kubernetes.client.dsl.MixedOperation;
-import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kyma.operator.api.HelmComponent;
@@ -37,6 +36,8 @@ final class ShardRebalancer {
     private static final Logger LOG = LoggerFactory.getLogger(ShardRebalancer.class);
     /** Families being handed over at once. */
     static final int IN_FLIGHT = 50;
+    /** Families whose next step one check takes at most. */
+    static final int FINISH_BATCH = 2 * IN_FLIGHT;
     /**
      * How often to look for objects off their shard while the shards held change or the last look stopped at
      * {@link #IN_FLIGHT}: a read of every Kyma and Run, so not at every check.
@@ -54,6 +55,9 @@ final class ShardRebalancer {
     private final Clock clock;
     private final Function<String, Counter> drains;
     private final Function<String, Counter> moves;
+    private final java.util.Random random = new java.util.Random();
+    /** Components found with a drain no hand-over stands behind at the last check (a sample). */
+    private Set<String> orphansSeen = Set.of();
     private Instant scanned;
     /** The shards held at the last look that read every object, or null if the last look stopped early. */
     private Set<Integer> scannedFor;
@@ -77,15 +81,36 @@ final class ShardRebalancer {
     int rebalance(Set<Integer> held) {
         int[] moved = { 0 };
         int[] draining = { 0 };
+        // Only the protocol's values: anyone may write the label, and another value is no hand-over. Every check:
+        // from the API server's watch cache, which answers such a selective list from memory, an object at a time.
+        // Anyone may also write those values, on any number of objects: each check takes the next step of at most
+        // FINISH_BATCH of them, drawn at random from all (a reservoir sample), so that hand-overs in progress are not
+        // held up behind the same labels written by hand at every check.
+        List<HasMetadata> batch = new ArrayList<>();
+        Set<String> kymasDraining = new HashSet<>();
+        String selector = Labels.SHARD_DRAIN + " in (" + ShardDrain.REQUESTED + "," + ShardDrain.DRAINED + ")";
         for (Class<? extends HasMetadata> kind : List.of(Run.class, Kyma.class)) {
-            // Only the protocol's values: anyone may write the label, and another value is no hand-over. Every
-            // check: from the API server's watch cache, which answers such a selective list from memory.
-            for (HasMetadata root : selected(kind).withLabelIn(Labels.SHARD_DRAIN, ShardDrain.REQUESTED,
-                    ShardDrain.DRAINED).list(Pages.fromWatchCache()).getItems()) {
+            StreamedList.each(client, kind, namespace, selector, StreamedList.Source.WATCH_CACHE, root -> {
                 draining[0]++;
-                moved[0] += finish(root, held);
-            }
+                if (root instanceof Kyma) {
+                    kymasDraining.add(root.getMetadata().getNamespace() + "/" + root.getMetadata().getName());
+                }
+                HasMetadata light = root;
+                if (batch.size() < FINISH_BATCH) {
+                    batch.add(light);
+                } else {
+                    int slot = random.nextInt(draining[0]);
+                    if (slot < FINISH_BATCH) {
+                        batch.set(slot, light);
+                    }
+                }
+                return true;
+            });
         }
+        for (HasMetadata root : batch) {
+            moved[0] += finish(root, held);
+        }
+        withdrawOrphanDrains(selector, kymasDraining);
         if (draining[0] < IN_FLIGHT && scanDue(held)) {
             scanned = clock.instant();
             boolean complete = true;
@@ -95,8 +120,9 @@ final class ShardRebalancer {
                     break;
                 }
                 // every object of the kind: paged from etcd, so that the look holds one page at a time
-                complete &= Pages.each(selected(kind).withLabel(Labels.SHARD).withLabelNotIn(Labels.SHARD_DRAIN,
-                        ShardDrain.REQUESTED, ShardDrain.DRAINED), root -> {
+                complete &= StreamedList.each(client, kind, namespace, Labels.SHARD + "," + Labels.SHARD_DRAIN
+                        + " notin (" + ShardDrain.REQUESTED + "," + ShardDrain.DRAINED + ")",
+                        StreamedList.Source.PAGES, root -> {
                             if (start(root, held)) {
                                 draining[0]++;
                             }
@@ -117,6 +143,46 @@ final class ShardRebalancer {
         return !now.isBefore(scanned.plus(changed ? SCAN : RESCAN));
     }
 
+    /**
+     * A component's drain label is a step of its Kyma's hand-over; on a component whose Kyma is not being handed
+     * over, someone wrote it by hand, and its replica would stop working on it for good. Such a drain is taken back
+     * when the component is found so at two checks in a row (a list of Kymas and one of components may come from
+     * watch caches a moment apart), at most {@link #FINISH_BATCH} per check, drawn at random from all, and written
+     * once the list is read.
+     */
+    private void withdrawOrphanDrains(String selector, Set<String> kymasDraining) {
+        List<HasMetadata> again = new ArrayList<>();
+        List<String> sample = new ArrayList<>();
+        int[] orphans = { 0 };
+        StreamedList.each(client, HelmComponent.class, namespace, selector, StreamedList.Source.WATCH_CACHE, c -> {
+            String ns = c.getMetadata().getNamespace();
+            String owner = c.getMetadata().getLabels().get(Labels.KYMA);
+            if (owner != null && kymasDraining.contains(ns + "/" + owner)) {
+                return true;
+            }
+            String key = ns + "/" + c.getMetadata().getName();
+            if (orphansSeen.contains(key) && again.size() < FINISH_BATCH) {
+                again.add(c);
+            }
+            orphans[0]++;
+            if (sample.size() < FINISH_BATCH) {
+                sample.add(key);
+            } else if (random.nextInt(orphans[0]) < FINISH_BATCH) {
+                sample.set(random.nextInt(FINISH_BATCH), key);
+            }
+            return true;
+        });
+        orphansSeen = Set.copyOf(sample);
+        for (HasMetadata component : again) {
+            String value = component.getMetadata().getLabels().get(Labels.SHARD_DRAIN);
+            if (patch(component, ShardDrain.withdraw(value))) {
+                LOG.info("HelmComponent {}/{}: took back the label {}={}, which no hand-over of its Kyma stands behind",
+                        component.getMetadata().getNamespace(), component.getMetadata().getName(), Labels.SHARD_DRAIN,
+                        value);
+            }
+        }
+    }
+
     /** Asks the replica of the object's shard to let it go, if it sits off its own shard and both replicas run. */
     private boolean start(HasMetadata root, Set<Integer> held) {
         String from = ShardDrain.shard(root);
@@ -129,7 +195,9 @@ final class ShardRebalancer {
         }
         LOG.info("{} {}/{} belongs on shard {}: asking shard {} to hand it over", root.getKind(),
                 root.getMetadata().getNamespace(), root.getMetadata().getName(), own, from);
-        ask(root, from);
+        if (!ask(root, from)) {
+            return false; // its components are asked only once the Kyma is: a drain on them alone would be taken back
+        }
         if (root instanceof Kyma) {
             components(root, true).stream().filter(c -> from.equals(ShardDrain.shard(c)))
                     .forEach(c -> ask(c, from));
@@ -151,13 +219,17 @@ final class ShardRebalancer {
                 // its own shard went down meanwhile: it stays where it is, and only the drain ends
                 String to = held.contains(own) ? Integer.toString(own) : from;
                 int moved = 0;
+                boolean all = true;
                 for (HasMetadata component : components) {
-                    if (from.equals(ShardDrain.shard(component)) && handOver(component, from, to)) {
-                        moved++;
+                    if (from.equals(ShardDrain.shard(component))) {
+                        boolean done = handOver(component, from, to);
+                        moved += done ? 1 : 0;
+                        all &= done;
                     }
                 }
-                // the Kyma last, so that its new replica finds its components in its cache
-                if (handOver(root, from, to)) {
+                // the Kyma last, so that its new replica finds its components in its cache; and only once every
+                // component went, so that none is left drained behind it (the next check moves the rest first)
+                if (all && handOver(root, from, to)) {
                     moved++;
                     LOG.info("{} {}/{}{}: moved from shard {} to shard {}", root.getKind(),
                             root.getMetadata().getNamespace(), root.getMetadata().getName(),
@@ -172,10 +244,12 @@ final class ShardRebalancer {
         return 0;
     }
 
-    private void ask(HasMetadata object, String from) {
+    private boolean ask(HasMetadata object, String from) {
         if (patch(object, ShardDrain.request(from))) {
             drains.apply(resource(object)).increment();
+            return true;
         }
+        return false;
     }
 
     private boolean handOver(HasMetadata object, String from, String to) {
@@ -200,26 +274,17 @@ final class ShardRebalancer {
     }
 
     /**
-     * A Kyma's components, by its label. Read from etcd when the hand-over is decided on them (a component created
-     * just now must not be left behind), else from the API server's watch cache.
+     * A Kyma's components, by its label, as lean copies (anyone may write that label, on objects of any size). Read
+     * from etcd when the hand-over is decided on them (a component created just now must not be left behind), else
+     * from the API server's watch cache.
      */
     private List<HasMetadata> components(HasMetadata kyma, boolean fromCache) {
-        var selected = client.resources(HelmComponent.class).inNamespace(kyma.getMetadata().getNamespace())
-                .withLabel(Labels.KYMA, kyma.getMetadata().getName());
-        List<HelmComponent> items = fromCache ? selected.list(Pages.fromWatchCache()).getItems()
-                : selected.list().getItems();
-        return List.copyOf(items);
+        List<HasMetadata> components = new ArrayList<>();
+        StreamedList.each(client, HelmComponent.class, Optional.of(kyma.getMetadata().getNamespace()),
+                Labels.KYMA + "=" + kyma.getMetadata().getName(),
+                fromCache ? StreamedList.Source.WATCH_CACHE : StreamedList.Source.PAGES, components::add);
+        return components;
     }
-
-    @SuppressWarnings({ "unchecked", "rawtypes" })
-    private FilterWatchListDeletable<HasMetadata, KubernetesResourceList<HasMetadata>, Resource<HasMetadata>> selected(
-            Class<? extends HasMetadata> kind) {
-        MixedOperation<HasMetadata, KubernetesResourceList<HasMetadata>, Resource<HasMetadata>> resources =
-                (MixedOperation) client.resources(kind);
-        return namespace.isPresent() ? resources.inNamespace(namespace.get()) : (FilterWatchListDeletable)
-                resources.inAnyNamespace();
-    }
-
 
     private static String resource(HasMetadata object) {
         return object instanceof Kyma ? "kymas" : object instanceof Run ? "runs" : "helmcomponents";

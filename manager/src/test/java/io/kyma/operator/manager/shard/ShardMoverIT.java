@@ -163,6 +163,36 @@ class ShardMoverIT {
         assertThat(registry.counter("moved", "resource", "kymas").count()).isEqualTo(2);
     }
 
+    @Test
+    void aDrainWrittenByHandOnAComponentWhoseKymaIsNotHandedOverIsTakenBack() {
+        String ns = "shard-orphan-drain";
+        Namespaces.apply(admin, ns);
+        MutableClock clock = new MutableClock(Instant.now());
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        Shards two = new Shards(2, 0);
+        lease(ns, 0, clock.instant());
+        lease(ns, 1, clock.instant());
+        String kyma = nameOn(two, ns, "calm", 0);
+        kyma(ns, kyma, "0");
+        component(ns, kyma + "-a", kyma, "0");
+        // what a tenant may write: the replica stops working on the component at once (it answers the drain)
+        admin.resources(HelmComponent.class).inNamespace(ns).withName(kyma + "-a").edit(c -> {
+            c.getMetadata().getLabels().put(Labels.SHARD_DRAIN, ShardDrain.REQUESTED);
+            return c;
+        });
+        answer(ns, HelmComponent.class, kyma + "-a");
+        awaitCached(ns, HelmComponent.class, kyma + "-a", "0", ShardDrain.DRAINED);
+        ShardMover mover = mover(two, ns, clock, () -> true, registry);
+
+        mover.rebalanceOnce();
+        assertThat(drain(ns, HelmComponent.class, kyma + "-a")).as("seen once: it may be a hand-over just begun")
+                .isEqualTo(ShardDrain.DRAINED);
+        mover.rebalanceOnce();
+        assertThat(drain(ns, HelmComponent.class, kyma + "-a")).as("seen twice with no hand-over of its Kyma").isNull();
+        assertThat(shardOf(ns, HelmComponent.class, kyma + "-a")).isEqualTo("0");
+        assertThat(drain(ns, Kyma.class, kyma)).isNull();
+    }
+
     /** A mover of {@code shards} for the objects and Leases of {@code ns}, counting into {@code registry}. */
     private static ShardMover mover(Shards shards, String ns, MutableClock clock,
             java.util.function.BooleanSupplier leading, SimpleMeterRegistry registry) {
