@@ -52,7 +52,6 @@ import io.kyma.operator.manager.guard.ReconcileGuard;
 import io.kyma.operator.manager.limits.GlobalGate;
 import io.kyma.operator.manager.limits.FairTokenQueue;
 import io.kyma.operator.manager.limits.RequeueLimiter;
-import io.kyma.operator.manager.limits.TokenBucket;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.manager.metrics.QueueMetrics;
 import io.kyma.operator.manager.queue.PrioritizingExecutor;
@@ -184,8 +183,8 @@ public final class KymaOperator implements AutoCloseable {
         // registered with the gate off too, so that the dashboard's panel and rates see an empty histogram
         var gateWait = metrics.globalGateWait();
         this.gate = config.maxReconcileRate() > 0
-                ? new GlobalGate(new TokenBucket(config.maxReconcileRate(),
-                        (int) Math.max(1, Math.ceil(config.maxReconcileRate())), clock), clock, gateWait::record)
+                ? new GlobalGate(new FairTokenQueue(config.maxReconcileRate(),
+                        (int) Math.max(1, Math.ceil(config.maxReconcileRate())), clock), gateWait::record)
                 : GlobalGate.open();
         // reconcile timeouts and the lease's renew deadline
         this.watchdog = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("manager-watchdog"));

@@ -1,8 +1,6 @@
 package io.kyma.operator.manager.limits;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -14,40 +12,36 @@ import io.javaoperatorsdk.operator.processing.event.rate.RateLimiter;
  * already reserved instead of taking a second one.
  */
 public final class GlobalGate implements RateLimiter<GlobalGate.Reservation> {
-    private final TokenBucket bucket;
-    private final Clock clock;
+    private final FairTokenQueue bucket;
     private final Consumer<Duration> waitRecorder;
 
-    /** A token a resource has reserved, valid from {@code validFrom}. */
+    /** A resource's place in the bucket's line, while it waits for its token. */
     public static final class Reservation implements RateLimiter.RateLimitState {
-        private Instant validFrom;
+        private FairTokenQueue.Ticket ticket;
     }
 
-    public GlobalGate(TokenBucket bucket, Clock clock, Consumer<Duration> waitRecorder) {
+    public GlobalGate(FairTokenQueue bucket, Consumer<Duration> waitRecorder) {
         this.bucket = bucket;
-        this.clock = clock;
         this.waitRecorder = waitRecorder;
     }
 
     @Override
     public Optional<Duration> isLimited(RateLimitState state) {
         Reservation reservation = (Reservation) state;
-        Instant now = clock.instant();
         synchronized (reservation) {
-            if (reservation.validFrom != null) {
-                Duration remaining = Duration.between(now, reservation.validFrom);
-                if (remaining.isNegative() || remaining.isZero()) {
-                    reservation.validFrom = null;
-                    return Optional.empty();
-                }
-                return Optional.of(remaining);
+            boolean first = reservation.ticket == null;
+            if (first) {
+                // JOSDK's rate limiter state does not say whose it is: one line for all
+                reservation.ticket = bucket.enqueue("");
             }
-            Duration wait = bucket.reserve();
-            waitRecorder.accept(wait);
+            Duration wait = bucket.waitFor(reservation.ticket);
+            if (first) {
+                waitRecorder.accept(wait);
+            }
             if (wait.isZero()) {
+                reservation.ticket = null;
                 return Optional.empty();
             }
-            reservation.validFrom = now.plus(wait);
             return Optional.of(wait);
         }
     }
