@@ -25,6 +25,19 @@ public final class PrioritizingExecutor extends ThreadPoolExecutor {
     private PrioritizingExecutor(int threads, PriorityWorkQueue queue) {
         super(threads, threads, 0, TimeUnit.MILLISECONDS, queue, new Named());
         this.queue = queue;
+        queue.workers(threads);
+    }
+
+    @Override
+    protected void beforeExecute(Thread thread, Runnable task) {
+        queue.started(task);
+        super.beforeExecute(thread, task);
+    }
+
+    @Override
+    protected void afterExecute(Runnable task, Throwable failure) {
+        super.afterExecute(task, failure);
+        queue.ended(task);
     }
 
     /**

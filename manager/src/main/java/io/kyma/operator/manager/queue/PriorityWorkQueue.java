@@ -92,10 +92,28 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
         }
 
         Queued poll() {
-            String flow = turns.pollFirst();
-            if (flow == null) {
-                return null;
+            return poll(flow -> true);
+        }
+
+        /**
+         * The head of the first flow in turn that {@code mayRun} lets run; the flows passed over keep their place at
+         * the front. When it lets none, the head of the flow whose turn it is.
+         */
+        Queued poll(java.util.function.Predicate<String> mayRun) {
+            String flow = null;
+            for (String candidate : turns) {
+                if (mayRun.test(candidate)) {
+                    flow = candidate;
+                    break;
+                }
             }
+            if (flow == null) {
+                flow = turns.peekFirst();
+                if (flow == null) {
+                    return null;
+                }
+            }
+            turns.remove(flow);
             Queued head = takeHead(flow);
             if (byFlow.containsKey(flow)) {
                 turns.addLast(flow);
@@ -146,6 +164,10 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
             return byFlow.size();
         }
 
+        java.util.Set<String> flowNames() {
+            return byFlow.keySet();
+        }
+
         void addTasksTo(List<Runnable> all) {
             byFlow.values().forEach(tasks -> tasks.forEach(q -> all.add(q.task)));
         }
@@ -159,6 +181,10 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
     private final Lane canWait = new Lane();
     /** Whether the last task taken was one that could wait: after an overdue one, a due one is next. */
     private boolean lastCouldWait;
+    /** The workers of the pool; 0 until the pool says (then no flow is held to a share). */
+    private int workers;
+    /** Workers held, by flow. */
+    private final Map<String, Integer> running = new HashMap<>();
     private long arrivals;
 
     public PriorityWorkQueue(Clock clock, Duration maxWait) {
@@ -270,7 +296,59 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
                 && Duration.between(oldestWaiting.since, clock.instant()).compareTo(maxWait) > 0;
         boolean takeWaiting = due.size() == 0 || overdue && !lastCouldWait;
         lastCouldWait = takeWaiting;
-        return (takeWaiting ? canWait : due).poll().task;
+        int share = share();
+        return (takeWaiting ? canWait : due).poll(flow -> running.getOrDefault(flow, 0) < share).task;
+    }
+
+    /**
+     * The workers a flow may hold while a flow below its share has work in the same lane: the workers divided among
+     * the flows that run or wait, as the API server's fair queuing gives each flow its seats. A namespace whose
+     * reconciles run long so cannot come to hold every worker while another namespace's work waits. When no flow
+     * below its share waits, the turn goes as usual: no worker idles.
+     */
+    private int share() {
+        if (workers <= 0 || running.isEmpty()) {
+            return Integer.MAX_VALUE;
+        }
+        java.util.Set<String> active = new java.util.HashSet<>(running.keySet());
+        active.addAll(due.flowNames());
+        active.addAll(canWait.flowNames());
+        return (workers + active.size() - 1) / active.size();
+    }
+
+    /**
+     * Tells the queue how many workers there are; with {@link #started} and {@link #ended} it counts the workers each
+     * flow holds ({@link #share}).
+     */
+    public void workers(int count) {
+        lock.lock();
+        try {
+            workers = count;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A worker started {@code task}. */
+    public void started(Runnable task) {
+        String flow = task instanceof Tagged t ? t.flow() : "";
+        lock.lock();
+        try {
+            running.merge(flow, 1, Integer::sum);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A worker ended {@code task}. */
+    public void ended(Runnable task) {
+        String flow = task instanceof Tagged t ? t.flow() : "";
+        lock.lock();
+        try {
+            running.computeIfPresent(flow, (f, n) -> n > 1 ? n - 1 : null);
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override

@@ -106,6 +106,39 @@ class PriorityWorkQueueTest {
     }
 
     @Test
+    void aNamespaceHoldingItsShareOfWorkersWaitsWhileAnotherNamespacesWorkWaits() {
+        queue.workers(4);
+        for (int i = 1; i <= 4; i++) {
+            queue.started(in("tenant-a", "long-" + i)); // tenant-a's long reconciles hold every worker
+        }
+        for (int i = 1; i <= 10; i++) {
+            queue.offer(in("tenant-a", "k" + i));
+        }
+        queue.offer(in("tenant-b", "k1"));
+        queue.offer(in("tenant-b", "k2"));
+        List<String> order = new ArrayList<>();
+        for (int i = 1; i <= 3; i++) {
+            queue.ended(in("tenant-a", "long-" + i)); // a worker comes free
+            Runnable next = queue.poll();
+            order.add(((Tagged) next).task().toString());
+            queue.started(next);
+        }
+        // 4 workers, 2 namespaces: a share of 2 each; tenant-a held more, so tenant-b's work goes first, twice,
+        // and once tenant-b waits no more, the turn is tenant-a's again
+        assertThat(order).containsExactly("tenant-b/k1", "tenant-b/k2", "tenant-a/k1");
+    }
+
+    @Test
+    void aNamespaceAloneMayHoldEveryWorker() {
+        queue.workers(2);
+        queue.started(in("tenant-a", "long-1"));
+        queue.started(in("tenant-a", "long-2"));
+        queue.offer(in("tenant-a", "k1"));
+        queue.ended(in("tenant-a", "long-1"));
+        assertThat(((Tagged) queue.poll()).task().toString()).isEqualTo("tenant-a/k1");
+    }
+
+    @Test
     void namespacesTakeTurnsSoABurstInOneDelaysAnotherByOneTaskPerBusyNamespace() {
         for (int i = 1; i <= 1000; i++) {
             queue.offer(in("tenant-a", "k" + i));
