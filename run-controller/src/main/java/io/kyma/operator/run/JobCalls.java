@@ -33,7 +33,8 @@ import io.kyma.operator.api.Run;
  * back its own Runs only;</li>
  * <li>one call per Run at a time;</li>
  * <li>calls that wait are served one namespace at a time in turn (round robin), so a namespace with a thousand
- * waiting calls delays another namespace's call by at most one call per busy namespace.</li>
+ * waiting calls delays another namespace's call by at most one call per busy namespace;</li>
+ * <li>while a namespace below its share of the slots waits, a namespace at its share does not take a free slot.</li>
  * </ul>
  * What it keeps per Run (an answer not yet taken, when the job was last polled and the status last written) is
  * dropped by {@link #forget} when the Run ends or goes, and after an hour without a reconcile in any case.
@@ -80,6 +81,8 @@ public final class JobCalls {
     private final ArrayDeque<Call> toLaunch = new ArrayDeque<>();
     private boolean draining;
     private int inFlight;
+    /** Calls out, by namespace. */
+    private final Map<String, Integer> byNamespace = new HashMap<>();
     private long asks;
     private long failedCalls;
     private long answeredCalls;
@@ -101,6 +104,8 @@ public final class JobCalls {
         Done<Object> ready;
         Instant lastPoll;
         Instant lastWrite;
+        /** When a change of whether the Run's service answers was last written. */
+        Instant lastFlip;
         Instant touched;
 
         Entry(ResourceID id) {
@@ -376,13 +381,23 @@ public final class JobCalls {
     }
 
     /** When the Run's status was last written by this process. */
+    /** When a change of whether the Run's service answers was last written, as far as this process knows. */
+    public synchronized Optional<Instant> lastFlip(Run run) {
+        Entry entry = entries.get(uid(run));
+        return Optional.ofNullable(entry == null ? null : entry.lastFlip);
+    }
+
     public synchronized Optional<Instant> lastWrite(Run run) {
         Entry entry = entries.get(uid(run));
         return Optional.ofNullable(entry == null ? null : entry.lastWrite);
     }
 
-    public synchronized void wrote(Run run) {
+    /** The Run's status was written; {@code reachability}: with a change of whether its service answered. */
+    public synchronized void wrote(Run run, boolean reachability) {
         entry(run).lastWrite = clock.instant();
+        if (reachability) {
+            entry(run).lastFlip = entry(run).lastWrite;
+        }
     }
 
     /** Drops what is kept for the Run; a call of it still in flight ends unheard, one still waiting is not made. */
@@ -432,20 +447,36 @@ public final class JobCalls {
         return entry;
     }
 
-    /** The waiting calls that may start now, taken from their lines; called holding the lock. */
+    /**
+     * The waiting calls that may start now, taken from their lines; called holding the lock. The namespaces take
+     * turns, and each has a share of the slots (the slots divided among the namespaces with calls out or waiting): a
+     * first pass passes over the namespaces at their share, so that one whose calls hold their slots long (a server
+     * that answers late or never) cannot keep the slots from the others; a second pass, when the first started
+     * nothing, lets any namespace use what is free.
+     */
     private List<Call> next() {
         List<Call> start = new ArrayList<>();
-        int passed = 0; // namespaces looked at in a row whose calls all go to full servers
-        while (inFlight < maxInFlight && !turns.isEmpty() && passed < turns.size()) {
+        int passed = 0; // namespaces looked at in a row that could not start a call
+        boolean byShare = true;
+        while (inFlight < maxInFlight && !turns.isEmpty()) {
+            if (passed >= turns.size()) {
+                if (!byShare) {
+                    break;
+                }
+                byShare = false;
+                passed = 0;
+            }
             String namespace = turns.pollFirst();
             ArrayDeque<Call> line = waiting.get(namespace);
             Call pick = null;
-            for (Iterator<Call> it = line.iterator(); it.hasNext();) {
-                Call call = it.next();
-                if (perServer.getOrDefault(call.origin(), 0) < maxPerServer) {
-                    it.remove();
-                    pick = call;
-                    break;
+            if (!byShare || byNamespace.getOrDefault(namespace, 0) < share()) {
+                for (Iterator<Call> it = line.iterator(); it.hasNext();) {
+                    Call call = it.next();
+                    if (perServer.getOrDefault(call.origin(), 0) < maxPerServer) {
+                        it.remove();
+                        pick = call;
+                        break;
+                    }
                 }
             }
             if (line.isEmpty()) {
@@ -458,11 +489,20 @@ public final class JobCalls {
                 continue;
             }
             passed = 0;
+            byShare = true;
             inFlight++;
             perServer.merge(pick.origin(), 1, Integer::sum);
+            byNamespace.merge(pick.namespace(), 1, Integer::sum);
             start.add(pick);
         }
         return start;
+    }
+
+    /** A namespace's share of the slots: the slots divided among the namespaces with calls out or waiting. */
+    private int share() {
+        java.util.Set<String> active = new java.util.HashSet<>(byNamespace.keySet());
+        active.addAll(waiting.keySet());
+        return active.isEmpty() ? maxInFlight : (maxInFlight + active.size() - 1) / active.size();
     }
 
     private void finished(Call call, Object value, Throwable failure) {
@@ -475,6 +515,7 @@ public final class JobCalls {
                 failedCalls++;
             }
             perServer.computeIfPresent(call.origin(), (origin, n) -> n > 1 ? n - 1 : null);
+            byNamespace.computeIfPresent(call.namespace(), (ns, n) -> n > 1 ? n - 1 : null);
             Entry entry = entries.get(call.uid());
             if (entry != null && entry.call == call) {
                 Instant now = clock.instant();

@@ -82,6 +82,34 @@ class JobCallsTest {
     }
 
     @Test
+    void aNamespaceAtItsShareOfTheSlotsWaitsWhileAnotherBelowItsShareWaits() {
+        JobCalls calls = calls(4, 10);
+        for (int i = 0; i < 4; i++) {
+            ask(calls, run("slow", "held" + i), "http://s" + i + ":9090"); // its servers answer late
+        }
+        for (int i = 0; i < 10; i++) {
+            ask(calls, run("slow", "more" + i), "http://t" + i + ":9090");
+        }
+        ask(calls, run("quiet", "a"), "http://q:9090");
+        ask(calls, run("quiet", "b"), "http://q:9090");
+        for (int i = 0; i < 3; i++) {
+            open.get(i).complete("answer"); // a slot comes free
+        }
+        // 4 slots, 2 namespaces: a share of 2 each; the slow namespace held more, so the quiet one's calls go first,
+        // and once it waits no more, the slow namespace's turn comes again
+        assertThat(started.subList(4, started.size())).containsExactly("quiet/a", "quiet/b", "slow/more0");
+    }
+
+    @Test
+    void aNamespaceAloneMayUseEverySlot() {
+        JobCalls calls = calls(3, 10);
+        for (int i = 0; i < 5; i++) {
+            ask(calls, run("only", "r" + i), "http://s" + i + ":9090");
+        }
+        assertThat(calls.inFlight()).isEqualTo(3);
+    }
+
+    @Test
     void aRunHasOneCallAtATimeAndItsAnswerIsTakenOnce() {
         JobCalls calls = calls(4, 4);
         Run run = run("a", "r");
@@ -123,7 +151,7 @@ class JobCallsTest {
     void aRunNobodyAsksAboutForAnHourIsDropped() {
         JobCalls calls = calls(2000, 2000);
         Run old = run("a", "old");
-        calls.wrote(old);
+        calls.wrote(old, false);
         clock.advance(JobCalls.IDLE.plus(Duration.ofSeconds(1)));
         for (int i = 0; i < 1024; i++) {
             Run run = run("a", "r" + i);
