@@ -90,7 +90,7 @@ public record ManagerConfig(
         REMOTE_RESPONSE_LIMIT("remote-response-limit", "256Ki", "Largest job service answer read (bytes, or with Ki/Mi suffix; 64Ki to 1Gi); a larger one fails the Run."),
         REMOTE_MAX_IN_FLIGHT("remote-max-in-flight", "32", "Most job service calls in flight at once (1 to 1024), fewer when that many answers of --remote-response-limit would not fit an eighth of the heap."),
         REMOTE_MAX_IN_FLIGHT_PER_SERVER("remote-max-in-flight-per-server", "4", "Most job service calls in flight at once to one server (scheme, host and port; 1 to 1024)."),
-        RUN_STATUS_INTERVAL("run-status-interval", "5s", "Least time between two status writes of a running Run that only report its job's state text or log; phase and condition changes are written at once."),
+        RUN_STATUS_INTERVAL("run-status-interval", "5s", "Least time between two status writes of a running Run that only report its job's state text or log, and between two writes of a change of whether its server answers; phase and other condition changes are written at once."),
         REMOTE_SERVER_ALLOW("remote-server-allow", "", "Where spec.server may point: comma-separated host names, *.domain wildcards, IP addresses and CIDR ranges; empty allows all but loopback, link-local, the operator's and the API server's addresses, which only an address or range listed here allows."),
         LEADER_ELECT("leader-elect", "false", "Elect a leader through a Lease, so that of several replicas only one reconciles."),
         LEADER_ELECTION_NAMESPACE("leader-election-namespace", "", "Namespace of the leader-election Lease; empty uses the namespace the operator runs in."),

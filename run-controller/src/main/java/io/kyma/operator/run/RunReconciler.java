@@ -152,7 +152,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         }
         RemoteJob job = polled.get().value();
         RunStatus next = statuses.polled(run, job, RunPlan.movedTo(run, settings, plan.server()));
-        if (RunStatuses.needsWrite(current, next) && (!RunStatuses.onlyProgress(current, next) || intervalPassed(run))) {
+        if (due(run, current, next)) {
             try {
                 write(run, next, context);
             } catch (RuntimeException e) {
@@ -232,8 +232,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
             return end(run);
         }
         RunStatus next = statuses.unreachable(run, e);
-        if (RunStatuses.needsWrite(run.getStatus(), next)
-                && (!RunStatuses.onlyProgress(run.getStatus(), next) || intervalPassed(run))) {
+        if (due(run, run.getStatus(), next)) {
             write(run, next, context);
         }
         LOG.info("Run {}/{}: {}; trying again in {}", run.getMetadata().getNamespace(), run.getMetadata().getName(),
@@ -277,6 +276,23 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         return a.compareTo(b) <= 0 ? a : b;
     }
 
+    /**
+     * Whether {@code next} is to be written now. What the service says (state text, log) waits for the status
+     * interval since the last write; whether it answered (RemoteReachable) is written at once when it changes, unless
+     * it changed within the interval already: an outage shows at once, a service that answers every other call
+     * costs a write per interval, not one per call.
+     */
+    private boolean due(Run run, RunStatus current, RunStatus next) {
+        if (!RunStatuses.needsWrite(current, next)) {
+            return false;
+        }
+        if (!RunStatuses.onlyProgress(current, next) || intervalPassed(run)) {
+            return true;
+        }
+        return RunStatuses.reachabilityChanged(current, next) && calls.lastFlip(run)
+                .map(last -> !clock.instant().isBefore(last.plus(settings.statusInterval()))).orElse(true);
+    }
+
     private boolean intervalPassed(Run run) {
         return calls.lastWrite(run).map(last -> !clock.instant().isBefore(last.plus(settings.statusInterval())))
                 .orElse(true);
@@ -305,6 +321,6 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
 
     private void write(Run run, RunStatus status, Context<Run> context) {
         statusWriter.write(run, status, context);
-        calls.wrote(run);
+        calls.wrote(run, RunStatuses.reachabilityFlipped(run.getStatus(), status));
     }
 }

@@ -146,6 +146,21 @@ public final class RunStatuses {
                 Conditions.without(next.getConditions(), REMOTE_REACHABLE));
     }
 
+    /** Whether {@code next} says otherwise than {@code current} about whether the Run's service answers. */
+    public static boolean reachabilityChanged(RunStatus current, RunStatus next) {
+        return !Objects.equals(reachability(current), reachability(next));
+    }
+
+    /** Whether {@code next} turns what {@code current} said about whether the service answers (not its first word). */
+    public static boolean reachabilityFlipped(RunStatus current, RunStatus next) {
+        return reachability(current) != null && reachabilityChanged(current, next);
+    }
+
+    private static String reachability(RunStatus status) {
+        return status == null ? null
+                : Conditions.find(status.getConditions(), REMOTE_REACHABLE).map(Condition::getStatus).orElse(null);
+    }
+
     private RunStatus reachable(Run run, RunStatus status) {
         status.setConditions(Conditions.replace(status.getConditions(), conditions.condition(status.getConditions(),
                 REMOTE_REACHABLE, true, "Answered", "the job server answered", run.getMetadata().getGeneration())));

@@ -217,10 +217,8 @@ class RunReconcilerTest {
     @Test
     void aServiceThatAnswersEveryOtherTimeIsWrittenAtMostOncePerStatusInterval() {
         Run run = run("job-1");
+        jobs.flapping = new RemoteJobException(RemoteJobException.Kind.SERVER_ERROR, "HTTP 503", null);
         for (int second = 0; second < 120; second++) {
-            // the service flips between answering and not at every second
-            jobs.failure = second % 2 == 0 ? null
-                    : new RemoteJobException(RemoteJobException.Kind.SERVER_ERROR, "HTTP 503", null);
             reconcile(run);
             if (!written.isEmpty()) {
                 run.setStatus(last());
@@ -228,7 +226,10 @@ class RunReconcilerTest {
             later(Duration.ofSeconds(1));
         }
         assertThat(jobs.calls.size()).as("polled all along").isGreaterThan(20);
-        assertThat(written.size()).as("two minutes at a status interval of 10 s").isLessThanOrEqualTo(120 / 10 + 1);
+        // a change of RemoteReachable at most once per interval, anything else the service says as well
+        assertThat(written.size()).as("two minutes at a status interval of 10 s").isLessThanOrEqualTo(2 * 120 / 10 + 1);
+        System.out.printf("a service answering every other call for 120 s: %d polls, %d status writes%n", jobs.calls.size(),
+                written.size());
         assertThat(last().getPhase()).isEqualTo(RunPhase.UNKNOWN);
     }
 
@@ -322,6 +323,23 @@ class RunReconcilerTest {
         assertThat(jobs.calls).as("one look, one cancel").hasSize(2);
         assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
         assertThat(last().getConditions()).anySatisfy(c -> assertThat(c.getReason()).isEqualTo("Timeout"));
+    }
+
+    @Test
+    void anOutageShowsAtOnceAfterAWriteOfProgress() {
+        Run run = run("job-1");
+        jobs.answer = new RemoteJob("job-1", "running", "line 1\n");
+        reconcile(run);
+        run.setStatus(last());
+        int before = written.size();
+        jobs.failure = new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, RemoteJobClient.UNREACHABLE, null);
+        later(Duration.ofSeconds(5));
+        reconcile(run);
+        assertThat(written).as("5 s after the last write, within the status interval").hasSize(before + 1);
+        assertThat(last().getConditions()).anySatisfy(c -> {
+            assertThat(c.getType()).isEqualTo("RemoteReachable");
+            assertThat(c.getStatus()).isEqualTo("False");
+        });
     }
 
     @Test
@@ -481,6 +499,9 @@ class RunReconcilerTest {
         final List<CompletableFuture<?>> held = new ArrayList<>();
         RemoteJob answer = new RemoteJob("job-1", "running", "");
         RemoteJobException failure;
+        /** Answers every other call with this failure. */
+        RemoteJobException flapping;
+        int answered;
         boolean hold;
 
         @Override
@@ -506,6 +527,8 @@ class RunReconcilerTest {
             CompletableFuture<T> future = new CompletableFuture<>();
             if (hold) {
                 held.add(future);
+            } else if (flapping != null && answered++ % 2 == 1) {
+                future.completeExceptionally(flapping);
             } else if (failure != null) {
                 future.completeExceptionally(failure);
             } else {
