@@ -50,6 +50,22 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
         if (recorded == null) {
             return of(run, settings);
         }
+        return new RunPlan(checkedRecorded(recorded, settings), pollInterval(run.getSpec(), settings),
+                duration(run.getSpec().getTimeout(), "spec.timeout"));
+    }
+
+    /** The server status.server records, when it can still be called. */
+    public static Optional<JobServerUrl> recorded(Run run, RunSettings settings) {
+        String recorded = run.getStatus() == null ? null : run.getStatus().getServer();
+        try {
+            return recorded == null ? Optional.empty() : Optional.of(checkedRecorded(recorded, settings));
+        } catch (Invalid e) {
+            return Optional.empty();
+        }
+    }
+
+    /** A recorded server, checked like a spec's: a status can be written by hand. */
+    private static JobServerUrl checkedRecorded(String recorded, RunSettings settings) throws Invalid {
         JobServerUrl server;
         try {
             server = JobServerUrl.parse(recorded);
@@ -60,19 +76,7 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
             throw new Invalid("ServerNotAllowed", "status.server: the host " + server.host()
                     + " is not allowed by the operator's --remote-server-allow");
         }
-        return new RunPlan(server, pollInterval(run.getSpec(), settings),
-                duration(run.getSpec().getTimeout(), "spec.timeout"));
-    }
-
-    /** The server status.server records, when it can still be called. */
-    public static Optional<JobServerUrl> recorded(Run run, RunSettings settings) {
-        String recorded = run.getStatus() == null ? null : run.getStatus().getServer();
-        try {
-            JobServerUrl server = recorded == null ? null : JobServerUrl.parse(recorded);
-            return server != null && allowed(server, settings) ? Optional.of(server) : Optional.empty();
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
-        }
+        return server;
     }
 
     /** The server spec.server names now, when it is a usable one other than {@code startedOn}. */

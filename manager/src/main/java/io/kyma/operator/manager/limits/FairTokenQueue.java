@@ -143,14 +143,6 @@ public final class FairTokenQueue {
         return round.size();
     }
 
-    public double ratePerSecond() {
-        return ratePerSecond;
-    }
-
-    public int burst() {
-        return burst;
-    }
-
     /**
      * Tickets served before {@code ticket} if nothing else arrives: its own flow's earlier tickets, and of every other
      * flow as many as it has, up to one per round before the ticket's round (and one more in that round for the flows
