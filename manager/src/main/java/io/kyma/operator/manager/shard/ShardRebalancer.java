@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -84,29 +85,19 @@ final class ShardRebalancer {
         // Only the protocol's values: anyone may write the label, and another value is no hand-over. Every check:
         // from the API server's watch cache, which answers such a selective list from memory, an object at a time.
         // Anyone may also write those values, on any number of objects: each check takes the next step of at most
-        // FINISH_BATCH of them, drawn at random from all (a reservoir sample), so that hand-overs in progress are not
-        // held up behind the same labels written by hand at every check.
-        List<HasMetadata> batch = new ArrayList<>();
+        // FINISH_BATCH of them, shared fairly between namespaces and drawn at random within each, so that hand-overs
+        // in progress are not held up behind labels written by hand. Only a family off its own shard is a hand-over
+        // that counts against IN_FLIGHT: a drain written by hand on one at home ends without a move.
         Set<String> kymasDraining = new HashSet<>();
         String selector = Labels.SHARD_DRAIN + " in (" + ShardDrain.REQUESTED + "," + ShardDrain.DRAINED + ")";
-        for (Class<? extends HasMetadata> kind : List.of(Run.class, Kyma.class)) {
-            StreamedList.each(client, kind, namespace, selector, StreamedList.Source.WATCH_CACHE, root -> {
+        List<HasMetadata> batch = sample(List.of(Run.class, Kyma.class), selector, root -> root, root -> {
+            if (root instanceof Kyma) {
+                kymasDraining.add(root.getMetadata().getNamespace() + "/" + root.getMetadata().getName());
+            }
+            if (!atHome(root)) {
                 draining[0]++;
-                if (root instanceof Kyma) {
-                    kymasDraining.add(root.getMetadata().getNamespace() + "/" + root.getMetadata().getName());
-                }
-                HasMetadata light = root;
-                if (batch.size() < FINISH_BATCH) {
-                    batch.add(light);
-                } else {
-                    int slot = random.nextInt(draining[0]);
-                    if (slot < FINISH_BATCH) {
-                        batch.set(slot, light);
-                    }
-                }
-                return true;
-            });
-        }
+            }
+        });
         for (HasMetadata root : batch) {
             moved[0] += finish(root, held);
         }
@@ -147,30 +138,22 @@ final class ShardRebalancer {
      * A component's drain label is a step of its Kyma's hand-over; on a component whose Kyma is not being handed
      * over, someone wrote it by hand, and its replica would stop working on it for good. Such a drain is taken back
      * when the component is found so at two checks in a row (a list of Kymas and one of components may come from
-     * watch caches a moment apart), at most {@link #FINISH_BATCH} per check, drawn at random from all, and written
-     * once the list is read.
+     * watch caches a moment apart), at most {@link #FINISH_BATCH} per check, shared fairly between namespaces, and
+     * written once the list is read.
      */
     private void withdrawOrphanDrains(String selector, Set<String> kymasDraining) {
         List<HasMetadata> again = new ArrayList<>();
-        List<String> sample = new ArrayList<>();
-        int[] orphans = { 0 };
-        StreamedList.each(client, HelmComponent.class, namespace, selector, StreamedList.Source.WATCH_CACHE, c -> {
-            String ns = c.getMetadata().getNamespace();
+        Function<HasMetadata, String> orphan = c -> {
             String owner = c.getMetadata().getLabels().get(Labels.KYMA);
-            if (owner != null && kymasDraining.contains(ns + "/" + owner)) {
-                return true;
-            }
-            String key = ns + "/" + c.getMetadata().getName();
-            if (orphansSeen.contains(key) && again.size() < FINISH_BATCH) {
+            String ns = c.getMetadata().getNamespace();
+            return owner != null && kymasDraining.contains(ns + "/" + owner) ? null : ns + "/" + c.getMetadata()
+                    .getName();
+        };
+        List<String> sample = sample(List.of(HelmComponent.class), selector, orphan, c -> {
+            String key = orphan.apply(c);
+            if (key != null && orphansSeen.contains(key) && again.size() < FINISH_BATCH) {
                 again.add(c);
             }
-            orphans[0]++;
-            if (sample.size() < FINISH_BATCH) {
-                sample.add(key);
-            } else if (random.nextInt(orphans[0]) < FINISH_BATCH) {
-                sample.set(random.nextInt(FINISH_BATCH), key);
-            }
-            return true;
         });
         orphansSeen = Set.copyOf(sample);
         for (HasMetadata component : again) {
@@ -181,6 +164,51 @@ final class ShardRebalancer {
                         value);
             }
         }
+    }
+
+    /**
+     * At most {@link #FINISH_BATCH} of the objects of a selective list of the watch cache that {@code pick} keeps (it
+     * returns null for the others), shared fairly between namespaces ({@link FairSample}): the list is read a second
+     * time only when more than that many were kept. {@code seen} is called for every object of the first read.
+     */
+    private <T> List<T> sample(List<Class<? extends HasMetadata>> kinds, String selector,
+            Function<HasMetadata, T> pick, java.util.function.Consumer<HasMetadata> seen) {
+        Map<String, Integer> counts = new HashMap<>();
+        List<T> first = new ArrayList<>();
+        for (Class<? extends HasMetadata> kind : kinds) {
+            StreamedList.each(client, kind, namespace, selector, StreamedList.Source.WATCH_CACHE, object -> {
+                seen.accept(object);
+                T item = pick.apply(object);
+                if (item != null) {
+                    counts.merge(object.getMetadata().getNamespace(), 1, Integer::sum);
+                    if (first.size() < FINISH_BATCH) {
+                        first.add(item);
+                    }
+                }
+                return true;
+            });
+        }
+        if (counts.values().stream().mapToInt(Integer::intValue).sum() <= FINISH_BATCH) {
+            return first;
+        }
+        FairSample<T> fair = new FairSample<>(FairSample.quotas(counts, FINISH_BATCH, random), random);
+        for (Class<? extends HasMetadata> kind : kinds) {
+            StreamedList.each(client, kind, namespace, selector, StreamedList.Source.WATCH_CACHE, object -> {
+                T item = pick.apply(object);
+                if (item != null) {
+                    fair.offer(object.getMetadata().getNamespace(), item);
+                }
+                return true;
+            });
+        }
+        return fair.picked();
+    }
+
+    /** Whether the object's shard label names the shard it belongs on. */
+    private boolean atHome(HasMetadata root) {
+        java.util.OptionalInt on = Shards.number(ShardDrain.shard(root));
+        return on.isPresent() && on.getAsInt() == shards.of(root.getMetadata().getNamespace(),
+                root.getMetadata().getName());
     }
 
     /** Asks the replica of the object's shard to let it go, if it sits off its own shard and both replicas run. */

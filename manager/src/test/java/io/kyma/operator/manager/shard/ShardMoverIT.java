@@ -193,6 +193,34 @@ class ShardMoverIT {
         assertThat(drain(ns, Kyma.class, kyma)).isNull();
     }
 
+    @Test
+    void drainsWrittenByHandOnObjectsAtHomeDoNotHoldBackAHandOver() {
+        String ns = "shard-drains-by-hand";
+        Namespaces.apply(admin, ns);
+        MutableClock clock = new MutableClock(Instant.now());
+        Shards two = new Shards(2, 0);
+        lease(ns, 0, clock.instant());
+        lease(ns, 1, clock.instant());
+        // more than the hand-overs allowed at once, each on its own shard; no replica answers them here
+        List<String> home = java.util.stream.IntStream.range(0, 3000).mapToObj(i -> "home-" + i)
+                .filter(n -> two.of(ns, n) == 0).limit(ShardRebalancer.IN_FLIGHT + 10).toList();
+        for (String name : home) {
+            Kyma kyma = new Kyma();
+            kyma.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).withLabels(Map.of(Labels.SHARD,
+                    "0", Labels.SHARD_DRAIN, ShardDrain.REQUESTED)).build());
+            kyma.setSpec(new KymaSpec());
+            kyma.getSpec().setModules(List.of(new Module("istio", null)));
+            admin.resource(kyma).create();
+        }
+        String away = nameOn(two, ns, "away", 1);
+        kyma(ns, away, "0");
+        awaitCached(ns, Kyma.class, away, "0", null);
+        awaitCached(ns, Kyma.class, home.get(home.size() - 1), "0", ShardDrain.REQUESTED);
+
+        mover(two, ns, clock, () -> true, new SimpleMeterRegistry()).rebalanceOnce();
+        assertThat(drain(ns, Kyma.class, away)).as("a real hand-over is started").isEqualTo(ShardDrain.REQUESTED);
+    }
+
     /** A mover of {@code shards} for the objects and Leases of {@code ns}, counting into {@code registry}. */
     private static ShardMover mover(Shards shards, String ns, MutableClock clock,
             java.util.function.BooleanSupplier leading, SimpleMeterRegistry registry) {

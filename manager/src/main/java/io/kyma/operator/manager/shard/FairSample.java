@@ -1,0 +1,82 @@
+package io.kyma.operator.manager.shard;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * At most {@code limit} items drawn from a stream read twice, shared max-min fairly between namespaces: the first
+ * read counts each namespace's items ({@link #quotas}), the second keeps a random sample of each namespace's quota
+ * ({@link #offer}). A namespace with many items takes no more than what the others leave, so that labels one tenant
+ * writes on thousands of objects do not crowd out another tenant's few.
+ */
+final class FairSample<T> {
+    private final Map<String, Integer> quotas;
+    private final Random random;
+    private final Map<String, Reservoir<T>> kept = new HashMap<>();
+
+    FairSample(Map<String, Integer> quotas, Random random) {
+        this.quotas = quotas;
+        this.random = random;
+    }
+
+    /**
+     * Each namespace's share of {@code limit}: the namespaces with the fewest items take all of theirs, the rest
+     * split what is left evenly (water-filling). With more namespaces than {@code limit}, which of those with as
+     * many items get one is drawn at random.
+     */
+    static Map<String, Integer> quotas(Map<String, Integer> counts, int limit, Random random) {
+        List<Map.Entry<String, Integer>> byCount = new ArrayList<>(counts.entrySet());
+        java.util.Collections.shuffle(byCount, random);
+        byCount.sort(Map.Entry.comparingByValue(Comparator.naturalOrder()));
+        Map<String, Integer> quotas = new HashMap<>();
+        int left = limit;
+        for (int i = 0; i < byCount.size(); i++) {
+            int share = left / (byCount.size() - i);
+            int quota = Math.min(byCount.get(i).getValue(), share);
+            quotas.put(byCount.get(i).getKey(), quota);
+            left -= quota;
+        }
+        return quotas;
+    }
+
+    /** An item of the second read; kept in its namespace's sample, or not. */
+    void offer(String namespace, T item) {
+        int quota = quotas.getOrDefault(namespace, 0);
+        if (quota > 0) {
+            kept.computeIfAbsent(namespace, n -> new Reservoir<>(quota)).offer(item, random);
+        }
+    }
+
+    /** The items kept, at most the sum of the quotas. */
+    List<T> picked() {
+        List<T> picked = new ArrayList<>();
+        kept.values().forEach(r -> picked.addAll(r.items));
+        return picked;
+    }
+
+    private static final class Reservoir<T> {
+        private final int size;
+        private final List<T> items = new ArrayList<>();
+        private int seen;
+
+        Reservoir(int size) {
+            this.size = size;
+        }
+
+        void offer(T item, Random random) {
+            seen++;
+            if (items.size() < size) {
+                items.add(item);
+            } else {
+                int slot = random.nextInt(seen);
+                if (slot < size) {
+                    items.set(slot, item);
+                }
+            }
+        }
+    }
+}
