@@ -458,6 +458,8 @@ public final class JobCalls {
         List<Call> start = new ArrayList<>();
         int passed = 0; // namespaces looked at in a row that could not start a call
         boolean byShare = true;
+        // the same all through: a namespace whose call starts here still has a call out
+        int share = share();
         while (inFlight < maxInFlight && !turns.isEmpty()) {
             if (passed >= turns.size()) {
                 if (!byShare) {
@@ -469,7 +471,7 @@ public final class JobCalls {
             String namespace = turns.pollFirst();
             ArrayDeque<Call> line = waiting.get(namespace);
             Call pick = null;
-            if (!byShare || byNamespace.getOrDefault(namespace, 0) < share()) {
+            if (!byShare || byNamespace.getOrDefault(namespace, 0) < share) {
                 for (Iterator<Call> it = line.iterator(); it.hasNext();) {
                     Call call = it.next();
                     if (perServer.getOrDefault(call.origin(), 0) < maxPerServer) {

@@ -67,13 +67,20 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
         private final ArrayDeque<String> turns = new ArrayDeque<>();
         private final java.util.TreeSet<Queued> heads = new java.util.TreeSet<>(
                 java.util.Comparator.comparingLong(q -> q.seq));
+        /** Told of each flow that comes to have tasks here (+1) or to have none left (-1). */
+        private final java.util.function.ObjIntConsumer<String> flowChange;
         private int size;
+
+        Lane(java.util.function.ObjIntConsumer<String> flowChange) {
+            this.flowChange = flowChange;
+        }
 
         void add(Queued queued) {
             ArrayDeque<Queued> tasks = byFlow.get(queued.flow);
             if (tasks == null) {
                 tasks = new ArrayDeque<>();
                 byFlow.put(queued.flow, tasks);
+                flowChange.accept(queued.flow, 1);
                 turns.addLast(queued.flow);
                 heads.add(queued);
             }
@@ -128,6 +135,7 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
             heads.remove(head);
             if (tasks.isEmpty()) {
                 byFlow.remove(flow);
+                flowChange.accept(flow, -1);
             } else {
                 heads.add(tasks.peekFirst());
             }
@@ -164,10 +172,6 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
             return byFlow.size();
         }
 
-        java.util.Set<String> flowNames() {
-            return byFlow.keySet();
-        }
-
         void addTasksTo(List<Runnable> all) {
             byFlow.values().forEach(tasks -> tasks.forEach(q -> all.add(q.task)));
         }
@@ -177,8 +181,13 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
     private final Duration maxWait;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition notEmpty = lock.newCondition();
-    private final Lane due = new Lane();
-    private final Lane canWait = new Lane();
+    /**
+     * Each flow that runs or waits, with how many of the two (its tasks running, and the lanes it has tasks in): kept
+     * as they change, so that a share costs no pass over the flows.
+     */
+    private final Map<String, Integer> active = new HashMap<>();
+    private final Lane due = new Lane(this::activity);
+    private final Lane canWait = new Lane(this::activity);
     /** Whether the last task taken was one that could wait: after an overdue one, a due one is next. */
     private boolean lastCouldWait;
     /** The workers of the pool; 0 until the pool says (then no flow is held to a share). */
@@ -310,10 +319,12 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
         if (workers <= 0 || running.isEmpty()) {
             return Integer.MAX_VALUE;
         }
-        java.util.Set<String> active = new java.util.HashSet<>(running.keySet());
-        active.addAll(due.flowNames());
-        active.addAll(canWait.flowNames());
         return (workers + active.size() - 1) / active.size();
+    }
+
+    /** Counts a flow's activity up or down; called with the lock held. */
+    private void activity(String flow, int change) {
+        active.merge(flow, change, (was, by) -> was + by == 0 ? null : was + by);
     }
 
     /**
@@ -335,6 +346,7 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
         lock.lock();
         try {
             running.merge(flow, 1, Integer::sum);
+            activity(flow, 1);
         } finally {
             lock.unlock();
         }
@@ -345,7 +357,10 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
         String flow = task instanceof Tagged t ? t.flow() : "";
         lock.lock();
         try {
-            running.computeIfPresent(flow, (f, n) -> n > 1 ? n - 1 : null);
+            if (running.containsKey(flow)) {
+                running.computeIfPresent(flow, (f, n) -> n > 1 ? n - 1 : null);
+                activity(flow, -1);
+            }
         } finally {
             lock.unlock();
         }

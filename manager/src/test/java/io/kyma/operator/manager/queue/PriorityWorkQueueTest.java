@@ -129,6 +129,23 @@ class PriorityWorkQueueTest {
     }
 
     @Test
+    void namespacesWhoseWorkIsDoneNoLongerCountInTheShare() {
+        queue.workers(4);
+        for (String gone : List.of("x", "y", "z")) {
+            queue.offer(in(gone, "k"));
+            Runnable task = queue.poll();
+            queue.started(task);
+            queue.ended(task);
+        }
+        queue.started(in("tenant-a", "long-1"));
+        queue.offer(in("tenant-a", "k1"));
+        queue.offer(in("tenant-b", "k1"));
+        // 4 workers, 2 namespaces: tenant-a holds 1 of its 2 and its turn came first; counting the three gone
+        // namespaces, its share would be 1 and tenant-b would go first
+        assertThat(((Tagged) queue.poll()).task().toString()).isEqualTo("tenant-a/k1");
+    }
+
+    @Test
     void aNamespaceAloneMayHoldEveryWorker() {
         queue.workers(2);
         queue.started(in("tenant-a", "long-1"));
