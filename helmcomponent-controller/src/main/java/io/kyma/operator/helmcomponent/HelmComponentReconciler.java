@@ -37,6 +37,8 @@ public class HelmComponentReconciler implements Reconciler<HelmComponent>, WorkP
 
     private final StatusWriter<HelmComponent, HelmComponentStatus> statusWriter;
     private final TimerSpread spread;
+    /** The most lateness told of one transition (see {@link #latenessOf}). */
+    static final Duration MOST_LATE = Duration.ofDays(1);
     private volatile Consumer<Duration> lateness = late -> { };
 
     public HelmComponentReconciler(Clock clock, Duration transitionUnit) {
@@ -89,7 +91,7 @@ public class HelmComponentReconciler implements Reconciler<HelmComponent>, WorkP
             Instant entered = since;
             if (status.getState() != null && entered != null) {
                 lifecycle.dwell(status.getState(), module)
-                        .ifPresent(dwell -> lateness.accept(Duration.between(entered.plus(dwell), now)));
+                        .ifPresent(dwell -> lateness.accept(latenessOf(entered.plus(dwell), now)));
             }
             writeStatus(component, context, next, now, message(next, step.delay()));
             LOG.info("{} {}/{}: {} -> {}", component.getKind(), component.getMetadata().getNamespace(),
@@ -102,6 +104,15 @@ public class HelmComponentReconciler implements Reconciler<HelmComponent>, WorkP
         return step.delay()
                 .map(wait -> UpdateControl.<HelmComponent>noUpdate().rescheduleAfter(roundUpToMillis(spread.after(wait))))
                 .orElseGet(UpdateControl::noUpdate);
+    }
+
+    /**
+     * How late a transition is, at most {@link #MOST_LATE}: a time written by hand may lie centuries back, and a
+     * timer counting nanoseconds cannot hold such a span.
+     */
+    static Duration latenessOf(Instant due, Instant now) {
+        Duration late = Duration.between(due, now);
+        return late.compareTo(MOST_LATE) > 0 ? MOST_LATE : late;
     }
 
     private void writeStatus(HelmComponent component, Context<HelmComponent> context, ComponentState state,

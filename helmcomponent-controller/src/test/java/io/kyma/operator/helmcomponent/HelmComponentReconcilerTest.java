@@ -89,6 +89,15 @@ class HelmComponentReconcilerTest {
     }
 
     @Test
+    void aTransitionTimeCenturiesBackMovesOnAndIsToldAsADayLate() {
+        List<Long> late = new ArrayList<>();
+        reconciler.recordLatenessWith(d -> late.add(d.toNanos())); // as a timer records it
+        reconcile(component("ory", ComponentState.STARTED, Instant.parse("0001-01-01T00:00:00Z"), 1L));
+        assertThat(written).singleElement().satisfies(s -> assertThat(s.getState()).isEqualTo(ComponentState.FAILING));
+        assertThat(late).containsExactly(Duration.ofDays(1).toNanos());
+    }
+
+    @Test
     void aTransitionTimeThatIsNotATimeCountsAsDue() {
         HelmComponent component = component("ory", ComponentState.RETRYING, T0, 1L);
         component.getStatus().setLastTransitionTime("yesterday");

@@ -81,12 +81,26 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         this.admission = new Admission(clock, admissionBacklog);
     }
 
-    /**
-     * Which Kymas get their components now; the manager feeds it the Kyma informer's changes
-     * ({@link Admission#changed}).
-     */
+    /** Which Kymas get their components now; fed by {@link #changed}. */
     public Admission admission() {
         return admission;
+    }
+
+    /**
+     * Follows the Kyma informer's store (the manager feeds it every change): admission's line, and what is kept per
+     * Kyma dropped once it leaves the store (deleted, with or without this controller's cleanup, or moved to another
+     * shard).
+     */
+    public void changed(Kyma before, Kyma after) {
+        admission.changed(before, after);
+        if (after == null && before != null) {
+            lastStatusWrite.remove(before.getMetadata().getUid());
+        }
+    }
+
+    /** Kymas whose last status write this controller keeps, to pace the next (for tests). */
+    int paced() {
+        return lastStatusWrite.size();
     }
 
     /**

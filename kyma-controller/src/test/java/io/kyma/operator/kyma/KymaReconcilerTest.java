@@ -51,6 +51,17 @@ class KymaReconcilerTest {
     }
 
     @Test
+    void whatIsKeptPerKymaGoesWhenItLeavesTheStoreEvenWithoutACleanup() {
+        Kyma kyma = kyma("k", "istio", "ory");
+        reconciler.changed(null, kyma);
+        reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of()));
+        assertThat(reconciler.paced()).isEqualTo(1);
+        // its finalizer taken off by hand and the Kyma deleted: no cleanup runs, the store's deletion is all there is
+        reconciler.changed(kyma, null);
+        assertThat(reconciler.paced()).isZero();
+    }
+
+    @Test
     void aKymaWhoseTurnHasNotComeIsPendingWithItsPlaceAndCreatesNothing() {
         KymaReconciler queueing = new KymaReconciler(clock, Duration.ofSeconds(5), store, 4, api);
         queueing.measureComponentQueue(ns -> 4);

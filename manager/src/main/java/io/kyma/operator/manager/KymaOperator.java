@@ -249,7 +249,7 @@ public final class KymaOperator implements AutoCloseable {
                 }
             } else if (reconciler instanceof KymaReconciler kymaReconciler) {
                 SharedStore<Kyma> kymas = cast(store);
-                kymas.onChange(kymaReconciler.admission()::changed);
+                kymas.onChange(kymaReconciler::changed);
                 kymaReconciler.measureComponentQueue(ns -> queueMetrics.queued(HelmComponentReconciler.NAME, ns));
                 metrics.gauge("kyma_operator_admission_waiting", kymaReconciler.admission(), a -> a.waiting());
                 StoreTally<Kyma> phases = new StoreTally<>(cast(store),

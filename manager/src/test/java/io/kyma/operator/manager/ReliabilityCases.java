@@ -57,6 +57,7 @@ final class ReliabilityCases {
         row("componentWithoutKyma", "a HelmComponent made by hand, with no Kyma", "walks `pending` to `success` like any other");
         row("componentWithoutModule", "a HelmComponent without `spec.module`", "rejected: `spec.module` is required");
         row("componentStatusTimeAhead", "a component's `status.lastTransitionTime` set by hand to the year 1,000,000,000", "the state counts from now, the message says the time was ahead of the operator's clock, and it moves on to `success`");
+        row("componentStatusTimeCenturiesBack", "a component's `status.lastTransitionTime` set by hand to `0001-01-01T00:00:00Z` (Go's zero time)", "its state counts as due and it moves on to `success`; the lateness told to the metric is at most a day (two thousand years would overflow its timer and fail every reconcile)");
         row("componentStatusTimeGarbage", "a component's `status.lastTransitionTime` set to `yesterday` by hand", "its state counts as due: it moves on to `success`");
         // Runs: rejected by the schema
         row("runWithoutJob", "a Run without `spec.job`", "rejected: `spec.job` is required");

@@ -273,6 +273,17 @@ class ReliabilityIT {
         awaitComponent("ahead-time", c -> c.getStatus().getState() == ComponentState.SUCCESS);
     }
 
+    void componentStatusTimeCenturiesBack() {
+        create(component("ancient-time", "c".repeat(40)));
+        awaitComponent("ancient-time", c -> c.getStatus() != null && c.getStatus().getState() == ComponentState.STARTED);
+        admin.resources(HelmComponent.class).inNamespace(NS).withName("ancient-time").editStatus(c -> {
+            c.getStatus().setLastTransitionTime("0001-01-01T00:00:00Z"); // Go's zero time
+            return c;
+        });
+        // its lateness, two thousand years, would overflow the lateness timer and fail every reconcile
+        awaitComponent("ancient-time", c -> c.getStatus().getState() == ComponentState.SUCCESS);
+    }
+
     // ---- Runs the schema rejects --------------------------------------------------------------------------------
 
     void runWithoutJob() {
