@@ -20,7 +20,6 @@ import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.processing.Controller;
-import io.javaoperatorsdk.operator.processing.event.rate.RateLimiter;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
 import io.kyma.operator.api.ComponentState;
 import io.kyma.operator.api.HelmComponent;
@@ -75,7 +74,7 @@ public final class KymaOperator implements AutoCloseable {
     private final Optional<ShardMover> mover;
     private final Operator operator;
     private final RequeueLimiter requeueLimiter;
-    private final RateLimiter<?> gate;
+    private final GlobalGate gate;
     private final ScheduledThreadPoolExecutor watchdog;
     private final Optional<Leadership> leadership;
     /** The reconcile pool of all controllers: due reconciles before those that can wait. */
@@ -184,8 +183,8 @@ public final class KymaOperator implements AutoCloseable {
         var gateWait = metrics.globalGateWait();
         this.gate = config.maxReconcileRate() > 0
                 ? new GlobalGate(new FairTokenQueue(config.maxReconcileRate(),
-                        (int) Math.max(1, Math.ceil(config.maxReconcileRate())), clock), gateWait::record)
-                : GlobalGate.open();
+                        (int) Math.max(1, Math.ceil(config.maxReconcileRate())), clock), gateWait::record, clock)
+                : GlobalGate.OPEN;
         // reconcile timeouts and the lease's renew deadline
         this.watchdog = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("manager-watchdog"));
         watchdog.setRemoveOnCancelPolicy(true);
@@ -386,7 +385,6 @@ public final class KymaOperator implements AutoCloseable {
         // Failures are turned into limited reschedules by the guard; JOSDK's own retry is only a safety net.
         overrider.withRetry(new GenericRetry().setInitialInterval(config.failureBaseDelay().toMillis())
                 .setIntervalMultiplier(2).setMaxInterval(config.failureMaxDelay().toMillis()).withoutMaxAttempts());
-        overrider.withRateLimiter(gate);
         overrider.withReconciliationMaxInterval(config.syncPeriod());
         overrider.withItemStore(store);
         if (config.shards().sharded()) {
@@ -405,7 +403,7 @@ public final class KymaOperator implements AutoCloseable {
         metrics.maxConcurrentReconciles(built.getName(), config.maxConcurrentReconciles());
         queueMetrics.measureWorkInProgress(built.getName());
         metrics.missedExecutions(built.getName());
-        ReconcileGuard guard = new ReconcileGuard(built.getName(), requeueLimiter, config.reconcileTimeout(),
+        ReconcileGuard guard = new ReconcileGuard(built.getName(), requeueLimiter, gate, config.reconcileTimeout(),
                 config.syncPeriod(), clock, watchdog, metrics);
         Controller<P> controller = (Controller<P>) operator.register(GuardedReconciler.wrap(reconciler, guard,
                 config.shards().sharded() ? ShardDrain::answer : ShardDrain.Responder.NONE), built);

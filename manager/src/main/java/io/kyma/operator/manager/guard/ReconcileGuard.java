@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kyma.operator.common.ApiFailure;
+import io.kyma.operator.manager.limits.GlobalGate;
 import io.kyma.operator.manager.limits.RequeueLimiter;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.micrometer.core.instrument.Timer;
@@ -38,6 +39,7 @@ public final class ReconcileGuard {
 
     private final String controller;
     private final RequeueLimiter limiter;
+    private final GlobalGate gate;
     private final Duration timeout;
     private final Duration syncPeriod;
     private final Clock clock;
@@ -64,10 +66,12 @@ public final class ReconcileGuard {
         T run() throws Exception;
     }
 
-    public ReconcileGuard(String controller, RequeueLimiter limiter, Duration timeout, Duration syncPeriod,
-            Clock clock, ScheduledExecutorService watchdog, OperatorMetrics metrics) {
+    /** @param gate the gate of {@code --max-reconcile-rate}, passed after any backoff */
+    public ReconcileGuard(String controller, RequeueLimiter limiter, GlobalGate gate, Duration timeout,
+            Duration syncPeriod, Clock clock, ScheduledExecutorService watchdog, OperatorMetrics metrics) {
         this.controller = controller;
         this.limiter = limiter;
+        this.gate = gate;
         this.timeout = timeout;
         this.syncPeriod = syncPeriod;
         this.clock = clock;
@@ -96,7 +100,7 @@ public final class ReconcileGuard {
         String epoch = resource.getMetadata().getGeneration() + (resource.isMarkedForDeletion() ? "/deleting" : "");
         // retries wait for the shared bucket in a line per namespace
         String flow = resource.getMetadata().getNamespace();
-        Optional<Duration> blocked = limiter.blockedFor(key, epoch);
+        Optional<Duration> blocked = limiter.blockedFor(key, epoch).or(() -> gate.admit(key, flow));
         if (blocked.isPresent()) {
             return new Result<>(Outcome.DEFERRED, null, blocked.get());
         }

@@ -1,68 +1,75 @@
 package io.kyma.operator.manager.limits;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 
-import io.javaoperatorsdk.operator.processing.event.rate.RateLimiter;
-
 /**
  * The optional gate of {@code --max-reconcile-rate}: one token bucket that every reconcile of every controller
- * passes. JOSDK asks the rate limiter again when a delayed reconcile comes due, so a resource remembers the token it
- * already reserved instead of taking a second one.
+ * passes, with a line per namespace served in turn ({@link FairTokenQueue}), so that one namespace's burst of
+ * reconciles delays another's by at most one token per namespace waiting. The reconcile wrapper asks it before each
+ * reconcile, knowing whose it is (JOSDK's own rate limiter is not told); a resource told to wait keeps its place and
+ * comes back when its token is due, without taking a second one.
  */
-public final class GlobalGate implements RateLimiter<GlobalGate.Reservation> {
+public final class GlobalGate {
+    /** The gate when {@code --max-reconcile-rate} is 0: every reconcile passes. */
+    public static final GlobalGate OPEN = new GlobalGate(null, d -> {
+    }, Clock.systemUTC());
+    /** A token granted this long ago whose resource did not come back for it: the resource is gone. */
+    static final Duration STALE = Duration.ofMinutes(1);
+
     private final FairTokenQueue bucket;
     private final Consumer<Duration> waitRecorder;
+    private final Clock clock;
+    private final Map<Object, FairTokenQueue.Ticket> reserved = new HashMap<>();
+    private long asked;
 
-    /** A resource's place in the bucket's line, while it waits for its token. */
-    public static final class Reservation implements RateLimiter.RateLimitState {
-        private FairTokenQueue.Ticket ticket;
-    }
-
-    public GlobalGate(FairTokenQueue bucket, Consumer<Duration> waitRecorder) {
+    public GlobalGate(FairTokenQueue bucket, Consumer<Duration> waitRecorder, Clock clock) {
         this.bucket = bucket;
         this.waitRecorder = waitRecorder;
+        this.clock = clock;
     }
 
-    @Override
-    public Optional<Duration> isLimited(RateLimitState state) {
-        Reservation reservation = (Reservation) state;
-        synchronized (reservation) {
-            boolean first = reservation.ticket == null;
-            if (first) {
-                // JOSDK's rate limiter state does not say whose it is: one line for all
-                reservation.ticket = bucket.enqueue("");
-            }
-            Duration wait = bucket.waitFor(reservation.ticket);
-            if (first) {
-                waitRecorder.accept(wait);
-            }
-            if (wait.isZero()) {
-                reservation.ticket = null;
-                return Optional.empty();
-            }
-            return Optional.of(wait);
+    /**
+     * Whether the reconcile of {@code key} (a resource of namespace {@code flow}) may run now: empty if so, else how
+     * long until its token.
+     */
+    public synchronized Optional<Duration> admit(Object key, String flow) {
+        if (bucket == null) {
+            return Optional.empty();
         }
+        if (++asked % 1024 == 0) {
+            forgetStale();
+        }
+        FairTokenQueue.Ticket ticket = reserved.get(key);
+        boolean first = ticket == null;
+        if (first) {
+            ticket = bucket.enqueue(flow);
+            reserved.put(key, ticket);
+        }
+        Duration wait = RequeueLimiter.wholeMillis(bucket.waitFor(ticket));
+        if (first) {
+            waitRecorder.accept(wait);
+        }
+        if (wait.isZero()) {
+            reserved.remove(key);
+            return Optional.empty();
+        }
+        return Optional.of(wait);
     }
 
-    @Override
-    public Reservation initState() {
-        return new Reservation();
+    /** Resources holding a place or a token, for tests. */
+    synchronized int reserved() {
+        return reserved.size();
     }
 
-    /** The rate limiter for when the gate is off. */
-    public static RateLimiter<Reservation> open() {
-        return new RateLimiter<>() {
-            @Override
-            public Optional<Duration> isLimited(RateLimitState state) {
-                return Optional.empty();
-            }
-
-            @Override
-            public Reservation initState() {
-                return new Reservation();
-            }
-        };
+    private void forgetStale() {
+        Instant before = clock.instant().minus(STALE);
+        reserved.values().removeIf(t -> !bucket.waiting(t) && bucket.grantedAt(t) != null
+                && bucket.grantedAt(t).isBefore(before));
     }
 }

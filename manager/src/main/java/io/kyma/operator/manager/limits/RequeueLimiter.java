@@ -133,7 +133,7 @@ public final class RequeueLimiter {
      * Rounded up to whole milliseconds: JOSDK reschedules in milliseconds and drops the rest, and a wait of less than
      * one would come back at once, before its time, to be deferred again.
      */
-    private static Duration wholeMillis(Duration d) {
+    static Duration wholeMillis(Duration d) {
         long millis = d.toMillis();
         return Duration.ofMillis(d.isNegative() || Duration.ofMillis(millis).equals(d) ? millis : millis + 1);
     }

@@ -21,6 +21,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.kyma.operator.manager.limits.RequeueLimiter;
 import io.kyma.operator.manager.limits.FairTokenQueue;
+import io.kyma.operator.manager.limits.GlobalGate;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.manager.shard.ShardDrain;
 import io.kyma.operator.testing.FakeContext;
@@ -34,7 +35,7 @@ class GuardedReconcilerTest {
             new RequeueLimiter(Duration.ofMillis(500), Duration.ofSeconds(60), new FairTokenQueue(10, 100, clock), clock,
                     d -> {
                     }),
-            Duration.ofMinutes(1), Duration.ofMinutes(10), clock, watchdog, new OperatorMetrics());
+            GlobalGate.OPEN, Duration.ofMinutes(1), Duration.ofMinutes(10), clock, watchdog, new OperatorMetrics());
     private final ConfigMap resource = new ConfigMapBuilder().withNewMetadata().withName("r").withNamespace("ns")
             .endMetadata().build();
     private final Context<ConfigMap> context = new FakeContext<>(resource, List.of());

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kyma.operator.manager.limits.RequeueLimiter;
 import io.kyma.operator.manager.limits.FairTokenQueue;
+import io.kyma.operator.manager.limits.GlobalGate;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.testing.MutableClock;
 
@@ -26,7 +27,7 @@ class ReconcileGuardTest {
             new RequeueLimiter(Duration.ofMillis(500), Duration.ofSeconds(60), new FairTokenQueue(10, 100, clock), clock,
                     d -> {
                     }),
-            Duration.ofMinutes(1), Duration.ofMinutes(10), clock, watchdog, metrics);
+            GlobalGate.OPEN, Duration.ofMinutes(1), Duration.ofMinutes(10), clock, watchdog, metrics);
     private final ConfigMap resource = new ConfigMapBuilder().withNewMetadata().withName("r").withNamespace("ns")
             .endMetadata().build();
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
@@ -12,40 +13,59 @@ import io.kyma.operator.testing.MutableClock;
 class GlobalGateTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
 
+    private GlobalGate gate(double rate, int burst) {
+        return new GlobalGate(new FairTokenQueue(rate, burst, clock), d -> {
+        }, clock);
+    }
+
     @Test
-    void everyControllerSharesTheOneBucket() {
-        FairTokenQueue bucket = new FairTokenQueue(10, 2, clock);
-        GlobalGate kymas = new GlobalGate(bucket, d -> {
-        });
-        GlobalGate components = new GlobalGate(bucket, d -> {
-        });
-        assertThat(kymas.isLimited(kymas.initState())).isEmpty();
-        assertThat(components.isLimited(components.initState())).isEmpty();
-        assertThat(kymas.isLimited(kymas.initState())).contains(Duration.ofMillis(100));
-        assertThat(components.isLimited(components.initState())).contains(Duration.ofMillis(200));
+    void everyReconcileTakesATokenOfTheOneBucket() {
+        GlobalGate gate = gate(10, 2);
+        assertThat(gate.admit("kyma/a", "ns")).isEmpty();
+        assertThat(gate.admit("helmcomponent/b", "ns")).isEmpty();
+        assertThat(gate.admit("kyma/c", "ns")).contains(Duration.ofMillis(100));
+        assertThat(gate.admit("helmcomponent/d", "ns")).contains(Duration.ofMillis(200));
     }
 
     @Test
     void aDelayedResourceUsesTheTokenItReservedInsteadOfTakingAnother() {
-        FairTokenQueue bucket = new FairTokenQueue(10, 1, clock);
-        GlobalGate gate = new GlobalGate(bucket, d -> {
-        });
-        gate.isLimited(gate.initState());
-        GlobalGate.Reservation state = gate.initState();
-        assertThat(gate.isLimited(state)).contains(Duration.ofMillis(100));
+        GlobalGate gate = gate(10, 1);
+        gate.admit("first", "ns");
+        assertThat(gate.admit("r", "ns")).contains(Duration.ofMillis(100));
         clock.advance(Duration.ofMillis(40));
-        assertThat(gate.isLimited(state)).as("asked early: still waiting, nothing new taken")
+        assertThat(gate.admit("r", "ns")).as("asked early: still waiting, nothing new taken")
                 .contains(Duration.ofMillis(60));
         clock.advance(Duration.ofMillis(60));
-        assertThat(gate.isLimited(state)).isEmpty();
-        assertThat(gate.isLimited(gate.initState())).as("the next token").contains(Duration.ofMillis(100));
+        assertThat(gate.admit("r", "ns")).isEmpty();
+        assertThat(gate.admit("next", "ns")).as("the next token").contains(Duration.ofMillis(100));
+        assertThat(gate.reserved()).isEqualTo(1);
+    }
+
+    @Test
+    void anotherNamespaceWaitsForOneTokenPerNamespaceNotForTheBurst() {
+        GlobalGate gate = gate(10, 1);
+        IntStream.range(0, 50).forEach(i -> gate.admit("busy-" + i, "busy"));
+        assertThat(gate.admit("quiet-0", "quiet")).as("first come first served it would wait 5 s")
+                .hasValueSatisfying(wait -> assertThat(wait).isLessThanOrEqualTo(Duration.ofMillis(200)));
+    }
+
+    @Test
+    void aTokenNoResourceCameBackForIsForgotten() {
+        GlobalGate gate = gate(1000, 1);
+        IntStream.range(0, 10).forEach(i -> gate.admit("gone-" + i, "ns")); // deleted while they waited
+        clock.advance(GlobalGate.STALE.plusSeconds(1));
+        IntStream.range(0, 1024).forEach(i -> {
+            gate.admit("live-" + i, "ns");
+            clock.advance(Duration.ofMillis(1));
+        });
+        assertThat(gate.reserved()).as("only the live ones still waiting").isLessThan(10);
     }
 
     @Test
     void theOpenGateNeverLimits() {
-        var open = GlobalGate.open();
         for (int i = 0; i < 1000; i++) {
-            assertThat(open.isLimited(open.initState())).isEmpty();
+            assertThat(GlobalGate.OPEN.admit("r" + i, "ns")).isEmpty();
         }
+        assertThat(GlobalGate.OPEN.reserved()).isZero();
     }
 }
