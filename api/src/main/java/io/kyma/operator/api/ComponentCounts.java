@@ -4,71 +4,95 @@ import java.util.Objects;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+
 /** How many of a Kyma's components there are, and how many are in each state. */
 public class ComponentCounts {
-    @JsonPropertyDescription("Number of components the spec asks for.")
-    private int total;
-    @JsonPropertyDescription("Number of components in state success.")
-    private int ready;
-    private int pending;
-    private int started;
-    private int failing;
-    private int retrying;
-    private int success;
+    /**
+     * The most any count may say: a Kyma has at most 100 modules. Anyone who may write the status could write more;
+     * the schema refuses it, and a count is read as a long, so a value written before the bound cannot make the
+     * status unreadable.
+     */
+    static final long MOST = 100;
 
-    public int getTotal() {
+    @JsonPropertyDescription("Number of components the spec asks for.")
+    @Min(0)
+    @Max(MOST)
+    private long total;
+    @JsonPropertyDescription("Number of components in state success.")
+    @Min(0)
+    @Max(MOST)
+    private long ready;
+    @Min(0)
+    @Max(MOST)
+    private long pending;
+    @Min(0)
+    @Max(MOST)
+    private long started;
+    @Min(0)
+    @Max(MOST)
+    private long failing;
+    @Min(0)
+    @Max(MOST)
+    private long retrying;
+    @Min(0)
+    @Max(MOST)
+    private long success;
+
+    public long getTotal() {
         return total;
     }
 
-    public void setTotal(int total) {
+    public void setTotal(long total) {
         this.total = total;
     }
 
-    public int getReady() {
+    public long getReady() {
         return ready;
     }
 
-    public void setReady(int ready) {
+    public void setReady(long ready) {
         this.ready = ready;
     }
 
-    public int getPending() {
+    public long getPending() {
         return pending;
     }
 
-    public void setPending(int pending) {
+    public void setPending(long pending) {
         this.pending = pending;
     }
 
-    public int getStarted() {
+    public long getStarted() {
         return started;
     }
 
-    public void setStarted(int started) {
+    public void setStarted(long started) {
         this.started = started;
     }
 
-    public int getFailing() {
+    public long getFailing() {
         return failing;
     }
 
-    public void setFailing(int failing) {
+    public void setFailing(long failing) {
         this.failing = failing;
     }
 
-    public int getRetrying() {
+    public long getRetrying() {
         return retrying;
     }
 
-    public void setRetrying(int retrying) {
+    public void setRetrying(long retrying) {
         this.retrying = retrying;
     }
 
-    public int getSuccess() {
+    public long getSuccess() {
         return success;
     }
 
-    public void setSuccess(int success) {
+    public void setSuccess(long success) {
         this.success = success;
     }
 

@@ -46,6 +46,7 @@ final class ReliabilityCases {
         row("kymaNameTooLongForALabel", "a Kyma named with 64 characters (its name labels every component)", "rejected: `metadata.name` may have at most 63 characters");
         row("kymaWithoutSpec", "a Kyma without `spec`", "rejected: `spec` is required");
         row("kymaDuplicateModule", "a Kyma listing `istio` twice", "phase `Error`, reason `InvalidSpec`, message `duplicate modules: istio`; the other modules are installed");
+        row("kymaStatusCountOutOfRange", "a Kyma's `status.components.total` set to 3,000,000,000 by someone who may write the status (more than a Java int holds: read into one, the Kyma informer's watch would fail and the operator stop for every namespace)", "refused with 422 naming `status.components.total` (each count is 0 to 100), and the counts are read as longs, so a value stored before the bound still reads");
         row("kymaComponentNameHeldByAnotherKyma", "Kyma `a-b` with module `c` next to Kyma `a` with module `b-c` (both want component `a-b-c`)", "the second: phase `Error`, reason `ComponentNameTaken`, message naming the component and the Kyma that holds it; its other modules are installed");
         row("kymaComponentNameHeldByAForeignObject", "a HelmComponent made by hand under the name a Kyma's module needs, then deleted", "phase `Error`, reason `ComponentNameTaken` (`an object no Kyma owns`) while it exists; `Ready` after its deletion, found by a recheck every 10 s");
         row("kymaNameWithDots", "a Kyma named `team.a`", "`Ready`; components named `team.a-<module>`");

@@ -136,6 +136,19 @@ class ReliabilityIT {
         awaitComponent("dup-ory", c -> c.getStatus() != null && c.getStatus().getState() == ComponentState.SUCCESS);
     }
 
+    void kymaStatusCountOutOfRange() {
+        create(kyma("counted", "istio"));
+        awaitKyma("counted", k -> phase(k, KymaPhase.READY));
+        assertThatThrownBy(() -> admin.resources(Kyma.class).inNamespace(NS).withName("counted").editStatus(k -> {
+            k.getStatus().getComponents().setTotal(3_000_000_000L);
+            return k;
+        })).isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+            assertThat(e.getCode()).isEqualTo(422);
+            assertThat(e.getMessage()).contains("status.components.total");
+        });
+        awaitKyma("counted", k -> phase(k, KymaPhase.READY));
+    }
+
     void kymaComponentNameHeldByAnotherKyma() {
         create(kyma("a", "b-c"));
         awaitKyma("a", k -> phase(k, KymaPhase.READY));
