@@ -64,7 +64,7 @@ final class RunCleanup {
             server = unrecorded.get().server(); // where the start went, whatever spec.server says now
         } else {
             try {
-                server = RunPlan.following(run, settings).server();
+                server = RunPlan.startedOn(run, settings);
             } catch (RunPlan.Invalid invalid) {
                 return gone(run); // no job can have been started on a server it cannot name
             }

@@ -79,6 +79,15 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
         return server;
     }
 
+    /**
+     * The server a started job is on, as {@link #following} finds it, without reading the rest of the spec: a cancel
+     * must not be skipped because spec.pollInterval or spec.timeout was edited into one that cannot be used.
+     */
+    public static JobServerUrl startedOn(Run run, RunSettings settings) throws Invalid {
+        String recorded = run.getStatus() == null ? null : run.getStatus().getServer();
+        return recorded == null ? specServer(run.getSpec(), settings) : checkedRecorded(recorded, settings);
+    }
+
     /** The server spec.server names now, when it is a usable one other than {@code startedOn}. */
     public static Optional<JobServerUrl> movedTo(Run run, RunSettings settings, JobServerUrl startedOn) {
         try {

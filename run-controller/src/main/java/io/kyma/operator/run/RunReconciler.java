@@ -205,13 +205,20 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
             }
             job = calls.started(run);
             if (job.isEmpty()) {
-                return UpdateControl.<Run>noUpdate().rescheduleAfter(tried.map(t -> t.nextPoll(clock.instant(),
-                        RECHECK)).orElse(RECHECK));
+                // past the deadline with the start out, its answer's event is what comes next (not a look at once)
+                return UpdateControl.<Run>noUpdate().rescheduleAfter(tried.filter(t -> !t.timedOut(clock.instant()))
+                        .map(t -> t.nextPoll(clock.instant(), RECHECK)).orElse(RECHECK));
             }
         }
         // where the start went, which spec.server may no longer name: the job is followed there
         String id = job.get().id();
         JobServerUrl server = job.get().server();
+        Optional<RunTiming> sinceFirstTry = calls.firstStart(run).map(first -> new RunTiming(first, plan.timeout()));
+        if (sinceFirstTry.isPresent() && sinceFirstTry.get().timedOut(clock.instant())) {
+            // started only after spec.timeout, counted from the first try: cancelled, not given a timeout afresh
+            return cancelAndEnd(run, server, id, context, problem -> statuses.startedTooLate(run, id, server,
+                    plan.timeout().orElseThrow(), problem));
+        }
         write(run, statuses.started(run, id, server), context);
         calls.polled(run);
         LOG.info("Run {}/{}: started job {} on {}", run.getMetadata().getNamespace(), run.getMetadata().getName(), id,

@@ -80,6 +80,16 @@ public final class RunStatuses {
                 + "s and was cancelled" + (cancelProblem == null ? "" : "; cancelling failed: " + cancelProblem));
     }
 
+    /** The job's start was answered only after spec.timeout (counted from the first try); it was cancelled. */
+    public RunStatus startedTooLate(Run run, String remoteId, JobServerUrl server, Duration timeout,
+            String cancelProblem) {
+        RunStatus status = failed(run, REASON_TIMEOUT, "the job was started only after " + timeout.toSeconds()
+                + "s and was cancelled" + (cancelProblem == null ? "" : "; cancelling failed: " + cancelProblem));
+        status.setRemoteId(remoteId);
+        status.setServer(server.toString());
+        return status;
+    }
+
     /** The server could not be used this time; the phase does not change, and the operator tries again. */
     public RunStatus unreachable(Run run, RemoteJobException problem) {
         RunStatus status = copy(run);

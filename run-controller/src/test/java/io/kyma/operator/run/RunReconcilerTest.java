@@ -279,6 +279,15 @@ class RunReconcilerTest {
     }
 
     @Test
+    void aRunDeletedWithAPollIntervalThatCannotBeUsedStillCancelsItsJob() {
+        Run run = run("job-4");
+        run.getSpec().setPollInterval("99999999999999h"); // edited after the start, never reconciled since
+        run.getMetadata().setDeletionTimestamp(clock.instant().toString());
+        assertThat(reconciler.cleanup(run, new FakeContext<>(run, List.of())).isRemoveFinalizer()).isTrue();
+        assertThat(jobs.calls).containsExactly("cancel job-4 on http://jobs:9090");
+    }
+
+    @Test
     void aJobIsFollowedOnTheServerItsStartWentToWhenSpecServerIsEditedMeanwhile() {
         jobs.hold = true;
         Run run = run(null);
@@ -422,11 +431,19 @@ class RunReconcilerTest {
         run.getSpec().setTimeout("5s");
         reconcile(run);
         clock.advance(Duration.ofSeconds(6));
-        reconcile(run);
+        assertThat(reconcile(run).getScheduleDelay()).as("not a look at once, again and again: the answer's event")
+                .contains(RunReconciler.RECHECK.toMillis());
         assertThat(written).as("the start is out: its answer decides").isEmpty();
         ((CompletableFuture<String>) jobs.held.get(0)).complete("job-3");
         reconcile(run);
+        assertThat(jobs.calls).as("started after its timeout: cancelled, not given the timeout afresh").last()
+                .isEqualTo("cancel job-3 on http://jobs:9090");
+        ((CompletableFuture<Void>) jobs.held.get(1)).complete(null);
+        reconcile(run);
+        assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
         assertThat(last().getRemoteId()).isEqualTo("job-3");
+        assertThat(last().getMessage()).isEqualTo("the job was started only after 5s and was cancelled");
+        assertThat(last().getConditions()).anySatisfy(c -> assertThat(c.getReason()).isEqualTo("Timeout"));
     }
 
     @Test
