@@ -250,7 +250,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
             throw new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, UNREACHABLE, null);
         }
         String text = answer.error() == null ? "" : ": " + ServerText.line(answer.error(), ServerText.MAX_MESSAGE);
-        if (code >= 500) {
+        if (code >= 500 || busy(code, starting)) {
             throw new RemoteJobException(RemoteJobException.Kind.SERVER_ERROR,
                     "the job service answered HTTP " + code + text, null);
         }
@@ -267,6 +267,16 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
             throw new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, UNREACHABLE, null);
         }
         return answer;
+    }
+
+    /**
+     * Answers that say "not now" rather than "no": the service timed out waiting (408), is busy or throttling (429),
+     * would not take a request it may replay (425), or, to a start, is still handling an earlier try of the same
+     * start (409, as idempotent services answer a retry while the first is in progress). Tried again with backoff,
+     * as a 5xx is: failing the Run could leave its job running with nothing to follow it.
+     */
+    static boolean busy(int code, boolean starting) {
+        return code == 408 || code == 425 || code == 429 || starting && code == 409;
     }
 
     private static Answer parseQuietly(byte[] body) {

@@ -1,0 +1,77 @@
+package io.kyma.operator.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletionException;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import com.sun.net.httpserver.HttpServer;
+
+/** How the client reads a job service's HTTP status codes, against a real HTTP server on loopback. */
+class RemoteJobClientAnswerTest {
+    private HttpServer server;
+    private int code;
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.stop(0);
+        }
+    }
+
+    private JobServerUrl serve() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
+        server.createContext("/", exchange -> {
+            byte[] body = "{\"error\":\"not now\"}".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(code, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        return JobServerUrl.parse("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    private RemoteJobException start(JobServerUrl url) {
+        ServerAddresses addresses = new ServerAddresses(ServerAllowList.parse("127.0.0.1"), Optional.empty(),
+                Set.of(), InetAddress::getAllByName);
+        try (RemoteJobClient client = new RemoteJobClient(Duration.ofSeconds(2), Duration.ofSeconds(5), 64 * 1024,
+                addresses)) {
+            Throwable thrown = catchThrowable(() -> client.start(url, "build",
+                    Map.of(), "uid").join());
+            assertThat(thrown).isInstanceOf(CompletionException.class);
+            return (RemoteJobException) thrown.getCause();
+        }
+    }
+
+    @Test
+    void aServiceSayingNotNowIsTriedAgainAndOneSayingNoFailsTheRun() throws IOException {
+        JobServerUrl url = serve();
+        for (int notNow : new int[] { 408, 409, 425, 429, 503 }) {
+            code = notNow;
+            RemoteJobException e = start(url);
+            assertThat(e.transientFailure()).as("HTTP %d", notNow).isTrue();
+            assertThat(e.getMessage()).isEqualTo("the job service answered HTTP " + notNow + ": not now");
+        }
+        for (int no : new int[] { 400, 403, 422 }) {
+            code = no;
+            assertThat(start(url).transientFailure()).as("HTTP %d", no).isFalse();
+        }
+    }
+
+    @Test
+    void aConflictAnsweringAPollIsNoRetryOfAStart() {
+        assertThat(RemoteJobClient.busy(409, false)).isFalse();
+        assertThat(RemoteJobClient.busy(409, true)).isTrue();
+    }
+}
