@@ -113,8 +113,9 @@ public final class KymaOperator implements AutoCloseable {
         org.slf4j.LoggerFactory.getLogger(KymaOperator.class).info("Job service calls: at most {} in flight ({} asked;"
                 + " answer budget {} KiB, answers up to {} KiB), {} per server", inFlight, config.remoteMaxInFlight(),
                 answerBudget() >> 10, config.remoteResponseLimit() >> 10, config.remoteMaxInFlightPerServer());
-        return new JobCalls(inFlight, config.remoteMaxInFlightPerServer(), config.failureBaseDelay(),
-                config.failureMaxDelay(), clock, JobCalls.timerThread());
+        return new JobCalls(inFlight, config.remoteMaxInFlightPerServer(), answerBudget(),
+                JobCalls.COPIES * config.remoteResponseLimit(), config.failureBaseDelay(), config.failureMaxDelay(),
+                clock, JobCalls.timerThread());
     }
 
     /**

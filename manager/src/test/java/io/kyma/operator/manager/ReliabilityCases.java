@@ -80,6 +80,7 @@ final class ReliabilityCases {
         row("runParamNameTooLong", "a job parameter name of 254 characters (the schema of a v1.20 API server cannot bound map keys)", "phase `Failed`, reason `InvalidSpec`, message naming `spec.job.params`; fixing the spec plans the Run again and it `Succeeded`");
         row("runTooManyParams", "a job with 65 parameters", "rejected: `spec.job.params` may have at most 64");
         row("runParamValueTooLong", "a job parameter value of 4097 characters", "rejected: `spec.job.params` values may have at most 4096 characters");
+        row("runParamsLargeOnceEncoded", "40 job parameters of 4096 control characters each (JSON writes each as six bytes: about 960 KiB in the start's body)", "phase `Failed`, reason `InvalidSpec`, the message says how large the body would be and that a start may send 512 KiB; nothing is sent. A start's body counts in the call budget while it is out");
         row("runServerEditedWhileRunning", "`spec.server` edited while the job runs", "the job is followed on the server it was started on (`status.server`) to `Succeeded`; the message says `spec.server now names ..., but the job stays on the server it was started on`; the new server gets no request");
         row("runPollIntervalZero", "`spec.pollInterval: 0s`", "polled every 100 ms (the floor), `Succeeded`");
         row("runTimeoutZero", "`spec.timeout: 0s`", "phase `Failed`, reason `Timeout`, the job cancelled");

@@ -420,6 +420,17 @@ class ReliabilityIT {
         rejected(run("big-param", healthy.url(), Map.of("big", "v".repeat(4097))), "spec.job.params", "4096");
     }
 
+    void runParamsLargeOnceEncoded() {
+        // each control character is six bytes in the start's JSON: 40 values of 4096 are about 960 KiB encoded
+        Map<String, String> params = new java.util.HashMap<>();
+        IntStream.range(0, 40).forEach(i -> params.put("p" + i, "\u0001".repeat(4096)));
+        JobServer untouched = server(f -> f);
+        create(run("encoded-large", untouched.url(), params));
+        assertThat(awaitFailed("encoded-large", "InvalidSpec").getStatus().getMessage())
+                .startsWith("spec.job.params: ").contains("KiB once encoded for the job service, more than the 512 KiB");
+        assertThat(untouched.requests()).as("nothing sent").isZero();
+    }
+
     void runServerEditedWhileRunning() {
         JobServer first = server(f -> f);
         JobServer second = server(f -> f);

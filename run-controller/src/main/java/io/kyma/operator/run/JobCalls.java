@@ -43,7 +43,7 @@ public final class JobCalls {
     /** How long a Run's entry is kept without any reconcile asking for it (a Run deleted unnoticed). */
     static final Duration IDLE = Duration.ofHours(1);
     /** Answers may hold this many copies of an answer's size at once: its bytes, its log as text, the kept tail. */
-    static final int COPIES = 3;
+    public static final int COPIES = 3;
 
     public enum Kind {
         START, POLL, CANCEL
@@ -64,6 +64,10 @@ public final class JobCalls {
     }
 
     private final int maxInFlight;
+    /** Bytes the calls in flight may hold at once, and what each call holds besides a start's body. */
+    private final long budgetBytes;
+    private final long perCallBytes;
+    private long bytesInFlight;
     private final int maxPerServer;
     private final Duration baseDelay;
     private final Duration maxDelay;
@@ -113,8 +117,9 @@ public final class JobCalls {
         }
     }
 
+    /** @param bytes what the call holds while it is out: its answer, and a start's body */
     private record Call(String uid, String namespace, Kind kind, JobServerUrl server,
-            Supplier<? extends CompletableFuture<?>> work) {
+            Supplier<? extends CompletableFuture<?>> work, long bytes) {
         String origin() {
             return server.origin();
         }
@@ -130,9 +135,20 @@ public final class JobCalls {
      */
     public JobCalls(int maxInFlight, int maxPerServer, Duration baseDelay, Duration maxDelay, Clock clock,
             Timer timer) {
+        this(maxInFlight, maxPerServer, Long.MAX_VALUE, 0, baseDelay, maxDelay, clock, timer);
+    }
+
+    /**
+     * @param budgetBytes the bytes calls in flight may hold at once; one call is let out whatever it holds
+     * @param perCallBytes what a call holds besides a start's body ({@link #COPIES} times the answer limit)
+     */
+    public JobCalls(int maxInFlight, int maxPerServer, long budgetBytes, long perCallBytes, Duration baseDelay,
+            Duration maxDelay, Clock clock, Timer timer) {
         if (maxInFlight < 1 || maxPerServer < 1) {
             throw new IllegalArgumentException("limits must be at least 1");
         }
+        this.budgetBytes = budgetBytes;
+        this.perCallBytes = perCallBytes;
         this.maxInFlight = maxInFlight;
         this.maxPerServer = maxPerServer;
         this.baseDelay = baseDelay;
@@ -229,6 +245,12 @@ public final class JobCalls {
      */
     public boolean ask(Run run, Kind kind, JobServerUrl server, Supplier<? extends CompletableFuture<?>> work,
             Duration after) {
+        return ask(run, kind, server, work, after, 0);
+    }
+
+    /** @param bodyBytes the size of what the call sends (a start's body), held while it is out */
+    public boolean ask(Run run, Kind kind, JobServerUrl server, Supplier<? extends CompletableFuture<?>> work,
+            Duration after, long bodyBytes) {
         synchronized (this) {
             if (++asks % 1024 == 0) {
                 sweep();
@@ -245,7 +267,8 @@ public final class JobCalls {
             if (entry.scheduled) {
                 entry.unschedule.run(); // replaced
             }
-            Call call = new Call(uid, String.valueOf(run.getMetadata().getNamespace()), kind, server, work);
+            Call call = new Call(uid, String.valueOf(run.getMetadata().getNamespace()), kind, server, work,
+                    perCallBytes + bodyBytes);
             entry.call = call;
             entry.scheduled = after.compareTo(Duration.ZERO) > 0;
             if (entry.scheduled) {
@@ -471,15 +494,25 @@ public final class JobCalls {
             String namespace = turns.pollFirst();
             ArrayDeque<Call> line = waiting.get(namespace);
             Call pick = null;
+            boolean full = false;
             if (!byShare || byNamespace.getOrDefault(namespace, 0) < share) {
                 for (Iterator<Call> it = line.iterator(); it.hasNext();) {
                     Call call = it.next();
                     if (perServer.getOrDefault(call.origin(), 0) < maxPerServer) {
-                        it.remove();
-                        pick = call;
+                        full = !fits(call);
+                        if (!full) {
+                            it.remove();
+                            pick = call;
+                        }
                         break;
                     }
                 }
+            }
+            if (full) {
+                // a call the byte budget cannot take yet waits, and no later call passes it: calls out end and
+                // free their bytes, so it cannot be kept waiting behind smaller ones for ever
+                turns.addFirst(namespace);
+                break;
             }
             if (line.isEmpty()) {
                 waiting.remove(namespace);
@@ -493,11 +526,17 @@ public final class JobCalls {
             passed = 0;
             byShare = true;
             inFlight++;
+            bytesInFlight += pick.bytes();
             perServer.merge(pick.origin(), 1, Integer::sum);
             byNamespace.merge(pick.namespace(), 1, Integer::sum);
             start.add(pick);
         }
         return start;
+    }
+
+    /** Whether the call's bytes fit the budget beside the calls out; the first call always does. */
+    private boolean fits(Call call) {
+        return inFlight == 0 || bytesInFlight + call.bytes() <= budgetBytes;
     }
 
     /** A namespace's share of the slots: the slots divided among the namespaces with calls out or waiting. */
@@ -511,6 +550,7 @@ public final class JobCalls {
         Entry heard = null;
         synchronized (this) {
             inFlight--;
+            bytesInFlight -= call.bytes();
             if (failure == null) {
                 answeredCalls++;
             } else {

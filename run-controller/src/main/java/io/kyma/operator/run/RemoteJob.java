@@ -5,8 +5,9 @@ import java.util.Set;
 /**
  * A job as the remote service describes it.
  *
- * @param log the end of the job's log, at most what was asked for when the service knows the tailBytes parameter
- * @param logTruncated whether the service left the start of the log out
+ * @param log the end of the job's log as the status shows it: at most {@link LogTail#MAX_BYTES} bytes of UTF-8, from
+ *        a line start, normalised as the API server stores text
+ * @param logTruncated whether the start of the log was left out (by the service, or by the cut to the tail)
  */
 public record RemoteJob(String id, String state, String log, boolean logTruncated) {
     /** States that end a job. Any other state, known or not ({@code queued}, say), means it has not ended yet. */

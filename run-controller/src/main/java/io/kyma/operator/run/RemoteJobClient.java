@@ -120,10 +120,9 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
     @Override
     public CompletableFuture<String> start(JobServerUrl server, String name, Map<String, String> params,
             String idempotencyKey) {
-        String body = JSON.createObjectNode().put("name", name).put("idempotencyKey", idempotencyKey)
-                .set("params", JSON.valueToTree(params)).toString();
+        byte[] body = StartBody.encode(name, params, idempotencyKey);
         return call(server, at -> HttpRequest.newBuilder(at.jobs()).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)), true).thenApply(answer -> checked(() -> id(answer)));
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)), true).thenApply(answer -> checked(() -> id(answer)));
     }
 
     /**
@@ -137,14 +136,11 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
                     if (answer.state() == null || answer.state().isBlank()) {
                         throw badAnswer("an answer without the job's state");
                     }
-                    // Kept until a reconcile takes it: no more than twice the tail the status shows.
-                    String log = answer.log() == null ? "" : answer.log();
-                    boolean cut = answer.logTruncated() || log.length() > 2 * LogTail.MAX_BYTES;
-                    if (log.length() > 2 * LogTail.MAX_BYTES) {
-                        log = log.substring(log.length() - 2 * LogTail.MAX_BYTES);
-                    }
-                    return new RemoteJob(id(answer), ServerText.line(answer.state(), MAX_STATE), ServerText.log(log),
-                            cut);
+                    // Kept until a reconcile takes it: cut here, on the call's thread, to the tail the status shows.
+                    LogTail tail = LogTail.of(ServerText.log(answer.log() == null ? "" : answer.log()),
+                            answer.logTruncated());
+                    return new RemoteJob(id(answer), ServerText.line(answer.state(), MAX_STATE), tail.text(),
+                            tail.truncated());
                 }));
     }
 

@@ -36,6 +36,13 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
             throw new Invalid("InvalidSpec", "spec.job.params: a parameter name is longer than "
                     + Validation.JOB_PARAM_NAME_MAX + " characters");
         }
+        if (params != null) {
+            int size = StartBody.encode(run.getSpec().getJob().getName(), params, run.getMetadata().getUid()).length;
+            if (size > StartBody.MAX_BYTES) {
+                throw new Invalid("InvalidSpec", "spec.job.params: " + (size >> 10) + " KiB once encoded for the job"
+                        + " service, more than the " + (StartBody.MAX_BYTES >> 10) + " KiB a start may send");
+            }
+        }
         return new RunPlan(specServer(run.getSpec(), settings), pollInterval(run.getSpec(), settings),
                 duration(run.getSpec().getTimeout(), "spec.timeout"));
     }

@@ -48,13 +48,12 @@ public final class RunStatuses {
      */
     public RunStatus polled(Run run, RemoteJob job, Optional<JobServerUrl> movedTo) {
         RunStatus status = copy(run);
-        LogTail tail = LogTail.of(job.log(), job.logTruncated());
-        status.setLogs(tail.text());
-        status.setLogsTruncated(tail.truncated() ? Boolean.TRUE : null);
+        status.setLogs(job.log());
+        status.setLogsTruncated(job.logTruncated() ? Boolean.TRUE : null);
         if (!job.running()) {
             status.setPhase(job.succeeded() ? RunPhase.SUCCEEDED : RunPhase.FAILED);
             status.setCompletionTime(Conditions.timestamp(clock.instant()));
-            status.setMessage("job " + job.state() + lastLine(tail.text()));
+            status.setMessage("job " + job.state() + lastLine(job.log()));
         } else {
             // running, or a state this operator does not know (queued)
             status.setMessage("job " + job.state() + movedTo.map(to -> "; spec.server now names " + to

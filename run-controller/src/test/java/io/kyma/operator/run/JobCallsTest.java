@@ -44,6 +44,29 @@ class JobCallsTest {
     }
 
     @Test
+    void startBodiesCountInTheByteBudgetAndABigOneIsNotPassedBySmallerOnes() {
+        // 10 slots, but bytes for 3 calls of 100 (what each holds of its answer) beside one another
+        JobCalls calls = new JobCalls(10, 10, 300, 100, Duration.ofSeconds(1), Duration.ofSeconds(60), clock, timer);
+        ask(calls, run("a", "poll-1"), "http://jobs:9090");
+        ask(calls, run("a", "poll-2"), "http://jobs:9090");
+        calls.ask(run("b", "big-start"), JobCalls.Kind.START, JobServerUrl.parse("http://jobs:9090"), () -> {
+            started.add("b/big-start");
+            CompletableFuture<Object> answer = new CompletableFuture<>();
+            open.add(answer);
+            return answer;
+        }, Duration.ZERO, 150);
+        ask(calls, run("c", "poll-3"), "http://jobs:9090");
+        assertThat(started).as("250 more would not fit beside 200, and the poll behind it waits too")
+                .containsExactly("a/poll-1", "a/poll-2");
+        open.get(0).complete("answer");
+        assertThat(started).as("still 350 with it").containsExactly("a/poll-1", "a/poll-2");
+        open.get(1).complete("answer");
+        assertThat(started).containsExactly("a/poll-1", "a/poll-2", "b/big-start");
+        open.get(2).complete("id");
+        assertThat(started).last().isEqualTo("c/poll-3");
+    }
+
+    @Test
     void noMoreCallsRunThanTheLimitAndTheNextStartsWhenOneEnds() {
         JobCalls calls = calls(2, 10);
         for (int i = 0; i < 5; i++) {

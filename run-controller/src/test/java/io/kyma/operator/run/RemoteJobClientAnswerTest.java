@@ -22,6 +22,7 @@ import com.sun.net.httpserver.HttpServer;
 class RemoteJobClientAnswerTest {
     private HttpServer server;
     private int code;
+    private String answer = "{\"error\":\"not now\"}";
 
     @AfterEach
     void stop() {
@@ -33,7 +34,7 @@ class RemoteJobClientAnswerTest {
     private JobServerUrl serve() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
         server.createContext("/", exchange -> {
-            byte[] body = "{\"error\":\"not now\"}".getBytes(StandardCharsets.UTF_8);
+            byte[] body = answer.getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(code, body.length);
             exchange.getResponseBody().write(body);
             exchange.close();
@@ -42,11 +43,14 @@ class RemoteJobClientAnswerTest {
         return JobServerUrl.parse("http://127.0.0.1:" + server.getAddress().getPort());
     }
 
-    private RemoteJobException start(JobServerUrl url) {
+    private static RemoteJobClient client() {
         ServerAddresses addresses = new ServerAddresses(ServerAllowList.parse("127.0.0.1"), Optional.empty(),
                 Set.of(), InetAddress::getAllByName);
-        try (RemoteJobClient client = new RemoteJobClient(Duration.ofSeconds(2), Duration.ofSeconds(5), 64 * 1024,
-                addresses)) {
+        return new RemoteJobClient(Duration.ofSeconds(2), Duration.ofSeconds(5), 256 * 1024, addresses);
+    }
+
+    private RemoteJobException start(JobServerUrl url) {
+        try (RemoteJobClient client = client()) {
             Throwable thrown = catchThrowable(() -> client.start(url, "build",
                     Map.of(), "uid").join());
             assertThat(thrown).isInstanceOf(CompletionException.class);
@@ -73,5 +77,20 @@ class RemoteJobClientAnswerTest {
     void aConflictAnsweringAPollIsNoRetryOfAStart() {
         assertThat(RemoteJobClient.busy(409, false)).isFalse();
         assertThat(RemoteJobClient.busy(409, true)).isTrue();
+    }
+
+    @Test
+    void anAnswerWaitingForItsReconcileHoldsNoMoreThanTheTailTheStatusShows() throws IOException {
+        JobServerUrl url = serve();
+        code = 200;
+        // 65,536 characters of two bytes each in UTF-8, and two in a Java string
+        answer = "{\"id\":\"j\",\"state\":\"running\",\"log\":\"" + "line\\n".repeat(10) + "\u0100".repeat(65_536)
+                + "\"}";
+        try (RemoteJobClient client = client()) {
+            RemoteJob job = client.get(url, "j", LogTail.MAX_BYTES).join();
+            assertThat(job.log().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(LogTail.MAX_BYTES);
+            assertThat(job.log().length()).as("half the characters of the tail's bytes").isEqualTo(LogTail.MAX_BYTES / 2);
+            assertThat(job.logTruncated()).isTrue();
+        }
     }
 }

@@ -39,6 +39,25 @@ class RunPlanTest {
     }
 
     @Test
+    void parametersThatEncodeBeyondWhatAStartMaySendAreAnInvalidSpec() {
+        Run run = run(null, null, null);
+        for (int i = 0; i < 22; i++) {
+            run.getSpec().getJob().getParams().put("p" + i, "\u0001".repeat(4096)); // six bytes each once encoded
+        }
+        assertThatThrownBy(() -> RunPlan.of(run, SETTINGS)).isInstanceOfSatisfying(RunPlan.Invalid.class, e -> {
+            assertThat(e.reason()).isEqualTo("InvalidSpec");
+            assertThat(e.getMessage()).isEqualTo("spec.job.params: 528 KiB once encoded for the job service, more than"
+                    + " the 512 KiB a start may send");
+        });
+        run.getSpec().getJob().getParams().clear();
+        for (int i = 0; i < 64; i++) {
+            run.getSpec().getJob().getParams().put("p".repeat(60) + i, "v".repeat(4096)); // the schema's most, plain
+        }
+        assertThat(StartBody.encode("build", run.getSpec().getJob().getParams(), "uid").length)
+                .isLessThan(StartBody.MAX_BYTES);
+    }
+
+    @Test
     void raisesPollIntervalsBelowTheFloor() throws RunPlan.Invalid {
         assertThat(RunPlan.of(run("http://a.allowed.example", "0s", "1m"), SETTINGS).pollInterval())
                 .isEqualTo(RunPlan.MIN_POLL);
