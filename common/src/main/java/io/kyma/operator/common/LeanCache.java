@@ -34,7 +34,8 @@ import io.fabric8.kubernetes.client.informers.cache.ItemStore;
  * <p>
  * What is kept of the metadata: name, namespace, generateName, uid (as two longs), resourceVersion (as a long),
  * generation, creation and deletion timestamps, the deletion grace period, the labels the operator reads
- * ({@link #KEPT_LABELS}), owner references and finalizers. What goes: server-side apply's {@code managedFields}
+ * ({@link #KEPT_LABELS}), the owner references it reads ({@link #shareOwners}) and the finalizers ({@link
+ * #keptFinalizers}: a long list only as its length and the kind's own entry). What goes: server-side apply's {@code managedFields}
  * (bigger than the rest of an object once two managers have written it), selfLink, unknown fields, every other label
  * and every annotation. Those are the tenant's to write, up to hundreds of KiB an object, and nothing here reads
  * them: kept, a few hundred such objects would fill the heap. Spec and status are kept as they came, after the kind's
@@ -194,9 +195,9 @@ public final class LeanCache {
             this.creationTimestamp = share(m.getCreationTimestamp());
             this.labels = shareMap(m.getLabels(), LeanCache::keptLabel);
             this.annotations = shareMap(m.getAnnotations(), LeanCache::keptAnnotation);
-            this.owners = shareOwners(m.getOwnerReferences());
-            this.finalizers = m.getFinalizers() == null || m.getFinalizers().isEmpty() ? List.of()
-                    : share(m.getFinalizers().stream().map(LeanCache::share).toList());
+            this.owners = shareOwners(m.getOwnerReferences(), resource.getGroup());
+            this.finalizers = keptFinalizers(m.getFinalizers(), resource.getPlural() + "." + resource.getGroup()
+                    + "/finalizer");
             this.rare = Rare.of(m, uid == null && m.getUid() != null,
                     version == ABSENT && m.getResourceVersion() != null);
             this.spec = resource.getSpec();
@@ -366,18 +367,77 @@ public final class LeanCache {
         }
     }
 
-    private static List<OwnerReference> shareOwners(List<OwnerReference> owners) {
+    /** Owner references of the object's own API group kept beside its controller's, at most. */
+    static final int KEPT_OWNERS = 4;
+    /** Finalizer lists up to this long are kept as they are; longer ones as {@link Finalizers}. */
+    static final int FEW_FINALIZERS = 8;
+
+    /**
+     * The owner references the operator reads: the controller's, and the first {@link #KEPT_OWNERS} of the object's
+     * own API group. Anyone who may edit an object may add thousands of others; nothing here reads them (the API
+     * server's garbage collector reads its own copy).
+     */
+    private static List<OwnerReference> shareOwners(List<OwnerReference> owners, String group) {
         if (owners == null || owners.isEmpty()) {
             return List.of();
         }
-        List<OwnerReference> copy = new ArrayList<>(owners.size());
+        List<OwnerReference> copy = new ArrayList<>(Math.min(owners.size(), KEPT_OWNERS + 1));
+        int ofGroup = 0;
         for (OwnerReference o : owners) {
+            boolean controller = Boolean.TRUE.equals(o.getController());
+            boolean sameGroup = o.getApiVersion() != null && o.getApiVersion().startsWith(group + "/");
+            if (!controller && !(sameGroup && ofGroup < KEPT_OWNERS)) {
+                continue;
+            }
+            ofGroup += sameGroup && !controller ? 1 : 0;
             OwnerReference shared = new OwnerReference(share(o.getApiVersion()), o.getBlockOwnerDeletion(),
                     o.getController(), share(o.getKind()), share(o.getName()), share(o.getUid()));
             shared.setAdditionalProperties(null);
             copy.add(shared);
         }
         return CANONICAL.of(Collections.unmodifiableList(copy));
+    }
+
+    /**
+     * The finalizers as the cache keeps them: a short list as it is; a long one (anyone who may edit the object may
+     * write thousands) as its length and where the kind's own finalizer stands, every other entry read as a
+     * placeholder. Each entry keeps its place, so that the JSON patch JOSDK computes from the cached object to take
+     * its finalizer off removes that entry and no other.
+     */
+    static List<String> keptFinalizers(List<String> all, String own) {
+        if (all == null || all.isEmpty()) {
+            return List.of();
+        }
+        if (all.size() <= FEW_FINALIZERS) {
+            return share(all.stream().map(LeanCache::share).toList());
+        }
+        return new Finalizers(all.size(), all.indexOf(own), own);
+    }
+
+    /** A long finalizer list: its length and the kind's own finalizer in its place; the others read as a placeholder. */
+    static final class Finalizers extends java.util.AbstractList<String> implements java.util.RandomAccess {
+        /** What every finalizer not kept reads as. */
+        static final String OTHER = "finalizer.not.kept.in.the.operator.cache/other";
+        private final int size;
+        private final int own;
+        private final String ownName;
+
+        Finalizers(int size, int own, String ownName) {
+            this.size = size;
+            this.own = own;
+            this.ownName = ownName;
+        }
+
+        @Override
+        public String get(int index) {
+            java.util.Objects.checkIndex(index, size);
+            return index == own ? ownName : OTHER;
+        }
+
+        @Override
+        public int size() {
+            return size;
+        }
     }
 
     /**

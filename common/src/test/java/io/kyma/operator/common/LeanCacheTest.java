@@ -47,6 +47,42 @@ class LeanCacheTest {
     }
 
     @Test
+    void aLongFinalizerListKeepsOnlyItsLengthAndTheKindsOwnEntryInItsPlace() {
+        Widget original = widget("a", "7");
+        List<String> finalizers = new java.util.ArrayList<>();
+        java.util.stream.IntStream.range(0, 10_000).forEach(i -> finalizers.add("tenant.example/f-" + i));
+        String own = "widgets.test.example.io/finalizer";
+        finalizers.add(5_000, own);
+        original.getMetadata().setFinalizers(finalizers);
+
+        List<String> kept = put(original).getMetadata().getFinalizers();
+
+        assertThat(kept).hasSize(10_001).isInstanceOf(LeanCache.Finalizers.class);
+        assertThat(kept.indexOf(own)).isEqualTo(5_000);
+        assertThat(kept.get(0)).isEqualTo(LeanCache.Finalizers.OTHER);
+        assertThat(new java.util.ArrayList<>(kept).remove(own)).as("as JOSDK takes it off a copy").isTrue();
+        Widget few = widget("b", "7");
+        few.getMetadata().setFinalizers(List.of("a.example/x", own));
+        assertThat(put(few).getMetadata().getFinalizers()).containsExactly("a.example/x", own);
+    }
+
+    @Test
+    void onlyTheOwnerReferencesReadHereAreKept() {
+        Widget original = widget("a", "7");
+        List<io.fabric8.kubernetes.api.model.OwnerReference> owners = new java.util.ArrayList<>();
+        java.util.stream.IntStream.range(0, 1000).forEach(i -> owners.add(new OwnerReferenceBuilder()
+                .withApiVersion("other.example/v1").withKind("Thing").withName("t-" + i).withUid("u-" + i).build()));
+        java.util.stream.IntStream.range(0, 10).forEach(i -> owners.add(new OwnerReferenceBuilder()
+                .withApiVersion("test.example.io/v1").withKind("Widget").withName("w-" + i).withUid("w-" + i).build()));
+        owners.add(new OwnerReferenceBuilder().withApiVersion("apps/v1").withKind("Deployment").withName("d")
+                .withUid("d").withController(true).build());
+        original.getMetadata().setOwnerReferences(owners);
+
+        assertThat(put(original).getMetadata().getOwnerReferences()).extracting(o -> o.getName())
+                .containsExactly("w-0", "w-1", "w-2", "w-3", "d");
+    }
+
+    @Test
     void aStoredObjectSerialisesAndReadsBackAsJosdkDoesToCloneIt() {
         Widget copy = Serialization.unmarshal(Serialization.asJson(put(widget("a", "7"))), Widget.class);
 

@@ -149,6 +149,25 @@ class ReliabilityIT {
         awaitKyma("counted", k -> phase(k, KymaPhase.READY));
     }
 
+    void kymaWithManyFinalizers() {
+        Kyma kyma = kyma("finalized", "istio");
+        List<String> foreign = IntStream.range(0, 20).mapToObj(i -> "tenant.example/f-" + i).toList();
+        kyma.getMetadata().setFinalizers(foreign);
+        create(kyma);
+        String own = "kymas.inventory.kyma-project.io/finalizer";
+        awaitKyma("finalized", k -> phase(k, KymaPhase.READY) && k.getMetadata().getFinalizers().contains(own));
+        admin.resources(Kyma.class).inNamespace(NS).withName("finalized").delete();
+        // the cache keeps such a list as its length and the operator's entry: its JSON patch must take off that one
+        await().atMost(Duration.ofSeconds(30)).until(() -> !get(Kyma.class, "finalized").getMetadata().getFinalizers()
+                .contains(own));
+        assertThat(get(Kyma.class, "finalized").getMetadata().getFinalizers()).containsExactlyElementsOf(foreign);
+        admin.resources(Kyma.class).inNamespace(NS).withName("finalized").edit(k -> {
+            k.getMetadata().setFinalizers(List.of());
+            return k;
+        });
+        await().atMost(Duration.ofSeconds(30)).until(() -> get(Kyma.class, "finalized") == null);
+    }
+
     void kymaComponentNameHeldByAnotherKyma() {
         create(kyma("a", "b-c"));
         awaitKyma("a", k -> phase(k, KymaPhase.READY));
