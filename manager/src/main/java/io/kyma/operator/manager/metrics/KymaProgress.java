@@ -13,17 +13,18 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.common.SharedStore;
+import io.kyma.operator.manager.limits.FairShares;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
 /**
  * What a person watching the Kymas wants to see: how long each took to become Ready (a histogram, observed when the
- * watch shows a Kyma turn Ready) and which Kymas have waited longest without being Ready (the ten oldest, by name,
- * so that the number of series stays bounded however many Kymas there are).
+ * watch shows a Kyma turn Ready) and which Kymas have waited longest without being Ready (the ten oldest of each phase,
+ * by name, so that the number of series stays bounded however many Kymas there are).
  */
 public final class KymaProgress {
-    /** How many of the oldest Kymas that are not Ready are exported by name. */
+    /** How many of the oldest Kymas of each phase that are not Ready are exported by name. */
     public static final int SLOWEST = 10;
     private static final String READY = "Ready";
 
@@ -39,7 +40,8 @@ public final class KymaProgress {
         this.clock = clock;
         this.timeToReady = metrics.kymaTimeToReady();
         this.slowest = MultiGauge.builder("kyma_operator_unready_kymas_age_seconds")
-                .description("Seconds since creation of the " + SLOWEST + " oldest Kymas that are not Ready")
+                .description("Seconds since creation of the " + SLOWEST + " oldest Kymas of each phase that are not"
+                        + " Ready, shared fairly between namespaces")
                 .register(metrics.registry());
         kymas.onChange(this::changed);
         metrics.beforeScrape(this::refresh);
@@ -67,11 +69,27 @@ public final class KymaProgress {
         }
     }
 
-    /** The oldest Kymas that are not Ready, oldest first, at most {@link #SLOWEST}. */
+    /**
+     * The oldest Kymas that are not Ready, oldest first: at most {@link #SLOWEST} of each phase, shared max-min fairly
+     * between namespaces, so that one namespace's old Kymas (in Error, say) cannot hide another namespace's Kyma
+     * stuck in Processing from the alert.
+     */
     List<Map.Entry<Tags, Double>> slowest() {
         Instant now = clock.instant();
-        return unready.values().stream().sorted(Comparator.comparing(Unready::created)
-                .thenComparing(Unready::namespace).thenComparing(Unready::name)).limit(SLOWEST)
+        Comparator<Unready> oldestFirst = Comparator.comparing(Unready::created).thenComparing(Unready::namespace)
+                .thenComparing(Unready::name);
+        Map<String, Map<String, List<Unready>>> byPhase = new java.util.TreeMap<>();
+        unready.values().forEach(u -> byPhase.computeIfAbsent(u.phase(), p -> new java.util.TreeMap<>())
+                .computeIfAbsent(u.namespace(), n -> new java.util.ArrayList<>()).add(u));
+        List<Unready> shown = new java.util.ArrayList<>();
+        for (Map<String, List<Unready>> byNamespace : byPhase.values()) {
+            Map<String, Integer> counts = new java.util.HashMap<>();
+            byNamespace.forEach((ns, list) -> counts.put(ns, list.size()));
+            Map<String, Integer> shares = FairShares.maxMin(counts, SLOWEST, new java.util.Random(0));
+            byNamespace.forEach((ns, list) -> list.stream().sorted(oldestFirst).limit(shares.get(ns))
+                    .forEach(shown::add));
+        }
+        return shown.stream().sorted(oldestFirst)
                 .map(u -> Map.entry(Tags.of("kyma_namespace", u.namespace(), "kyma", u.name(), "phase", u.phase()),
                         Math.max(0, Duration.between(u.created(), now).toMillis() / 1000.0)))
                 .toList();

@@ -1,11 +1,12 @@
 package io.kyma.operator.manager.shard;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+
+import io.kyma.operator.manager.limits.FairShares;
 
 /**
  * At most {@code limit} items drawn from a stream read twice, shared max-min fairly between namespaces: the first
@@ -23,24 +24,9 @@ final class FairSample<T> {
         this.random = random;
     }
 
-    /**
-     * Each namespace's share of {@code limit}: the namespaces with the fewest items take all of theirs, the rest
-     * split what is left evenly (water-filling). With more namespaces than {@code limit}, which of those with as
-     * many items get one is drawn at random.
-     */
+    /** Each namespace's share of {@code limit} ({@link FairShares#maxMin}). */
     static Map<String, Integer> quotas(Map<String, Integer> counts, int limit, Random random) {
-        List<Map.Entry<String, Integer>> byCount = new ArrayList<>(counts.entrySet());
-        java.util.Collections.shuffle(byCount, random);
-        byCount.sort(Map.Entry.comparingByValue(Comparator.naturalOrder()));
-        Map<String, Integer> quotas = new HashMap<>();
-        int left = limit;
-        for (int i = 0; i < byCount.size(); i++) {
-            int share = left / (byCount.size() - i);
-            int quota = Math.min(byCount.get(i).getValue(), share);
-            quotas.put(byCount.get(i).getKey(), quota);
-            left -= quota;
-        }
-        return quotas;
+        return FairShares.maxMin(counts, limit, random);
     }
 
     /** An item of the second read; kept in its namespace's sample, or not. */

@@ -43,18 +43,35 @@ class KymaProgressTest {
     }
 
     @Test
-    void theSlowestAreTheTenOldestNotReadyWithTheirAgeAndPhase() {
-        for (int i = 0; i < 12; i++) {
-            put(kyma("k" + i, T0.plusSeconds(i), i < 6 ? KymaPhase.PROCESSING : KymaPhase.PENDING, null));
+    void theSlowestAreTheTenOldestNotReadyOfEachPhaseWithTheirAge() {
+        for (int i = 0; i < 24; i++) {
+            put(kyma("k" + i, T0.plusSeconds(i), i < 12 ? KymaPhase.PROCESSING : KymaPhase.PENDING, null));
         }
         put(kyma("k0", T0, KymaPhase.READY, T0.plusSeconds(30)));
         clock.advance(Duration.ofSeconds(100));
         List<java.util.Map.Entry<io.micrometer.core.instrument.Tags, Double>> slowest = progress.slowest();
-        assertThat(slowest).hasSize(KymaProgress.SLOWEST);
+        assertThat(slowest).hasSize(2 * KymaProgress.SLOWEST);
         assertThat(slowest.get(0).getKey().stream().map(t -> t.getKey() + "=" + t.getValue()).toList())
                 .containsExactly("kyma=k1", "kyma_namespace=ns", "phase=Processing");
         assertThat(slowest.get(0).getValue()).isEqualTo(99.0);
-        assertThat(slowest.get(9).getValue()).isEqualTo(90.0);
+        assertThat(slowest).filteredOn(e -> e.getKey().stream().anyMatch(t -> t.getValue().equals("Processing")))
+                .hasSize(KymaProgress.SLOWEST).last().satisfies(e -> assertThat(e.getValue()).isEqualTo(90.0));
+    }
+
+    @Test
+    void oneNamespacesOldKymasCannotHideAnothersStuckOneFromTheAlert() {
+        for (int i = 0; i < 30; i++) {
+            Kyma old = kyma("noisy-" + i, T0.plusSeconds(i), KymaPhase.PROCESSING, null);
+            old.getMetadata().setNamespace("noisy");
+            put(old);
+        }
+        Kyma stuck = kyma("stuck", T0.plusSeconds(60), KymaPhase.PROCESSING, null);
+        stuck.getMetadata().setNamespace("quiet");
+        put(stuck);
+        clock.advance(Duration.ofSeconds(100));
+        assertThat(progress.slowest()).hasSize(KymaProgress.SLOWEST)
+                .anySatisfy(e -> assertThat(e.getKey().stream().map(t -> t.getKey() + "=" + t.getValue()).toList())
+                        .containsExactly("kyma=stuck", "kyma_namespace=quiet", "phase=Processing"));
     }
 
     @Test
