@@ -13,9 +13,11 @@ import java.util.Locale;
  */
 public final class JobServerUrl {
     private final URI base;
+    private final String origin;
 
     private JobServerUrl(URI base) {
         this.base = base;
+        this.origin = originOf(base);
     }
 
     /**
@@ -59,10 +61,54 @@ public final class JobServerUrl {
         return host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
     }
 
-    /** The service a connection goes to, {@code scheme://host:port}: what a per-server limit counts by. */
+    /**
+     * The service a connection goes to, {@code scheme://host:port}: what a per-server limit counts by. An address is
+     * written one way whatever way the URL writes it ({@code [::ffff:a60:505]} and {@code 167118085} are
+     * {@code 10.96.5.5}), so that spelling it differently gives no more calls to one service.
+     */
     public String origin() {
+        return origin;
+    }
+
+    private static String originOf(URI base) {
         int port = base.getPort() >= 0 ? base.getPort() : base.getScheme().equals("https") ? 443 : 80;
-        return base.getScheme() + "://" + base.getHost().toLowerCase(java.util.Locale.ROOT) + ":" + port;
+        String host = base.getHost().toLowerCase(Locale.ROOT);
+        if (host.startsWith("[")) {
+            try {
+                // an IPv6 literal (the URI checked it): read as one, no name is looked up
+                InetAddress address = InetAddress.getByName(host.substring(1, host.length() - 1));
+                String literal = address.getHostAddress().replaceFirst("%.*$", "");
+                host = address instanceof java.net.Inet6Address ? "[" + literal + "]" : literal;
+            } catch (java.net.UnknownHostException e) {
+                // not read as an address: counted as written
+            }
+        } else {
+            host = ipv4(host).orElse(host);
+        }
+        return base.getScheme() + "://" + host + ":" + port;
+    }
+
+    /**
+     * An IPv4 address in the forms the JDK reads as one ({@code a.b.c.d}, and {@code a.b.c}, {@code a.b}, {@code a}
+     * with the last part filling the rest), as a dotted quad; empty for anything else.
+     */
+    static java.util.Optional<String> ipv4(String host) {
+        if (!host.matches("[0-9]{1,10}(\\.[0-9]{1,10}){0,3}")) {
+            return java.util.Optional.empty();
+        }
+        String[] parts = host.split("\\.");
+        long value = 0;
+        for (int i = 0; i < parts.length; i++) {
+            long part = Long.parseLong(parts[i]);
+            boolean last = i == parts.length - 1;
+            long max = last ? (1L << (8 * (4 - i))) - 1 : 255;
+            if (part > max) {
+                return java.util.Optional.empty();
+            }
+            value = last ? (value << (8 * (4 - i))) | part : (value << 8) | part;
+        }
+        return java.util.Optional.of((value >> 24 & 255) + "." + (value >> 16 & 255) + "." + (value >> 8 & 255) + "."
+                + (value & 255));
     }
 
     /** Whether the service is spoken to over plain HTTP. */

@@ -3,6 +3,9 @@ package io.kyma.operator.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -32,5 +35,22 @@ class JobServerUrlTest {
     void rejectsWhatTheHttpClientCouldNotUseSayingWhyWithoutEchoingIt(String text, String why) {
         assertThatThrownBy(() -> JobServerUrl.parse(text)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(why);
+    }
+
+    @Test
+    void oneAddressWrittenManyWaysIsOneServiceForThePerServerLimit() {
+        for (String spelling : List.of("http://10.96.5.5", "http://10.96.5.5:80", "http://[::ffff:10.96.5.5]",
+                "http://[::ffff:a60:505]", "http://010.096.005.005", "http://174064901")) {
+            assertThat(JobServerUrl.parse(spelling).origin()).as(spelling).isEqualTo("http://10.96.5.5:80");
+        }
+        assertThat(JobServerUrl.parse("http://[2001:DB8:0::1]:8080").origin()).isEqualTo("http://[2001:db8:0:0:0:0:0:1]:8080");
+        assertThat(JobServerUrl.parse("http://Jobs.Example:9090").origin()).isEqualTo("http://jobs.example:9090");
+        for (String shortForm : List.of("http://10.96.1285", "http://1.2.3.4.5")) {
+            assertThatThrownBy(() -> JobServerUrl.parse(shortForm)).as("the URL's grammar has no such address")
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThat(JobServerUrl.ipv4("10.6292741")).contains("10.96.5.5");
+        assertThat(JobServerUrl.ipv4("256.1.1.1")).isEmpty();
+        assertThat(JobServerUrl.ipv4("4294967296")).isEmpty();
     }
 }
