@@ -42,6 +42,12 @@ import io.kyma.operator.api.Run;
 public final class JobCalls {
     /** How long a Run's entry is kept without any reconcile asking for it (a Run deleted unnoticed). */
     static final Duration IDLE = Duration.ofHours(1);
+    /**
+     * How far into a namespace's line a turn looks for a call whose server is not at its limit: bounded, so that
+     * thousands of calls waiting for one full server cost no scan of them all, under the lock, at every call that
+     * ends. A call further back waits until those ahead of it move (only its own namespace's calls are ahead of it).
+     */
+    static final int LOOK_AHEAD = 64;
     /** Answers may hold this many copies of an answer's size at once: its bytes, its log as text, the kept tail. */
     public static final int COPIES = 3;
 
@@ -496,7 +502,8 @@ public final class JobCalls {
             Call pick = null;
             boolean full = false;
             if (!byShare || byNamespace.getOrDefault(namespace, 0) < share) {
-                for (Iterator<Call> it = line.iterator(); it.hasNext();) {
+                int looked = 0;
+                for (Iterator<Call> it = line.iterator(); it.hasNext() && looked++ < LOOK_AHEAD;) {
                     Call call = it.next();
                     if (perServer.getOrDefault(call.origin(), 0) < maxPerServer) {
                         full = !fits(call);

@@ -67,6 +67,25 @@ class JobCallsTest {
     }
 
     @Test
+    void aTurnLooksOnlySoFarIntoALineOfCallsForAFullServer() {
+        JobCalls calls = calls(10, 1);
+        for (int i = 0; i < 100; i++) {
+            ask(calls, run("a", "slow-" + i), "http://slow:9090");
+        }
+        ask(calls, run("a", "near"), "http://other:9090"); // behind 99 waiting for the slow server
+        ask(calls, run("b", "other"), "http://other:9090");
+        assertThat(started).as("a's call beyond the look-ahead waits; b's line is looked at on its own")
+                .containsExactly("a/slow-0", "b/other");
+        JobCalls few = calls(10, 1);
+        started.clear();
+        for (int i = 0; i < 10; i++) {
+            ask(few, run("c", "slow-" + i), "http://slow:9090");
+        }
+        ask(few, run("c", "near"), "http://other:9090");
+        assertThat(started).as("within the look-ahead").containsExactly("c/slow-0", "c/near");
+    }
+
+    @Test
     void noMoreCallsRunThanTheLimitAndTheNextStartsWhenOneEnds() {
         JobCalls calls = calls(2, 10);
         for (int i = 0; i < 5; i++) {
