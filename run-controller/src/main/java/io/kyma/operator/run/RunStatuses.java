@@ -54,6 +54,11 @@ public final class RunStatuses {
             status.setPhase(job.succeeded() ? RunPhase.SUCCEEDED : RunPhase.FAILED);
             status.setCompletionTime(Conditions.timestamp(clock.instant()));
             status.setMessage("job " + job.state() + lastLine(job.log()));
+            String reason = job.succeeded() ? "JobSucceeded" : "cancelled".equals(job.state()) ? "JobCancelled"
+                    : "JobFailed";
+            status.setConditions(Conditions.replace(status.getConditions(), conditions.condition(
+                    status.getConditions(), SUCCEEDED, job.succeeded(), reason, status.getMessage(),
+                    run.getMetadata().getGeneration())));
         } else {
             // running, or a state this operator does not know (queued)
             status.setMessage("job " + job.state() + movedTo.map(to -> "; spec.server now names " + to

@@ -73,6 +73,21 @@ class RunStatusesTest {
     }
 
     @Test
+    void anEndedJobSaysSoInTheSucceededCondition() {
+        Run run = run(statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090")));
+        for (String[] ending : new String[][] { { "succeeded", "True", "JobSucceeded" },
+                { "failed", "False", "JobFailed" }, { "cancelled", "False", "JobCancelled" } }) {
+            RunStatus done = statuses.polled(run, new RemoteJob("job-1", ending[0], ""), Optional.empty());
+            assertThat(done.getConditions()).filteredOn(c -> c.getType().equals("Succeeded")).singleElement()
+                    .satisfies(c -> {
+                        assertThat(c.getStatus()).isEqualTo(ending[1]);
+                        assertThat(c.getReason()).isEqualTo(ending[2]);
+                        assertThat(c.getMessage()).isEqualTo("job " + ending[0]);
+                    });
+        }
+    }
+
+    @Test
     void aRunIsUnreachableWhileItsLastAttemptFoundNoServiceAndItHasNotEnded() {
         Run fresh = run(null);
         assertThat(RunStatuses.unreachable(fresh)).as("no status yet").isFalse();
