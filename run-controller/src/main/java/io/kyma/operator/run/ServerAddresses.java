@@ -20,7 +20,6 @@ import java.util.Set;
  * addresses outside those ranges ({@code fd00:ec2::254}, {@code 100.100.100.200});</li>
  * <li>the operator's own addresses (its network interfaces: its metrics and probe ports) and the API server's.</li>
  * </ul>
- * Never allowed: the address and port of the default job service ({@code --remote-server-url}) under any other URL.
  * Every address of a name must pass: a name that resolves to one public and one loopback address is refused. The job
  * service named by {@code --remote-server-url} is the administrator's own and never checked.
  */
@@ -52,43 +51,6 @@ public final class ServerAddresses {
         this.defaultServer = defaultServer;
         this.own = Set.copyOf(own);
         this.resolver = resolver;
-        refreshDefault();
-    }
-
-    /** How long the default server's addresses are used before they are looked up again. */
-    static final long DEFAULT_ADDRESSES_FOR_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
-    /** The addresses the default server's name resolved to, and when (System.nanoTime()). */
-    private volatile Set<InetAddress> defaultAddresses = Set.of();
-    private volatile long defaultResolvedAt;
-
-    /** Looks up the default server's addresses again if they are older than {@link #DEFAULT_ADDRESSES_FOR_NANOS}. */
-    private void refreshDefault() {
-        if (defaultServer.isEmpty() || defaultResolvedAt != 0
-                && System.nanoTime() - defaultResolvedAt < DEFAULT_ADDRESSES_FOR_NANOS) {
-            return;
-        }
-        try {
-            defaultAddresses = java.util.Arrays.stream(resolver.resolve(defaultServer.get().host()))
-                    .map(ServerAddresses::plain).collect(java.util.stream.Collectors.toUnmodifiableSet());
-        } catch (UnknownHostException e) {
-            // kept as they were: the default server may be down for a moment
-        }
-        defaultResolvedAt = System.nanoTime();
-    }
-
-    /**
-     * Whether {@code address} is where the default server listens on {@code server}'s port. A tenant's name made to
-     * resolve there (a short DNS time to live, a Service of type ExternalName) would poll or cancel the jobs of the
-     * administrator's service, whose other tenants use it, under any job id its own server answered a start with.
-     */
-    private boolean defaultService(JobServerUrl server, InetAddress address) {
-        return defaultServer.isPresent() && defaultAddresses.contains(address)
-                && port(server) == port(defaultServer.get());
-    }
-
-    private static int port(JobServerUrl server) {
-        String origin = server.origin();
-        return Integer.parseInt(origin.substring(origin.lastIndexOf(':') + 1));
     }
 
     /** The addresses of this host's network interfaces, and those {@code hosts} resolve to now. */
@@ -126,9 +88,6 @@ public final class ServerAddresses {
         }
         InetAddress[] addresses;
         try {
-            if (looksUp(server)) {
-                refreshDefault(); // on a look-up thread: it may wait for a name server too
-            }
             addresses = resolver.resolve(server.host());
         } catch (UnknownHostException e) {
             throw new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, RemoteJobClient.UNREACHABLE, null);
@@ -161,9 +120,6 @@ public final class ServerAddresses {
 
     /** Whether a call to {@code server} may connect to {@code address}. */
     boolean allows(JobServerUrl server, InetAddress address) {
-        if (defaultService(server, address)) {
-            return false; // only through the default server's own URL (no spec.server)
-        }
         if (allowList.listsAddress(address)) {
             return true;
         }
