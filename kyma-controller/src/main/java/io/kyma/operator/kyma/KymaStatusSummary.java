@@ -54,7 +54,7 @@ public final class KymaStatusSummary {
      */
     public KymaStatus summarise(Kyma kyma, ModulePlan plan, Collection<HelmComponent> components,
             List<Problem> problems) {
-        ComponentCounts counts = count(plan, components);
+        ComponentCounts counts = count(kyma, plan, components);
         KymaPhase phase;
         String reason;
         String message;
@@ -120,13 +120,18 @@ public final class KymaStatusSummary {
         return status;
     }
 
-    /** Counts only the components the plan asks for; the total is the plan's size. */
-    static ComponentCounts count(ModulePlan plan, Collection<HelmComponent> components) {
+    /**
+     * Counts only the components the plan asks for, each by its name ({@link ModulePlan#componentName}): anyone may
+     * make more objects naming the Kyma as owner and one of its modules, and those neither count nor take a
+     * component's place. The total is the plan's size.
+     */
+    static ComponentCounts count(Kyma kyma, ModulePlan plan, Collection<HelmComponent> components) {
         ComponentCounts counts = new ComponentCounts();
         counts.setTotal(plan.modules().size());
         for (HelmComponent component : components) {
             Module module = plan.modules().get(component.getSpec().getModule());
-            if (module == null || component.getStatus() == null || component.getStatus().getState() == null) {
+            if (module == null || component.getStatus() == null || component.getStatus().getState() == null
+                    || !ModulePlan.componentName(kyma, module.getName()).equals(component.getMetadata().getName())) {
                 continue;
             }
             if (!upToDate(component, module)) {

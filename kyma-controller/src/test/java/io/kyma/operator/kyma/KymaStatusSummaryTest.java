@@ -130,6 +130,22 @@ class KymaStatusSummaryTest {
                 .extracting(c -> c.getType()).containsExactly("Ready");
     }
 
+    @Test
+    void objectsMadeByHandNamingTheKymaAndAModuleNeitherCountNorMakeItReady() {
+        Kyma kyma = kyma("prod", "istio");
+        List<HelmComponent> components = new ArrayList<>();
+        for (int i = 0; i < 101; i++) {
+            HelmComponent extra = component("istio", ComponentState.SUCCESS);
+            extra.getMetadata().setName("made-by-hand-" + i);
+            components.add(extra);
+        }
+        components.add(component("istio", ComponentState.STARTED));
+        KymaStatus status = summary.summarise(kyma, ModulePlan.of(kyma), components);
+        assertThat(status.getComponents().getSuccess()).isZero();
+        assertThat(status.getComponents().getStarted()).isEqualTo(1);
+        assertThat(status.getPhase()).isEqualTo(KymaPhase.PROCESSING);
+    }
+
     static Kyma kyma(String name, String... modules) {
         Kyma kyma = new Kyma();
         kyma.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("default").withGeneration(3L).build());
