@@ -132,7 +132,11 @@ public final class JobCalls {
     }
 
     /** A job a start answered with, and the server the start went to. */
-    public record Started(String id, JobServerUrl server) {
+    public record Started(String id, JobServerUrl server, Instant at) {
+        /** A start recorded in a Run's status: when it was answered is not known here. */
+        public Started(String id, JobServerUrl server) {
+            this(id, server, null);
+        }
     }
 
     /**
@@ -578,7 +582,7 @@ public final class JobCalls {
                     entry.lastPoll = now;
                 }
                 if (call.kind() == Kind.START && problem == null) {
-                    entry.started = new Started(String.valueOf(value), call.server());
+                    entry.started = new Started(String.valueOf(value), call.server(), now);
                 }
                 heard = entry;
             }

@@ -246,6 +246,9 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
             throw new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, UNREACHABLE, null);
         }
         String text = answer.error() == null ? "" : ": " + ServerText.line(answer.error(), ServerText.MAX_MESSAGE);
+        if (starting && code == 409 && answer.id() != null) {
+            return answer; // the job an earlier try of the same start made, as idempotent services name it
+        }
         if (code >= 500 || busy(code, starting)) {
             throw new RemoteJobException(RemoteJobException.Kind.SERVER_ERROR,
                     "the job service answered HTTP " + code + text, null);

@@ -214,8 +214,9 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         String id = job.get().id();
         JobServerUrl server = job.get().server();
         Optional<RunTiming> sinceFirstTry = calls.firstStart(run).map(first -> new RunTiming(first, plan.timeout()));
-        if (sinceFirstTry.isPresent() && sinceFirstTry.get().timedOut(clock.instant())) {
-            // started only after spec.timeout, counted from the first try: cancelled, not given a timeout afresh
+        Instant answered = job.get().at() != null ? job.get().at() : clock.instant();
+        if (sinceFirstTry.isPresent() && sinceFirstTry.get().timedOut(answered)) {
+            // answered only after spec.timeout, counted from the first try: cancelled, not given a timeout afresh
             return cancelAndEnd(run, server, id, context, problem -> statuses.startedTooLate(run, id, server,
                     plan.timeout().orElseThrow(), problem));
         }

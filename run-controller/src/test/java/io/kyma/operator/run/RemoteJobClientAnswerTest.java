@@ -74,6 +74,16 @@ class RemoteJobClientAnswerTest {
     }
 
     @Test
+    void aConflictNamingTheJobOfAnEarlierTryIsTheStartsAnswer() throws IOException {
+        JobServerUrl url = serve();
+        code = 409;
+        answer = "{\"id\":\"job-1\",\"error\":\"already started\"}";
+        try (RemoteJobClient client = client()) {
+            assertThat(client.start(url, "build", Map.of(), "uid").join()).isEqualTo("job-1");
+        }
+    }
+
+    @Test
     void aConflictAnsweringAPollIsNoRetryOfAStart() {
         assertThat(RemoteJobClient.busy(409, false)).isFalse();
         assertThat(RemoteJobClient.busy(409, true)).isTrue();

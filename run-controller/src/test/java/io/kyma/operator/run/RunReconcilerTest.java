@@ -447,6 +447,21 @@ class RunReconcilerTest {
     }
 
     @Test
+    void aStartAnsweredInTimeButTakenAfterTheDeadlineIsFollowedNotCancelled() {
+        jobs.hold = true;
+        Run run = run(null);
+        run.getSpec().setTimeout("30s");
+        reconcile(run);
+        clock.advance(Duration.ofSeconds(2));
+        ((CompletableFuture<String>) jobs.held.get(0)).complete("job-5");
+        clock.advance(Duration.ofSeconds(29)); // a busy pool: the answer is taken at 31 s
+        reconcile(run);
+        assertThat(last().getRemoteId()).isEqualTo("job-5");
+        assertThat(last().getPhase()).isEqualTo(RunPhase.UNKNOWN);
+        assertThat(jobs.calls).noneMatch(c -> c.startsWith("cancel"));
+    }
+
+    @Test
     void aLastLookThatFailsEndsInTheCancel() {
         Run run = run("job-1");
         run.getSpec().setTimeout("0s");
