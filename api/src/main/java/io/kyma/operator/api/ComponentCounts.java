@@ -40,6 +40,23 @@ public class ComponentCounts {
     @Max(MOST)
     private long success;
 
+    /** A copy with each count within the schema's bounds, 0 to {@value #MOST}. */
+    public ComponentCounts bounded() {
+        ComponentCounts copy = new ComponentCounts();
+        copy.setTotal(bound(total));
+        copy.setReady(bound(ready));
+        copy.setPending(bound(pending));
+        copy.setStarted(bound(started));
+        copy.setFailing(bound(failing));
+        copy.setRetrying(bound(retrying));
+        copy.setSuccess(bound(success));
+        return copy;
+    }
+
+    private static long bound(long count) {
+        return Math.max(0, Math.min(MOST, count));
+    }
+
     public long getTotal() {
         return total;
     }

@@ -15,5 +15,8 @@ class ComponentCountsTest {
                  "metadata": {"name": "k", "namespace": "ns"},
                  "status": {"components": {"total": 3000000000, "ready": -5}}}""", Kyma.class);
         assertThat(kyma.getStatus().getComponents().getTotal()).isEqualTo(3_000_000_000L);
+        ComponentCounts bounded = kyma.getStatus().getComponents().bounded();
+        assertThat(bounded.getTotal()).isEqualTo(100);
+        assertThat(bounded.getReady()).isZero();
     }
 }

@@ -93,8 +93,9 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
      */
     public void changed(Kyma before, Kyma after) {
         admission.changed(before, after);
-        if (after == null && before != null) {
-            lastStatusWrite.remove(before.getMetadata().getUid());
+        if (before != null && (after == null || !java.util.Objects.equals(before.getMetadata().getUid(),
+                after.getMetadata().getUid()))) {
+            lastStatusWrite.remove(before.getMetadata().getUid()); // gone, or replaced at a relist by a new object
         }
     }
 

@@ -98,8 +98,9 @@ public final class KymaStatusSummary {
 
     /** The status shown while the Kyma waits for its components to be deleted. */
     public KymaStatus deleting(Kyma kyma, int remaining) {
+        // the counts as they were, within the schema's bounds: one stored before the bounds would be refused
         ComponentCounts counts = kyma.getStatus() != null && kyma.getStatus().getComponents() != null
-                ? kyma.getStatus().getComponents() : new ComponentCounts();
+                ? kyma.getStatus().getComponents().bounded() : new ComponentCounts();
         return status(kyma, KymaPhase.DELETING, counts, REASON_DELETING,
                 "deleting " + remaining + " components", Stream.of(kyma));
     }

@@ -59,6 +59,11 @@ class KymaReconcilerTest {
         // its finalizer taken off by hand and the Kyma deleted: no cleanup runs, the store's deletion is all there is
         reconciler.changed(kyma, null);
         assertThat(reconciler.paced()).isZero();
+        reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of()));
+        Kyma again = kyma("k", "istio", "ory");
+        again.getMetadata().setUid("another-uid"); // deleted and made again, seen at a relist as a replacement
+        reconciler.changed(kyma, again);
+        assertThat(reconciler.paced()).isZero();
     }
 
     @Test
