@@ -19,15 +19,26 @@ public final class FairShares {
      * with {@code random}.
      */
     public static Map<String, Integer> maxMin(Map<String, Integer> asked, int limit, Random random) {
-        List<Map.Entry<String, Integer>> byCount = new ArrayList<>(asked.entrySet());
-        Collections.shuffle(byCount, random);
-        byCount.sort(Map.Entry.comparingByValue(Comparator.naturalOrder()));
+        List<String> preference = new ArrayList<>(asked.keySet());
+        Collections.shuffle(preference, random);
+        return maxMin(asked, limit, preference);
+    }
+
+    /**
+     * As {@link #maxMin(Map, int, Random)}, but among flows asking as many, those earlier in {@code preference} (which
+     * lists every flow) get a place first.
+     */
+    public static Map<String, Integer> maxMin(Map<String, Integer> asked, int limit, List<String> preference) {
+        // least preferred first among equals: they are served while the share is still rounded down
+        List<String> order = new ArrayList<>(preference);
+        Collections.reverse(order);
+        order.sort(Comparator.comparing(asked::get));
         Map<String, Integer> shares = new HashMap<>();
         int left = limit;
-        for (int i = 0; i < byCount.size(); i++) {
-            int share = left / (byCount.size() - i);
-            int quota = Math.min(byCount.get(i).getValue(), share);
-            shares.put(byCount.get(i).getKey(), quota);
+        for (int i = 0; i < order.size(); i++) {
+            int share = left / (order.size() - i);
+            int quota = Math.min(asked.get(order.get(i)), share);
+            shares.put(order.get(i), quota);
             left -= quota;
         }
         return shares;

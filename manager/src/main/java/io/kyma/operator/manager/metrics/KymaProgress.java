@@ -85,7 +85,11 @@ public final class KymaProgress {
         for (Map<String, List<Unready>> byNamespace : byPhase.values()) {
             Map<String, Integer> counts = new java.util.HashMap<>();
             byNamespace.forEach((ns, list) -> counts.put(ns, list.size()));
-            Map<String, Integer> shares = FairShares.maxMin(counts, SLOWEST, new java.util.Random(0));
+            // with more namespaces than places, those whose oldest Kyma is oldest come first
+            List<String> oldestFirstNamespaces = byNamespace.entrySet().stream().sorted(Comparator.comparing(
+                    e -> e.getValue().stream().min(oldestFirst).orElseThrow(), oldestFirst)).map(Map.Entry::getKey)
+                    .toList();
+            Map<String, Integer> shares = FairShares.maxMin(counts, SLOWEST, oldestFirstNamespaces);
             byNamespace.forEach((ns, list) -> list.stream().sorted(oldestFirst).limit(shares.get(ns))
                     .forEach(shown::add));
         }

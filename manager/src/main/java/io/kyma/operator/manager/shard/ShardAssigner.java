@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Function;
 
 import org.slf4j.Logger;
@@ -22,10 +21,16 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Run;
+import io.kyma.operator.common.LeanCache;
+import io.kyma.operator.helmcomponent.HelmComponentForm;
+import io.kyma.operator.kyma.KymaForm;
+import io.kyma.operator.manager.queue.PriorityWorkQueue;
+import io.kyma.operator.run.RunForm;
 import io.micrometer.core.instrument.Counter;
 
 /**
@@ -49,7 +54,14 @@ public final class ShardAssigner implements AutoCloseable {
      * them unlabelled, and so unreconciled, for as long as the API server takes to answer them all.
      */
     private static final int WRITERS = 4;
-    private final ExecutorService writer = Executors.newFixedThreadPool(WRITERS, DaemonThreads.named("shard-assigner"));
+    /**
+     * The writers take the queued labels a namespace at a time in turn, so that one namespace's thousands of objects
+     * without a label (unlabelled by hand, again and again) delay another namespace's new Kyma by one label per
+     * namespace waiting, not by all of them.
+     */
+    private final ExecutorService writer;
+    /** When this replica first saw each object without a label: the others wait a resync from then, not creation. */
+    private final Map<String, Instant> unlabelledSince = new java.util.concurrent.ConcurrentHashMap<>();
     /** Objects with a label write queued, by resource and key: each is queued once however many events it has. */
     private final java.util.Set<String> queued = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
@@ -60,13 +72,18 @@ public final class ShardAssigner implements AutoCloseable {
         this.clock = clock;
         this.shards = shards;
         this.assigned = assigned;
+        this.writer = new java.util.concurrent.ThreadPoolExecutor(WRITERS, WRITERS, 0,
+                java.util.concurrent.TimeUnit.MILLISECONDS, new PriorityWorkQueue(clock, java.time.Duration.ZERO),
+                DaemonThreads.named("shard-assigner"));
     }
 
     /** Starts watching the unassigned objects of {@code namespace} (every namespace if empty). */
     public void start(Optional<String> namespace) {
-        informers.add(watch(Kyma.class, namespace, "kymas"));
-        informers.add(watch(Run.class, namespace, "runs"));
-        informers.add(watch(HelmComponent.class, namespace, "helmcomponents"));
+        // lean stores: anyone may give the objects they watch annotations, finalizers and owners by the megabyte
+        informers.add(watch(Kyma.class, namespace, "kymas", LeanCache.store(new KymaForm())));
+        informers.add(watch(Run.class, namespace, "runs", LeanCache.store(new RunForm())));
+        informers.add(watch(HelmComponent.class, namespace, "helmcomponents",
+                LeanCache.store(new HelmComponentForm())));
     }
 
     /** The shard of an object: its own name's for a Kyma or Run, its Kyma's for a HelmComponent. */
@@ -88,14 +105,16 @@ public final class ShardAssigner implements AutoCloseable {
     }
 
     private <R extends HasMetadata> SharedIndexInformer<R> watch(Class<R> kind, Optional<String> namespace,
-            String resource) {
+            String resource, ItemStore<R> store) {
         var resources = client.resources(kind);
         var selected = namespace.isPresent() ? resources.inNamespace(namespace.get()) : resources.inAnyNamespace();
-        java.util.concurrent.atomic.AtomicReference<SharedIndexInformer<R>> informer =
-                new java.util.concurrent.atomic.AtomicReference<>();
-        informer.set(selected.withLabelSelector(Shards.unassigned()).inform(new ResourceEventHandler<R>() {
+        SharedIndexInformer<R> informer = selected.withLabelSelector(Shards.unassigned())
+                .runnableInformer(RESYNC_MILLIS);
+        informer.itemStore(store);
+        informer.addEventHandler(new ResourceEventHandler<R>() {
             @Override
             public void onAdd(R object) {
+                seen(resource, object);
                 queue(object);
             }
 
@@ -107,36 +126,56 @@ public final class ShardAssigner implements AutoCloseable {
             private void queue(R object) {
                 String key = Cache.metaNamespaceKeyFunc(object);
                 if (queued.add(resource + "/" + key)) {
-                    writer.execute(() -> {
+                    writer.execute(new PriorityWorkQueue.Tagged(() -> {
                         queued.remove(resource + "/" + key);
                         // as it is now: gone from the selection once labelled (by any replica) or deleted
-                        R current = informer.get() == null ? object : informer.get().getStore().getByKey(key);
+                        R current = informer.getStore().getByKey(key);
                         if (current != null) {
                             label(kind, current, resource);
                         }
-                    });
+                    }, object.getMetadata().getNamespace(), false));
                 }
             }
 
             @Override
             public void onDelete(R object, boolean finalStateUnknown) {
-                // labelled (it left the selection) or deleted: nothing to do
+                // labelled (it left the selection) or deleted: nothing to do but forget it
+                unlabelledSince.remove(resource + "/" + Cache.metaNamespaceKeyFunc(object));
             }
-        }, RESYNC_MILLIS));
-        return informer.get();
+        });
+        informer.run();
+        return informer;
     }
 
-    /** Whether this replica labels the object now: its own shard's, or one that waited a resync for its replica. */
+    /** This replica sees {@code object} without a label (again). */
+    void seen(String resource, HasMetadata object) {
+        unlabelledSince.putIfAbsent(resource + "/" + Cache.metaNamespaceKeyFunc(object), clock.instant());
+    }
+
+    /**
+     * Whether this replica labels the object now: its own shard's, or one that has waited a resync for its replica,
+     * counted from when this replica first saw it without a label (a label taken off an old object by hand is not
+     * written by every replica at once).
+     */
     boolean labelsNow(HasMetadata object, Instant now) {
+        return labelsNow(object, now, null);
+    }
+
+    boolean labelsNow(HasMetadata object, Instant now, String resource) {
         if (shardOf(object) == shards.id()) {
             return true;
         }
-        String created = object.getMetadata().getCreationTimestamp();
-        return created == null || !now.isBefore(Instant.parse(created).plusMillis(RESYNC_MILLIS));
+        Instant since = resource == null ? null
+                : unlabelledSince.get(resource + "/" + Cache.metaNamespaceKeyFunc(object));
+        if (since == null) {
+            String created = object.getMetadata().getCreationTimestamp();
+            since = created == null ? null : Instant.parse(created);
+        }
+        return since == null || !now.isBefore(since.plusMillis(RESYNC_MILLIS));
     }
 
     private <R extends HasMetadata> void label(Class<R> kind, R object, String resource) {
-        if (!labelsNow(object, clock.instant())) {
+        if (!labelsNow(object, clock.instant(), resource)) {
             return; // its own shard's replica labels it; if that one is down, the next resync here does
         }
         String shard = Integer.toString(shardOf(object));

@@ -157,6 +157,15 @@ public final class ShardDrain {
         return "{\"op\":\"test\",\"path\":\"" + path + "\",\"value\":\"" + value + "\"}";
     }
 
+    /**
+     * Whether a member of a family moves with it: on its shard, and not being deleted. A component being deleted is
+     * reconciled by no controller (the HelmComponent controller has no finalizer), so it would never answer a drain;
+     * a finalizer of someone else's may keep it for ever. It stays where it is until it goes.
+     */
+    static boolean moves(HasMetadata component, String from) {
+        return Objects.equals(shard(component), from) && component.getMetadata().getDeletionTimestamp() == null;
+    }
+
     /** What the mover does next with a family being handed over. */
     enum Step {
         /** The replica of its shard has not answered for all of it yet. */
@@ -183,8 +192,7 @@ public final class ShardDrain {
             return new Decision(Step.WAIT, List.of());
         }
         String from = shard(root);
-        List<? extends HasMetadata> onShard = components.stream().filter(c -> Objects.equals(shard(c), from))
-                .toList();
+        List<? extends HasMetadata> onShard = components.stream().filter(c -> moves(c, from)).toList();
         // a value other than the protocol's (written by hand) counts as not asked: asking overwrites it
         List<HasMetadata> unasked = onShard.stream().filter(c -> !isStep(state(c).orElse(null)))
                 .map(c -> (HasMetadata) c).toList();

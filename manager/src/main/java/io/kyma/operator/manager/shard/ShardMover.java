@@ -199,9 +199,11 @@ public final class ShardMover implements AutoCloseable {
             existing[shard] = Integer.toString(shard);
         }
         Set<String> labels = new java.util.TreeSet<>();
+        Set<String> others = new java.util.TreeSet<>();
         for (Class<? extends HasMetadata> kind : List.of(HelmComponent.class, Run.class, Kyma.class)) {
-            labelsBeyond(kind, existing, labels);
+            labelsBeyond(kind, existing, labels, others);
         }
+        labels.addAll(others);
         Map<String, Lease> gone = new java.util.TreeMap<>();
         for (String label : labels) {
             if (Shards.number(label).isEmpty()) {
@@ -220,8 +222,14 @@ public final class ShardMover implements AutoCloseable {
         return gone;
     }
 
-    /** Adds the shard labels of {@code kind} other than {@code existing}, up to {@link #GONE_LABELS}. */
-    private <R extends HasMetadata> void labelsBeyond(Class<R> kind, String[] existing, Set<String> labels) {
+    /**
+     * Adds the shard labels of {@code kind} other than {@code existing}: those that could name a shard of a fleet
+     * (below {@link Shards#MAX}: a shard of an earlier, larger {@code --shards}) to {@code shards}, all of them; any
+     * other, which only a hand can have written, to {@code others}, up to {@link #GONE_LABELS}, so that such labels
+     * cannot crowd out the shards of a lowered count.
+     */
+    private <R extends HasMetadata> void labelsBeyond(Class<R> kind, String[] existing, Set<String> shards,
+            Set<String> others) {
         // From the API server's watch cache (resourceVersion 0), which answers a selective list from memory: paged
         // from etcd, the API server would read every object to fill a page of the few that match. What it returns
         // is what waits to be moved, which each look moves; it is read an object at a time, since anyone may write
@@ -229,10 +237,12 @@ public final class ShardMover implements AutoCloseable {
         String selector = Labels.SHARD + (existing.length == 0 ? ""
                 : "," + Labels.SHARD + " notin (" + String.join(",", existing) + ")");
         StreamedList.each(client, kind, namespace, selector, StreamedList.Source.WATCH_CACHE, object -> {
-            if (labels.size() >= GONE_LABELS) {
-                return false; // the rest at the next look: labels written by hand cannot grow the set without bound
+            String label = object.getMetadata().getLabels().get(Labels.SHARD);
+            if (fleetShard(label)) {
+                shards.add(label);
+            } else if (others.size() < GONE_LABELS) {
+                others.add(label); // the rest at the next look: labels written by hand cannot grow the set unbounded
             }
-            labels.add(object.getMetadata().getLabels().get(Labels.SHARD));
             return true;
         });
     }
@@ -305,11 +315,19 @@ public final class ShardMover implements AutoCloseable {
         }
     }
 
+    /** Whether a label names a shard that some fleet of at most {@link Shards#MAX} shards can have. */
+    private static boolean fleetShard(String label) {
+        return Shards.number(label).isPresent() && Shards.number(label).getAsInt() < Shards.MAX;
+    }
+
     private <R extends HasMetadata> int move(Class<R> kind, String resource, String from, List<Integer> live,
             BooleanSupplier held) {
         int[] count = { 0 };
-        // every object of the dead shard: from etcd, a page at a time
-        StreamedList.each(client, kind, namespace, Labels.SHARD + "=" + from, StreamedList.Source.PAGES, object -> {
+        // Every object of a dead shard: from etcd, a page at a time. A label no fleet has (written by hand, on a few
+        // objects): from the watch cache, which answers such a selective list from memory, where paged from etcd it
+        // would read the kind's whole collection to fill each page.
+        StreamedList.Source source = fleetShard(from) ? StreamedList.Source.PAGES : StreamedList.Source.WATCH_CACHE;
+        StreamedList.each(client, kind, namespace, Labels.SHARD + "=" + from, source, object -> {
             if (!held.getAsBoolean()) {
                 return false;
             }

@@ -227,8 +227,7 @@ final class ShardRebalancer {
             return false; // its components are asked only once the Kyma is: a drain on them alone would be taken back
         }
         if (root instanceof Kyma) {
-            components(root, true).stream().filter(c -> from.equals(ShardDrain.shard(c)))
-                    .forEach(c -> ask(c, from));
+            components(root, true).stream().filter(c -> ShardDrain.moves(c, from)).forEach(c -> ask(c, from));
         }
         return true;
     }
@@ -249,7 +248,7 @@ final class ShardRebalancer {
                 int moved = 0;
                 boolean all = true;
                 for (HasMetadata component : components) {
-                    if (from.equals(ShardDrain.shard(component))) {
+                    if (ShardDrain.moves(component, from)) {
                         boolean done = handOver(component, from, to);
                         moved += done ? 1 : 0;
                         all &= done;

@@ -59,6 +59,21 @@ class KymaProgressTest {
     }
 
     @Test
+    void withMoreNamespacesThanPlacesTheOldestKymasAreShown() {
+        for (int i = 0; i < 10; i++) {
+            Kyma young = kyma("young", T0.plusSeconds(3600), KymaPhase.PROCESSING, null);
+            young.getMetadata().setNamespace("team-" + i);
+            put(young);
+        }
+        Kyma stuck = kyma("stuck", T0, KymaPhase.PROCESSING, null);
+        stuck.getMetadata().setNamespace("team-z");
+        put(stuck);
+        clock.advance(Duration.ofHours(2));
+        assertThat(progress.slowest()).hasSize(KymaProgress.SLOWEST).first()
+                .satisfies(e -> assertThat(e.getValue()).isEqualTo(7200.0));
+    }
+
+    @Test
     void oneNamespacesOldKymasCannotHideAnothersStuckOneFromTheAlert() {
         for (int i = 0; i < 30; i++) {
             Kyma old = kyma("noisy-" + i, T0.plusSeconds(i), KymaPhase.PROCESSING, null);

@@ -50,6 +50,17 @@ class ShardDrainTest {
     }
 
     @Test
+    void aComponentBeingDeletedHoldsNothingUpAndIsNotAsked() {
+        HelmComponent going = component("going", "0", ShardDrain.REQUESTED);
+        going.getMetadata().setDeletionTimestamp("2026-01-01T00:00:00Z"); // a finalizer of someone else's keeps it
+        HelmComponent unasked = component("going-too", "0", null);
+        unasked.getMetadata().setDeletionTimestamp("2026-01-01T00:00:00Z");
+        assertThat(ShardDrain.decide(kyma("0", ShardDrain.DRAINED), List.of(component("c1", "0",
+                ShardDrain.DRAINED), going, unasked)).step())
+                .as("no controller reconciles it, so it would never answer").isEqualTo(ShardDrain.Step.HAND_OVER);
+    }
+
+    @Test
     void theFamilyMovesOnceEveryMemberOnTheOldShardAnswered() {
         assertThat(ShardDrain.decide(kyma("0", ShardDrain.DRAINED), List.of(component("c1", "0",
                 ShardDrain.DRAINED), component("elsewhere", "2", null))).step())

@@ -201,9 +201,10 @@ class ShardMoverIT {
         Shards two = new Shards(2, 0);
         lease(ns, 0, clock.instant());
         lease(ns, 1, clock.instant());
-        // more than the hand-overs allowed at once, each on its own shard; no replica answers them here
+        // more than the hand-overs allowed at once and than a look takes the next step of (so the look reads the
+        // drains twice, to share its batch between namespaces), each on its own shard; no replica answers them here
         List<String> home = java.util.stream.IntStream.range(0, 3000).mapToObj(i -> "home-" + i)
-                .filter(n -> two.of(ns, n) == 0).limit(ShardRebalancer.IN_FLIGHT + 10).toList();
+                .filter(n -> two.of(ns, n) == 0).limit(ShardRebalancer.FINISH_BATCH + 20).toList();
         for (String name : home) {
             Kyma kyma = new Kyma();
             kyma.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).withLabels(Map.of(Labels.SHARD,

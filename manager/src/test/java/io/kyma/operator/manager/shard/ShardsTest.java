@@ -103,6 +103,23 @@ class ShardsTest {
     }
 
     @Test
+    void aLabelTakenOffAnOldObjectIsWrittenAgainByItsOwnReplicaNotByEvery() {
+        java.time.Instant created = java.time.Instant.parse("2026-11-23T10:00:00Z");
+        java.time.Instant unlabelled = created.plusSeconds(3600);
+        Kyma kyma = new Kyma();
+        kyma.setMetadata(new ObjectMetaBuilder().withNamespace("pb").withName("k7")
+                .withCreationTimestamp(created.toString()).build());
+        int other = (three.of("pb", "k7") + 1) % 3;
+        ShardAssigner otherReplica = new ShardAssigner(null, new Shards(3, other), r -> null,
+                java.time.Clock.fixed(unlabelled, java.time.ZoneOffset.UTC));
+        otherReplica.seen("kymas", kyma);
+        assertThat(otherReplica.labelsNow(kyma, unlabelled, "kymas")).as("an hour old, but seen unlabelled just now")
+                .isFalse();
+        assertThat(otherReplica.labelsNow(kyma, unlabelled.plusSeconds(30), "kymas")).isTrue();
+        otherReplica.close();
+    }
+
+    @Test
     void onlyALabelWrittenAsTheOperatorWritesItNamesAShard() {
         assertThat(Shards.number("0")).hasValue(0);
         assertThat(Shards.number("17")).hasValue(17);
