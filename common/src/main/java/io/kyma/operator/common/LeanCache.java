@@ -4,7 +4,6 @@ import java.lang.ref.WeakReference;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -101,7 +100,7 @@ public final class LeanCache {
 
     /** One shared, unmodifiable copy of a list that many objects repeat; null stays null. */
     public static <E> List<E> share(List<E> list) {
-        return list == null ? null : CANONICAL.of(Collections.unmodifiableList(new ArrayList<>(list)));
+        return list == null ? null : CANONICAL.of(new Pooled<>(list.toArray()));
     }
 
     /**
@@ -395,7 +394,7 @@ public final class LeanCache {
             shared.setAdditionalProperties(null);
             copy.add(shared);
         }
-        return CANONICAL.of(Collections.unmodifiableList(copy));
+        return CANONICAL.of(new Pooled<>(copy.toArray()));
     }
 
     /**
@@ -445,21 +444,95 @@ public final class LeanCache {
      * Callers put in only values they will not change.
      */
     static final class Canonical {
+        /**
+         * The most existing values a look-up compares a new one with. Anyone may write the strings these lists hold,
+         * and strings are easily made to share a hash code ("Aa" and "BB"): thousands of lists in one bucket would
+         * make every look-up compare with all of them, under this lock that every informer's writes take.
+         */
+        static final int MOST_COMPARED = 8;
         private final Map<Object, WeakReference<Object>> pool = new WeakHashMap<>();
 
         @SuppressWarnings("unchecked")
         synchronized <V> V of(V value) {
-            WeakReference<Object> ref = pool.get(value);
-            Object known = ref == null ? null : ref.get();
-            if (known != null) {
-                return (V) known;
+            Pooled<?> counted = value instanceof Pooled<?> p ? p : null;
+            try {
+                if (counted != null) {
+                    counted.comparisonsLeft = MOST_COMPARED;
+                }
+                WeakReference<Object> ref = pool.get(value);
+                Object known = ref == null ? null : ref.get();
+                if (known != null) {
+                    return (V) known;
+                }
+                pool.put(value, new WeakReference<>(value));
+                return value;
+            } catch (TooManyCompared e) {
+                return value; // kept unshared: it costs its own memory, not every writer's time
+            } finally {
+                if (counted != null) {
+                    counted.comparisonsLeft = -1;
+                }
             }
-            pool.put(value, new WeakReference<>(value));
-            return value;
         }
 
         synchronized int size() {
             return pool.size();
+        }
+    }
+
+    /** A look-up of the pool that would compare a value with more than {@link Canonical#MOST_COMPARED} others. */
+    private static final class TooManyCompared extends RuntimeException {
+        private static final TooManyCompared INSTANCE = new TooManyCompared();
+
+        private TooManyCompared() {
+            super(null, null, false, false);
+        }
+    }
+
+    /**
+     * An unmodifiable list the pool holds, whose equality checks the pool can count while it looks the list up (a
+     * list like any other otherwise: the same hash code and equality).
+     */
+    static final class Pooled<E> extends java.util.AbstractList<E> implements java.util.RandomAccess {
+        private final Object[] items;
+        private int hash;
+        /** Comparisons the current look-up may still make; -1 outside of one. */
+        private int comparisonsLeft = -1;
+
+        Pooled(Object[] items) {
+            this.items = items;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public E get(int index) {
+            return (E) items[index];
+        }
+
+        @Override
+        public int size() {
+            return items.length;
+        }
+
+        @Override
+        public int hashCode() {
+            int h = hash;
+            if (h == 0) {
+                h = super.hashCode();
+                hash = h;
+            }
+            return h;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            if (comparisonsLeft == 0) {
+                throw TooManyCompared.INSTANCE;
+            }
+            if (comparisonsLeft > 0) {
+                comparisonsLeft--;
+            }
+            return super.equals(other);
         }
     }
 

@@ -67,6 +67,29 @@ class LeanCacheTest {
     }
 
     @Test
+    void listsMadeToShareOneHashCodeAreNotComparedWithEveryOtherOne() {
+        // "Aa" and "BB" have one hash code: 12 such pairs make 4096 strings, and lists of them, with one hash code
+        List<List<String>> colliding = new java.util.ArrayList<>();
+        for (int bits = 0; bits < 4096; bits++) {
+            StringBuilder text = new StringBuilder();
+            for (int i = 0; i < 12; i++) {
+                text.append((bits >> i & 1) == 0 ? "Aa" : "BB");
+            }
+            colliding.add(List.of("istio", text.toString()));
+        }
+        LeanCache.Canonical pool = new LeanCache.Canonical();
+        List<Object> held = new java.util.ArrayList<>(); // strongly held, as the cached objects hold them
+        for (List<String> list : colliding) {
+            held.add(pool.of(new LeanCache.Pooled<>(list.toArray())));
+        }
+        assertThat(pool.size()).as("shared until a look-up would compare more than a few").isLessThanOrEqualTo(
+                LeanCache.Canonical.MOST_COMPARED + 1);
+        assertThat(held).hasSize(4096).allSatisfy(l -> assertThat((List<?>) l).hasSize(2));
+        Object again = pool.of(new LeanCache.Pooled<>(colliding.get(0).toArray()));
+        assertThat(again).as("the first ones are still shared").isSameAs(held.get(0));
+    }
+
+    @Test
     void onlyTheOwnerReferencesReadHereAreKept() {
         Widget original = widget("a", "7");
         List<io.fabric8.kubernetes.api.model.OwnerReference> owners = new java.util.ArrayList<>();

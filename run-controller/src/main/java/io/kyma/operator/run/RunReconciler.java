@@ -240,11 +240,20 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
             return end(run);
         }
         RunStatus next = statuses.unreachable(run, e);
-        if (due(run, run.getStatus(), next)) {
+        boolean written = due(run, run.getStatus(), next);
+        if (written) {
             write(run, next, context);
         }
-        LOG.info("Run {}/{}: {}; trying again in {}", run.getMetadata().getNamespace(), run.getMetadata().getName(),
-                e.getMessage(), calls.retryDelay(run));
+        // at INFO when the status says the service stopped answering (paced like the status), not at every failure
+        // of one that fails every other call
+        String line = "Run {}/{}: {}; trying again in {}";
+        if (written && RunStatuses.reachabilityChanged(run.getStatus(), next)) {
+            LOG.info(line, run.getMetadata().getNamespace(), run.getMetadata().getName(), e.getMessage(),
+                    calls.retryDelay(run));
+        } else {
+            LOG.debug(line, run.getMetadata().getNamespace(), run.getMetadata().getName(), e.getMessage(),
+                    calls.retryDelay(run));
+        }
         return UpdateControl.<Run>noUpdate().rescheduleAfter(timing.nextPoll(clock.instant(), calls.retryDelay(run)));
     }
 

@@ -70,8 +70,9 @@ public final class ShardDrain {
             return Answer.STOPPED;
         }
         if (!drain.get().equals(REQUESTED)) {
-            // Anyone who may edit the object may write the label: only the protocol's values act.
-            LOG.info("{} {}/{}: ignoring the label {}={}, which is not a step of the hand-over", resource.getKind(),
+            // Anyone who may edit the object may write the label: only the protocol's values act. Said in the
+            // status (ShardLabels); here at DEBUG, as this runs at every reconcile, up to ten a second for a Run.
+            LOG.debug("{} {}/{}: ignoring the label {}={}, which is not a step of the hand-over", resource.getKind(),
                     resource.getMetadata().getNamespace(), resource.getMetadata().getName(), Labels.SHARD_DRAIN,
                     drain.get());
             return Answer.RECONCILE;
