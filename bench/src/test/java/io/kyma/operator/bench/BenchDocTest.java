@@ -69,6 +69,7 @@ class BenchDocTest {
                     case "docs/bench/noisy-neighbour" -> noisyNeighbour();
                     default -> throw new AssertionError(doc + " names an unknown table source " + source);
                 };
+                expected = linkedFrom(file, expected);
                 if (!Boolean.getBoolean("bench.write")) {
                     assertThat(tables.group(2)).as("%s: the table from %s differs from the data; rerun with"
                             + " -Dbench.write=true", doc, source).isEqualTo(expected);
@@ -82,6 +83,25 @@ class BenchDocTest {
                 Files.writeString(file, rewritten.toString());
             }
         }
+    }
+
+    /**
+     * The table with its links to runs (written relative to docs/bench/) made relative to the page that shows it, so
+     * that a table shown in README.md as well links to the same runs.
+     */
+    static String linkedFrom(Path page, String table) {
+        Path bench = ROOT.resolve("docs/bench");
+        Matcher links = Pattern.compile("\\]\\(([a-z0-9][a-z0-9/-]*)/(report\\.md|)\\)").matcher(table);
+        StringBuilder out = new StringBuilder();
+        while (links.find()) {
+            Path run = bench.resolve(links.group(1));
+            String target = Files.isDirectory(run)
+                    ? page.getParent().relativize(run).toString().replace('\\', '/') + "/" + links.group(2)
+                    : links.group(1) + "/" + links.group(2);
+            links.appendReplacement(out, Matcher.quoteReplacement("](" + target + ")"));
+        }
+        links.appendTail(out);
+        return out.toString();
     }
 
     /** The memory targets of the N = 4000 run (and the N = 300 one), each met or missed. */
