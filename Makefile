@@ -40,6 +40,10 @@ control-plane: ## Install the embedded control plane (kube-apiserver v1.20.2 bui
 prometheus: ## Install Debian's prometheus package (Prometheus and promtool) when it is missing.
 	hack/prometheus.sh install
 
+.PHONY: unit
+unit: ## Build and run the unit tests only (*Test; no cluster, no integration tests): the quick loop while editing.
+	$(MVN) $(MVN_FLAGS) -q install -DskipITs
+
 .PHONY: test
 test: control-plane prometheus ## Run every unit and integration test, the alert-rule tests, then the README's commands (installs what is missing first).
 	hack/prometheus.sh test-rules
