@@ -95,9 +95,10 @@ class BenchDocTest {
         StringBuilder out = new StringBuilder();
         while (links.find()) {
             Path run = bench.resolve(links.group(1));
-            String target = Files.isDirectory(run)
-                    ? page.getParent().relativize(run).toString().replace('\\', '/') + "/" + links.group(2)
-                    : links.group(1) + "/" + links.group(2);
+            String relative = page.getParent().relativize(run).toString().replace('\\', '/');
+            String target = !Files.isDirectory(run) ? links.group(1) + "/" + links.group(2)
+                    : relative.isEmpty() ? (links.group(2).isEmpty() ? "./" : links.group(2))
+                    : relative + "/" + links.group(2);
             links.appendReplacement(out, Matcher.quoteReplacement("](" + target + ")"));
         }
         links.appendTail(out);

@@ -456,22 +456,27 @@ public final class LeanCache {
         synchronized <V> V of(V value) {
             Pooled<?> counted = value instanceof Pooled<?> p ? p : null;
             try {
-                if (counted != null) {
-                    counted.comparisonsLeft = MOST_COMPARED;
-                }
+                count(counted);
                 WeakReference<Object> ref = pool.get(value);
                 Object known = ref == null ? null : ref.get();
                 if (known != null) {
                     return (V) known;
                 }
+                count(counted); // the put walks the same bucket again
                 pool.put(value, new WeakReference<>(value));
                 return value;
             } catch (TooManyCompared e) {
                 return value; // kept unshared: it costs its own memory, not every writer's time
             } finally {
                 if (counted != null) {
-                    counted.comparisonsLeft = -1;
+                    counted.comparisonsLeft = 0;
                 }
+            }
+        }
+
+        private static void count(Pooled<?> value) {
+            if (value != null) {
+                value.comparisonsLeft = MOST_COMPARED + 1;
             }
         }
 
@@ -496,8 +501,8 @@ public final class LeanCache {
     static final class Pooled<E> extends java.util.AbstractList<E> implements java.util.RandomAccess {
         private final Object[] items;
         private int hash;
-        /** Comparisons the current look-up may still make; -1 outside of one. */
-        private int comparisonsLeft = -1;
+        /** While the pool looks this list up: one more than the comparisons it may still make; 0 otherwise. */
+        private int comparisonsLeft;
 
         Pooled(Object[] items) {
             this.items = items;
@@ -526,11 +531,8 @@ public final class LeanCache {
 
         @Override
         public boolean equals(Object other) {
-            if (comparisonsLeft == 0) {
+            if (comparisonsLeft > 0 && --comparisonsLeft == 0) {
                 throw TooManyCompared.INSTANCE;
-            }
-            if (comparisonsLeft > 0) {
-                comparisonsLeft--;
             }
             return super.equals(other);
         }

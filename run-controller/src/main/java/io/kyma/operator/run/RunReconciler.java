@@ -244,10 +244,10 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         if (written) {
             write(run, next, context);
         }
-        // at INFO when the status says the service stopped answering (paced like the status), not at every failure
-        // of one that fails every other call
+        // at INFO when the status says it (a change of cause included), paced like the status: not at every failure
+        // of a service that fails every other call
         String line = "Run {}/{}: {}; trying again in {}";
-        if (written && RunStatuses.reachabilityChanged(run.getStatus(), next)) {
+        if (written) {
             LOG.info(line, run.getMetadata().getNamespace(), run.getMetadata().getName(), e.getMessage(),
                     calls.retryDelay(run));
         } else {

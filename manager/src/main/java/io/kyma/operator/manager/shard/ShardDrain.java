@@ -70,11 +70,17 @@ public final class ShardDrain {
             return Answer.STOPPED;
         }
         if (!drain.get().equals(REQUESTED)) {
-            // Anyone who may edit the object may write the label: only the protocol's values act. Said in the
-            // status (ShardLabels); here at DEBUG, as this runs at every reconcile, up to ten a second for a Run.
-            LOG.debug("{} {}/{}: ignoring the label {}={}, which is not a step of the hand-over", resource.getKind(),
-                    resource.getMetadata().getNamespace(), resource.getMetadata().getName(), Labels.SHARD_DRAIN,
-                    drain.get());
+            // Anyone who may edit the object may write the label: only the protocol's values act. A Kyma, and a
+            // Run still running, say it in their status (ShardLabels), and a running Run is reconciled up to ten
+            // times a second: for those at DEBUG. A component or an ended Run has no status to say it in.
+            String line = "{} {}/{}: ignoring the label {}={}, which is not a step of the hand-over";
+            Object[] args = { resource.getKind(), resource.getMetadata().getNamespace(),
+                    resource.getMetadata().getName(), Labels.SHARD_DRAIN, drain.get() };
+            if (saidInStatus(resource)) {
+                LOG.debug(line, args);
+            } else {
+                LOG.info(line, args);
+            }
             return Answer.RECONCILE;
         }
         try {
@@ -92,6 +98,18 @@ public final class ShardDrain {
                     e.getMessage());
             return Answer.RETRY;
         }
+    }
+
+    /** Whether the object's status reports an unknown drain value: a Kyma's does, and a Run's until it ends. */
+    private static boolean saidInStatus(HasMetadata resource) {
+        if (resource instanceof io.kyma.operator.api.Kyma) {
+            return true;
+        }
+        if (resource instanceof io.kyma.operator.api.Run run) {
+            var phase = run.getStatus() == null ? null : run.getStatus().getPhase();
+            return phase != io.kyma.operator.api.RunPhase.SUCCEEDED && phase != io.kyma.operator.api.RunPhase.FAILED;
+        }
+        return false;
     }
 
     /**
