@@ -1,6 +1,7 @@
 package io.kyma.operator.run;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 import io.kyma.operator.api.Run;
@@ -12,7 +13,8 @@ import io.kyma.operator.common.GoDuration;
  * A Run's spec, checked once per reconcile: the job service to use, how often to poll and when to give up. A spec the
  * operator cannot carry out is a {@link Invalid} with a reason and a message that names the field.
  */
-public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Duration> timeout) {
+/** @param startBodyBytes the size of the start's body, once encoded; 0 in the plan of a Run already started */
+public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Duration> timeout, int startBodyBytes) {
     /** Shorter poll intervals ("0s" included) are raised to this, so that no Run becomes a busy loop. */
     public static final Duration MIN_POLL = Duration.ofMillis(100);
 
@@ -36,15 +38,14 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
             throw new Invalid("InvalidSpec", "spec.job.params: a parameter name is longer than "
                     + Validation.JOB_PARAM_NAME_MAX + " characters");
         }
-        if (params != null) {
-            int size = StartBody.encode(run.getSpec().getJob().getName(), params, run.getMetadata().getUid()).length;
-            if (size > StartBody.MAX_BYTES) {
-                throw new Invalid("InvalidSpec", "spec.job.params: " + (size >> 10) + " KiB once encoded for the job"
-                        + " service, more than the " + (StartBody.MAX_BYTES >> 10) + " KiB a start may send");
-            }
+        String name = run.getSpec().getJob() == null ? null : run.getSpec().getJob().getName();
+        int size = StartBody.encode(name, params == null ? Map.of() : params, run.getMetadata().getUid()).length;
+        if (size > StartBody.MAX_BYTES) {
+            throw new Invalid("InvalidSpec", "spec.job.params: " + (size >> 10) + " KiB once encoded for the job"
+                    + " service, more than the " + (StartBody.MAX_BYTES >> 10) + " KiB a start may send");
         }
         return new RunPlan(specServer(run.getSpec(), settings), pollInterval(run.getSpec(), settings),
-                duration(run.getSpec().getTimeout(), "spec.timeout"));
+                duration(run.getSpec().getTimeout(), "spec.timeout"), size);
     }
 
     /**
@@ -58,7 +59,7 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
             return of(run, settings);
         }
         return new RunPlan(checkedRecorded(recorded, settings), pollInterval(run.getSpec(), settings),
-                duration(run.getSpec().getTimeout(), "spec.timeout"));
+                duration(run.getSpec().getTimeout(), "spec.timeout"), 0);
     }
 
     /** The server status.server records, when it can still be called. */

@@ -197,7 +197,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
             String name = run.getSpec().getJob().getName();
             String key = run.getMetadata().getUid();
             calls.ask(run, Kind.START, plan.server(), () -> jobs.start(plan.server(), name, params, key),
-                    calls.retryDelay(run), StartBody.encode(name, params, key).length);
+                    calls.retryDelay(run), plan.startBodyBytes());
             answer = calls.take(run, Kind.START);
             if (answer.isPresent() && answer.get().failed()) {
                 return failure(run, answer.get().failure(), context, new RunTiming(calls.firstStart(run)

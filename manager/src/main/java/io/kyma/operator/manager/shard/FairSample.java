@@ -10,8 +10,8 @@ import io.kyma.operator.manager.limits.FairShares;
 
 /**
  * At most {@code limit} items drawn from a stream read twice, shared max-min fairly between namespaces: the first
- * read counts each namespace's items ({@link #quotas}), the second keeps a random sample of each namespace's quota
- * ({@link #offer}). A namespace with many items takes no more than what the others leave, so that labels one tenant
+ * read counts each namespace's items and shares the places ({@link FairShares#maxMin}), the second keeps a random
+ * sample of each namespace's quota ({@link #offer}). A namespace with many items takes no more than what the others leave, so that labels one tenant
  * writes on thousands of objects do not crowd out another tenant's few.
  */
 final class FairSample<T> {
@@ -22,11 +22,6 @@ final class FairSample<T> {
     FairSample(Map<String, Integer> quotas, Random random) {
         this.quotas = quotas;
         this.random = random;
-    }
-
-    /** Each namespace's share of {@code limit} ({@link FairShares#maxMin}). */
-    static Map<String, Integer> quotas(Map<String, Integer> counts, int limit, Random random) {
-        return FairShares.maxMin(counts, limit, random);
     }
 
     /** An item of the second read; kept in its namespace's sample, or not. */

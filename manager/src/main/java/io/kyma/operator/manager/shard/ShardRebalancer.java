@@ -24,6 +24,7 @@ import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Run;
+import io.kyma.operator.manager.limits.FairShares;
 import io.micrometer.core.instrument.Counter;
 
 /**
@@ -191,7 +192,7 @@ final class ShardRebalancer {
         if (counts.values().stream().mapToInt(Integer::intValue).sum() <= FINISH_BATCH) {
             return first;
         }
-        FairSample<T> fair = new FairSample<>(FairSample.quotas(counts, FINISH_BATCH, random), random);
+        FairSample<T> fair = new FairSample<>(FairShares.maxMin(counts, FINISH_BATCH, random), random);
         for (Class<? extends HasMetadata> kind : kinds) {
             StreamedList.each(client, kind, namespace, selector, StreamedList.Source.WATCH_CACHE, object -> {
                 T item = pick.apply(object);

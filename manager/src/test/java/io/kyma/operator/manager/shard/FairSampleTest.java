@@ -8,15 +8,17 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
+import io.kyma.operator.manager.limits.FairShares;
+
 class FairSampleTest {
 
     @Test
     void theNamespacesWithFewItemsTakeAllOfThemAndTheOthersSplitWhatIsLeft() {
-        assertThat(FairSample.quotas(Map.of("noisy", 10_000, "quiet", 3, "middle", 40), 100, new Random(1)))
+        assertThat(FairShares.maxMin(Map.of("noisy", 10_000, "quiet", 3, "middle", 40), 100, new Random(1)))
                 .containsExactlyInAnyOrderEntriesOf(Map.of("quiet", 3, "middle", 40, "noisy", 57));
-        assertThat(FairSample.quotas(Map.of("a", 1000, "b", 1000, "c", 1000), 100, new Random(1)).values())
+        assertThat(FairShares.maxMin(Map.of("a", 1000, "b", 1000, "c", 1000), 100, new Random(1)).values())
                 .containsExactlyInAnyOrder(33, 33, 34);
-        assertThat(FairSample.quotas(Map.of("a", 5, "b", 7), 100, new Random(1))).as("room for all")
+        assertThat(FairShares.maxMin(Map.of("a", 5, "b", 7), 100, new Random(1))).as("room for all")
                 .containsExactlyInAnyOrderEntriesOf(Map.of("a", 5, "b", 7));
     }
 
@@ -27,7 +29,7 @@ class FairSampleTest {
         Map<String, Integer> chosen = new java.util.HashMap<>();
         Random random = new Random(3);
         for (int draw = 0; draw < 200; draw++) {
-            Map<String, Integer> quotas = FairSample.quotas(oneEach, 100, random);
+            Map<String, Integer> quotas = FairShares.maxMin(oneEach, 100, random);
             assertThat(quotas.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(100);
             quotas.forEach((ns, quota) -> chosen.merge(ns, quota, Integer::sum));
         }
@@ -37,7 +39,7 @@ class FairSampleTest {
     @Test
     void aQuietNamespacesItemsAreAlwaysPickedWhateverTheOrderOfTheRead() {
         for (int seed = 0; seed < 20; seed++) {
-            FairSample<String> sample = new FairSample<>(FairSample.quotas(Map.of("noisy", 10_000, "quiet", 2), 100,
+            FairSample<String> sample = new FairSample<>(FairShares.maxMin(Map.of("noisy", 10_000, "quiet", 2), 100,
                     new Random(seed)), new Random(seed));
             sample.offer("quiet", "quiet-0");
             IntStream.range(0, 10_000).forEach(i -> sample.offer("noisy", "noisy-" + i));
