@@ -15,6 +15,8 @@ public class RunStatus {
     private String remoteId;
     @JsonPropertyDescription("The job service the job was started on: polls and cancels go there, whatever spec.server says later.")
     private String server;
+    @JsonPropertyDescription("The address the job's start connected to, when it looked up a name of a plain-HTTP server: polls and cancels connect there, wherever the name points later.")
+    private String serverAddress;
     private String startTime;
     private String completionTime;
     @JsonPropertyDescription("The tail of the job's log, at most 32 KiB.")
@@ -47,6 +49,14 @@ public class RunStatus {
 
     public void setServer(String server) {
         this.server = server;
+    }
+
+    public String getServerAddress() {
+        return serverAddress;
+    }
+
+    public void setServerAddress(String serverAddress) {
+        this.serverAddress = serverAddress;
     }
 
     public String getStartTime() {

@@ -582,7 +582,8 @@ public final class JobCalls {
                     entry.lastPoll = now;
                 }
                 if (call.kind() == Kind.START && problem == null) {
-                    entry.started = new Started(String.valueOf(value), call.server(), now);
+                    JobService.Start start = (JobService.Start) value;
+                    entry.started = new Started(start.id(), start.server(), now);
                 }
                 heard = entry;
             }

@@ -6,6 +6,7 @@ import java.net.URISyntaxException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The base URL of a job service, checked once so that every request built from it is one the JDK's HTTP client
@@ -14,10 +15,17 @@ import java.util.Locale;
 public final class JobServerUrl {
     private final URI base;
     private final String origin;
+    /** The address a job's start connected to, which its polls and cancels connect to as well; null for none. */
+    private final InetAddress pinned;
 
     private JobServerUrl(URI base) {
+        this(base, null);
+    }
+
+    private JobServerUrl(URI base, InetAddress pinned) {
         this.base = base;
         this.origin = originOf(base);
+        this.pinned = pinned;
     }
 
     /**
@@ -92,9 +100,9 @@ public final class JobServerUrl {
      * An IPv4 address in the forms the JDK reads as one ({@code a.b.c.d}, and {@code a.b.c}, {@code a.b}, {@code a}
      * with the last part filling the rest), as a dotted quad; empty for anything else.
      */
-    static java.util.Optional<String> ipv4(String host) {
+    static Optional<String> ipv4(String host) {
         if (!host.matches("[0-9]{1,10}(\\.[0-9]{1,10}){0,3}")) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         String[] parts = host.split("\\.");
         long value = 0;
@@ -103,11 +111,11 @@ public final class JobServerUrl {
             boolean last = i == parts.length - 1;
             long max = last ? (1L << (8 * (4 - i))) - 1 : 255;
             if (part > max) {
-                return java.util.Optional.empty();
+                return Optional.empty();
             }
             value = last ? (value << (8 * (4 - i))) | part : (value << 8) | part;
         }
-        return java.util.Optional.of((value >> 24 & 255) + "." + (value >> 16 & 255) + "." + (value >> 8 & 255) + "."
+        return Optional.of((value >> 24 & 255) + "." + (value >> 16 & 255) + "." + (value >> 8 & 255) + "."
                 + (value & 255));
     }
 
@@ -123,11 +131,47 @@ public final class JobServerUrl {
 
     /** The same service at {@code address} instead of its name. */
     JobServerUrl at(InetAddress address) {
-        String literal = address.getHostAddress().replaceFirst("%.*$", ""); // no IPv6 scope
+        String literal = literal(address);
         String host = address instanceof java.net.Inet6Address ? "[" + literal + "]" : literal;
         String path = base.getRawPath() == null ? "" : base.getRawPath();
         return new JobServerUrl(URI.create(base.getScheme() + "://" + host
                 + (base.getPort() >= 0 ? ":" + base.getPort() : "") + path));
+    }
+
+    /**
+     * The same service, its connections made to {@code address} whatever its name resolves to later: a job started
+     * there is followed there, so that a name moved to another service (a tenant's DNS) cannot point the job's polls
+     * and cancels at someone else's job of the same id. Equal to this URL: it names the same service.
+     */
+    public JobServerUrl pinnedTo(InetAddress address) {
+        return new JobServerUrl(base, address);
+    }
+
+    /** The address connections go to, when a start pinned them there. */
+    public Optional<InetAddress> pinned() {
+        return Optional.ofNullable(pinned);
+    }
+
+    /** An address as text, without an IPv6 scope. */
+    static String literal(InetAddress address) {
+        return address.getHostAddress().replaceFirst("%.*$", "");
+    }
+
+    /**
+     * An address written as one, read without a name server.
+     *
+     * @throws IllegalArgumentException for anything else, a name included
+     */
+    static InetAddress address(String text) {
+        Optional<String> v4 = ipv4(text).filter(text::equals);
+        if (v4.isEmpty() && !(text.contains(":") && text.matches("[0-9A-Fa-f:.]{2,45}"))) {
+            throw new IllegalArgumentException("not an IP address");
+        }
+        try {
+            return InetAddress.getByName(text); // an address literal: no name is looked up
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalArgumentException("not an IP address");
+        }
     }
 
     /** Where jobs are started. */

@@ -118,11 +118,12 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
     }
 
     @Override
-    public CompletableFuture<String> start(JobServerUrl server, String name, Map<String, String> params,
+    public CompletableFuture<JobService.Start> start(JobServerUrl server, String name, Map<String, String> params,
             String idempotencyKey) {
         byte[] body = StartBody.encode(name, params, idempotencyKey);
         return call(server, at -> HttpRequest.newBuilder(at.jobs()).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)), true).thenApply(answer -> checked(() -> id(answer)));
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)), true)
+                .thenApply(reply -> checked(() -> new JobService.Start(id(reply.answer()), reply.server())));
     }
 
     /**
@@ -132,7 +133,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
     @Override
     public CompletableFuture<RemoteJob> get(JobServerUrl server, String id, int tailBytes) {
         return call(server, at -> HttpRequest.newBuilder(at.job(id, "tailBytes=" + tailBytes)).GET(), false)
-                .thenApply(answer -> checked(() -> {
+                .thenApply(Reply::answer).thenApply(answer -> checked(() -> {
                     if (answer.state() == null || answer.state().isBlank()) {
                         throw badAnswer("an answer without the job's state");
                     }
@@ -160,6 +161,13 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         lookups.shutdownNow();
     }
 
+    /**
+     * An answer and the server it came from: pinned to the address the call connected to, when it connected to one
+     * it checked (plain HTTP to a name other than the default server's).
+     */
+    private record Reply(Answer answer, JobServerUrl server) {
+    }
+
     /** The fields of the job API in an answer; the rest of it is skipped unread. */
     record Answer(String id, String state, String log, boolean logTruncated, String error) {
         /** Whether the answer has a field only the job API defines, as text. */
@@ -172,9 +180,9 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      * One exchange: the server's name looked up and its addresses checked (off the caller's thread), the request sent
      * to the address checked, the answer read and parsed; all of it within the request timeout.
      */
-    private CompletableFuture<Answer> call(JobServerUrl server, Function<JobServerUrl, HttpRequest.Builder> request,
+    private CompletableFuture<Reply> call(JobServerUrl server, Function<JobServerUrl, HttpRequest.Builder> request,
             boolean starting) {
-        CompletableFuture<Answer> result = new CompletableFuture<>();
+        CompletableFuture<Reply> result = new CompletableFuture<>();
         AtomicReference<CompletableFuture<?>> exchange = new AtomicReference<>();
         ScheduledFuture<?> alarm = alarms.schedule(() -> {
             if (result.completeExceptionally(new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, UNREACHABLE,
@@ -189,7 +197,8 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         // at once, so that slow look-ups of one tenant's names do not hold them up. A look-up whose call has ended
         // (its time ran out while it waited for a thread) is dropped, not made: slow names must not fill the queue
         // with look-ups nobody waits for, ahead of the names of other calls.
-        CompletableFuture<Optional<InetAddress>> checkedAddress = addresses.looksUp(server)
+        boolean named = addresses.looksUp(server);
+        CompletableFuture<Optional<InetAddress>> checkedAddress = named
                 ? CompletableFuture.supplyAsync(() -> {
                     if (result.isDone()) {
                         throw new CancellationException("the call ended before its look-up began");
@@ -198,13 +207,18 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
                 }, lookups)
                 : checkedNow(server);
         checkedAddress.thenCompose(address -> {
-            HttpRequest built = pinned(server, address, request).timeout(requestTimeout).build();
+            // Plain HTTP goes to the address checked, the name in the Host header; HTTPS goes to the name, which the
+            // JVM's name cache (30 s) resolves to the address just checked, and whose certificate names the service.
+            boolean toAddress = address.isPresent() && PINNED && server.plainHttp();
+            HttpRequest built = (toAddress ? request.apply(server.at(address.get())).header("Host", server.authority())
+                    : request.apply(server)).timeout(requestTimeout).build();
+            JobServerUrl connected = toAddress && named ? server.pinnedTo(address.get()) : server;
             CompletableFuture<HttpResponse<byte[]>> sent = http.sendAsync(built, BoundedBody.handler(responseLimit));
             exchange.set(sent);
             if (result.isDone()) {
                 sent.cancel(true);
             }
-            return sent.thenApply(response -> checked(() -> answer(response, starting)));
+            return sent.thenApply(response -> checked(() -> new Reply(answer(response, starting), connected)));
         }).whenComplete((answer, failure) -> {
             alarm.cancel(false);
             if (failure == null) {
@@ -214,19 +228,6 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
             }
         });
         return result;
-    }
-
-    /**
-     * The request to the address checked: over plain HTTP to the address itself, with the server's name as the Host
-     * header; over HTTPS to the name, which the JVM's name cache (30 s) resolves to the address just checked, because
-     * the certificate is checked against the name.
-     */
-    private static HttpRequest.Builder pinned(JobServerUrl server, Optional<InetAddress> address,
-            Function<JobServerUrl, HttpRequest.Builder> request) {
-        if (address.isEmpty() || !PINNED || !server.plainHttp()) {
-            return request.apply(server);
-        }
-        return request.apply(server.at(address.get())).header("Host", server.authority());
     }
 
     private static boolean hostHeaderAllowed() {

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.kyma.operator.api.Run;
+import io.kyma.operator.api.RunStatus;
 import io.kyma.operator.api.RunSpec;
 import io.kyma.operator.api.Validation;
 import io.kyma.operator.common.GoDuration;
@@ -58,7 +59,7 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
         if (recorded == null) {
             return of(run, settings);
         }
-        return new RunPlan(checkedRecorded(recorded, settings), pollInterval(run.getSpec(), settings),
+        return new RunPlan(checkedRecorded(run.getStatus(), settings), pollInterval(run.getSpec(), settings),
                 duration(run.getSpec().getTimeout(), "spec.timeout"), 0);
     }
 
@@ -66,19 +67,29 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
     public static Optional<JobServerUrl> recorded(Run run, RunSettings settings) {
         String recorded = run.getStatus() == null ? null : run.getStatus().getServer();
         try {
-            return recorded == null ? Optional.empty() : Optional.of(checkedRecorded(recorded, settings));
+            return recorded == null ? Optional.empty() : Optional.of(checkedRecorded(run.getStatus(), settings));
         } catch (Invalid e) {
             return Optional.empty();
         }
     }
 
-    /** A recorded server, checked like a spec's: a status can be written by hand. */
-    private static JobServerUrl checkedRecorded(String recorded, RunSettings settings) throws Invalid {
+    /**
+     * A recorded server, pinned to its recorded address, checked like a spec's: a status can be written by hand (and
+     * the address is checked again before each call).
+     */
+    private static JobServerUrl checkedRecorded(RunStatus status, RunSettings settings) throws Invalid {
         JobServerUrl server;
         try {
-            server = JobServerUrl.parse(recorded);
+            server = JobServerUrl.parse(status.getServer());
         } catch (IllegalArgumentException e) {
             throw new Invalid("InvalidServer", "status.server: " + e.getMessage());
+        }
+        if (status.getServerAddress() != null) {
+            try {
+                server = server.pinnedTo(JobServerUrl.address(status.getServerAddress()));
+            } catch (IllegalArgumentException e) {
+                throw new Invalid("InvalidServer", "status.serverAddress: " + e.getMessage());
+            }
         }
         if (!allowed(server, settings)) {
             throw new Invalid("ServerNotAllowed", "status.server: the host " + server.host()
@@ -93,7 +104,7 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
      */
     public static JobServerUrl startedOn(Run run, RunSettings settings) throws Invalid {
         String recorded = run.getStatus() == null ? null : run.getStatus().getServer();
-        return recorded == null ? specServer(run.getSpec(), settings) : checkedRecorded(recorded, settings);
+        return recorded == null ? specServer(run.getSpec(), settings) : checkedRecorded(run.getStatus(), settings);
     }
 
     /** The server spec.server names now, when it is a usable one other than {@code startedOn}. */

@@ -177,7 +177,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     }
 
     private UpdateControl<Run> start(Run run, RunPlan plan, Context<Run> context) {
-        Optional<Done<String>> answer = calls.take(run, Kind.START);
+        Optional<Done<JobService.Start>> answer = calls.take(run, Kind.START);
         // spec.timeout holds for a job that cannot be started too, counted from the first try
         Optional<RunTiming> tried = calls.firstStart(run).map(first -> new RunTiming(first, plan.timeout()));
         if (answer.isPresent() && answer.get().failed()) {

@@ -33,7 +33,7 @@ public final class RunStatuses {
     public RunStatus started(Run run, String remoteId, JobServerUrl server) {
         RunStatus status = copy(run);
         status.setRemoteId(remoteId);
-        status.setServer(server.toString());
+        recordServer(status, server);
         status.setCompletionTime(null);
         status.getConditions().removeIf(c -> SUCCEEDED.equals(c.getType()));
         status.setPhase(RunPhase.UNKNOWN);
@@ -90,8 +90,14 @@ public final class RunStatuses {
         RunStatus status = failed(run, REASON_TIMEOUT, "the job was started only after " + timeout.toSeconds()
                 + "s and was cancelled" + (cancelProblem == null ? "" : "; cancelling failed: " + cancelProblem));
         status.setRemoteId(remoteId);
-        status.setServer(server.toString());
+        recordServer(status, server);
         return status;
+    }
+
+    /** Where the job is: its server, and the address its start connected to when it was pinned there. */
+    private static void recordServer(RunStatus status, JobServerUrl server) {
+        status.setServer(server.toString());
+        status.setServerAddress(server.pinned().map(JobServerUrl::literal).orElse(null));
     }
 
     /** The server could not be used this time; the phase does not change, and the operator tries again. */
@@ -134,6 +140,7 @@ public final class RunStatuses {
         return current.getPhase() != next.getPhase()
                 || !Objects.equals(current.getRemoteId(), next.getRemoteId())
                 || !Objects.equals(current.getServer(), next.getServer())
+                || !Objects.equals(current.getServerAddress(), next.getServerAddress())
                 || !Objects.equals(current.getLogs(), next.getLogs())
                 || !Objects.equals(current.getLogsTruncated(), next.getLogsTruncated())
                 || !Objects.equals(current.getMessage(), next.getMessage())
@@ -152,6 +159,7 @@ public final class RunStatuses {
         if (current == null || current.getPhase() != next.getPhase()
                 || !Objects.equals(current.getRemoteId(), next.getRemoteId())
                 || !Objects.equals(current.getServer(), next.getServer())
+                || !Objects.equals(current.getServerAddress(), next.getServerAddress())
                 || !Objects.equals(current.getCompletionTime(), next.getCompletionTime())
                 || !Objects.equals(current.getObservedGeneration(), next.getObservedGeneration())) {
             return false;
@@ -188,6 +196,7 @@ public final class RunStatuses {
         status.setPhase(old.getPhase());
         status.setRemoteId(old.getRemoteId());
         status.setServer(old.getServer());
+        status.setServerAddress(old.getServerAddress());
         status.setStartTime(old.getStartTime());
         status.setCompletionTime(old.getCompletionTime());
         status.setLogs(old.getLogs());

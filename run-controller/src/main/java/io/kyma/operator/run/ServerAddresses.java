@@ -76,13 +76,19 @@ public final class ServerAddresses {
     }
 
     /**
-     * The address to connect to for {@code server}: its host resolved (this blocks: call it off the reconcile pool) and
-     * every address checked.
+     * The address to connect to for {@code server}: the address a job's start connected to, when {@code server} is
+     * pinned there; else its host resolved (this blocks: call it off the reconcile pool) and every address checked.
      *
      * @return empty for the default server, which is connected to by name
      * @throws RemoteJobException UNREACHABLE for a name that does not resolve, NOT_ALLOWED for an address refused
      */
     public Optional<InetAddress> check(JobServerUrl server) throws RemoteJobException {
+        if (server.pinned().isPresent()) { // where the job's start connected: checked again, no name looked up
+            if (!allows(server, plain(server.pinned().get()))) {
+                throw new RemoteJobException(RemoteJobException.Kind.NOT_ALLOWED, notAllowed(server), null);
+            }
+            return server.pinned();
+        }
         if (defaultServer.filter(server::equals).isPresent()) {
             return Optional.empty();
         }
@@ -103,11 +109,11 @@ public final class ServerAddresses {
     }
 
     /**
-     * Whether {@link #check} would block on a name server for {@code server}: not for the default server, nor for a
-     * host written as an address, which are checked at once.
+     * Whether {@link #check} would block on a name server for {@code server}: not for a pinned server, the default
+     * server, nor a host written as an address, which are checked at once.
      */
     public boolean looksUp(JobServerUrl server) {
-        if (defaultServer.filter(server::equals).isPresent()) {
+        if (server.pinned().isPresent() || defaultServer.filter(server::equals).isPresent()) {
             return false;
         }
         String host = server.host();

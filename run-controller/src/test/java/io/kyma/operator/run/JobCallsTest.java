@@ -62,7 +62,7 @@ class JobCallsTest {
         assertThat(started).as("still 350 with it").containsExactly("a/poll-1", "a/poll-2");
         open.get(1).complete("answer");
         assertThat(started).containsExactly("a/poll-1", "a/poll-2", "b/big-start");
-        open.get(2).complete("id");
+        open.get(2).complete(new JobService.Start("id", JobServerUrl.parse("http://jobs:9090")));
         assertThat(started).last().isEqualTo("c/poll-3");
     }
 

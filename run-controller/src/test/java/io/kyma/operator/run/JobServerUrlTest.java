@@ -53,4 +53,14 @@ class JobServerUrlTest {
         assertThat(JobServerUrl.ipv4("256.1.1.1")).isEmpty();
         assertThat(JobServerUrl.ipv4("4294967296")).isEmpty();
     }
+
+    @Test
+    void aRecordedAddressIsReadOnlyWhenWrittenAsOne() {
+        assertThat(JobServerUrl.literal(JobServerUrl.address("10.0.0.5"))).isEqualTo("10.0.0.5");
+        assertThat(JobServerUrl.literal(JobServerUrl.address("fd00::5"))).isEqualTo("fd00:0:0:0:0:0:0:5");
+        for (String notOne : new String[] { "metadata.internal", "10.1", "167118085", "localhost", "", "::1%eth0" }) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> JobServerUrl.address(notOne)).as(notOne)
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+    }
 }

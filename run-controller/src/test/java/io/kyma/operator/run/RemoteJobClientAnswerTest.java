@@ -79,7 +79,9 @@ class RemoteJobClientAnswerTest {
         code = 409;
         answer = "{\"id\":\"job-1\",\"error\":\"already started\"}";
         try (RemoteJobClient client = client()) {
-            assertThat(client.start(url, "build", Map.of(), "uid").join()).isEqualTo("job-1");
+            JobService.Start start = client.start(url, "build", Map.of(), "uid").join();
+            assertThat(start.id()).isEqualTo("job-1");
+            assertThat(start.server().pinned()).as("an address is not looked up, so not pinned").isEmpty();
         }
     }
 

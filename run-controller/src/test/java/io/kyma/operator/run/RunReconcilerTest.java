@@ -73,6 +73,34 @@ class RunReconcilerTest {
     }
 
     @Test
+    void aJobIsFollowedAtTheAddressItsStartConnectedToWhereverItsNamePointsLater() throws Exception {
+        jobs.connectedTo = java.net.InetAddress.getByName("10.0.0.5");
+        Run run = run(null);
+        reconcile(run);
+        assertThat(last().getServer()).isEqualTo("http://jobs:9090");
+        assertThat(last().getServerAddress()).isEqualTo("10.0.0.5");
+        run.setStatus(last());
+        later(Duration.ofSeconds(5));
+        reconcile(run);
+        assertThat(jobs.calls).contains("get job-1 on http://jobs:9090 at 10.0.0.5");
+        assertThat(last().getServerAddress()).as("kept by every later status").isEqualTo("10.0.0.5");
+        run.setStatus(last());
+        run.getMetadata().setDeletionTimestamp("2026-01-01T00:00:10Z");
+        reconciler.cleanup(run, new FakeContext<>(run, List.of()));
+        assertThat(jobs.calls).last().isEqualTo("cancel job-1 on http://jobs:9090 at 10.0.0.5");
+    }
+
+    @Test
+    void aRecordedAddressThatIsNoAddressIsNotLookedUp() throws RemoteJobException {
+        Run run = run("job-1");
+        run.getStatus().setServerAddress("metadata.internal");
+        reconcile(run);
+        assertThat(jobs.calls).as("nothing called at a name written as the address").doesNotContain(
+                "get job-1 on http://jobs:9090");
+        assertThat(last().getConditions()).anySatisfy(c -> assertThat(c.getReason()).isEqualTo("InvalidServer"));
+    }
+
+    @Test
     void aStateItDoesNotKnowMeansStillRunning() throws RemoteJobException {
         jobs.answer = new RemoteJob("job-1", "queued", "", false);
         UpdateControl<Run> control = reconcile(run("job-1"));
@@ -127,7 +155,7 @@ class RunReconcilerTest {
         reconcile(run);
         assertThat(jobs.calls).as("one call at a time per Run").hasSize(1);
         assertThat(events).isEmpty();
-        ((CompletableFuture<String>) jobs.held.get(0)).complete("job-7");
+        startAnswered("job-7");
         assertThat(events).containsExactly(ResourceID.fromResource(run));
         reconcile(run);
         assertThat(last().getRemoteId()).isEqualTo("job-7");
@@ -272,7 +300,7 @@ class RunReconcilerTest {
         run.getMetadata().setDeletionTimestamp(clock.instant().toString());
         assertThat(reconciler.cleanup(run, new FakeContext<>(run, List.of())).isRemoveFinalizer())
                 .as("waits for the start's answer").isFalse();
-        ((CompletableFuture<String>) jobs.held.get(0)).complete("job-9");
+        startAnswered("job-9");
         jobs.hold = false;
         assertThat(reconciler.cleanup(run, new FakeContext<>(run, List.of())).isRemoveFinalizer()).isTrue();
         assertThat(jobs.calls).containsExactly("start build uid-r on http://jobs:9090", "cancel job-9 on http://jobs:9090");
@@ -294,7 +322,7 @@ class RunReconcilerTest {
         reconcile(run);
         run.getSpec().setServer("http://other:9090");
         run.getMetadata().setGeneration(2L);
-        ((CompletableFuture<String>) jobs.held.get(0)).complete("job-7");
+        startAnswered("job-7");
         jobs.hold = false;
         reconcile(run);
         assertThat(last().getRemoteId()).isEqualTo("job-7");
@@ -310,7 +338,7 @@ class RunReconcilerTest {
         reconcile(run);
         run.getSpec().setServer("http://other:9090");
         run.getMetadata().setDeletionTimestamp(clock.instant().toString());
-        ((CompletableFuture<String>) jobs.held.get(0)).complete("job-9");
+        startAnswered("job-9");
         jobs.hold = false;
         assertThat(reconciler.cleanup(run, new FakeContext<>(run, List.of())).isRemoveFinalizer()).isTrue();
         assertThat(jobs.calls).containsExactly("start build uid-r on http://jobs:9090", "cancel job-9 on http://jobs:9090");
@@ -390,7 +418,7 @@ class RunReconcilerTest {
         run.getMetadata().setGeneration(2L);
         reconcile(run);
         assertThat(written).as("the start is out: its answer decides").isEmpty();
-        ((CompletableFuture<String>) jobs.held.get(0)).complete("job-5");
+        startAnswered("job-5");
         jobs.hold = false;
         reconcile(run);
         assertThat(jobs.calls).containsExactly("start build uid-r on http://jobs:9090", "cancel job-5 on http://jobs:9090");
@@ -434,7 +462,7 @@ class RunReconcilerTest {
         assertThat(reconcile(run).getScheduleDelay()).as("not a look at once, again and again: the answer's event")
                 .contains(RunReconciler.RECHECK.toMillis());
         assertThat(written).as("the start is out: its answer decides").isEmpty();
-        ((CompletableFuture<String>) jobs.held.get(0)).complete("job-3");
+        startAnswered("job-3");
         reconcile(run);
         assertThat(jobs.calls).as("started after its timeout: cancelled, not given the timeout afresh").last()
                 .isEqualTo("cancel job-3 on http://jobs:9090");
@@ -453,7 +481,7 @@ class RunReconcilerTest {
         run.getSpec().setTimeout("30s");
         reconcile(run);
         clock.advance(Duration.ofSeconds(2));
-        ((CompletableFuture<String>) jobs.held.get(0)).complete("job-5");
+        startAnswered("job-5");
         clock.advance(Duration.ofSeconds(29)); // a busy pool: the answer is taken at 31 s
         reconcile(run);
         assertThat(last().getRemoteId()).isEqualTo("job-5");
@@ -508,6 +536,12 @@ class RunReconcilerTest {
         assertThat(reconciler.canWait(run(null))).as("new").isFalse();
     }
 
+    /** The start held answers with job {@code id}. */
+    private void startAnswered(String id) {
+        JobServerUrl server = JobServerUrl.parse("http://jobs:9090");
+        ((CompletableFuture<JobService.Start>) jobs.held.get(0)).complete(new JobService.Start(id, server));
+    }
+
     private Run run(String remoteId) {
         Run run = new Run();
         run.setMetadata(new ObjectMetaBuilder().withName("r").withNamespace("ns").withUid("uid-r").withGeneration(1L)
@@ -536,23 +570,30 @@ class RunReconcilerTest {
         int answered;
         boolean hold;
 
+        /** The address a start says it connected to, if any. */
+        java.net.InetAddress connectedTo;
+
         @Override
-        public CompletableFuture<String> start(JobServerUrl server, String name, Map<String, String> params,
-                String key) {
-            calls.add("start " + name + " " + key + " on " + server);
-            return answer("job-1");
+        public CompletableFuture<JobService.Start> start(JobServerUrl server, String name,
+                Map<String, String> params, String key) {
+            calls.add("start " + name + " " + key + " on " + on(server));
+            return answer(new JobService.Start("job-1", connectedTo == null ? server : server.pinnedTo(connectedTo)));
         }
 
         @Override
         public CompletableFuture<RemoteJob> get(JobServerUrl server, String id, int tailBytes) {
-            calls.add("get " + id + " on " + server);
+            calls.add("get " + id + " on " + on(server));
             return answer(answer);
         }
 
         @Override
         public CompletableFuture<Void> cancel(JobServerUrl server, String id) {
-            calls.add("cancel " + id + " on " + server);
+            calls.add("cancel " + id + " on " + on(server));
             return answer(null);
+        }
+
+        private static String on(JobServerUrl server) {
+            return server + server.pinned().map(a -> " at " + JobServerUrl.literal(a)).orElse("");
         }
 
         private <T> CompletableFuture<T> answer(T value) {

@@ -83,4 +83,18 @@ class ServerAddressesTest {
         assertThat(addresses.looksUp(JobServerUrl.parse("http://[fd00::1]:9090"))).isFalse();
         assertThat(addresses.looksUp(JobServerUrl.parse("http://jobs.team-a:9090"))).isTrue();
     }
+
+    @Test
+    void aPinnedAddressIsCheckedAgainWithoutALookUp() throws Exception {
+        ServerAddresses addresses = new ServerAddresses(ServerAllowList.allowAll(), Optional.empty(), Set.of(),
+                host -> {
+                    throw new AssertionError("looked up " + host);
+                });
+        JobServerUrl pinned = JOBS.pinnedTo(InetAddress.getByName("10.0.0.5"));
+        assertThat(addresses.looksUp(pinned)).isFalse();
+        assertThat(addresses.check(pinned)).contains(InetAddress.getByName("10.0.0.5"));
+        JobServerUrl metadata = JOBS.pinnedTo(InetAddress.getByName("169.254.169.254"));
+        assertThatThrownBy(() -> addresses.check(metadata)).isInstanceOfSatisfying(RemoteJobException.class,
+                e -> assertThat(e.kind()).isEqualTo(RemoteJobException.Kind.NOT_ALLOWED));
+    }
 }
