@@ -114,7 +114,7 @@ public final class KymaOperator implements AutoCloseable {
                 + " answer budget {} KiB, answers up to {} KiB), {} per server", inFlight, config.remoteMaxInFlight(),
                 answerBudget() >> 10, config.remoteResponseLimit() >> 10, config.remoteMaxInFlightPerServer());
         return new JobCalls(inFlight, config.remoteMaxInFlightPerServer(), answerBudget(),
-                JobCalls.COPIES * config.remoteResponseLimit(), config.failureBaseDelay(), config.failureMaxDelay(),
+                JobCalls.perCall(config.remoteResponseLimit()), config.failureBaseDelay(), config.failureMaxDelay(),
                 clock, JobCalls.timerThread());
     }
 

@@ -8,6 +8,8 @@ import org.slf4j.LoggerFactory;
 
 import ch.qos.logback.classic.Level;
 
+import io.kyma.operator.run.RemoteJobClient;
+
 /** Entry point of the manager: reads the configuration, then runs every controller until SIGTERM. */
 public final class Main {
     private static final Logger LOG = LoggerFactory.getLogger(Main.class);
@@ -18,8 +20,14 @@ public final class Main {
     public static void main(String[] args) {
         // Before any HTTP client exists: lets a job-service request carry the server's name as its Host header while
         // it connects to the address the operator checked (ServerAddresses).
-        if (System.getProperty("jdk.httpclient.allowRestrictedHeaders") == null) {
-            System.setProperty("jdk.httpclient.allowRestrictedHeaders", "host");
+        String restricted = System.getProperty("jdk.httpclient.allowRestrictedHeaders", "");
+        if (java.util.Arrays.stream(restricted.split(",")).noneMatch(h -> h.trim().equalsIgnoreCase("host"))) {
+            System.setProperty("jdk.httpclient.allowRestrictedHeaders", restricted.isBlank() ? "host"
+                    : restricted + ",host");
+        }
+        // Before any HTTP client exists: what an answer's headers may take, counted in the answer budget.
+        if (System.getProperty("jdk.http.maxHeaderSize") == null) {
+            System.setProperty("jdk.http.maxHeaderSize", String.valueOf(RemoteJobClient.MAX_HEADER_BYTES));
         }
         ManagerConfig config;
         try {

@@ -150,7 +150,7 @@ public final class JobCalls {
 
     /**
      * @param budgetBytes the bytes calls in flight may hold at once; one call is let out whatever it holds
-     * @param perCallBytes what a call holds besides a start's body ({@link #COPIES} times the answer limit)
+     * @param perCallBytes what a call holds besides a start's body ({@link #perCall})
      */
     public JobCalls(int maxInFlight, int maxPerServer, long budgetBytes, long perCallBytes, Duration baseDelay,
             Duration maxDelay, Clock clock, Timer timer) {
@@ -198,11 +198,19 @@ public final class JobCalls {
     }
 
     /**
+     * What a call in flight may hold of an answer of at most {@code answerLimit} bytes: {@link #COPIES} times its body,
+     * and its headers (at most {@link RemoteJobClient#MAX_HEADER_BYTES}).
+     */
+    public static long perCall(long answerLimit) {
+        return COPIES * answerLimit + RemoteJobClient.MAX_HEADER_BYTES;
+    }
+
+    /**
      * The calls that may be in flight at once: {@code wanted}, or fewer when that many answers of {@code answerLimit}
-     * bytes, {@link #COPIES} times over, would not fit {@code budgetBytes}; at least one.
+     * bytes ({@link #perCall}) would not fit {@code budgetBytes}; at least one.
      */
     public static int inFlightFor(long budgetBytes, long answerLimit, int wanted) {
-        long fits = budgetBytes / (COPIES * answerLimit);
+        long fits = budgetBytes / perCall(answerLimit);
         return (int) Math.max(1, Math.min(wanted, fits));
     }
 

@@ -119,6 +119,12 @@ public final class JobServerUrl {
                 + (value & 255));
     }
 
+    /** Whether the URL names its host by a name, not by an address (which the JDK reads without a name server). */
+    boolean hostIsName() {
+        String host = host();
+        return !host.contains(":") && ipv4(host).isEmpty();
+    }
+
     /** Whether the service is spoken to over plain HTTP. */
     boolean plainHttp() {
         return base.getScheme().equals("http");

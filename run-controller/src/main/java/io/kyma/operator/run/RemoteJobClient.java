@@ -1,11 +1,11 @@
 package io.kyma.operator.run;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.net.InetAddress;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
@@ -14,14 +14,17 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
+
+import javax.net.ssl.SSLContext;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +57,12 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
     private static final int MAX_STATE = 64;
 
+    /**
+     * The most of an answer's status line and headers the JDK's client reads ({@code jdk.http.maxHeaderSize}, which
+     * {@code Main} sets to this unless it was set); a larger head fails the call.
+     */
+    public static final int MAX_HEADER_BYTES = 64 * 1024;
+
     /** Look-up threads when the caller does not say how many calls may be in flight. */
     static final int DEFAULT_LOOKUP_THREADS = 8;
     /** Whether a request may carry its own Host header, so that a connection can go to the address checked. */
@@ -61,7 +70,10 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
 
     private final ServerAddresses addresses;
     private final ExecutorService lookups;
+    /** Plain HTTP, HTTPS to an address, and HTTPS to the administrator's default server (by its name). */
     private final HttpClient http;
+    /** HTTPS to a name, connected to the address checked. */
+    private final TlsClients tls;
     private final Duration requestTimeout;
     private final long responseLimit;
     /** Ends exchanges at the request timeout, however slowly a server sends its answer. */
@@ -88,15 +100,23 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      */
     public RemoteJobClient(Duration connectTimeout, Duration requestTimeout, long responseLimit,
             ServerAddresses addresses, int lookupThreads) {
+        this(connectTimeout, requestTimeout, responseLimit, addresses, lookupThreads, defaultTls());
+    }
+
+    /** @param tls what HTTPS calls trust and present */
+    RemoteJobClient(Duration connectTimeout, Duration requestTimeout, long responseLimit, ServerAddresses addresses,
+            int lookupThreads, SSLContext tls) {
         this.addresses = addresses;
         ThreadPoolExecutor lookups = new ThreadPoolExecutor(lookupThreads, lookupThreads, 30, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), DaemonThreads.numbered("job-service-lookup-"));
         lookups.allowCoreThreadTimeOut(true);
         this.lookups = lookups;
-        // Two threads hand answers on and parse them; the client's selector thread does the I/O.
-        this.http = HttpClient.newBuilder().connectTimeout(connectTimeout).version(HttpClient.Version.HTTP_1_1)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .executor(Executors.newFixedThreadPool(2, DaemonThreads.numbered("job-service-client-"))).build();
+        // Two threads hand answers on and parse them, for every client; a client's selector thread does the I/O.
+        ExecutorService answers = Executors.newFixedThreadPool(2, DaemonThreads.numbered("job-service-client-"));
+        Supplier<HttpClient.Builder> builder = () -> HttpClient.newBuilder().connectTimeout(connectTimeout)
+                .version(HttpClient.Version.HTTP_1_1).followRedirects(HttpClient.Redirect.NEVER).executor(answers);
+        this.http = builder.get().build();
+        this.tls = new TlsClients(tls, builder);
         this.requestTimeout = requestTimeout;
         this.responseLimit = responseLimit;
         ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1,
@@ -157,6 +177,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
 
     @Override
     public void close() {
+        tls.close();
         alarms.shutdownNow();
         lookups.shutdownNow();
     }
@@ -197,8 +218,8 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         // at once, so that slow look-ups of one tenant's names do not hold them up. A look-up whose call has ended
         // (its time ran out while it waited for a thread) is dropped, not made: slow names must not fill the queue
         // with look-ups nobody waits for, ahead of the names of other calls.
-        boolean named = addresses.looksUp(server);
-        CompletableFuture<Optional<InetAddress>> checkedAddress = named
+        boolean looksUp = addresses.looksUp(server);
+        CompletableFuture<Optional<InetAddress>> checkedAddress = looksUp
                 ? CompletableFuture.supplyAsync(() -> {
                     if (result.isDone()) {
                         throw new CancellationException("the call ended before its look-up began");
@@ -207,13 +228,15 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
                 }, lookups)
                 : checkedNow(server);
         checkedAddress.thenCompose(address -> {
-            // Plain HTTP goes to the address checked, the name in the Host header; HTTPS goes to the name, which the
-            // JVM's name cache (30 s) resolves to the address just checked, and whose certificate names the service.
-            boolean toAddress = address.isPresent() && PINNED && server.plainHttp();
+            // The request goes to the address checked, the name in its Host header (and, over HTTPS, as the server
+            // name its certificate is checked against): the JDK's client is given no name to look up again.
+            boolean toAddress = address.isPresent() && PINNED;
             HttpRequest built = (toAddress ? request.apply(server.at(address.get())).header("Host", server.authority())
                     : request.apply(server)).timeout(requestTimeout).build();
-            JobServerUrl connected = toAddress && named ? server.pinnedTo(address.get()) : server;
-            CompletableFuture<HttpResponse<byte[]>> sent = http.sendAsync(built, BoundedBody.handler(responseLimit));
+            boolean name = server.hostIsName();
+            JobServerUrl connected = toAddress && name ? server.pinnedTo(address.get()) : server;
+            HttpClient client = toAddress && name && !server.plainHttp() ? tls.forName(server.host()) : http;
+            CompletableFuture<HttpResponse<byte[]>> sent = client.sendAsync(built, BoundedBody.handler(responseLimit));
             exchange.set(sent);
             if (result.isDone()) {
                 sent.cancel(true);
@@ -228,6 +251,14 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
             }
         });
         return result;
+    }
+
+    private static SSLContext defaultTls() {
+        try {
+            return SSLContext.getDefault();
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("no TLS in this JVM", e);
+        }
     }
 
     private static boolean hostHeaderAllowed() {

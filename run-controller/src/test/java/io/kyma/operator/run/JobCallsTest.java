@@ -206,7 +206,8 @@ class JobCallsTest {
     @Test
     void theAnswerBudgetBoundsTheCallsInFlight() {
         long mib = 1 << 20;
-        assertThat(JobCalls.inFlightFor(18 * mib, 256 << 10, 32)).as("18 MiB / (3 x 256 KiB)").isEqualTo(24);
+        assertThat(JobCalls.inFlightFor(18 * mib, 256 << 10, 32)).as("18 MiB / (3 x 256 KiB + 64 KiB of headers)")
+                .isEqualTo(22);
         assertThat(JobCalls.inFlightFor(1024 * mib, 256 << 10, 32)).isEqualTo(32);
         assertThat(JobCalls.inFlightFor(mib, 1 << 30, 32)).as("never none").isEqualTo(1);
     }

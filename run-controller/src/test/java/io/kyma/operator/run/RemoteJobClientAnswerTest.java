@@ -31,9 +31,15 @@ class RemoteJobClientAnswerTest {
         }
     }
 
+    /** A header of this many bytes goes with each answer. */
+    private int headerBytes;
+
     private JobServerUrl serve() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
         server.createContext("/", exchange -> {
+            if (headerBytes > 0) {
+                exchange.getResponseHeaders().add("X-Padding", "x".repeat(headerBytes));
+            }
             byte[] body = answer.getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(code, body.length);
             exchange.getResponseBody().write(body);
@@ -103,6 +109,22 @@ class RemoteJobClientAnswerTest {
             assertThat(job.log().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(LogTail.MAX_BYTES);
             assertThat(job.log().length()).as("half the characters of the tail's bytes").isEqualTo(LogTail.MAX_BYTES / 2);
             assertThat(job.logTruncated()).isTrue();
+        }
+    }
+
+    @Test
+    void anAnswersHeadersAreBoundedAsTheAnswerBudgetCountsThem() throws IOException {
+        assertThat(Integer.getInteger("jdk.http.maxHeaderSize")).as("set as Main sets it")
+                .isEqualTo(RemoteJobClient.MAX_HEADER_BYTES);
+        JobServerUrl url = serve();
+        code = 200;
+        answer = "{\"id\":\"j\",\"state\":\"running\"}";
+        headerBytes = RemoteJobClient.MAX_HEADER_BYTES / 2;
+        try (RemoteJobClient client = client()) {
+            assertThat(client.get(url, "j", 0).join().state()).isEqualTo("running");
+            headerBytes = RemoteJobClient.MAX_HEADER_BYTES * 2;
+            Throwable thrown = catchThrowable(() -> client.get(url, "j", 0).join());
+            assertThat(thrown).hasCauseInstanceOf(RemoteJobException.class);
         }
     }
 }
