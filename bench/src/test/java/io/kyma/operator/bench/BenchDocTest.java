@@ -32,7 +32,7 @@ class BenchDocTest {
 
     @Test
     void theBenchTablesAreTheCommittedRuns() throws IOException {
-        for (String doc : List.of("docs/bench/README.md", "README.md", "docs/scale-out.md",
+        for (String doc : List.of("docs/bench/README.md", "docs/benchmark.md", "docs/scale-out.md",
                 "docs/bench/noisy-neighbour/README.md")) {
             Path file = ROOT.resolve(doc);
             String text = Files.readString(file);
@@ -87,7 +87,7 @@ class BenchDocTest {
 
     /**
      * The table with its links to runs (written relative to docs/bench/) made relative to the page that shows it, so
-     * that a table shown in README.md as well links to the same runs.
+     * that a table shown in docs/benchmark.md as well links to the same runs.
      */
     static String linkedFrom(Path page, String table) {
         Path bench = ROOT.resolve("docs/bench");
@@ -964,8 +964,8 @@ class BenchDocTest {
     static String orderedProgressBound() throws IOException {
         String dir = "docs/bench/" + LATEST_N1000;
         Map<String, String> s = summary(dir);
-        // the limit of the bench's own ordered_bound_s, as both READMEs state it
-        assertThat(Files.readString(ROOT.resolve("README.md"))).contains("a T(N) of at most "
+        // the limit of the bench's own ordered_bound_s, as both pages state it
+        assertThat(Files.readString(ROOT.resolve("docs/benchmark.md"))).contains("a T(N) of at most "
                 + OrderedProgressBound.LONGEST_SOLVED_SECONDS + " s");
         assertThat(Files.readString(ROOT.resolve("docs/bench/README.md"))).contains("run of at most "
                 + OrderedProgressBound.LONGEST_SOLVED_SECONDS + " s");

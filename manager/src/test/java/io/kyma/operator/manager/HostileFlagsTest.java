@@ -57,8 +57,9 @@ class HostileFlagsTest {
     }
 
     @Test
-    void theReadmeTableListsEveryFlagWithItsVariableAndDefault() throws IOException {
-        String readme = java.nio.file.Files.readString(io.kyma.operator.testing.Crds.repositoryRoot().resolve("README.md"));
+    void theConfigurationPageListsEveryFlagWithItsVariableAndDefault() throws IOException {
+        String readme = java.nio.file.Files.readString(io.kyma.operator.testing.Crds.repositoryRoot()
+                .resolve("docs/configuration.md"));
         for (ManagerConfig.Flag flag : ManagerConfig.Flag.values()) {
             String defaultCell = flag.defaultValue.isEmpty() ? "(empty)" : "`" + flag.defaultValue + "`";
             assertThat(readme).as(flag.flagName())

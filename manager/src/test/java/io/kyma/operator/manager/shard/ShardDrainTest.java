@@ -137,10 +137,9 @@ class ShardDrainTest {
     }
 
     @Test
-    void theReadmeStatesTheMoversLimitsAsTheCodeHasThem() throws Exception {
+    void theShardingPageStatesTheMoversLimitsAsTheCodeHasThem() throws Exception {
         String readme = java.nio.file.Files.readString(io.kyma.operator.testing.Crds.repositoryRoot()
-                .resolve("README.md")).replaceAll("\\s+",
-                " ");
+                .resolve("docs/sharding.md")).replaceAll("\\s+", " ");
         assertThat(readme).contains("At most " + ShardRebalancer.IN_FLIGHT + " families are handed over at once")
                 .contains("looks for new ones every " + ShardRebalancer.SCAN.toSeconds() + " s")
                 .contains("and every " + ShardRebalancer.RESCAN.toSeconds() + " s otherwise")

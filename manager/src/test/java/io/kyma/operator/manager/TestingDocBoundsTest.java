@@ -13,14 +13,14 @@ import org.junit.jupiter.api.Test;
 import io.kyma.operator.testing.Crds;
 
 /**
- * The README's table of what the integration tests assert names bounds, not timings; this keeps each row equal to
+ * The table of docs/testing.md, what the integration tests assert, names bounds, not timings; this keeps each row equal to
  * the bound its test fails on, so that changing one without the other goes red.
  */
-class ReadmeBoundsTest {
+class TestingDocBoundsTest {
     private static final Path ROOT = Crds.repositoryRoot();
     private static final Path TESTS = ROOT.resolve("manager/src/test/java/io/kyma/operator/manager");
 
-    /** For each test: what the README's row says, and the code in the test that asserts it. */
+    /** For each test: what the row of docs/testing.md says, and the code in the test that asserts it. */
     private static final Map<String, List<List<String>>> ROWS = Map.of(
             "WriteCountIT", List.of(
                     List.of("no sooner than 67 s", "isGreaterThanOrEqualTo(Duration.ofSeconds(67))"),
@@ -44,16 +44,14 @@ class ReadmeBoundsTest {
 
     @Test
     void eachRowStatesTheBoundItsTestAsserts() throws IOException {
-        String readme = Files.readString(ROOT.resolve("README.md"));
-        String section = readme.substring(readme.indexOf("### What the integration tests assert"));
-        section = section.substring(0, section.indexOf("\n## "));
+        String section = Files.readString(ROOT.resolve("docs/testing.md"));
         for (Map.Entry<String, List<List<String>>> test : ROWS.entrySet()) {
             String source = Files.readString(TESTS.resolve(test.getKey() + ".java"));
             String row = section.lines().filter(l -> l.contains("`" + test.getKey() + "`")).findFirst()
-                    .orElseThrow(() -> new AssertionError("the README has no row for " + test.getKey()));
+                    .orElseThrow(() -> new AssertionError("docs/testing.md has no row for " + test.getKey()));
             for (List<String> claim : test.getValue()) {
-                assertThat(row).as("the README's row of %s", test.getKey()).contains(claim.get(0));
-                assertThat(source).as("%s asserts what the README says: %s", test.getKey(), claim.get(0))
+                assertThat(row).as("the row of %s in docs/testing.md", test.getKey()).contains(claim.get(0));
+                assertThat(source).as("%s asserts what docs/testing.md says: %s", test.getKey(), claim.get(0))
                         .contains(claim.get(1));
             }
         }
