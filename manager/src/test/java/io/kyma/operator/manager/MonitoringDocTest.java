@@ -48,4 +48,16 @@ class MonitoringDocTest {
         }
         assertThat(text).as("docs/monitoring.md lists the dashboard's panels").isEqualTo(updated);
     }
+
+    @Test
+    void thePageNamesTheLoadThePicturesWereDrawnFrom() throws IOException {
+        String run = Files.readString(DOCS.resolve("monitoring/run.txt"));
+        java.util.regex.Matcher load = java.util.regex.Pattern
+                .compile("load: (\\d+) Kymas of the 18 modules, one every (\\d+) s, --transition-unit (\\S+);")
+                .matcher(run);
+        assertThat(load.find()).as("run.txt names its load").isTrue();
+        String page = Files.readString(DOCS.resolve("monitoring.md")).replaceAll("\\s+", " ");
+        assertThat(page).contains(load.group(1) + " Kymas of the 18 modules, one every " + load.group(2)
+                + " s, `--transition-unit " + load.group(3) + "`");
+    }
 }
