@@ -121,13 +121,6 @@ record Result(Map<String, String> summary, Map<String, Double> writesByVerb, Map
                 watchCloses.map(c -> kib(c.apiserverUnreadBefore())).orElse("n/a"));
         // How far the operator's watch connections read ahead of their decoding (most characters waiting at once,
         // "off" with --watch-read-ahead 0) and how often one stopped reading because its allowance was full.
-        boolean readAhead = opAfter.has("kyma_operator_watch_read_ahead_peak_chars");
-        summary.put("read_ahead_peak_kb", readAhead
-                ? kib((long) opAfter.sum("kyma_operator_watch_read_ahead_peak_chars")) : "off");
-        summary.put("read_ahead_stalls", readAhead
-                ? Long.toString((long) (opAfter.sum("kyma_operator_watch_read_ahead_stalls_total")
-                        - opBefore.sum("kyma_operator_watch_read_ahead_stalls_total")))
-                : "off");
         // The operator's collections during the load: each stops every thread, the watch readers too.
         summary.put("gc_young", Long.toString(gc.young()));
         summary.put("gc_full", Long.toString(gc.full()));

@@ -22,8 +22,6 @@ import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.manager.metrics.InformerTraffic;
 import io.kyma.operator.manager.metrics.RestClientMetrics;
 import io.kyma.operator.manager.watch.OnePassSerialization;
-import io.kyma.operator.manager.watch.ReadAheadHttpClientFactory;
-import io.kyma.operator.manager.watch.ReadAheadStats;
 
 /** Builds the one client the manager shares between its controllers. */
 public final class KubernetesClients {
@@ -45,7 +43,7 @@ public final class KubernetesClients {
                 .withConfig(clientConfig)
                 .withKubernetesSerialization(new OnePassSerialization(List.of(Kyma.class, HelmComponent.class,
                         Run.class)))
-                .withHttpClientFactory(httpClientFactory(config, metrics))
+                .withHttpClientFactory(new JdkHttpClientFactory())
                 .withHttpClientBuilderConsumer(builder -> {
                     if (config.k8sClientQps() > 0) {
                         builder.addOrReplaceInterceptor(ClientRateLimiter.NAME, new ClientRateLimiter(
@@ -60,19 +58,6 @@ public final class KubernetesClients {
                     }
                 })
                 .build();
-    }
-
-    /**
-     * fabric8's JDK client, whose watch connections read ahead of their decoding unless {@code --watch-read-ahead}
-     * is 0.
-     */
-    private static JdkHttpClientFactory httpClientFactory(ManagerConfig config, OperatorMetrics metrics) {
-        if (config.watchReadAhead() <= 0) {
-            return new JdkHttpClientFactory();
-        }
-        ReadAheadStats stats = new ReadAheadStats();
-        metrics.watchReadAhead(stats);
-        return new ReadAheadHttpClientFactory(config.watchReadAhead(), stats);
     }
 
     private static Config fromFile(String path) {

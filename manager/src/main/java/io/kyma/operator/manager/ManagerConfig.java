@@ -37,7 +37,6 @@ public record ManagerConfig(
         Duration syncPeriod,
         long informerListLimit,
         int temporaryCacheMax,
-        long watchReadAhead,
         Duration reconcileTimeout,
         Optional<BindAddress> metricsBindAddress,
         Optional<BindAddress> healthProbeBindAddress,
@@ -78,7 +77,6 @@ public record ManagerConfig(
         SYNC_PERIOD("sync-period", "10h", "Every resource is reconciled at least this often, without any event."),
         INFORMER_LIST_LIMIT("informer-list-limit", "500", "Objects per page when an informer lists its resources (at start and after a lost watch); 0 lists all in one response."),
         TEMPORARY_CACHE_MAX("temporary-cache-max", "5000", "Most write answers each controller keeps until its watch delivers them (read after write); beyond it a write that races its own watch event is retried on a 409."),
-        WATCH_READ_AHEAD("watch-read-ahead", "0", "Most watch messages (bytes, or with Ki/Mi suffix; 64Ki to 1Gi) read off one watch connection while earlier ones wait to be decoded on another thread; 0 (the default, faster on two cores) decodes each message on the reader before reading the next."),
         RECONCILE_TIMEOUT("reconcile-timeout", "1m", "A reconcile running longer is interrupted, counted as failed and retried with backoff."),
         METRICS_BIND_ADDRESS("metrics-bind-address", ":8080", "Address of the Prometheus /metrics endpoint ([host]:port); 0 turns it off."),
         HEALTH_PROBE_BIND_ADDRESS("health-probe-bind-address", ":8081", "Address of /healthz and /readyz ([host]:port); 0 turns it off."),
@@ -174,7 +172,6 @@ public record ManagerConfig(
                 positiveDuration(Flag.SYNC_PERIOD, raw),
                 intBetween(Flag.INFORMER_LIST_LIMIT, raw, 0, 100_000),
                 intBetween(Flag.TEMPORARY_CACHE_MAX, raw, 0, 1_000_000),
-                convert(Flag.WATCH_READ_AHEAD, raw, text -> text.equals("0") ? 0L : byteSize(text)),
                 positiveDuration(Flag.RECONCILE_TIMEOUT, raw),
                 convert(Flag.METRICS_BIND_ADDRESS, raw, BindAddress::parse),
                 convert(Flag.HEALTH_PROBE_BIND_ADDRESS, raw, BindAddress::parse),
@@ -280,7 +277,6 @@ public record ManagerConfig(
         parts.add("sync-period=" + GoDuration.format(syncPeriod));
         parts.add("informer-list-limit=" + informerListLimit);
         parts.add("temporary-cache-max=" + temporaryCacheMax);
-        parts.add("watch-read-ahead=" + watchReadAhead);
         parts.add("reconcile-timeout=" + GoDuration.format(reconcileTimeout));
         parts.add("metrics-bind-address=" + metricsBindAddress.map(BindAddress::toString).orElse("0"));
         parts.add("health-probe-bind-address=" + healthProbeBindAddress.map(BindAddress::toString).orElse("0"));

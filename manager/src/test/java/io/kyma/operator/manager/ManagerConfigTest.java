@@ -79,13 +79,11 @@ class ManagerConfigTest {
             "--failure-max-delay=500ms|--failure-max-delay must not be shorter than --failure-base-delay",
             "--namespace=Team_A|--namespace: 'Team_A' is not a namespace name",
             "--remote-response-limit=1Ki|--remote-response-limit: must be from 64Ki",
-            "--watch-read-ahead=1Ki|--watch-read-ahead: must be from 64Ki",
             "--shards=0|--shards must be at least 1",
             "--shard-id=3|--shard-id must be below --shards (1), got 3",
             "--shard-id=kyma-operator|--shard-id: 'kyma-operator' is neither a number from 0 nor a pod name ending in -N",
             "--shard-id=-1|--shard-id: '-1' is neither a number from 0 nor a pod name ending in -N",
             "--shards=65|--shards must be at most 64, got 65",
-            "--watch-read-ahead=-1|--watch-read-ahead: '-1' is not a size",
             "--remote-server-allow=jobs_example|--remote-server-allow: 'jobs_example' is not a host name",
             "--sync-period=9999999999h|--sync-period: '9999999999h' is longer than the longest duration",
             "--run-poll-interval=0s|--run-poll-interval must be greater than 0",
@@ -138,13 +136,6 @@ class ManagerConfigTest {
     }
 
     @Test
-    void watchReadAheadIsASizeOrZeroForOff() {
-        assertThat(ManagerConfig.parse(new String[] { "--watch-read-ahead=512Ki" }, Map.of()).watchReadAhead())
-                .isEqualTo(512 << 10);
-        assertThat(ManagerConfig.parse(new String[] { "--watch-read-ahead=0" }, Map.of()).watchReadAhead()).isZero();
-    }
-
-    @Test
     void leaderElectIsASwitch() {
         assertThat(ManagerConfig.parse(new String[] { "--leader-elect" }, Map.of()).leaderElect()).isTrue();
         assertThat(ManagerConfig.parse(new String[] { "--leader-elect", "--namespace", "x" }, Map.of()).leaderElect())
@@ -176,7 +167,7 @@ class ManagerConfigTest {
                 .isEqualTo("kubeconfig=<default> namespace=<all> transition-unit=10ms kyma-status-interval=5s "
                         + "max-concurrent-reconciles=50 admission-backlog=0 low-priority-max-wait=30s log-level=info failure-base-delay=1s failure-max-delay=16m40s "
                         + "rate-limiter-frequency=30 rate-limiter-burst=200 max-reconcile-rate=0 k8s-client-qps=150 "
-                        + "k8s-client-burst=150 sync-period=10h informer-list-limit=500 temporary-cache-max=5000 watch-read-ahead=0 reconcile-timeout=1m metrics-bind-address=:8080 "
+                        + "k8s-client-burst=150 sync-period=10h informer-list-limit=500 temporary-cache-max=5000 reconcile-timeout=1m metrics-bind-address=:8080 "
                         + "health-probe-bind-address=:8081 remote-server-url=<none> run-poll-interval=5s "
                         + "run-cleanup-timeout=5m remote-connect-timeout=2s remote-request-timeout=10s "
                         + "remote-response-limit=262144 remote-max-in-flight=32 remote-max-in-flight-per-server=4 "

@@ -44,8 +44,7 @@ class MetricsIT {
             "kyma_operator_temporary_cache_entries", "kyma_operator_temporary_cache_refused_total",
             "kyma_operator_temporary_cache_restored_total",
             "kyma_operator_lean_cache_fallbacks_total", "kyma_operator_reconciles_queued",
-            "kyma_operator_watch_read_ahead_chars", "kyma_operator_watch_read_ahead_peak_chars",
-            "kyma_operator_watch_read_ahead_stalls_total", "workqueue_work_duration_seconds_bucket",
+            "workqueue_work_duration_seconds_bucket",
             "workqueue_unfinished_work_seconds", "workqueue_longest_running_processor_seconds",
             "controller_runtime_terminal_reconcile_errors_total", "kyma_operator_kyma_ready_seconds_bucket",
             "kyma_operator_runs_unreachable", "kyma_operator_shard", "kyma_operator_shard_assignments_total",
@@ -83,7 +82,7 @@ class MetricsIT {
             Namespaces.apply(admin, NS);
             // A tight client QPS makes the client limiter's wait show; the gate is on so that its metric exists.
             try (RunningManager manager = new RunningManager(NS, "--transition-unit", "10ms", "--k8s-client-qps", "5",
-                    "--k8s-client-burst", "5", "--max-reconcile-rate", "1000", "--watch-read-ahead", "1Mi", "--metrics-bind-address",
+                    "--k8s-client-burst", "5", "--max-reconcile-rate", "1000", "--metrics-bind-address",
                     "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0")) {
                 InetSocketAddress metrics = manager.endpoints.metricsAddress().orElseThrow();
                 InetSocketAddress probes = manager.endpoints.probesAddress().orElseThrow();
@@ -120,11 +119,6 @@ class MetricsIT {
                 assertThat(sample(text, "kyma_operator_helmcomponents", "state=\"success\"")).isEqualTo(6.0);
                 assertThat(sum(text, "kyma_operator_lean_cache_fallbacks_total")).isZero();
                 assertThat(sum(text, "kyma_operator_missed_executions_total")).isZero();
-                // with --watch-read-ahead the watch events come through it, and none is left waiting to be decoded
-                assertThat(sum(text, "kyma_operator_watch_read_ahead_peak_chars")).isGreaterThan(0);
-                await().atMost(Duration.ofSeconds(30))
-                        .until(() -> sum(scrape(metrics), "kyma_operator_watch_read_ahead_chars") == 0);
-                assertThat(sum(text, "kyma_operator_watch_read_ahead_stalls_total")).isZero();
                 // once the watches have delivered every write, nothing is held for read after write
                 await().atMost(Duration.ofSeconds(30)).until(() -> sum(scrape(metrics),
                         "kyma_operator_temporary_cache_entries") == 0);

@@ -8,7 +8,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToDoubleFunction;
 
-import io.kyma.operator.manager.watch.ReadAheadStats;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -181,18 +180,6 @@ public final class OperatorMetrics {
     /** From a Kyma's creation to its Ready condition turning true. */
     public Timer kymaTimeToReady() {
         return timer("kyma_operator_kyma_ready", READY_BUCKETS);
-    }
-
-    /** How far the watch connections read ahead of their decoding. */
-    public void watchReadAhead(ReadAheadStats stats) {
-        Gauge.builder("kyma_operator_watch_read_ahead_chars", stats, ReadAheadStats::queuedChars)
-                .description("Characters of watch messages read off the sockets and not yet decoded").register(registry);
-        Gauge.builder("kyma_operator_watch_read_ahead_peak_chars", stats, ReadAheadStats::peakQueuedChars)
-                .description("Most characters of watch messages that ever waited to be decoded at once")
-                .register(registry);
-        FunctionCounter.builder("kyma_operator_watch_read_ahead_stalls", stats, ReadAheadStats::stalls)
-                .description("Times a watch connection stopped reading because its read-ahead allowance was full")
-                .register(registry);
     }
 
     /** A gauge whose value is read at scrape time, for example the Kymas in one phase. */
