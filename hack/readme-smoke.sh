@@ -12,7 +12,7 @@ export CONTROL_PLANE_DIR=$work/control-plane CONTROL_PLANE_KUBECONFIG=$work/kube
 export APISERVER_PORT=16443 ETCD_PORT=12379 ETCD_PEER_PORT=12380
 export KUBECONFIG=$CONTROL_PLANE_KUBECONFIG
 k() { kubectl --kubeconfig "$KUBECONFIG" "$@"; }
-step() { printf '\n== %s\n' "$*"; }
+step() { printf '\n== [%4ss] %s\n' "$SECONDS" "$*"; }
 pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill -- "$pid" 2>/dev/null || true; done

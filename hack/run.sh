@@ -14,7 +14,7 @@ LOCAL_DIR=$(dirname "$LOCAL_KUBECONFIG")
 MVN=${MVN:-mvn}
 KUBECTL=${KUBECTL:-kubectl}
 
-if [ ! -f "$JAR" ] || [ ! -f "$JOB_SERVER_JAR" ] || [ -n "$(find . -path ./.local -prune -o \( -name '*.java' -o -name 'pom.xml' -o -name '*.xml' -path '*/resources/*' \) -newer "$JAR" -print -quit)" ]; then
+if [ ! -f "$JAR" ] || [ ! -f "$JOB_SERVER_JAR" ] || [ -n "$(find . -path ./.local -prune -o -path '*/target' -prune -o \( -name '*.java' -o -name 'pom.xml' -o -name '*.xml' -path '*/resources/*' \) -newer "$JAR" -print -quit)" ]; then
   echo "Building $JAR"
   "$MVN" -B -ntp -q install -DskipTests
 fi

@@ -151,7 +151,7 @@ public final class KymaOperator implements AutoCloseable {
             List<Reconciler<?>> reconcilers, boolean exitOnLostLease) {
         this.config = config;
         this.clock = clock;
-        this.leadership = config.leaderElect() ? Optional.of(new Leadership(exitOnLostLease, clock))
+        this.leadership = config.leaderElect() ? Optional.of(new Leadership(exitOnLostLease, config.leaseTiming(), clock))
                 : Optional.empty();
         List<Interceptor> interceptors = new java.util.ArrayList<>(extraInterceptors);
         leadership.ifPresent(l -> interceptors.add(l.renewals()));

@@ -17,10 +17,10 @@ import io.fabric8.kubernetes.client.http.Interceptor;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 
 /**
- * Leader election through a Lease (JOSDK's, with its 15 s lease, 10 s renew deadline and 2 s retry). A manager that
+ * Leader election through a Lease (JOSDK's; by default a 15 s lease, 10 s renew deadline and 2 s retry). A manager that
  * loses the lease stops reconciling at once: the process ends without a graceful shutdown, as controller-runtime's
- * managers do, or in tests the operator is stopped. Because the lease outlives the renew deadline by 5 s, the old
- * leader has stopped before another can take over.
+ * managers do, or in tests the operator is stopped. Because the lease outlives the renew deadline, the old leader has
+ * stopped before another can take over.
  * <p>
  * fabric8's elector checks the renew deadline only between attempts, and one attempt can last far longer: the client
  * retries a refused or failed request in the call, with a backoff that doubles up to 10 times. Cut off from the API
@@ -30,25 +30,31 @@ import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
  */
 final class Leadership {
     private static final Logger LOG = LoggerFactory.getLogger(Leadership.class);
-    static final Duration RENEW_DEADLINE = LeaderElectionConfiguration.RENEW_DEADLINE_DEFAULT_VALUE;
+    /** JOSDK's and controller-runtime's defaults. */
+    static final ManagerConfig.LeaseTiming DEFAULT_TIMING = new ManagerConfig.LeaseTiming(
+            LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE,
+            LeaderElectionConfiguration.RENEW_DEADLINE_DEFAULT_VALUE,
+            LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE);
 
     private final String identity;
     private final Runnable exit;
     private final Clock clock;
+    private final ManagerConfig.LeaseTiming timing;
     private final AtomicReference<Instant> leadingSince = new AtomicReference<>();
     private final AtomicReference<Instant> stoppedAt = new AtomicReference<>();
     private final AtomicReference<Instant> renewed = new AtomicReference<>();
     private volatile Runnable stopReconciling = () -> {
     };
 
-    Leadership(boolean exitOnLoss, Clock clock) {
-        this(exitOnLoss ? Leadership::halt : null, clock);
+    Leadership(boolean exitOnLoss, ManagerConfig.LeaseTiming timing, Clock clock) {
+        this(exitOnLoss ? Leadership::halt : null, timing, clock);
     }
 
     /** @param exit ends the process when the lease is lost; null stops only the reconciling */
-    Leadership(Runnable exit, Clock clock) {
+    Leadership(Runnable exit, ManagerConfig.LeaseTiming timing, Clock clock) {
         this.identity = hostname() + "_" + UUID.randomUUID();
         this.exit = exit;
+        this.timing = timing;
         this.clock = clock;
     }
 
@@ -68,23 +74,21 @@ final class Leadership {
      */
     boolean overdue(Instant now) {
         Instant last = renewed.get();
-        return leading() && last != null && now.isAfter(last.plus(RENEW_DEADLINE));
+        return leading() && last != null && now.isAfter(last.plus(timing.renewDeadline()));
     }
 
     /** Steps down when {@link #overdue}; cheap, for a scheduler to call every few hundred milliseconds. */
     void checkRenewal() {
         if (overdue(clock.instant())) {
             LOG.error("The leader lease was last renewed at {}, more than the {} s renew deadline ago", renewed.get(),
-                    RENEW_DEADLINE.toSeconds());
+                    timing.renewDeadline().toMillis() / 1000.0);
             stopped();
         }
     }
 
     LeaderElectionConfiguration configuration(ManagerConfig config) {
         return new LeaderElectionConfiguration(config.leaseName(), config.leaderElectionNamespace().orElse(null),
-                LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE,
-                RENEW_DEADLINE,
-                LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE, identity,
+                timing.duration(), timing.renewDeadline(), timing.retryPeriod(), identity,
                 new LeaderCallbacks(this::started, this::stopped, leader -> LOG.info("Leader is now {}", leader)),
                 false);
     }

@@ -53,7 +53,15 @@ public record ManagerConfig(
         boolean leaderElect,
         Optional<String> leaderElectionNamespace,
         String leaderElectionId,
+        LeaseTiming leaseTiming,
         Shards shards) {
+
+    /**
+     * How the leader Lease is held: taken over once not renewed for {@code duration}; a leader that has not renewed it
+     * for {@code renewDeadline} stops; renewals are tried every {@code retryPeriod}.
+     */
+    public record LeaseTiming(Duration duration, Duration renewDeadline, Duration retryPeriod) {
+    }
 
     public static final String ENV_PREFIX = "KYMA_OPERATOR_";
 
@@ -92,6 +100,9 @@ public record ManagerConfig(
         REMOTE_SERVER_ALLOW("remote-server-allow", "", "Where spec.server may point: comma-separated host names, *.domain wildcards, IP addresses and CIDR ranges; empty allows all but loopback, link-local, the operator's and the API server's addresses, which only an address or range listed here allows."),
         LEADER_ELECT("leader-elect", "false", "Elect a leader through a Lease, so that of several replicas only one reconciles."),
         LEADER_ELECTION_NAMESPACE("leader-election-namespace", "", "Namespace of the leader-election Lease; empty uses the namespace the operator runs in."),
+        LEADER_ELECTION_LEASE_DURATION("leader-election-lease-duration", "15s", "How long a Lease not renewed keeps others from taking over; more than the renew deadline."),
+        LEADER_ELECTION_RENEW_DEADLINE("leader-election-renew-deadline", "10s", "A leader that has not renewed its Lease for this long stops reconciling and exits; more than the retry period."),
+        LEADER_ELECTION_RETRY_PERIOD("leader-election-retry-period", "2s", "How often a replica tries to take or renew the Lease."),
         LEADER_ELECTION_ID("leader-election-id", "kyma-operator-leader", "Name of the leader-election Lease; unless given, with --namespace set it is kyma-operator-leader-<namespace>."),
         SHARDS("shards", "1", "Number of operator replicas that split the Kymas, HelmComponents and Runs between them by the label kyma-project.io/shard (1 to 64); 1 runs unsharded."),
         SHARD_ID("shard-id", "0", "This replica's shard, from 0 to --shards minus 1; a name ending in -N (a StatefulSet pod's name) means N.");
@@ -189,6 +200,7 @@ public record ManagerConfig(
                 optional(raw.get(Flag.LEADER_ELECTION_NAMESPACE))
                         .map(value -> convert(Flag.LEADER_ELECTION_NAMESPACE, raw, ManagerConfig::dnsLabel)),
                 leaderElectionId(raw, leaseNamed),
+                leaseTiming(raw),
                 shards(raw));
     }
 
@@ -206,6 +218,26 @@ public record ManagerConfig(
      *
      * @param named whether the flag or its variable was given (even with the default's value)
      */
+    /** As controller-runtime requires: the lease outlives the renew deadline, which outlives a retry. */
+    private static LeaseTiming leaseTiming(Map<Flag, String> raw) {
+        Duration duration = positiveDuration(Flag.LEADER_ELECTION_LEASE_DURATION, raw);
+        Duration renewDeadline = positiveDuration(Flag.LEADER_ELECTION_RENEW_DEADLINE, raw);
+        Duration retryPeriod = positiveDuration(Flag.LEADER_ELECTION_RETRY_PERIOD, raw);
+        if (duration.compareTo(renewDeadline) <= 0) {
+            throw new ConfigException(Flag.LEADER_ELECTION_LEASE_DURATION.flagName() + " must be longer than "
+                    + Flag.LEADER_ELECTION_RENEW_DEADLINE.flagName() + ", got " + raw.get(
+                            Flag.LEADER_ELECTION_LEASE_DURATION) + " and " + raw.get(
+                                    Flag.LEADER_ELECTION_RENEW_DEADLINE));
+        }
+        if (renewDeadline.compareTo(retryPeriod) <= 0) {
+            throw new ConfigException(Flag.LEADER_ELECTION_RENEW_DEADLINE.flagName() + " must be longer than "
+                    + Flag.LEADER_ELECTION_RETRY_PERIOD.flagName() + ", got " + raw.get(
+                            Flag.LEADER_ELECTION_RENEW_DEADLINE) + " and " + raw.get(
+                                    Flag.LEADER_ELECTION_RETRY_PERIOD));
+        }
+        return new LeaseTiming(duration, renewDeadline, retryPeriod);
+    }
+
     private static String leaderElectionId(Map<Flag, String> raw, boolean named) {
         String id = convert(Flag.LEADER_ELECTION_ID, raw, ManagerConfig::dnsName);
         String namespace = raw.get(Flag.NAMESPACE).trim();
@@ -292,6 +324,9 @@ public record ManagerConfig(
         parts.add("remote-server-allow=" + (remoteServerAllow.allowsAll() ? "<all>" : remoteServerAllow));
         parts.add("leader-elect=" + leaderElect);
         parts.add("leader-election-namespace=" + leaderElectionNamespace.orElse("<own>"));
+        parts.add("leader-election-lease-duration=" + GoDuration.format(leaseTiming.duration()));
+        parts.add("leader-election-renew-deadline=" + GoDuration.format(leaseTiming.renewDeadline()));
+        parts.add("leader-election-retry-period=" + GoDuration.format(leaseTiming.retryPeriod()));
         parts.add("leader-election-id=" + leaderElectionId);
         parts.add("shards=" + shards.count());
         parts.add("shard-id=" + shards.id());

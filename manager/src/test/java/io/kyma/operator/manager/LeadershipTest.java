@@ -40,7 +40,7 @@ class LeadershipTest {
     void aLeaderWhoseLeaseWentUnrenewedPastTheDeadlineExitsBeforeTheLeaseExpiresForOthers() {
         Time time = new Time();
         AtomicInteger exits = new AtomicInteger();
-        Leadership leadership = new Leadership(exits::incrementAndGet, time);
+        Leadership leadership = new Leadership(exits::incrementAndGet, Leadership.DEFAULT_TIMING, time);
         leadership.started();
         leadership.renewed(T0.plusSeconds(2));
 
@@ -65,7 +65,7 @@ class LeadershipTest {
     void renewalsKeepTheLeaderAndAnOlderReportDoesNotMoveTheDeadlineBack() {
         Time time = new Time();
         AtomicInteger exits = new AtomicInteger();
-        Leadership leadership = new Leadership(exits::incrementAndGet, time);
+        Leadership leadership = new Leadership(exits::incrementAndGet, Leadership.DEFAULT_TIMING, time);
         leadership.started();
         for (int s = 2; s <= 60; s += 2) {
             leadership.renewed(T0.plusSeconds(s));
@@ -83,18 +83,18 @@ class LeadershipTest {
     void followersAreNeverOverdueAndTheAcquiringMomentCountsUntilItsWriteIsReported() {
         Time time = new Time();
         AtomicInteger exits = new AtomicInteger();
-        Leadership leadership = new Leadership(exits::incrementAndGet, time);
+        Leadership leadership = new Leadership(exits::incrementAndGet, Leadership.DEFAULT_TIMING, time);
         assertThat(leadership.overdue(T0.plusSeconds(3600))).isFalse();
 
         leadership.started();
-        assertThat(leadership.overdue(T0.plus(Leadership.RENEW_DEADLINE))).isFalse();
-        assertThat(leadership.overdue(T0.plus(Leadership.RENEW_DEADLINE).plusMillis(1))).isTrue();
+        assertThat(leadership.overdue(T0.plus(Leadership.DEFAULT_TIMING.renewDeadline()))).isFalse();
+        assertThat(leadership.overdue(T0.plus(Leadership.DEFAULT_TIMING.renewDeadline()).plusMillis(1))).isTrue();
     }
 
     @Test
     void withoutAnExitLosingTheLeaseOnlyStopsReconciling() throws InterruptedException {
         Time time = new Time();
-        Leadership leadership = new Leadership((Runnable) null, time);
+        Leadership leadership = new Leadership((Runnable) null, Leadership.DEFAULT_TIMING, time);
         java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
         leadership.onLoss(stopped::countDown);
         leadership.started();
@@ -129,6 +129,12 @@ class LeadershipTest {
         assertThat(LeaseRenewals.leaseWrite("PATCH", "/apis/operator.kyma-project.io/v1alpha1/namespaces/a/kymas/k"))
                 .isFalse();
         assertThat(LeaseRenewals.leaseWrite("PUT", lease + "/status")).isFalse();
-        assertThat(Duration.ofSeconds(10)).isEqualTo(Leadership.RENEW_DEADLINE);
+        assertThat(Duration.ofSeconds(10)).isEqualTo(Leadership.DEFAULT_TIMING.renewDeadline());
+    }
+
+    @Test
+    void theFlagsDefaultToJosdksTiming() {
+        assertThat(ManagerConfig.parse(new String[0], java.util.Map.of()).leaseTiming())
+                .isEqualTo(Leadership.DEFAULT_TIMING);
     }
 }

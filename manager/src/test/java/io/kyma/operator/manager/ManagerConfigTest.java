@@ -90,6 +90,9 @@ class ManagerConfigTest {
             "--run-cleanup-timeout=forever|--run-cleanup-timeout",
             "--leader-elect=maybe|--leader-elect must be true or false",
             "--leader-election-id=Kyma_Lease|--leader-election-id",
+            "--leader-election-lease-duration=10s|--leader-election-lease-duration must be longer than --leader-election-renew-deadline, got 10s and 10s",
+            "--leader-election-retry-period=10s|--leader-election-renew-deadline must be longer than --leader-election-retry-period, got 10s and 10s",
+            "--leader-election-renew-deadline=0s|--leader-election-renew-deadline must be greater than 0",
             "--max-concurrent-reconciles=100000|--max-concurrent-reconciles must be at most 1024",
             "--k8s-client-burst=2000000|--k8s-client-burst must be at most 1000000",
             "--max-reconcile-rate=-1|--max-reconcile-rate must be 0 or more",
@@ -172,7 +175,8 @@ class ManagerConfigTest {
                         + "run-cleanup-timeout=5m remote-connect-timeout=2s remote-request-timeout=10s "
                         + "remote-response-limit=262144 remote-max-in-flight=32 remote-max-in-flight-per-server=4 "
                         + "run-status-interval=5s remote-server-allow=<all> leader-elect=false "
-                        + "leader-election-namespace=<own> "
+                        + "leader-election-namespace=<own> leader-election-lease-duration=15s "
+                        + "leader-election-renew-deadline=10s leader-election-retry-period=2s "
                         + "leader-election-id=kyma-operator-leader shards=1 shard-id=0");
     }
 
