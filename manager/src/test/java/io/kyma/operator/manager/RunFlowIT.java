@@ -196,7 +196,7 @@ class RunFlowIT {
 
             create(Samples.run(ns, "orphaned", "build", Map.of("durationSeconds", "600"), "200ms", null));
             awaitPhase(ns, "orphaned", RunPhase.UNKNOWN, 30);
-            server.refuseFor(Duration.ofSeconds(20));
+            server.refuseFor(Duration.ofSeconds(8)); // longer than the 3 s cleanup timeout and its retries
             long deleted = System.nanoTime();
             admin.resources(Run.class).inNamespace(ns).withName("orphaned").delete();
             await().atMost(Duration.ofSeconds(20)).until(() -> get(ns, "orphaned") == null);

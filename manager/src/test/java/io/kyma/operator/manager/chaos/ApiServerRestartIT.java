@@ -49,7 +49,7 @@ class ApiServerRestartIT {
             EtcdHistory etcd = new EtcdHistory(plane.etcdUrl());
             // without faults: the same schedule as the shortest stop, nothing stopped
             Restart none = new Restart("none", restarts.get(0).down(), p -> { }, p -> { });
-            run(plane, admin, jobs, etcd, "restart-warm-up", none);
+            run(plane, admin, jobs, etcd, "restart-warm-up", none); // its control plane is fresh too
             Outcome baseline = run(plane, admin, jobs, etcd, "restart-baseline", none);
             List<ChaosRow> rows = new ArrayList<>();
             List<String> failures = new ArrayList<>();

@@ -14,6 +14,16 @@ import io.kyma.operator.testing.EmbeddedControlPlane;
  * installed and a job service for the Runs. Register it with {@code @RegisterExtension}.
  */
 final class ChaosEnvironment implements BeforeAllCallback, AfterAllCallback {
+    private static final java.util.concurrent.atomic.AtomicBoolean WARM = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * Whether this JVM still has to run a scenario once before a baseline: its first run is slower while the JIT
+     * compiles the operator, which is no fair baseline. True once per JVM, for the first scenario that asks.
+     */
+    static boolean coldJvm() {
+        return !WARM.getAndSet(true);
+    }
+
     private KubernetesClient admin;
     private JobServer jobs;
 
