@@ -40,6 +40,10 @@ control-plane: ## Install the embedded control plane (kube-apiserver v1.20.2 bui
 prometheus: ## Install Debian's prometheus package (Prometheus and promtool) when it is missing.
 	hack/prometheus.sh install
 
+.PHONY: fmt
+fmt: ## Format the Java sources (palantir-java-format, imports ordered); every build checks it.
+	$(MVN) $(MVN_FLAGS) -q spotless:apply
+
 .PHONY: unit
 unit: ## Build and run the unit tests only (*Test; no cluster, no integration tests): the quick loop while editing.
 	$(MVN) $(MVN_FLAGS) -q install -DskipITs

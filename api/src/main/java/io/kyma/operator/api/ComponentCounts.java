@@ -20,22 +20,28 @@ public class ComponentCounts {
     @Min(0)
     @Max(MOST)
     private long total;
+
     @JsonPropertyDescription("Number of components in state success.")
     @Min(0)
     @Max(MOST)
     private long ready;
+
     @Min(0)
     @Max(MOST)
     private long pending;
+
     @Min(0)
     @Max(MOST)
     private long started;
+
     @Min(0)
     @Max(MOST)
     private long failing;
+
     @Min(0)
     @Max(MOST)
     private long retrying;
+
     @Min(0)
     @Max(MOST)
     private long success;
@@ -115,8 +121,14 @@ public class ComponentCounts {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof ComponentCounts c && total == c.total && ready == c.ready && pending == c.pending
-                && started == c.started && failing == c.failing && retrying == c.retrying && success == c.success;
+        return o instanceof ComponentCounts c
+                && total == c.total
+                && ready == c.ready
+                && pending == c.pending
+                && started == c.started
+                && failing == c.failing
+                && retrying == c.retrying
+                && success == c.success;
     }
 
     @Override
@@ -126,7 +138,7 @@ public class ComponentCounts {
 
     @Override
     public String toString() {
-        return "total=" + total + " ready=" + ready + " pending=" + pending + " started=" + started
-                + " failing=" + failing + " retrying=" + retrying + " success=" + success;
+        return "total=" + total + " ready=" + ready + " pending=" + pending + " started=" + started + " failing="
+                + failing + " retrying=" + retrying + " success=" + success;
     }
 }

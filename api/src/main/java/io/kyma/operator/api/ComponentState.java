@@ -1,5 +1,7 @@
 package io.kyma.operator.api;
 
+import java.util.Locale;
+
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /** The installation lifecycle of a HelmComponent, in the order it is walked. */
@@ -17,6 +19,6 @@ public enum ComponentState {
 
     /** The name as it appears in the API, for example {@code pending}. */
     public String wireName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -20,7 +20,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "KYMA", jsonPath = ".spec.kyma")
 @AdditionalPrinterColumn(name = "MODULE", jsonPath = ".spec.module")
 @AdditionalPrinterColumn(name = "STATE", jsonPath = ".status.state")
-@AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp",
+@AdditionalPrinterColumn(
+        name = "AGE",
+        jsonPath = ".metadata.creationTimestamp",
         type = AdditionalPrinterColumn.Type.DATE)
-public class HelmComponent extends CustomResource<HelmComponentSpec, HelmComponentStatus> implements Namespaced {
-}
+public class HelmComponent extends CustomResource<HelmComponentSpec, HelmComponentStatus> implements Namespaced {}

@@ -6,8 +6,10 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class HelmComponentStatus {
     private ComponentState state;
+
     @JsonPropertyDescription("When the component entered its current state (RFC 3339); the lifecycle is timed from it.")
     private String lastTransitionTime;
+
     private Long observedGeneration;
     private String message;
 

@@ -15,7 +15,8 @@ public class JobSpec {
     @JsonPropertyDescription("The job's name as the remote service knows it.")
     private String name;
 
-    @JsonPropertyDescription("Parameters passed to the job: at most 64, each value at most 4096 characters, each name at most 253.")
+    @JsonPropertyDescription(
+            "Parameters passed to the job: at most 64, each value at most 4096 characters, each name at most 253.")
     private Map<String, String> params = new LinkedHashMap<>();
 
     public String getName() {

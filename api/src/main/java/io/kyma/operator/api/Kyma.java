@@ -19,7 +19,9 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Plural("kymas")
 @AdditionalPrinterColumn(name = "PHASE", jsonPath = ".status.phase")
 @AdditionalPrinterColumn(name = "READY", jsonPath = ".status.readyComponents")
-@AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp",
+@AdditionalPrinterColumn(
+        name = "AGE",
+        jsonPath = ".metadata.creationTimestamp",
         type = AdditionalPrinterColumn.Type.DATE)
 public class Kyma extends CustomResource<KymaSpec, KymaStatus> implements Namespaced {
     public static final String GROUP = "inventory.kyma-project.io";

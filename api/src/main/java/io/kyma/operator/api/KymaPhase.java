@@ -1,5 +1,7 @@
 package io.kyma.operator.api;
 
+import java.util.Locale;
+
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 public enum KymaPhase {
@@ -18,6 +20,6 @@ public enum KymaPhase {
     /** The name as it appears in the API, for example {@code Processing}. */
     @Override
     public String toString() {
-        return name().charAt(0) + name().substring(1).toLowerCase(java.util.Locale.ROOT);
+        return name().charAt(0) + name().substring(1).toLowerCase(Locale.ROOT);
     }
 }

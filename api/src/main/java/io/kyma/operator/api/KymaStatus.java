@@ -11,11 +11,15 @@ import io.fabric8.kubernetes.api.model.Condition;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class KymaStatus {
     private KymaPhase phase;
+
     @JsonPropertyDescription("The generation of the spec this status describes.")
     private Long observedGeneration;
+
     private ComponentCounts components;
+
     @JsonPropertyDescription("Ready components out of all, for example 12/18.")
     private String readyComponents;
+
     private List<Condition> conditions = new ArrayList<>();
 
     public KymaPhase getPhase() {

@@ -22,6 +22,5 @@ public final class Labels {
     /** The value of {@link #SHARD_DRAIN} by which the replica of the object's shard says it stopped. */
     public static final String SHARD_DRAIN_DRAINED_VALUE = "drained";
 
-    private Labels() {
-    }
+    private Labels() {}
 }

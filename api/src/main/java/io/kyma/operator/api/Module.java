@@ -23,8 +23,7 @@ public class Module {
     @JsonPropertyDescription("The module's version; the operator's default applies when empty.")
     private String version;
 
-    public Module() {
-    }
+    public Module() {}
 
     public Module(String name, String version) {
         this.name = name;

@@ -17,7 +17,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Plural("runs")
 @AdditionalPrinterColumn(name = "PHASE", jsonPath = ".status.phase")
 @AdditionalPrinterColumn(name = "REMOTE-ID", jsonPath = ".status.remoteId")
-@AdditionalPrinterColumn(name = "AGE", jsonPath = ".metadata.creationTimestamp",
+@AdditionalPrinterColumn(
+        name = "AGE",
+        jsonPath = ".metadata.creationTimestamp",
         type = AdditionalPrinterColumn.Type.DATE)
-public class Run extends CustomResource<RunSpec, RunStatus> implements Namespaced {
-}
+public class Run extends CustomResource<RunSpec, RunStatus> implements Namespaced {}

@@ -11,7 +11,8 @@ import io.fabric8.generator.annotation.Size;
 public class RunSpec {
     @Size(max = 2048)
     @Pattern(Validation.HTTP_URL)
-    @JsonPropertyDescription("Base URL of the remote job service (http or https, no credentials, query or fragment); jobs are under <server>/jobs. The operator's default applies when empty.")
+    @JsonPropertyDescription(
+            "Base URL of the remote job service (http or https, no credentials, query or fragment); jobs are under <server>/jobs. The operator's default applies when empty.")
     private String server;
 
     @Required

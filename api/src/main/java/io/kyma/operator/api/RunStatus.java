@@ -11,18 +11,27 @@ import io.fabric8.kubernetes.api.model.Condition;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class RunStatus {
     private RunPhase phase;
+
     @JsonPropertyDescription("The job's id on the remote service.")
     private String remoteId;
-    @JsonPropertyDescription("The job service the job was started on: polls and cancels go there, whatever spec.server says later.")
+
+    @JsonPropertyDescription(
+            "The job service the job was started on: polls and cancels go there, whatever spec.server says later.")
     private String server;
-    @JsonPropertyDescription("The address the job's start connected to, when it looked up a name of a plain-HTTP server: polls and cancels connect there, wherever the name points later.")
+
+    @JsonPropertyDescription(
+            "The address the job's start connected to, when it looked up a name of a plain-HTTP server: polls and cancels connect there, wherever the name points later.")
     private String serverAddress;
+
     private String startTime;
     private String completionTime;
+
     @JsonPropertyDescription("The tail of the job's log, at most 32 KiB.")
     private String logs;
+
     @JsonPropertyDescription("True when older log lines were dropped to keep the tail bounded.")
     private Boolean logsTruncated;
+
     private String message;
     private Long observedGeneration;
     private List<Condition> conditions = new ArrayList<>();

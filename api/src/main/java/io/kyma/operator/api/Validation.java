@@ -23,11 +23,11 @@ public final class Validation {
     public static final int KYMA_NAME_MAX = 63;
     /** The most parameters a Run's job may have, the longest value and the longest name (which the operator checks). */
     public static final int JOB_PARAMS_MAX = 64;
+
     public static final int JOB_PARAM_VALUE_MAX = 4096;
     public static final int JOB_PARAM_NAME_MAX = 253;
     /** A module version such as 1.2.3, v2 or 2.0.0-rc.1+build.5. */
     public static final String VERSION = "^[A-Za-z0-9][A-Za-z0-9._+-]*$";
 
-    private Validation() {
-    }
+    private Validation() {}
 }

@@ -18,15 +18,20 @@ class CrdDriftTest {
     @Test
     void committedCrdsMatchTheModelClasses(@TempDir Path fresh) throws IOException {
         Map<String, File> generated = CrdGenerator.generate(fresh.toFile());
-        assertThat(generated).containsOnlyKeys("kymas.inventory.kyma-project.io",
-                "helmcomponents.inventory.kyma-project.io", "runs.inventory.kyma-project.io");
+        assertThat(generated)
+                .containsOnlyKeys(
+                        "kymas.inventory.kyma-project.io",
+                        "helmcomponents.inventory.kyma-project.io",
+                        "runs.inventory.kyma-project.io");
 
         for (var entry : generated.entrySet()) {
             Path committed = BASES.resolve(CrdGenerator.basesFileName(entry.getKey()));
             String hint = "config/crd/bases is out of date with the classes in the api module: run `make manifests`"
                     + " and commit the result (" + committed.getFileName() + ")";
             assertThat(committed).as(hint).exists();
-            assertThat(Files.readString(committed)).as(hint).isEqualTo(Files.readString(entry.getValue().toPath()));
+            assertThat(Files.readString(committed))
+                    .as(hint)
+                    .isEqualTo(Files.readString(entry.getValue().toPath()));
         }
         try (var files = Files.list(BASES)) {
             assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".yaml")))

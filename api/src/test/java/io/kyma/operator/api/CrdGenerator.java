@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import io.fabric8.crdv2.generator.CRDGenerationInfo;
 import io.fabric8.crdv2.generator.CRDGenerator;
@@ -25,8 +26,7 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaPropsBuilder;
  * module's classes; {@code make manifests} copies the result to {@code config/crd/bases/}.
  */
 public final class CrdGenerator {
-    private CrdGenerator() {
-    }
+    private CrdGenerator() {}
 
     /** Generates every CRD into {@code dir}; returns CRD name to file. */
     public static Map<String, File> generate(File dir) {
@@ -44,9 +44,10 @@ public final class CrdGenerator {
                 })
                 .customResourceClasses(Kyma.class, HelmComponent.class, Run.class)
                 .detailedGenerate();
-        Map<String, File> files = new java.util.TreeMap<>();
-        info.getCRDDetailsPerNameAndVersion().forEach((name, versions) -> files.put(name,
-                new File(versions.get("v1").getFilePath())));
+        Map<String, File> files = new TreeMap<>();
+        info.getCRDDetailsPerNameAndVersion()
+                .forEach((name, versions) ->
+                        files.put(name, new File(versions.get("v1").getFilePath())));
         return files;
     }
 
@@ -64,17 +65,29 @@ public final class CrdGenerator {
             schema.setRequired(List.of("spec"));
             if (crd.getSpec().getNames().getKind().equals("Run")) {
                 // A map's size and its values' length; API servers before CEL cannot bound its keys' length.
-                JSONSchemaProps params = schema.getProperties().get("spec").getProperties().get("job").getProperties()
+                JSONSchemaProps params = schema.getProperties()
+                        .get("spec")
+                        .getProperties()
+                        .get("job")
+                        .getProperties()
                         .get("params");
                 params.setMaxProperties((long) Validation.JOB_PARAMS_MAX);
                 params.getAdditionalProperties().getSchema().setMaxLength((long) Validation.JOB_PARAM_VALUE_MAX);
             }
             if (crd.getSpec().getNames().getKind().equals("Kyma")) {
                 // The API server lets a schema restrict metadata.name, and nothing else of metadata.
-                schema.getProperties().put("metadata", new JSONSchemaPropsBuilder().withType("object")
-                        .addToProperties("name", new JSONSchemaPropsBuilder().withType("string")
-                                .withMaxLength((long) Validation.KYMA_NAME_MAX).build())
-                        .build());
+                schema.getProperties()
+                        .put(
+                                "metadata",
+                                new JSONSchemaPropsBuilder()
+                                        .withType("object")
+                                        .addToProperties(
+                                                "name",
+                                                new JSONSchemaPropsBuilder()
+                                                        .withType("string")
+                                                        .withMaxLength((long) Validation.KYMA_NAME_MAX)
+                                                        .build())
+                                        .build());
             }
         }
         return crd;

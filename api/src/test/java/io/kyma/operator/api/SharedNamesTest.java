@@ -13,11 +13,13 @@ import io.fabric8.kubernetes.client.CustomResource;
 class SharedNamesTest {
     @Test
     void everyInstanceHoldsTheSameSingularAndPluralStrings() {
-        for (Supplier<CustomResource<?, ?>> kind : List.<Supplier<CustomResource<?, ?>>>of(Kyma::new,
-                HelmComponent::new, Run::new)) {
+        for (Supplier<CustomResource<?, ?>> kind :
+                List.<Supplier<CustomResource<?, ?>>>of(Kyma::new, HelmComponent::new, Run::new)) {
             CustomResource<?, ?> one = kind.get();
             CustomResource<?, ?> other = kind.get();
-            assertThat(other.getSingular()).isEqualTo(one.getKind().toLowerCase()).isSameAs(one.getSingular());
+            assertThat(other.getSingular())
+                    .isEqualTo(one.getKind().toLowerCase())
+                    .isSameAs(one.getSingular());
             assertThat(other.getPlural()).isEqualTo(one.getSingular() + "s").isSameAs(one.getPlural());
         }
     }

@@ -1,5 +1,6 @@
 package io.kyma.operator.bench;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
@@ -12,10 +13,23 @@ import java.util.Optional;
 import io.kyma.operator.common.GoDuration;
 
 /** The benchmark's options: {@code --n 1000 --unit 1s [--kubeconfig FILE] [--out DIR] [operator flags after --]}. */
-record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, Path repository, String javaCommand,
-        List<String> jvmOptions, Map<String, String> operatorEnvironment, boolean heapDump, boolean profile,
-        List<String> operatorFlags, Optional<ArrivalRate> arrivalRate, int operatorNice, int shards,
-        int apiserverWatchBuffer, boolean noisyNeighbour) {
+record BenchOptions(
+        int n,
+        Duration unit,
+        Optional<Path> kubeconfig,
+        Path out,
+        Path repository,
+        String javaCommand,
+        List<String> jvmOptions,
+        Map<String, String> operatorEnvironment,
+        boolean heapDump,
+        boolean profile,
+        List<String> operatorFlags,
+        Optional<ArrivalRate> arrivalRate,
+        int operatorNice,
+        int shards,
+        int apiserverWatchBuffer,
+        boolean noisyNeighbour) {
 
     /**
      * Open loop: Kymas arrive one after another at a steady rate, either {@code perSecond} or {@code share} of the
@@ -86,7 +100,8 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
         Optional<Path> kubeconfig = Optional.empty();
         Path out = null;
         Path repository = null;
-        String javaCommand = System.getenv("JAVA_HOME") == null ? "java"
+        String javaCommand = System.getenv("JAVA_HOME") == null
+                ? "java"
                 : Path.of(System.getenv("JAVA_HOME"), "bin", "java").toString();
         String jvmOptions = null;
         String jvmExtra = "";
@@ -145,12 +160,12 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
             throw new IllegalArgumentException("--operator-nice must be from 0 to 19, got " + operatorNice);
         }
         if (apiserverWatchBuffer != 0 && (apiserverWatchBuffer <= 10 || apiserverWatchBuffer > 1000)) {
-            throw new IllegalArgumentException("--apiserver-watch-buffer must be from 11 to 1000, got "
-                    + apiserverWatchBuffer);
+            throw new IllegalArgumentException(
+                    "--apiserver-watch-buffer must be from 11 to 1000, got " + apiserverWatchBuffer);
         }
         if (apiserverWatchBuffer != 0 && kubeconfig.isPresent()) {
-            throw new IllegalArgumentException("--apiserver-watch-buffer builds the embedded API server; not with"
-                    + " --kubeconfig");
+            throw new IllegalArgumentException(
+                    "--apiserver-watch-buffer builds the embedded API server; not with" + " --kubeconfig");
         }
         if (shards < 1) {
             throw new IllegalArgumentException("--shards must be at least 1, got " + shards);
@@ -160,14 +175,15 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
                     + " it sets each replica's --shards and --shard-id");
         }
         if (shards > 1 && (heapDump || profile)) {
-            throw new IllegalArgumentException("--heap-dump and --profile measure one operator process; not with"
-                    + " --shards " + shards);
+            throw new IllegalArgumentException(
+                    "--heap-dump and --profile measure one operator process; not with" + " --shards " + shards);
         }
         if (repository == null) {
             repository = findRepository();
         }
         if (out == null) {
-            out = repository.resolve("target/bench")
+            out = repository
+                    .resolve("target/bench")
                     .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         }
         List<String> jvm;
@@ -184,25 +200,54 @@ record BenchOptions(int n, Duration unit, Optional<Path> kubeconfig, Path out, P
             jvm.addAll(List.of(jvmExtra.trim().split("\\s+")));
         }
         if (shards > 1 && jvm.stream().anyMatch(o -> o.startsWith("-XX:NativeMemoryTracking"))) {
-            throw new IllegalArgumentException("native-memory tracking is sampled of one operator process; not with"
-                    + " --shards " + shards);
+            throw new IllegalArgumentException(
+                    "native-memory tracking is sampled of one operator process; not with" + " --shards " + shards);
         }
-        return new BenchOptions(n, unit, kubeconfig, out, repository, javaCommand, List.copyOf(jvm), environment, heapDump,
-                profile, operatorFlags, arrivalRate, operatorNice, shards, apiserverWatchBuffer, noisyNeighbour);
+        return new BenchOptions(
+                n,
+                unit,
+                kubeconfig,
+                out,
+                repository,
+                javaCommand,
+                List.copyOf(jvm),
+                environment,
+                heapDump,
+                profile,
+                operatorFlags,
+                arrivalRate,
+                operatorNice,
+                shards,
+                apiserverWatchBuffer,
+                noisyNeighbour);
     }
 
     /** The same options with more operator flags. */
     BenchOptions withOperatorFlags(String... more) {
         List<String> flags = new ArrayList<>(operatorFlags);
         flags.addAll(List.of(more));
-        return new BenchOptions(n, unit, kubeconfig, out, repository, javaCommand, jvmOptions, operatorEnvironment,
-                heapDump, profile, List.copyOf(flags), arrivalRate, operatorNice, shards, apiserverWatchBuffer,
+        return new BenchOptions(
+                n,
+                unit,
+                kubeconfig,
+                out,
+                repository,
+                javaCommand,
+                jvmOptions,
+                operatorEnvironment,
+                heapDump,
+                profile,
+                List.copyOf(flags),
+                arrivalRate,
+                operatorNice,
+                shards,
+                apiserverWatchBuffer,
                 noisyNeighbour);
     }
 
     static Path findRepository() {
         Path dir = Path.of("").toAbsolutePath();
-        while (dir != null && !java.nio.file.Files.exists(dir.resolve("hack/control-plane.sh"))) {
+        while (dir != null && !Files.exists(dir.resolve("hack/control-plane.sh"))) {
             dir = dir.getParent();
         }
         if (dir == null) {

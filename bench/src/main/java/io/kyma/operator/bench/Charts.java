@@ -3,6 +3,7 @@ package io.kyma.operator.bench;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
@@ -14,22 +15,29 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /** The report's charts, drawn with XChart. */
 final class Charts {
-    private Charts() {
-    }
+    private Charts() {}
 
     /** Components by state over time, with Kymas Ready on a second axis. */
     static void progress(Sampler sampler, Path file) throws IOException {
         List<Sampler.Row> rows = sampler.rows();
-        XYChart chart = new XYChartBuilder().width(1000).height(560).title("Components by state, Kymas Ready")
-                .xAxisTitle("seconds since the first create").yAxisTitle("HelmComponents").build();
+        XYChart chart = new XYChartBuilder()
+                .width(1000)
+                .height(560)
+                .title("Components by state, Kymas Ready")
+                .xAxisTitle("seconds since the first create")
+                .yAxisTitle("HelmComponents")
+                .build();
         double[] x = rows.stream().mapToDouble(Sampler.Row::seconds).toArray();
         for (int s = 0; s < Sampler.STATES.size(); s++) {
             final int state = s;
-            XYSeries series = chart.addSeries(Sampler.STATES.get(s), x,
+            XYSeries series = chart.addSeries(
+                    Sampler.STATES.get(s),
+                    x,
                     rows.stream().mapToDouble(r -> r.components()[state]).toArray());
             series.setMarker(SeriesMarkers.NONE);
         }
-        XYSeries ready = chart.addSeries("Kymas Ready", x, rows.stream().mapToDouble(r -> r.kymas()[1]).toArray());
+        XYSeries ready = chart.addSeries(
+                "Kymas Ready", x, rows.stream().mapToDouble(r -> r.kymas()[1]).toArray());
         ready.setMarker(SeriesMarkers.NONE);
         ready.setYAxisGroup(1);
         chart.setYAxisGroupTitle(1, "Kymas Ready");
@@ -39,13 +47,23 @@ final class Charts {
     /** Operator RSS (each second) and live heap (after full collections) against the objects it watches. */
     static void memory(Sampler sampler, HeapCurve heap, Path file) throws IOException {
         List<Sampler.Row> rows = sampler.rows();
-        XYChart chart = new XYChartBuilder().width(1000).height(560).title("Operator memory")
-                .xAxisTitle("watched objects (Kymas + HelmComponents)").yAxisTitle("MiB").build();
-        XYSeries series = chart.addSeries("RSS", rows.stream().mapToDouble(Sampler.Row::watchedObjects).toArray(),
+        XYChart chart = new XYChartBuilder()
+                .width(1000)
+                .height(560)
+                .title("Operator memory")
+                .xAxisTitle("watched objects (Kymas + HelmComponents)")
+                .yAxisTitle("MiB")
+                .build();
+        XYSeries series = chart.addSeries(
+                "RSS",
+                rows.stream().mapToDouble(Sampler.Row::watchedObjects).toArray(),
                 rows.stream().mapToDouble(Sampler.Row::rssMiB).toArray());
         series.setMarker(SeriesMarkers.CIRCLE);
-        XYSeries live = chart.addSeries("live heap after a full GC",
-                heap.points().stream().mapToDouble(HeapCurve.Point::watchedObjects).toArray(),
+        XYSeries live = chart.addSeries(
+                "live heap after a full GC",
+                heap.points().stream()
+                        .mapToDouble(HeapCurve.Point::watchedObjects)
+                        .toArray(),
                 heap.points().stream().mapToDouble(HeapCurve.Point::liveHeapMiB).toArray());
         live.setMarker(SeriesMarkers.DIAMOND);
         chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
@@ -54,15 +72,25 @@ final class Charts {
 
     /** Each Kyma's time to Ready against its place in the order of admission. */
     static void readyTimes(ReadyTimes ready, Path file) throws IOException {
-        XYChart chart = new XYChartBuilder().width(1000).height(560).title("Time to Ready per Kyma")
-                .xAxisTitle("Kymas in order of creation").yAxisTitle("seconds from creation to Ready").build();
+        XYChart chart = new XYChartBuilder()
+                .width(1000)
+                .height(560)
+                .title("Time to Ready per Kyma")
+                .xAxisTitle("Kymas in order of creation")
+                .yAxisTitle("seconds from creation to Ready")
+                .build();
         double[] order = new double[ready.kymas().size()];
         for (int i = 0; i < order.length; i++) {
             order[i] = i;
         }
-        XYSeries series = chart.addSeries("time to Ready", order.length == 0 ? new double[] { 0 } : order,
-                order.length == 0 ? new double[] { 0 }
-                        : ready.kymas().stream().mapToDouble(ReadyTimes.Entry::seconds).toArray());
+        XYSeries series = chart.addSeries(
+                "time to Ready",
+                order.length == 0 ? new double[] {0} : order,
+                order.length == 0
+                        ? new double[] {0}
+                        : ready.kymas().stream()
+                                .mapToDouble(ReadyTimes.Entry::seconds)
+                                .toArray());
         series.setMarker(SeriesMarkers.CIRCLE);
         chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         chart.getStyler().setLegendVisible(false);
@@ -70,11 +98,17 @@ final class Charts {
     }
 
     /** How late transitions were written after their due time: transitions in each histogram bucket. */
-    static void lateness(java.util.Map<String, Double> buckets, Path file) throws IOException {
-        CategoryChart chart = new CategoryChartBuilder().width(1000).height(560)
-                .title("Lateness of component transitions").xAxisTitle("seconds after the due time (histogram bucket)")
-                .yAxisTitle("transitions").build();
-        chart.addSeries("transitions", List.copyOf(buckets.keySet()),
+    static void lateness(Map<String, Double> buckets, Path file) throws IOException {
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(1000)
+                .height(560)
+                .title("Lateness of component transitions")
+                .xAxisTitle("seconds after the due time (histogram bucket)")
+                .yAxisTitle("transitions")
+                .build();
+        chart.addSeries(
+                "transitions",
+                List.copyOf(buckets.keySet()),
                 buckets.values().stream().map(Number.class::cast).toList());
         chart.getStyler().setLegendVisible(false);
         chart.getStyler().setXAxisLabelRotation(45);
@@ -82,9 +116,10 @@ final class Charts {
     }
 
     /** A histogram's buckets as CSV rows: the bucket's range in seconds and its count. */
-    static String bucketsCsv(java.util.Map<String, Double> buckets, String what) {
+    static String bucketsCsv(Map<String, Double> buckets, String what) {
         StringBuilder out = new StringBuilder("bucket_s," + what + "\n");
-        buckets.forEach((range, count) -> out.append(range).append(',').append(Math.round(count)).append('\n'));
+        buckets.forEach((range, count) ->
+                out.append(range).append(',').append(Math.round(count)).append('\n'));
         return out.toString();
     }
 

@@ -1,8 +1,12 @@
 package io.kyma.operator.bench;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -50,8 +54,8 @@ final class ClusterUnderTest implements AutoCloseable {
         if (options.apiserverWatchBuffer() > 0) {
             env.put("APISERVER_WATCH_BUFFER", Integer.toString(options.apiserverWatchBuffer()));
         }
-        ClusterUnderTest cluster = new ClusterUnderTest(options.out().resolve("kubeconfig"), Optional.of(dir), env,
-                script);
+        ClusterUnderTest cluster =
+                new ClusterUnderTest(options.out().resolve("kubeconfig"), Optional.of(dir), env, script);
         cluster.script("install");
         cluster.script("up");
         return cluster;
@@ -75,16 +79,14 @@ final class ClusterUnderTest implements AutoCloseable {
      * watcher close due to unresponsiveness" in its log at verbosity 1; v1.20 has no metric for it), each with its
      * time; empty for a cluster of --kubeconfig.
      */
-    java.util.Optional<WatchCloses> forcedWatchCloses() {
+    Optional<WatchCloses> forcedWatchCloses() {
         if (stateDir.isEmpty()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        try (var lines = Files.lines(stateDir.get().resolve("apiserver.log"),
-                java.nio.charset.StandardCharsets.ISO_8859_1)) {
-            return java.util.Optional.of(WatchCloses.parse(lines, java.time.ZoneId.systemDefault(),
-                    java.time.Instant.now()));
+        try (var lines = Files.lines(stateDir.get().resolve("apiserver.log"), StandardCharsets.ISO_8859_1)) {
+            return Optional.of(WatchCloses.parse(lines, ZoneId.systemDefault(), Instant.now()));
         } catch (IOException e) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 
@@ -141,7 +143,7 @@ final class ClusterUnderTest implements AutoCloseable {
             return;
         }
         try (var paths = Files.walk(dir)) {
-            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(path);
             }
         }

@@ -5,8 +5,7 @@ import java.util.concurrent.ScheduledExecutorService;
 
 /** The harness's own samplers: one named daemon thread each, so that a run never waits for them to end. */
 final class Daemons {
-    private Daemons() {
-    }
+    private Daemons() {}
 
     static ScheduledExecutorService timer(String name) {
         return Executors.newSingleThreadScheduledExecutor(r -> {

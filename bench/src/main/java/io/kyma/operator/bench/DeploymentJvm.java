@@ -38,14 +38,20 @@ record DeploymentJvm(List<String> jvmOptions, Map<String, String> environment) {
         for (String document : manifest.split("(?m)^---\\s*$")) {
             if (document.contains("kind: Deployment")) {
                 Deployment deployment = Serialization.unmarshal(document, Deployment.class);
-                container = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+                container = deployment
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0);
             }
         }
         if (container == null) {
             throw new IllegalStateException(MANIFEST + " has no Deployment");
         }
         List<String> flags = new ArrayList<>();
-        var limit = container.getResources() == null || container.getResources().getLimits() == null ? null
+        var limit = container.getResources() == null || container.getResources().getLimits() == null
+                ? null
                 : container.getResources().getLimits().get("memory");
         if (limit != null) {
             flags.add("-XX:MaxRAM=" + limit.getNumericalAmount().toBigInteger());
@@ -69,7 +75,10 @@ record DeploymentJvm(List<String> jvmOptions, Map<String, String> environment) {
      * image runs Java 25), so on an older java that flag alone is left out.
      */
     List<String> flagsFor(int feature) {
-        return feature >= 24 ? jvmOptions
-                : jvmOptions.stream().filter(f -> !f.equals("-XX:+UseCompactObjectHeaders")).toList();
+        return feature >= 24
+                ? jvmOptions
+                : jvmOptions.stream()
+                        .filter(f -> !f.equals("-XX:+UseCompactObjectHeaders"))
+                        .toList();
     }
 }

@@ -1,5 +1,6 @@
 package io.kyma.operator.bench;
 
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
@@ -14,34 +15,43 @@ import java.util.stream.Stream;
  */
 record GcLog(List<Pause> pauses) {
     /** The JVM option that writes the log this class reads. */
-    static String option(java.nio.file.Path file) {
+    static String option(Path file) {
         return "-Xlog:gc:file=" + file.toAbsolutePath() + ":time";
     }
 
-    record Pause(Instant at, boolean full, double millis) {
-    }
+    record Pause(Instant at, boolean full, double millis) {}
 
     /** A span of time's collections: young and full ones, the time stopped in all, the longest full one. */
-    record Summary(long young, long full, double stoppedSeconds, double longestFullMillis) {
-    }
+    record Summary(long young, long full, double stoppedSeconds, double longestFullMillis) {}
 
     // [2026-11-23T14:18:53.117+0000] GC(1554) Pause Young (Allocation Failure) 116M->109M(117M) 9.339ms
-    private static final Pattern LINE = Pattern.compile(
-            "^\\[([^\\]]+)\\].* Pause (Young|Full)\\b.* (\\d+(?:\\.\\d+)?)ms\\s*$");
+    private static final Pattern LINE =
+            Pattern.compile("^\\[([^\\]]+)\\].* Pause (Young|Full)\\b.* (\\d+(?:\\.\\d+)?)ms\\s*$");
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSZ");
 
     static GcLog parse(Stream<String> lines) {
-        return new GcLog(lines.map(LINE::matcher).filter(Matcher::find)
-                .map(m -> new Pause(OffsetDateTime.parse(m.group(1), TIME).toInstant(), "Full".equals(m.group(2)),
+        return new GcLog(lines.map(LINE::matcher)
+                .filter(Matcher::find)
+                .map(m -> new Pause(
+                        OffsetDateTime.parse(m.group(1), TIME).toInstant(),
+                        "Full".equals(m.group(2)),
                         Double.parseDouble(m.group(3))))
                 .toList());
     }
 
     /** The pauses that began in [from, to). */
     Summary summary(Instant from, Instant to) {
-        List<Pause> span = pauses.stream().filter(p -> !p.at().isBefore(from) && p.at().isBefore(to)).toList();
-        return new Summary(span.stream().filter(p -> !p.full()).count(), span.stream().filter(Pause::full).count(),
+        List<Pause> span = pauses.stream()
+                .filter(p -> !p.at().isBefore(from) && p.at().isBefore(to))
+                .toList();
+        return new Summary(
+                span.stream().filter(p -> !p.full()).count(),
+                span.stream().filter(Pause::full).count(),
                 span.stream().mapToDouble(Pause::millis).sum() / 1000,
-                span.stream().filter(Pause::full).mapToDouble(Pause::millis).max().orElse(0));
+                span.stream()
+                        .filter(Pause::full)
+                        .mapToDouble(Pause::millis)
+                        .max()
+                        .orElse(0));
     }
 }

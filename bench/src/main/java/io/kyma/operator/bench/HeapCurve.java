@@ -13,8 +13,7 @@ import java.util.Locale;
 final class HeapCurve {
     static final int STEPS = 10;
 
-    record Point(double watchedObjects, double rssMiB, double liveHeapMiB) {
-    }
+    record Point(double watchedObjects, double rssMiB, double liveHeapMiB) {}
 
     private final OperatorUnderTest operator;
     private final double expectedObjects;
@@ -40,8 +39,13 @@ final class HeapCurve {
             sample(watched, operator.rssMiB(), heap);
             if (heap > largestDuringLoad) {
                 largestDuringLoad = heap;
-                largestHistogram = String.format(Locale.ROOT, "Live heap %.1f MiB at %d watched objects, the largest"
-                        + " of the samples during the load:%n%s", heap / (1 << 20), (long) watched, histogram);
+                largestHistogram = String.format(
+                        Locale.ROOT,
+                        "Live heap %.1f MiB at %d watched objects, the largest"
+                                + " of the samples during the load:%n%s",
+                        heap / (1 << 20),
+                        (long) watched,
+                        histogram);
             }
         }
     }
@@ -62,8 +66,8 @@ final class HeapCurve {
     String csv() {
         StringBuilder out = new StringBuilder("watched_objects,operator_rss_mib,live_heap_mib\n");
         for (Point p : points) {
-            out.append(String.format(Locale.ROOT, "%d,%.1f,%.1f%n", (long) p.watchedObjects(), p.rssMiB(),
-                    p.liveHeapMiB()));
+            out.append(String.format(
+                    Locale.ROOT, "%d,%.1f,%.1f%n", (long) p.watchedObjects(), p.rssMiB(), p.liveHeapMiB()));
         }
         return out.toString();
     }

@@ -1,12 +1,21 @@
 package io.kyma.operator.bench;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -36,21 +45,27 @@ final class JfrProfile {
             System.err.println("usage: JfrProfile RECORDING.jfr OUT_DIR");
             System.exit(2);
         }
-        String jfr = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "jfr").toString();
-        JfrProfile profile = read(jfr, java.nio.file.Path.of(args[0]));
-        java.nio.file.Path out = java.nio.file.Path.of(args[1]);
-        java.nio.file.Files.writeString(out.resolve("profile.txt"), profile.render(60));
-        java.nio.file.Files.writeString(out.resolve("profile.folded"), profile.folded(10));
+        String jfr = Path.of(System.getProperty("java.home"), "bin", "jfr").toString();
+        JfrProfile profile = read(jfr, Path.of(args[0]));
+        Path out = Path.of(args[1]);
+        Files.writeString(out.resolve("profile.txt"), profile.render(60));
+        Files.writeString(out.resolve("profile.folded"), profile.folded(10));
     }
 
     /** The execution samples of a recording, read through {@code jfr print} as it prints them. */
-    static JfrProfile read(String jfrTool, java.nio.file.Path recording) throws java.io.IOException,
-            InterruptedException {
-        Process print = new ProcessBuilder(jfrTool, "print", "--events", "jdk.ExecutionSample", "--stack-depth", "64",
-                recording.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    static JfrProfile read(String jfrTool, Path recording) throws IOException, InterruptedException {
+        Process print = new ProcessBuilder(
+                        jfrTool,
+                        "print",
+                        "--events",
+                        "jdk.ExecutionSample",
+                        "--stack-depth",
+                        "64",
+                        recording.toString())
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         JfrProfile profile;
-        try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(print.getInputStream(),
-                java.nio.charset.StandardCharsets.UTF_8))) {
+        try (var lines = new BufferedReader(new InputStreamReader(print.getInputStream(), StandardCharsets.UTF_8))) {
             profile = parse(lines.lines().iterator());
         }
         print.waitFor();
@@ -58,10 +73,10 @@ final class JfrProfile {
     }
 
     static JfrProfile parse(String printed) {
-        return parse(java.util.Arrays.asList(printed.split("\n")).iterator());
+        return parse(Arrays.asList(printed.split("\n")).iterator());
     }
 
-    static JfrProfile parse(java.util.Iterator<String> lines) {
+    static JfrProfile parse(Iterator<String> lines) {
         JfrProfile profile = new JfrProfile();
         String thread = null;
         List<String> frames = new ArrayList<>();
@@ -162,7 +177,7 @@ final class JfrProfile {
      */
     String folded(int minSamples) {
         StringBuilder out = new StringBuilder();
-        Map<String, Integer> rare = new java.util.TreeMap<>();
+        Map<String, Integer> rare = new TreeMap<>();
         folded.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
             if (e.getValue() >= minSamples) {
                 out.append(e.getKey()).append(' ').append(e.getValue()).append('\n');
@@ -171,16 +186,23 @@ final class JfrProfile {
                 rare.merge(thread + ";(stacks with fewer than " + minSamples + " samples)", e.getValue(), Integer::sum);
             }
         });
-        rare.forEach((stack, count) -> out.append(stack).append(' ').append(count).append('\n'));
+        rare.forEach(
+                (stack, count) -> out.append(stack).append(' ').append(count).append('\n'));
         return out.toString();
     }
 
     private void table(StringBuilder out, String title, Map<String, Integer> counts, int rows) {
         out.append("\n## ").append(title).append("\n\n");
         counts.entrySet().stream()
-                .sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .sorted(Map.Entry.<String, Integer>comparingByValue()
+                        .reversed()
+                        .thenComparing(Map.Entry.comparingByKey()))
                 .limit(rows)
-                .forEach(e -> out.append(String.format(Locale.ROOT, "%6.2f %%  %7d  %s%n",
-                        100.0 * e.getValue() / Math.max(1, samples), e.getValue(), e.getKey())));
+                .forEach(e -> out.append(String.format(
+                        Locale.ROOT,
+                        "%6.2f %%  %7d  %s%n",
+                        100.0 * e.getValue() / Math.max(1, samples),
+                        e.getValue(),
+                        e.getKey())));
     }
 }

@@ -4,6 +4,7 @@ import java.net.HttpURLConnection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -29,8 +30,7 @@ final class Leftovers {
     private static final int STUCK_LISTS = 60;
     private static final long STUCK_PAUSE_MS = 500;
 
-    private Leftovers() {
-    }
+    private Leftovers() {}
 
     /** Deletes every Kyma and HelmComponent in {@code namespace}; returns how many there were. */
     static long sweep(KubernetesClient client, String namespace) throws InterruptedException {
@@ -43,18 +43,22 @@ final class Leftovers {
         }
     }
 
-    private static <R extends HasMetadata> long sweep(KubernetesClient client, String namespace, Class<R> type,
-            ExecutorService deleters) throws InterruptedException {
+    private static <R extends HasMetadata> long sweep(
+            KubernetesClient client, String namespace, Class<R> type, ExecutorService deleters)
+            throws InterruptedException {
         Set<String> deleted = new HashSet<>();
         List<String> previous = List.of();
         int unchanged = 0;
         while (true) {
-            List<R> page = client.resources(type).inNamespace(namespace)
-                    .list(new ListOptionsBuilder().withLimit(PAGE).build()).getItems();
+            List<R> page = client.resources(type)
+                    .inNamespace(namespace)
+                    .list(new ListOptionsBuilder().withLimit(PAGE).build())
+                    .getItems();
             if (page.isEmpty()) {
                 return deleted.size();
             }
-            List<String> names = page.stream().map(o -> o.getMetadata().getName()).toList();
+            List<String> names =
+                    page.stream().map(o -> o.getMetadata().getName()).toList();
             if (names.equals(previous)) { // deleted, yet still there: something puts finalizers back
                 if (++unchanged > STUCK_LISTS) {
                     throw new IllegalStateException(type.getSimpleName() + "s in namespace " + namespace
@@ -67,22 +71,26 @@ final class Leftovers {
             previous = names;
             deleted.addAll(names);
             List<Future<?>> deletions = page.stream()
-                    .<Future<?>> map(object -> deleters.submit(() -> delete(client, namespace, type, object)))
+                    .<Future<?>>map(object -> deleters.submit(() -> delete(client, namespace, type, object)))
                     .toList();
             for (Future<?> deletion : deletions) {
                 try {
                     deletion.get();
-                } catch (java.util.concurrent.ExecutionException e) {
-                    throw new IllegalStateException("cannot delete a " + type.getSimpleName() + " left in namespace "
-                            + namespace + ": " + e.getCause().getMessage(), e.getCause());
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException(
+                            "cannot delete a " + type.getSimpleName() + " left in namespace " + namespace + ": "
+                                    + e.getCause().getMessage(),
+                            e.getCause());
                 }
             }
         }
     }
 
-    private static <R extends HasMetadata> void delete(KubernetesClient client, String namespace, Class<R> type,
-            R object) {
-        var resource = client.resources(type).inNamespace(namespace).withName(object.getMetadata().getName());
+    private static <R extends HasMetadata> void delete(
+            KubernetesClient client, String namespace, Class<R> type, R object) {
+        var resource = client.resources(type)
+                .inNamespace(namespace)
+                .withName(object.getMetadata().getName());
         try {
             if (!object.getMetadata().getFinalizers().isEmpty()) {
                 resource.patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");

@@ -28,8 +28,7 @@ import io.kyma.operator.bench.micro.SerializationBench;
 public final class MicroBench {
     private static final String USAGE = "usage: MicroBench --java FILE --out DIR [--quick]";
 
-    private MicroBench() {
-    }
+    private MicroBench() {}
 
     public static void main(String[] args) throws IOException, RunnerException {
         String java = null;
@@ -47,23 +46,24 @@ public final class MicroBench {
             throw new IllegalArgumentException(USAGE);
         }
         Files.createDirectories(out);
-        List<String> flags = new ArrayList<>(DeploymentJvm.read(BenchOptions.findRepository())
-                .flagsFor(OperatorProcess.javaFeature(java)));
+        List<String> flags = new ArrayList<>(
+                DeploymentJvm.read(BenchOptions.findRepository()).flagsFor(OperatorProcess.javaFeature(java)));
         var options = new OptionsBuilder();
         if (quick) {
             // a check that every benchmark runs and is recorded, not a measurement
             options.warmupIterations(0).measurementIterations(1).measurementTime(TimeValue.milliseconds(200));
         }
-        new Runner(options
-                .include(SerializationBench.class.getName())
-                .jvm(java)
-                .jvmArgs(flags.toArray(String[]::new))
-                .addProfiler(GCProfiler.class)
-                .timeUnit(TimeUnit.MICROSECONDS)
-                .result(out.resolve("jmh.csv").toString())
-                .resultFormat(ResultFormatType.CSV)
-                .build()).run();
-        Files.writeString(out.resolve("run.txt"), "java: " + OperatorProcess.javaVersion(java) + "\nflags: "
-                + String.join(" ", flags) + "\n");
+        new Runner(options.include(SerializationBench.class.getName())
+                        .jvm(java)
+                        .jvmArgs(flags.toArray(String[]::new))
+                        .addProfiler(GCProfiler.class)
+                        .timeUnit(TimeUnit.MICROSECONDS)
+                        .result(out.resolve("jmh.csv").toString())
+                        .resultFormat(ResultFormatType.CSV)
+                        .build())
+                .run();
+        Files.writeString(
+                out.resolve("run.txt"),
+                "java: " + OperatorProcess.javaVersion(java) + "\nflags: " + String.join(" ", flags) + "\n");
     }
 }

@@ -16,8 +16,20 @@ import java.util.regex.Pattern;
  */
 final class NativeMemoryTimeline {
     /** The parts of the summary kept, in the order of the CSV's columns. */
-    static final List<String> PARTS = List.of("Java Heap", "Class", "Metaspace", "Shared class space", "Code", "Thread",
-            "Compiler", "Arena Chunk", "GC", "Symbol", "Internal", "Other");
+    static final List<String> PARTS = List.of(
+            "Java Heap",
+            "Class",
+            "Metaspace",
+            "Shared class space",
+            "Code",
+            "Thread",
+            "Compiler",
+            "Arena Chunk",
+            "GC",
+            "Symbol",
+            "Internal",
+            "Other");
+
     private static final Pattern PART = Pattern.compile("^-\\s+(.+?) \\(reserved=\\d+KB, committed=(\\d+)KB");
     private static final Pattern TOTAL = Pattern.compile("^Total: reserved=\\d+KB, committed=(\\d+)KB");
 
@@ -38,8 +50,12 @@ final class NativeMemoryTimeline {
         try {
             double rss = operator.rssMiB();
             Map<String, Long> parts = parse(operator.nativeMemory());
-            StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%.0f,%.1f,%.1f",
-                    (System.nanoTime() - start) / 1e9, rss, parts.getOrDefault("Total", 0L) / 1024.0));
+            StringBuilder row = new StringBuilder(String.format(
+                    Locale.ROOT,
+                    "%.0f,%.1f,%.1f",
+                    (System.nanoTime() - start) / 1e9,
+                    rss,
+                    parts.getOrDefault("Total", 0L) / 1024.0));
             for (String part : PARTS) {
                 row.append(String.format(Locale.ROOT, ",%.1f", parts.getOrDefault(part, 0L) / 1024.0));
             }
@@ -55,7 +71,9 @@ final class NativeMemoryTimeline {
         timer.shutdownNow();
         StringBuilder csv = new StringBuilder("seconds,rss_mib,committed_mib");
         for (String part : PARTS) {
-            csv.append(',').append(part.toLowerCase(Locale.ROOT).replace(' ', '_')).append("_mib");
+            csv.append(',')
+                    .append(part.toLowerCase(Locale.ROOT).replace(' ', '_'))
+                    .append("_mib");
         }
         csv.append('\n');
         synchronized (rows) {

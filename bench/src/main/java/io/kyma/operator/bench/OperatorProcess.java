@@ -6,8 +6,12 @@ import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalDouble;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -23,7 +27,7 @@ final class OperatorProcess implements OperatorUnderTest {
     private final URI metrics;
     private final HttpClient http = HttpClient.newHttpClient();
     private final String jcmd;
-    private final List<WatchCloses.Pause> pauses = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<WatchCloses.Pause> pauses = new CopyOnWriteArrayList<>();
 
     /** Ctrl-C or a kill of the harness must not leave the operator running. */
     private final Thread stopOnExit;
@@ -36,7 +40,9 @@ final class OperatorProcess implements OperatorUnderTest {
         this.metrics = metrics;
         // jcmd attaches only to a JVM of its own version
         Path javaPath = Path.of(java);
-        this.jcmd = javaPath.getParent() == null ? "jcmd" : javaPath.resolveSibling("jcmd").toString();
+        this.jcmd = javaPath.getParent() == null
+                ? "jcmd"
+                : javaPath.resolveSibling("jcmd").toString();
     }
 
     static OperatorProcess start(BenchOptions options, ClusterUnderTest cluster, ManagerConfig config)
@@ -64,18 +70,30 @@ final class OperatorProcess implements OperatorUnderTest {
         command.addAll(options.jvmOptions());
         Path gcLog = options.out().resolve(GC_LOG.replace(".log", suffix + ".log"));
         command.add(GcLog.option(gcLog)); // every pause, for the summary's gc_ keys
-        command.addAll(List.of("-jar", jar.toString(), "--kubeconfig",
-                cluster.kubeconfig().toString(), "--namespace", "bench", "--transition-unit",
-                GoDuration.format(options.unit()), "--metrics-bind-address", "127.0.0.1:" + metricsPort,
-                "--health-probe-bind-address", "127.0.0.1:" + probesPort, "--log-level", "warn"));
+        command.addAll(List.of(
+                "-jar",
+                jar.toString(),
+                "--kubeconfig",
+                cluster.kubeconfig().toString(),
+                "--namespace",
+                "bench",
+                "--transition-unit",
+                GoDuration.format(options.unit()),
+                "--metrics-bind-address",
+                "127.0.0.1:" + metricsPort,
+                "--health-probe-bind-address",
+                "127.0.0.1:" + probesPort,
+                "--log-level",
+                "warn"));
         command.addAll(options.operatorFlags());
         command.addAll(flags);
         Path log = options.out().resolve("operator" + suffix + ".log");
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().putAll(options.operatorEnvironment());
         Process process = builder.start();
-        OperatorProcess operator = new OperatorProcess(process, gcLog, URI.create("http://127.0.0.1:" + metricsPort
-                + "/metrics"), options.javaCommand());
+        OperatorProcess operator = new OperatorProcess(
+                process, gcLog, URI.create("http://127.0.0.1:" + metricsPort + "/metrics"), options.javaCommand());
         URI ready = URI.create("http://127.0.0.1:" + probesPort + "/readyz");
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (true) {
@@ -121,7 +139,7 @@ final class OperatorProcess implements OperatorUnderTest {
         List<Double> samples = new ArrayList<>();
         while (true) {
             samples.add(rssMiB());
-            java.util.OptionalDouble settled = settled(samples);
+            OptionalDouble settled = settled(samples);
             if (settled.isPresent()) {
                 return settled.getAsDouble();
             }
@@ -137,19 +155,21 @@ final class OperatorProcess implements OperatorUnderTest {
      * fewer: its figures are checked for form, not value.
      */
     static final int SETTLE_WINDOW = Integer.getInteger("bench.settleWindow", 10);
+
     static final double SETTLE_SPREAD_MIB = 1.0;
     static final int SETTLE_MAX_SAMPLES = 90;
 
     /** The last sample once the last {@link #SETTLE_WINDOW} samples are within the spread; else nothing yet. */
-    static java.util.OptionalDouble settled(List<Double> samples) {
+    static OptionalDouble settled(List<Double> samples) {
         if (samples.size() < SETTLE_WINDOW) {
-            return java.util.OptionalDouble.empty();
+            return OptionalDouble.empty();
         }
         List<Double> window = samples.subList(samples.size() - SETTLE_WINDOW, samples.size());
         double min = window.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
         double max = window.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
-        return max - min < SETTLE_SPREAD_MIB ? java.util.OptionalDouble.of(samples.get(samples.size() - 1))
-                : java.util.OptionalDouble.empty();
+        return max - min < SETTLE_SPREAD_MIB
+                ? OptionalDouble.of(samples.get(samples.size() - 1))
+                : OptionalDouble.empty();
     }
 
     @Override
@@ -163,8 +183,7 @@ final class OperatorProcess implements OperatorUnderTest {
     }
 
     /** The live heap: its bytes and the classes taking the most of it. */
-    record LiveHeap(double bytes, String histogram) {
-    }
+    record LiveHeap(double bytes, String histogram) {}
 
     /**
      * Bytes of live objects (the class histogram's total, which it takes after a full collection): one stop of the
@@ -186,7 +205,8 @@ final class OperatorProcess implements OperatorUnderTest {
     static double histogramTotalBytes(String histogram) {
         Matcher m = TOTAL.matcher(histogram);
         if (!m.find()) {
-            throw new IllegalStateException("no total in the class histogram: " + histogram.lines().limit(3).toList());
+            throw new IllegalStateException("no total in the class histogram: "
+                    + histogram.lines().limit(3).toList());
         }
         return Double.parseDouble(m.group(1));
     }
@@ -210,15 +230,19 @@ final class OperatorProcess implements OperatorUnderTest {
     /** The first line of {@code java -version}, which names the runtime without naming where it is installed. */
     /** The feature version (17, 25) of a java, from its {@code -version}; 0 if it cannot be told. */
     static int javaFeature(String command) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("version \"(1\\.)?(\\d+)")
-                .matcher(javaVersion(command));
+        Matcher m = Pattern.compile("version \"(1\\.)?(\\d+)").matcher(javaVersion(command));
         return m.find() ? Integer.parseInt(m.group(2)) : 0;
     }
 
     static String javaVersion(String java) {
         try {
-            Process version = new ProcessBuilder(java, "-version").redirectErrorStream(true).start();
-            String first = new String(version.getInputStream().readAllBytes()).lines().findFirst().orElse("?");
+            Process version = new ProcessBuilder(java, "-version")
+                    .redirectErrorStream(true)
+                    .start();
+            String first = new String(version.getInputStream().readAllBytes())
+                    .lines()
+                    .findFirst()
+                    .orElse("?");
             version.waitFor();
             return first.trim();
         } catch (IOException e) {
@@ -267,12 +291,12 @@ final class OperatorProcess implements OperatorUnderTest {
     private String jcmd(String command) throws IOException, InterruptedException {
         List<String> line = new ArrayList<>(List.of(jcmd, Long.toString(process.pid())));
         line.addAll(List.of(command.split(" ")));
-        java.time.Instant start = java.time.Instant.now();
+        Instant start = Instant.now();
         Process tool = new ProcessBuilder(line).redirectErrorStream(true).start();
         String out = new String(tool.getInputStream().readAllBytes());
         tool.waitFor();
         if (command.startsWith("GC.")) { // each of these stops the operator's threads while it runs
-            pauses.add(new WatchCloses.Pause(start, java.time.Instant.now()));
+            pauses.add(new WatchCloses.Pause(start, Instant.now()));
         }
         return out;
     }
@@ -281,7 +305,7 @@ final class OperatorProcess implements OperatorUnderTest {
     public void close() throws InterruptedException {
         Bench.forgetShutdownHook(stopOnExit);
         process.destroy();
-        if (!process.waitFor(40, java.util.concurrent.TimeUnit.SECONDS)) {
+        if (!process.waitFor(40, TimeUnit.SECONDS)) {
             process.destroyForcibly();
         }
     }

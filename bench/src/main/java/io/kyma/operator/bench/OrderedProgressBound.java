@@ -1,12 +1,11 @@
 package io.kyma.operator.bench;
 
-import io.kyma.operator.api.ComponentState;
-import io.kyma.operator.helmcomponent.ComponentLifecycle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
+
 import org.apache.commons.math3.optim.MaxIter;
 import org.apache.commons.math3.optim.PointValuePair;
 import org.apache.commons.math3.optim.linear.LinearConstraint;
@@ -17,6 +16,9 @@ import org.apache.commons.math3.optim.linear.Relationship;
 import org.apache.commons.math3.optim.linear.SimplexSolver;
 import org.apache.commons.math3.optim.linear.UnboundedSolutionException;
 import org.apache.commons.math3.optim.nonlinear.scalar.GoalType;
+
+import io.kyma.operator.api.ComponentState;
+import io.kyma.operator.helmcomponent.ComponentLifecycle;
 
 /**
  * The shortest T(N) that any order of admission can reach when every Kyma walks its components' timers, and the
@@ -40,8 +42,7 @@ final class OrderedProgressBound {
     static final int WRITES_PER_COMPONENT = 1 + ComponentState.values().length;
 
     /** The least T(N) in whole seconds, and the least mean time to Ready that a schedule finishing then has. */
-    record Bound(int tnSeconds, double meanReadySeconds) {
-    }
+    record Bound(int tnSeconds, double meanReadySeconds) {}
 
     private final double[] profile;
     private final int kymas;
@@ -73,7 +74,9 @@ final class OrderedProgressBound {
             throw new IllegalArgumentException("the bound counts whole seconds; the unit is " + unit);
         }
         ComponentLifecycle lifecycle = new ComponentLifecycle(unit);
-        int lifetime = (int) modules.stream().mapToLong(m -> lifecycle.timeToSuccess(m).toSeconds()).max()
+        int lifetime = (int) modules.stream()
+                .mapToLong(m -> lifecycle.timeToSuccess(m).toSeconds())
+                .max()
                 .orElseThrow();
         double[] writes = new double[lifetime + 1];
         for (String module : modules) {
@@ -106,9 +109,19 @@ final class OrderedProgressBound {
      *
      * @param burst the client's burst when the client's QPS is the rate, else 0
      */
-    static Optional<Bound> onTime(List<String> modules, Duration unit, boolean openLoop, int kymas,
-            double writesPerKyma, double rate, double burst, double tnSeconds) {
-        if (openLoop || unit.isZero() || unit.toMillis() % 1000 != 0 || tnSeconds > LONGEST_SOLVED_SECONDS
+    static Optional<Bound> onTime(
+            List<String> modules,
+            Duration unit,
+            boolean openLoop,
+            int kymas,
+            double writesPerKyma,
+            double rate,
+            double burst,
+            double tnSeconds) {
+        if (openLoop
+                || unit.isZero()
+                || unit.toMillis() % 1000 != 0
+                || tnSeconds > LONGEST_SOLVED_SECONDS
                 || !(rate > 0)) {
             return Optional.empty();
         }
@@ -194,9 +207,13 @@ final class OrderedProgressBound {
             constraints.add(new LinearConstraint(c, Relationship.LEQ, a));
         }
         try {
-            PointValuePair optimum = new SimplexSolver().optimize(new MaxIter(1_000_000),
-                    new LinearObjectiveFunction(objective, 0), new LinearConstraintSet(constraints),
-                    GoalType.MAXIMIZE, new NonNegativeConstraint(true));
+            PointValuePair optimum = new SimplexSolver()
+                    .optimize(
+                            new MaxIter(1_000_000),
+                            new LinearObjectiveFunction(objective, 0),
+                            new LinearConstraintSet(constraints),
+                            GoalType.MAXIMIZE,
+                            new NonNegativeConstraint(true));
             return OptionalDouble.of(optimum.getValue() / kymas);
         } catch (UnboundedSolutionException noSchedule) {
             return OptionalDouble.empty();

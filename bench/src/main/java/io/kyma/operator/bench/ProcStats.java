@@ -8,8 +8,7 @@ import java.nio.file.Path;
 final class ProcStats {
     private static final double CLOCK_TICKS = 100.0;
 
-    private ProcStats() {
-    }
+    private ProcStats() {}
 
     /** Resident set size in MiB, or 0 when the process is gone. */
     static double rssMiB(long pid) {
@@ -36,7 +35,8 @@ final class ProcStats {
         try {
             for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
                 if (line.startsWith(field)) {
-                    return Long.parseLong(line.substring(field.length()).replace("kB", "").trim());
+                    return Long.parseLong(
+                            line.substring(field.length()).replace("kB", "").trim());
                 }
             }
         } catch (IOException | RuntimeException e) {

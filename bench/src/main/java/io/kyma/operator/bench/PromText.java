@@ -1,5 +1,6 @@
 package io.kyma.operator.bench;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,8 +15,7 @@ record PromText(List<Sample> samples) {
     private static final Pattern LINE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)\\})? (\\S+)");
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
-    record Sample(String name, Map<String, String> labels, double value) {
-    }
+    record Sample(String name, Map<String, String> labels, double value) {}
 
     static PromText parse(String text) {
         List<Sample> samples = new ArrayList<>();
@@ -53,15 +53,18 @@ record PromText(List<Sample> samples) {
     }
 
     double sum(String name, Predicate<Map<String, String>> filter) {
-        return samples.stream().filter(s -> s.name().equals(name) && filter.test(s.labels()))
-                .mapToDouble(Sample::value).sum();
+        return samples.stream()
+                .filter(s -> s.name().equals(name) && filter.test(s.labels()))
+                .mapToDouble(Sample::value)
+                .sum();
     }
 
     /** Cumulative bucket counts by upper bound, summed over every series of a histogram. */
     TreeMap<Double, Double> buckets(String histogram) {
         TreeMap<Double, Double> buckets = new TreeMap<>();
         for (Sample s : samples) {
-            if (s.name().equals(histogram + "_bucket") && !"+Inf".equals(s.labels().get("le"))) {
+            if (s.name().equals(histogram + "_bucket")
+                    && !"+Inf".equals(s.labels().get("le"))) {
                 buckets.merge(Double.parseDouble(s.labels().get("le")), s.value(), Double::sum);
             }
         }
@@ -94,9 +97,9 @@ record PromText(List<Sample> samples) {
      * How many of the observations between two scrapes fell in each bucket, as {@code lower..upper} seconds in order,
      * and beyond the last finite bucket as {@code >last}.
      */
-    static java.util.LinkedHashMap<String, Double> bucketCounts(TreeMap<Double, Double> before,
-            TreeMap<Double, Double> after, double total) {
-        java.util.LinkedHashMap<String, Double> counts = new java.util.LinkedHashMap<>();
+    static LinkedHashMap<String, Double> bucketCounts(
+            TreeMap<Double, Double> before, TreeMap<Double, Double> after, double total) {
+        LinkedHashMap<String, Double> counts = new LinkedHashMap<>();
         double lower = 0;
         double below = 0;
         for (var bucket : after.entrySet()) {
@@ -110,7 +113,7 @@ record PromText(List<Sample> samples) {
     }
 
     private static String plain(double seconds) {
-        return java.math.BigDecimal.valueOf(seconds).stripTrailingZeros().toPlainString();
+        return BigDecimal.valueOf(seconds).stripTrailingZeros().toPlainString();
     }
 
     /** The q-quantile of the observations between two scrapes, interpolated inside its bucket as Prometheus does. */
@@ -125,7 +128,8 @@ record PromText(List<Sample> samples) {
             double count = bucket.getValue() - before.getOrDefault(bucket.getKey(), 0.0);
             if (count >= rank) {
                 double inBucket = count - lowerCount;
-                return inBucket <= 0 ? bucket.getKey()
+                return inBucket <= 0
+                        ? bucket.getKey()
                         : lowerBound + (bucket.getKey() - lowerBound) * (rank - lowerCount) / inBucket;
             }
             lowerBound = bucket.getKey();

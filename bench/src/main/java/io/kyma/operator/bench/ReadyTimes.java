@@ -24,10 +24,16 @@ record ReadyTimes(List<Entry> kymas) {
 
     /** The Kymas that are Ready, but for those named in {@code skip}. */
     static ReadyTimes of(List<Kyma> kymas, String skip) {
-        return new ReadyTimes(kymas.stream().filter(k -> !k.getMetadata().getName().equals(skip))
-                .flatMap(k -> readySince(k).map(at -> new Entry(k.getMetadata().getName(),
-                        Instant.parse(k.getMetadata().getCreationTimestamp()), at)).stream())
-                .sorted(Comparator.comparing(Entry::created).thenComparing(Entry::name)).toList());
+        return new ReadyTimes(kymas.stream()
+                .filter(k -> !k.getMetadata().getName().equals(skip))
+                .flatMap(k -> readySince(k)
+                        .map(at -> new Entry(
+                                k.getMetadata().getName(),
+                                Instant.parse(k.getMetadata().getCreationTimestamp()),
+                                at))
+                        .stream())
+                .sorted(Comparator.comparing(Entry::created).thenComparing(Entry::name))
+                .toList());
     }
 
     private static Optional<Instant> readySince(Kyma kyma) {
@@ -36,7 +42,9 @@ record ReadyTimes(List<Entry> kymas) {
         }
         return kyma.getStatus().getConditions().stream()
                 .filter(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()))
-                .map(Condition::getLastTransitionTime).findFirst().map(Instant::parse);
+                .map(Condition::getLastTransitionTime)
+                .findFirst()
+                .map(Instant::parse);
     }
 
     /** The nearest-rank percentile of the times to Ready, {@code q} in (0, 1]. */
@@ -57,7 +65,9 @@ record ReadyTimes(List<Entry> kymas) {
     double meanOfTenth(int tenth) {
         int size = kymas.size();
         return kymas.subList(size * tenth / 10, Math.max(size * tenth / 10 + 1, size * (tenth + 1) / 10)).stream()
-                .mapToDouble(Entry::seconds).average().orElse(Double.NaN);
+                .mapToDouble(Entry::seconds)
+                .average()
+                .orElse(Double.NaN);
     }
 
     double first() {
@@ -68,8 +78,8 @@ record ReadyTimes(List<Entry> kymas) {
         StringBuilder out = new StringBuilder("order,name,created,ready,seconds\n");
         for (int i = 0; i < kymas.size(); i++) {
             Entry e = kymas.get(i);
-            out.append(String.format(Locale.ROOT, "%d,%s,%s,%s,%.0f%n", i, e.name(), e.created(), e.ready(),
-                    e.seconds()));
+            out.append(
+                    String.format(Locale.ROOT, "%d,%s,%s,%s,%.0f%n", i, e.name(), e.created(), e.ready(), e.seconds()));
         }
         return out.toString();
     }

@@ -3,6 +3,7 @@ package io.kyma.operator.bench;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -29,7 +30,10 @@ final class Replicas implements OperatorUnderTest {
         List<OperatorProcess> started = new ArrayList<>();
         try {
             for (int i = 0; i < options.shards(); i++) {
-                started.add(OperatorProcess.start(options, cluster, "-" + i,
+                started.add(OperatorProcess.start(
+                        options,
+                        cluster,
+                        "-" + i,
                         List.of("--shards", Integer.toString(options.shards()), "--shard-id", Integer.toString(i))));
             }
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -55,11 +59,21 @@ final class Replicas implements OperatorUnderTest {
             heaps.add(String.format(Locale.ROOT, "%.1f", bytes / (1 << 20)));
         }
         summary.put("replica_heap_mb", String.join("/", heaps));
-        summary.put("replica_empty_heap_mb", java.util.Arrays.stream(emptyHeap == null ? new double[0] : emptyHeap)
-                .mapToObj(b -> String.format(Locale.ROOT, "%.1f", b / (1 << 20))).collect(Collectors.joining("/")));
+        summary.put(
+                "replica_empty_heap_mb",
+                Arrays.stream(emptyHeap == null ? new double[0] : emptyHeap)
+                        .mapToObj(b -> String.format(Locale.ROOT, "%.1f", b / (1 << 20)))
+                        .collect(Collectors.joining("/")));
         summary.put("replica_cpu_s", perReplica(OperatorProcess::cpuSeconds, "%.1f"));
-        summary.put("replica_writes", perReplica(r -> r.scrape().sum("rest_client_requests_total",
-                l -> !"GET".equals(l.get("method")) && l.getOrDefault("code", "").startsWith("2")), "%.0f"));
+        summary.put(
+                "replica_writes",
+                perReplica(
+                        r -> r.scrape()
+                                .sum(
+                                        "rest_client_requests_total",
+                                        l -> !"GET".equals(l.get("method"))
+                                                && l.getOrDefault("code", "").startsWith("2")),
+                        "%.0f"));
     }
 
     private String perReplica(Measure what, String format) throws IOException, InterruptedException {
@@ -124,7 +138,7 @@ final class Replicas implements OperatorUnderTest {
         if (emptyHeap == null) {
             emptyHeap = each;
         }
-        return java.util.Arrays.stream(each).sum();
+        return Arrays.stream(each).sum();
     }
 
     /** The live heaps added up, and each replica's histogram under its shard's heading. */
@@ -136,7 +150,12 @@ final class Replicas implements OperatorUnderTest {
             OperatorProcess.LiveHeap live = replicas.get(i).liveHeap(lines);
             lastLiveHeap[i] = live.bytes();
             bytes += live.bytes();
-            histograms.append("shard ").append(i).append(":\n").append(live.histogram()).append('\n');
+            histograms
+                    .append("shard ")
+                    .append(i)
+                    .append(":\n")
+                    .append(live.histogram())
+                    .append('\n');
         }
         return new OperatorProcess.LiveHeap(bytes, histograms.toString());
     }

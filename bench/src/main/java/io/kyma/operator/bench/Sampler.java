@@ -15,8 +15,16 @@ final class Sampler {
     static final List<String> STATES = List.of("pending", "started", "failing", "retrying", "success");
     static final List<String> PHASES = List.of("Processing", "Ready", "Error", "Deleting");
 
-    record Row(double seconds, double[] components, double[] kymas, double queueDepth, double rssMiB,
-            double writesPerSecond, double temporaryCache, double conflicts, double informerLists) {
+    record Row(
+            double seconds,
+            double[] components,
+            double[] kymas,
+            double queueDepth,
+            double rssMiB,
+            double writesPerSecond,
+            double temporaryCache,
+            double conflicts,
+            double informerLists) {
         double watchedObjects() {
             double total = 0;
             for (double c : components) {
@@ -56,9 +64,11 @@ final class Sampler {
         try {
             PromText m = operator.scrape();
             double[] components = STATES.stream()
-                    .mapToDouble(s -> m.sum("kyma_operator_helmcomponents", l -> s.equals(l.get("state")))).toArray();
+                    .mapToDouble(s -> m.sum("kyma_operator_helmcomponents", l -> s.equals(l.get("state"))))
+                    .toArray();
             double[] kymas = PHASES.stream()
-                    .mapToDouble(p -> m.sum("kyma_operator_kymas", l -> p.equals(l.get("phase")))).toArray();
+                    .mapToDouble(p -> m.sum("kyma_operator_kymas", l -> p.equals(l.get("phase"))))
+                    .toArray();
             double depth = m.sum("workqueue_depth");
             double writes = m.sum("rest_client_requests_total", l -> !"GET".equals(l.get("method")));
             double perSecond = lastWrites < 0 ? 0 : writes - lastWrites;
@@ -68,8 +78,15 @@ final class Sampler {
             // write answers held for read after write, by the controllers and by JOSDK on their behalf
             double temporaryCache = m.sum("kyma_operator_temporary_cache_entries");
             maxTemporaryCache = Math.max(maxTemporaryCache, temporaryCache);
-            rows.add(new Row((System.nanoTime() - start) / 1e9, components, kymas, depth, operator.rssMiB(),
-                    perSecond, temporaryCache, m.sum("kyma_operator_reconcile_conflicts_total"),
+            rows.add(new Row(
+                    (System.nanoTime() - start) / 1e9,
+                    components,
+                    kymas,
+                    depth,
+                    operator.rssMiB(),
+                    perSecond,
+                    temporaryCache,
+                    m.sum("kyma_operator_reconcile_conflicts_total"),
                     m.sum("kyma_operator_informer_lists_total")));
         } catch (Exception e) {
             // a missed second is no reason to stop measuring
@@ -110,8 +127,14 @@ final class Sampler {
             for (double k : row.kymas()) {
                 out.append(',').append((long) k);
             }
-            out.append(String.format(Locale.ROOT, ",%d,%.1f,%.0f,%d,%d,%d%n", (long) row.queueDepth(), row.rssMiB(),
-                    row.writesPerSecond(), (long) row.temporaryCache(), (long) row.conflicts(),
+            out.append(String.format(
+                    Locale.ROOT,
+                    ",%d,%.1f,%.0f,%d,%d,%d%n",
+                    (long) row.queueDepth(),
+                    row.rssMiB(),
+                    row.writesPerSecond(),
+                    (long) row.temporaryCache(),
+                    (long) row.conflicts(),
                     (long) row.informerLists()));
         }
         return out.toString();

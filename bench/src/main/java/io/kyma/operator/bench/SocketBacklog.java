@@ -1,6 +1,7 @@
 package io.kyma.operator.bench;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
@@ -28,12 +30,10 @@ final class SocketBacklog {
     static final Duration WINDOW = Duration.ofSeconds(1);
 
     /** One sample: the most unread bytes on one of the operator's sockets, and on the API server's end of them. */
-    record Sample(Instant at, long operatorUnread, long apiserverUnread) {
-    }
+    record Sample(Instant at, long operatorUnread, long apiserverUnread) {}
 
     /** One row of /proc/net/tcp or tcp6. */
-    record Socket(long inode, int localPort, int remotePort, long unsent, long unread) {
-    }
+    record Socket(long inode, int localPort, int remotePort, long unsent, long unread) {}
 
     private final long operatorPid;
     private final int apiserverPort;
@@ -85,14 +85,18 @@ final class SocketBacklog {
                 return;
             }
             String[] queues = f[4].split(":");
-            sockets.add(new Socket(Long.parseLong(f[9]), port(f[1]), port(f[2]), Long.parseLong(queues[0], 16),
+            sockets.add(new Socket(
+                    Long.parseLong(f[9]),
+                    port(f[1]),
+                    port(f[2]),
+                    Long.parseLong(queues[0], 16),
                     Long.parseLong(queues[1], 16)));
         });
         return sockets;
     }
 
     /** The port of the API server's URL, its scheme's default if the URL names none. */
-    static int port(java.net.URI server) {
+    static int port(URI server) {
         if (server.getPort() >= 0) {
             return server.getPort();
         }
@@ -160,8 +164,12 @@ final class SocketBacklog {
     static String csv(List<Sample> samples, Instant start) {
         StringBuilder out = new StringBuilder("seconds,operator_unread_bytes,apiserver_unread_bytes\n");
         for (Sample s : samples) {
-            out.append(String.format(java.util.Locale.ROOT, "%.2f,%d,%d%n",
-                    Duration.between(start, s.at()).toMillis() / 1000.0, s.operatorUnread(), s.apiserverUnread()));
+            out.append(String.format(
+                    Locale.ROOT,
+                    "%.2f,%d,%d%n",
+                    Duration.between(start, s.at()).toMillis() / 1000.0,
+                    s.operatorUnread(),
+                    s.apiserverUnread()));
         }
         return out.toString();
     }

@@ -21,8 +21,7 @@ final class ThreadCpu {
     private static final double CLOCK_TICKS = 100.0;
 
     /** One thread's CPU ticks and what the JVM named it (the kernel keeps 15 characters of the name). */
-    record Reading(String name, long userTicks, long systemTicks) {
-    }
+    record Reading(String name, long userTicks, long systemTicks) {}
 
     /** CPU seconds of the load by part. */
     record Parts(double kernel, double jit, double gc, double rest) {
@@ -87,7 +86,9 @@ final class ThreadCpu {
     }
 
     enum Kind {
-        JIT, GC, REST
+        JIT,
+        GC,
+        REST
     }
 
     /** HotSpot's names: "C2 CompilerThread0", "C1 CompilerThread0", "VM Thread", "GC Thread#0", "G1 Conc#0" ... */
@@ -95,8 +96,11 @@ final class ThreadCpu {
         if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
             return Kind.JIT;
         }
-        if (name.equals("VM Thread") || name.startsWith("GC Thread") || name.startsWith("G1 ")
-                || name.startsWith("ZWorker") || name.startsWith("Shenandoah")) {
+        if (name.equals("VM Thread")
+                || name.startsWith("GC Thread")
+                || name.startsWith("G1 ")
+                || name.startsWith("ZWorker")
+                || name.startsWith("Shenandoah")) {
             return Kind.GC;
         }
         return Kind.REST;
@@ -115,7 +119,8 @@ final class ThreadCpu {
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
             for (Path task : tasks) {
                 try {
-                    readings.put(Long.parseLong(task.getFileName().toString()),
+                    readings.put(
+                            Long.parseLong(task.getFileName().toString()),
                             parse(Files.readString(task.resolve("stat"))));
                 } catch (IOException | RuntimeException e) {
                     // the thread ended between the listing and the read

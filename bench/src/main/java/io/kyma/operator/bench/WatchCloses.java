@@ -6,6 +6,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -20,19 +21,18 @@ record WatchCloses(List<Instant> times) {
     /** After a pause ends the operator reads what queued up; a close this soon after still belongs to the pause. */
     static final Duration GRACE = Duration.ofSeconds(2);
     // klog's header: level, month and day, wall-clock time to the microsecond ("I1123 14:10:39.123456")
-    private static final Pattern KLOG = Pattern.compile("^[IWEF](\\d{2})(\\d{2}) (\\d{2}):(\\d{2}):(\\d{2})\\.(\\d{6})");
+    private static final Pattern KLOG =
+            Pattern.compile("^[IWEF](\\d{2})(\\d{2}) (\\d{2}):(\\d{2}):(\\d{2})\\.(\\d{6})");
 
     /** A span of time the bench held the operator stopped. */
-    record Pause(Instant start, Instant end) {
-    }
+    record Pause(Instant start, Instant end) {}
 
     /**
      * The closes of a span of time: all of them, those that fell in one of the bench's pauses, and the most bytes the
      * operator (and the API server, of the operator's requests) had left unread on one socket in the second before
      * any of them; -1 when nothing was sampled then.
      */
-    record Count(long all, long duringPauses, long operatorUnreadBefore, long apiserverUnreadBefore) {
-    }
+    record Count(long all, long duringPauses, long operatorUnreadBefore, long apiserverUnreadBefore) {}
 
     /**
      * The closes in API-server log lines; klog writes no year, so it is the year of {@code now} unless that would
@@ -46,8 +46,13 @@ record WatchCloses(List<Instant> times) {
             if (!m.find()) {
                 return;
             }
-            LocalDateTime at = LocalDateTime.of(year, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-                    Integer.parseInt(m.group(3)), Integer.parseInt(m.group(4)), Integer.parseInt(m.group(5)),
+            LocalDateTime at = LocalDateTime.of(
+                    year,
+                    Integer.parseInt(m.group(1)),
+                    Integer.parseInt(m.group(2)),
+                    Integer.parseInt(m.group(3)),
+                    Integer.parseInt(m.group(4)),
+                    Integer.parseInt(m.group(5)),
                     Integer.parseInt(m.group(6)) * 1000);
             Instant instant = at.atZone(zone).toInstant();
             if (instant.isAfter(now.plus(Duration.ofDays(1)))) {
@@ -61,8 +66,11 @@ record WatchCloses(List<Instant> times) {
     /** The closes in [from, to), one line each: seconds since {@code from}. */
     String csv(Instant from, Instant to) {
         StringBuilder out = new StringBuilder("seconds\n");
-        times.stream().filter(t -> !t.isBefore(from) && t.isBefore(to)).sorted().forEach(t -> out.append(
-                String.format(java.util.Locale.ROOT, "%.3f%n", Duration.between(from, t).toNanos() / 1e9)));
+        times.stream()
+                .filter(t -> !t.isBefore(from) && t.isBefore(to))
+                .sorted()
+                .forEach(t -> out.append(String.format(
+                        Locale.ROOT, "%.3f%n", Duration.between(from, t).toNanos() / 1e9)));
         return out.toString();
     }
 
@@ -71,11 +79,16 @@ record WatchCloses(List<Instant> times) {
      * backlogs sampled before them.
      */
     Count count(Instant from, Instant to, List<Pause> pauses, List<SocketBacklog.Sample> backlog) {
-        List<Instant> span = times.stream().filter(t -> !t.isBefore(from) && t.isBefore(to)).toList();
+        List<Instant> span =
+                times.stream().filter(t -> !t.isBefore(from) && t.isBefore(to)).toList();
         long paused = span.stream()
-                .filter(t -> pauses.stream().anyMatch(p -> !t.isBefore(p.start()) && !t.isAfter(p.end().plus(GRACE))))
+                .filter(t -> pauses.stream()
+                        .anyMatch(p ->
+                                !t.isBefore(p.start()) && !t.isAfter(p.end().plus(GRACE))))
                 .count();
-        return new Count(span.size(), paused,
+        return new Count(
+                span.size(),
+                paused,
                 SocketBacklog.maxBefore(backlog, span, SocketBacklog.Sample::operatorUnread),
                 SocketBacklog.maxBefore(backlog, span, SocketBacklog.Sample::apiserverUnread));
     }

@@ -9,39 +9,79 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-
 import javax.imageio.ImageIO;
 
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A small run of the real harness (N = 20, unit 10 ms) keeps it working: its outputs exist and parse. */
 class BenchSmokeIT {
-    private static final List<String> SUMMARY_KEYS = List.of("n", "unit", "t1_s", "tn_s", "ideal_s", "ratio",
-            "ceiling_writes_per_s", "apiserver_ceiling_writes_per_s", "apiserver_ideal_s", "apiserver_ratio",
-            "client_qps", "writes_per_kyma", "max_queue_depth", "peak_rss_mb",
-            "heap_bytes_per_object", "watch_closes", "watch_closes_in_probes", "gc_young", "gc_full",
-            "gc_stopped_s", "gc_full_max_ms", "relists", "watch_restarts", "reconcile_errors", "conflicts",
-            "empty_rss_mb", "ready_rss_mb", "temp_cache_max", "first_ready_s", "p50_ready_s", "p99_ready_s", "mean_ready_s",
-            "cpu_ms_per_write", "apiserver_cpu_ms_per_write", "cpu_operator_load_s");
+    private static final List<String> SUMMARY_KEYS = List.of(
+            "n",
+            "unit",
+            "t1_s",
+            "tn_s",
+            "ideal_s",
+            "ratio",
+            "ceiling_writes_per_s",
+            "apiserver_ceiling_writes_per_s",
+            "apiserver_ideal_s",
+            "apiserver_ratio",
+            "client_qps",
+            "writes_per_kyma",
+            "max_queue_depth",
+            "peak_rss_mb",
+            "heap_bytes_per_object",
+            "watch_closes",
+            "watch_closes_in_probes",
+            "gc_young",
+            "gc_full",
+            "gc_stopped_s",
+            "gc_full_max_ms",
+            "relists",
+            "watch_restarts",
+            "reconcile_errors",
+            "conflicts",
+            "empty_rss_mb",
+            "ready_rss_mb",
+            "temp_cache_max",
+            "first_ready_s",
+            "p50_ready_s",
+            "p99_ready_s",
+            "mean_ready_s",
+            "cpu_ms_per_write",
+            "apiserver_cpu_ms_per_write",
+            "cpu_operator_load_s");
     /** Percentiles of histograms: the range of the bucket they fall in. */
     private static final List<String> RANGE_KEYS = List.of("p50_queue_wait_s", "p99_queue_wait_s", "p99_lateness_s");
 
     @Test
     void aSmallRunWritesTheSummaryTheReportTheTimeSeriesAndTheCharts(@TempDir Path out) throws Exception {
         System.setProperty("java.awt.headless", "true");
-        Result result = new Bench(BenchOptions.parse(new String[] { "--n", "20", "--unit", "10ms", "--out",
-                out.toString(), "--repository", Path.of("..").toAbsolutePath().normalize().toString() })).run();
+        Result result = new Bench(BenchOptions.parse(new String[] {
+                    "--n",
+                    "20",
+                    "--unit",
+                    "10ms",
+                    "--out",
+                    out.toString(),
+                    "--repository",
+                    Path.of("..").toAbsolutePath().normalize().toString()
+                }))
+                .run();
         String line = result.summaryLine();
         System.out.println(line);
-        Map<String, String> summary = Arrays.stream(line.split(" ")).map(kv -> kv.split("=", 2))
+        Map<String, String> summary = Arrays.stream(line.split(" "))
+                .map(kv -> kv.split("=", 2))
                 .collect(Collectors.toMap(kv -> kv[0], kv -> kv[1]));
         assertThat(summary).containsKeys(SUMMARY_KEYS.toArray(String[]::new));
         assertThat(summary).containsKeys(RANGE_KEYS.toArray(String[]::new));
         for (String key : RANGE_KEYS) {
             assertThat(summary.get(key)).as(key).matches("[0-9.]+\\.\\.[0-9.]+|>[0-9.]+");
         }
-        assertThat(Files.readAllLines(out.resolve("ready-times.csv"))).as("a header and each of the 20 Kymas")
+        assertThat(Files.readAllLines(out.resolve("ready-times.csv")))
+                .as("a header and each of the 20 Kymas")
                 .hasSize(21);
         assertThat(Double.parseDouble(summary.get("p50_ready_s")))
                 .isLessThanOrEqualTo(Double.parseDouble(summary.get("p99_ready_s")));
@@ -53,19 +93,23 @@ class BenchSmokeIT {
         }
         // the operator's default client QPS bounds the ceiling T*(N) is taken against, the API server's does not
         assertThat(Double.parseDouble(summary.get("client_qps"))).isEqualTo(150);
-        assertThat(Double.parseDouble(summary.get("ceiling_writes_per_s"))).isEqualTo(Math.min(150,
-                Double.parseDouble(summary.get("apiserver_ceiling_writes_per_s"))));
+        assertThat(Double.parseDouble(summary.get("ceiling_writes_per_s")))
+                .isEqualTo(Math.min(150, Double.parseDouble(summary.get("apiserver_ceiling_writes_per_s"))));
         assertThat(Double.parseDouble(summary.get("apiserver_ratio")))
                 .isGreaterThanOrEqualTo(Double.parseDouble(summary.get("ratio")));
-        assertThat(Double.parseDouble(summary.get("writes_per_kyma"))).as("18 creates and 90 status writes at least")
+        assertThat(Double.parseDouble(summary.get("writes_per_kyma")))
+                .as("18 creates and 90 status writes at least")
                 .isGreaterThanOrEqualTo(108);
-        assertThat(Double.parseDouble(summary.get("heap_mb"))).as("the heap read through jcmd").isPositive();
+        assertThat(Double.parseDouble(summary.get("heap_mb")))
+                .as("the heap read through jcmd")
+                .isPositive();
         assertThat(Files.readString(out.resolve("heap-histogram.txt"))).contains("io.kyma.operator.api.HelmComponent");
 
         assertThat(Files.readString(out.resolve("report.md"))).contains(line, "## Verdict", "progress.png");
         List<String> csv = Files.readAllLines(out.resolve("timeseries.csv"));
-        assertThat(csv.get(0)).startsWith("seconds,components_pending").contains("queue_depth", "operator_rss_mib",
-                "api_writes_per_s");
+        assertThat(csv.get(0))
+                .startsWith("seconds,components_pending")
+                .contains("queue_depth", "operator_rss_mib", "api_writes_per_s");
         assertThat(csv).hasSizeGreaterThan(2);
         int columns = csv.get(0).split(",").length;
         assertThat(csv).allSatisfy(row -> assertThat(row.split(",")).hasSize(columns));
@@ -73,7 +117,8 @@ class BenchSmokeIT {
         assertThat(curve.get(0)).isEqualTo("watched_objects,operator_rss_mib,live_heap_mib");
         assertThat(curve.get(1)).as("the empty operator").startsWith("0,");
         assertThat(curve).as("empty, after T(1), and after the load at least").hasSizeGreaterThanOrEqualTo(4);
-        assertThat(Files.readString(out.resolve("heap-histogram-peak.txt"))).startsWith("Live heap ")
+        assertThat(Files.readString(out.resolve("heap-histogram-peak.txt")))
+                .startsWith("Live heap ")
                 .contains("io.kyma.operator.api.HelmComponent");
         for (String key : List.of("unread_kb_before_closes", "apiserver_unread_kb_before_closes")) {
             assertThat(summary.get(key)).as(key + ": n/a without closes").matches("n/a|[0-9]+\\.[0-9]");
@@ -84,7 +129,10 @@ class BenchSmokeIT {
         assertThat(backlog).as("four samples a second through the load").hasSizeGreaterThan(4);
         List<String> lateness = Files.readAllLines(out.resolve("lateness.csv"));
         assertThat(lateness.get(0)).isEqualTo("bucket_s,transitions");
-        assertThat(lateness.stream().skip(1).mapToLong(row -> Long.parseLong(row.split(",")[1])).sum())
+        assertThat(lateness.stream()
+                        .skip(1)
+                        .mapToLong(row -> Long.parseLong(row.split(",")[1]))
+                        .sum())
                 .as("four timed transitions of each of the 20 Kymas' 18 components at least")
                 .isGreaterThanOrEqualTo(20 * 18 * 4);
         for (String chart : List.of("progress.png", "memory.png", "ready.png", "lateness.png")) {
@@ -97,28 +145,45 @@ class BenchSmokeIT {
     @Test
     void aShardedRunMeasuresEachReplicaAndTheirSum(@TempDir Path out) throws Exception {
         System.setProperty("java.awt.headless", "true");
-        Result result = new Bench(BenchOptions.parse(new String[] { "--n", "20", "--unit", "10ms", "--shards", "2",
-                "--out", out.toString(), "--repository", Path.of("..").toAbsolutePath().normalize().toString() }))
+        Result result = new Bench(BenchOptions.parse(new String[] {
+                    "--n",
+                    "20",
+                    "--unit",
+                    "10ms",
+                    "--shards",
+                    "2",
+                    "--out",
+                    out.toString(),
+                    "--repository",
+                    Path.of("..").toAbsolutePath().normalize().toString()
+                }))
                 .run();
         String line = result.summaryLine();
         System.out.println(line);
-        Map<String, String> summary = Arrays.stream(line.split(" ")).map(kv -> kv.split("=", 2))
+        Map<String, String> summary = Arrays.stream(line.split(" "))
+                .map(kv -> kv.split("=", 2))
                 .collect(Collectors.toMap(kv -> kv[0], kv -> kv[1]));
         assertThat(summary).containsKeys(SUMMARY_KEYS.toArray(String[]::new));
         assertThat(summary.get("shards")).isEqualTo("2");
-        for (String key : List.of("replica_peak_rss_mb", "replica_heap_mb", "replica_empty_heap_mb", "replica_cpu_s",
-                "replica_writes")) {
-            assertThat(summary.get(key).split("/")).as(key + ": one figure per replica").hasSize(2)
+        for (String key : List.of(
+                "replica_peak_rss_mb", "replica_heap_mb", "replica_empty_heap_mb", "replica_cpu_s", "replica_writes")) {
+            assertThat(summary.get(key).split("/"))
+                    .as(key + ": one figure per replica")
+                    .hasSize(2)
                     .allSatisfy(v -> assertThat(Double.parseDouble(v)).as(key).isPositive());
         }
-        double[] writes = Arrays.stream(summary.get("replica_writes").split("/")).mapToDouble(Double::parseDouble)
+        double[] writes = Arrays.stream(summary.get("replica_writes").split("/"))
+                .mapToDouble(Double::parseDouble)
                 .toArray();
-        assertThat(writes[0] + writes[1]).as("both replicas' writes are the run's")
+        assertThat(writes[0] + writes[1])
+                .as("both replicas' writes are the run's")
                 .isGreaterThanOrEqualTo(Double.parseDouble(summary.get("writes_per_kyma")) * 20);
-        double[] peaks = Arrays.stream(summary.get("replica_peak_rss_mb").split("/")).mapToDouble(Double::parseDouble)
+        double[] peaks = Arrays.stream(summary.get("replica_peak_rss_mb").split("/"))
+                .mapToDouble(Double::parseDouble)
                 .toArray();
-        assertThat(Double.parseDouble(summary.get("peak_rss_mb"))).as("the largest replica's peak")
-                .isEqualTo(Math.max(peaks[0], peaks[1]), org.assertj.core.data.Offset.offset(0.05));
+        assertThat(Double.parseDouble(summary.get("peak_rss_mb")))
+                .as("the largest replica's peak")
+                .isEqualTo(Math.max(peaks[0], peaks[1]), Offset.offset(0.05));
         assertThat(Files.readAllLines(out.resolve("ready-times.csv"))).hasSize(21);
         assertThat(out.resolve("operator-0.log")).exists();
         assertThat(out.resolve("operator-gc-1.log")).exists();

@@ -41,10 +41,16 @@ class DeploymentJvmTest {
     @Test
     void theFlagsAreTheContainersWithItsMemoryLimitMadeExplicit() {
         DeploymentJvm jvm = DeploymentJvm.of(MANIFEST);
-        assertThat(jvm.jvmOptions()).containsExactly("-XX:MaxRAM=335544320", "-XX:MaxRAMPercentage=50",
-                "-XX:+UseSerialGC", "-XX:+UseCompactObjectHeaders");
+        assertThat(jvm.jvmOptions())
+                .containsExactly(
+                        "-XX:MaxRAM=335544320",
+                        "-XX:MaxRAMPercentage=50",
+                        "-XX:+UseSerialGC",
+                        "-XX:+UseCompactObjectHeaders");
         assertThat(jvm.environment()).isEqualTo(Map.of("MALLOC_ARENA_MAX", "2"));
-        assertThat(jvm.flagsFor(17)).doesNotContain("-XX:+UseCompactObjectHeaders").contains("-XX:+UseSerialGC");
+        assertThat(jvm.flagsFor(17))
+                .doesNotContain("-XX:+UseCompactObjectHeaders")
+                .contains("-XX:+UseSerialGC");
         assertThat(jvm.flagsFor(25)).contains("-XX:+UseCompactObjectHeaders");
     }
 

@@ -2,8 +2,10 @@ package io.kyma.operator.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.time.Instant;
 
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 class GcLogTest {
@@ -23,7 +25,7 @@ class GcLogTest {
         GcLog.Summary load = log.summary(Instant.parse("2026-11-23T14:16:00Z"), Instant.parse("2026-11-23T14:16:50Z"));
         assertThat(load.young()).isEqualTo(2);
         assertThat(load.full()).isEqualTo(1);
-        assertThat(load.stoppedSeconds()).isCloseTo((2.590 + 3.557 + 69.898) / 1000, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(load.stoppedSeconds()).isCloseTo((2.590 + 3.557 + 69.898) / 1000, Offset.offset(1e-9));
         assertThat(load.longestFullMillis()).isEqualTo(69.898);
         assertThat(log.summary(Instant.parse("2026-11-23T15:00:00Z"), Instant.parse("2026-11-23T16:00:00Z")))
                 .isEqualTo(new GcLog.Summary(0, 0, 0, 0));
@@ -31,6 +33,6 @@ class GcLogTest {
 
     @Test
     void theOptionWritesWallClockTimes() {
-        assertThat(GcLog.option(java.nio.file.Path.of("/x/operator-gc.log"))).isEqualTo("-Xlog:gc:file=/x/operator-gc.log:time");
+        assertThat(GcLog.option(Path.of("/x/operator-gc.log"))).isEqualTo("-Xlog:gc:file=/x/operator-gc.log:time");
     }
 }

@@ -34,19 +34,25 @@ class JfrProfileTest {
     void samplesCountBySelfByTotalAndByThreadPool() {
         JfrProfile profile = JfrProfile.parse(PRINTED);
         assertThat(profile.samples()).isEqualTo(2);
-        assertThat(profile.self()).containsEntry("com.fasterxml.jackson.core.json.UTF8StreamJsonParser.nextToken", 1)
+        assertThat(profile.self())
+                .containsEntry("com.fasterxml.jackson.core.json.UTF8StreamJsonParser.nextToken", 1)
                 .containsEntry("io.fabric8.kubernetes.client.utils.Serialization.unmarshal", 1);
-        assertThat(profile.total()).containsEntry("io.fabric8.kubernetes.client.utils.Serialization.unmarshal", 2)
+        assertThat(profile.total())
+                .containsEntry("io.fabric8.kubernetes.client.utils.Serialization.unmarshal", 2)
                 .containsEntry("jdk.internal.misc.Unsafe.park", 1)
                 .containsEntry("io.kyma.operator.helmcomponent.HelmComponentReconciler.reconcile", 2);
-        assertThat(profile.render(5)).contains("by thread (numbers folded)")
+        assertThat(profile.render(5))
+                .contains("by thread (numbers folded)")
                 .contains("100.00 %        2  ReconcilerExecutor-helmcomponent-#");
-        assertThat(profile.folded(1)).contains("ReconcilerExecutor-helmcomponent-#;"
-                + "io.kyma.operator.helmcomponent.HelmComponentReconciler.reconcile;"
-                + "io.fabric8.kubernetes.client.utils.Serialization.unmarshal 1\n");
-        assertThat(profile.folded(2)).as("rare stacks summed by thread pool").isEqualTo(
-                "ReconcilerExecutor-helmcomponent-#;(stacks with fewer than 2 samples) 2\n");
-        assertThat(profile.render(10)).contains("100.00 %        2  io.fabric8.kubernetes.client")
+        assertThat(profile.folded(1))
+                .contains("ReconcilerExecutor-helmcomponent-#;"
+                        + "io.kyma.operator.helmcomponent.HelmComponentReconciler.reconcile;"
+                        + "io.fabric8.kubernetes.client.utils.Serialization.unmarshal 1\n");
+        assertThat(profile.folded(2))
+                .as("rare stacks summed by thread pool")
+                .isEqualTo("ReconcilerExecutor-helmcomponent-#;(stacks with fewer than 2 samples) 2\n");
+        assertThat(profile.render(10))
+                .contains("100.00 %        2  io.fabric8.kubernetes.client")
                 .contains(" 50.00 %        1  com.fasterxml.jackson.core");
         assertThat(JfrProfile.packageOf("jdk.internal.net.http.common.SSLTube$DelegateWrapper.onNext"))
                 .isEqualTo("jdk.internal.net.http");

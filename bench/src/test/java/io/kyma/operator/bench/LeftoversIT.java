@@ -13,9 +13,9 @@ import io.kyma.operator.api.HelmComponentSpec;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaSpec;
 import io.kyma.operator.api.Module;
-import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.Namespaces;
 
 /** What an interrupted run leaves behind, Kymas held by their finalizer included, is deleted before the next. */
 class LeftoversIT {
@@ -28,8 +28,11 @@ class LeftoversIT {
             Namespaces.apply(client, NS);
             for (int i = 0; i < 3; i++) {
                 Kyma kyma = new Kyma();
-                kyma.setMetadata(new ObjectMetaBuilder().withName("left-" + i).withNamespace(NS)
-                        .withFinalizers("inventory.kyma-project.io/kyma").build());
+                kyma.setMetadata(new ObjectMetaBuilder()
+                        .withName("left-" + i)
+                        .withNamespace(NS)
+                        .withFinalizers("inventory.kyma-project.io/kyma")
+                        .build());
                 kyma.setSpec(new KymaSpec());
                 kyma.getSpec().setModules(List.of(new Module("istio", null)));
                 client.resource(kyma).create();
@@ -37,7 +40,10 @@ class LeftoversIT {
             int components = 510; // more than one page of 500
             for (int i = 0; i < components; i++) {
                 HelmComponent component = new HelmComponent();
-                component.setMetadata(new ObjectMetaBuilder().withName("left-" + i).withNamespace(NS).build());
+                component.setMetadata(new ObjectMetaBuilder()
+                        .withName("left-" + i)
+                        .withNamespace(NS)
+                        .build());
                 component.setSpec(new HelmComponentSpec());
                 component.getSpec().setModule("istio");
                 client.resource(component).create();
@@ -46,9 +52,16 @@ class LeftoversIT {
 
             assertThat(Leftovers.sweep(client, NS)).isEqualTo(3 + components);
 
-            assertThat(client.resources(Kyma.class).inNamespace(NS).list().getItems()).isEmpty();
-            assertThat(client.resources(HelmComponent.class).inNamespace(NS).list().getItems()).isEmpty();
-            assertThat(Leftovers.sweep(client, NS)).as("nothing left the second time").isZero();
+            assertThat(client.resources(Kyma.class).inNamespace(NS).list().getItems())
+                    .isEmpty();
+            assertThat(client.resources(HelmComponent.class)
+                            .inNamespace(NS)
+                            .list()
+                            .getItems())
+                    .isEmpty();
+            assertThat(Leftovers.sweep(client, NS))
+                    .as("nothing left the second time")
+                    .isZero();
         }
     }
 }

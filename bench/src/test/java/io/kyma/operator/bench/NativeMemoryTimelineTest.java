@@ -29,9 +29,13 @@ class NativeMemoryTimelineTest {
     @Test
     void eachPartIsItsCommittedKibAndTheTotalIsKeptToo() {
         var parts = NativeMemoryTimeline.parse(SUMMARY);
-        assertThat(parts).containsEntry("Total", 92982L).containsEntry("Java Heap", 18168L)
-                .containsEntry("Class", 7154L).containsEntry("Code", 12108L)
-                .containsEntry("Shared class space", 14660L).containsEntry("Metaspace", 25966L);
+        assertThat(parts)
+                .containsEntry("Total", 92982L)
+                .containsEntry("Java Heap", 18168L)
+                .containsEntry("Class", 7154L)
+                .containsEntry("Code", 12108L)
+                .containsEntry("Shared class space", 14660L)
+                .containsEntry("Metaspace", 25966L);
         assertThat(parts).doesNotContainKey("mmap:");
     }
 }

@@ -2,6 +2,10 @@ package io.kyma.operator.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
+
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 class OperatorProcessTest {
@@ -36,20 +40,22 @@ class OperatorProcessTest {
     @Test
     void theLiveHeapIsTheHistogramsTotal() {
         assertThat(OperatorProcess.histogramTotalBytes(FULL)).isEqualTo(8_000_000.0);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> OperatorProcess.histogramTotalBytes("7761:\n"))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("no total");
+        Assertions.assertThatThrownBy(() -> OperatorProcess.histogramTotalBytes("7761:\n"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("no total");
     }
 
     @Test
     void theRssCountsAsSettledOnlyOnceAWholeWindowLiesWithinTheSpread() {
-        java.util.List<Double> falling = new java.util.ArrayList<>();
+        List<Double> falling = new ArrayList<>();
         for (int i = 0; i < OperatorProcess.SETTLE_WINDOW; i++) {
             falling.add(136.0 - i); // still handing memory back: 1 MiB a second
         }
         assertThat(OperatorProcess.settled(falling)).isEmpty();
-        assertThat(OperatorProcess.settled(falling.subList(0, OperatorProcess.SETTLE_WINDOW - 1))).isEmpty();
+        assertThat(OperatorProcess.settled(falling.subList(0, OperatorProcess.SETTLE_WINDOW - 1)))
+                .isEmpty();
 
-        java.util.List<Double> flat = new java.util.ArrayList<>(falling);
+        List<Double> flat = new ArrayList<>(falling);
         for (int i = 0; i < OperatorProcess.SETTLE_WINDOW; i++) {
             flat.add(118.0 + (i % 2) * 0.5);
         }

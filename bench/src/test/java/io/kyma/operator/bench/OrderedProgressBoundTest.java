@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.kyma.operator.testing.Modules;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+
 import org.junit.jupiter.api.Test;
+
+import io.kyma.operator.testing.Modules;
 
 class OrderedProgressBoundTest {
 
@@ -36,17 +39,27 @@ class OrderedProgressBoundTest {
     @Test
     void writesAllowedBehindTheirTimeOrOnTheBurstFinishSooner() {
         double[] twoAtAdmission = {2};
-        assertThat(new OrderedProgressBound(twoAtAdmission, 10, 10, 0, 0).least(60).orElseThrow().tnSeconds())
+        assertThat(new OrderedProgressBound(twoAtAdmission, 10, 10, 0, 0)
+                        .least(60)
+                        .orElseThrow()
+                        .tnSeconds())
                 .isEqualTo(1);
-        assertThat(new OrderedProgressBound(twoAtAdmission, 10, 10, 0, 1).least(60).orElseThrow().tnSeconds())
+        assertThat(new OrderedProgressBound(twoAtAdmission, 10, 10, 0, 1)
+                        .least(60)
+                        .orElseThrow()
+                        .tnSeconds())
                 .isZero();
-        assertThat(new OrderedProgressBound(twoAtAdmission, 10, 10, 10, 0).least(60).orElseThrow().tnSeconds())
+        assertThat(new OrderedProgressBound(twoAtAdmission, 10, 10, 10, 0)
+                        .least(60)
+                        .orElseThrow()
+                        .tnSeconds())
                 .isZero();
     }
 
     @Test
     void noScheduleWithinTheLimitIsEmpty() {
-        assertThat(new OrderedProgressBound(new double[] {1}, 1000, 10, 0, 0).least(50)).isEmpty();
+        assertThat(new OrderedProgressBound(new double[] {1}, 1000, 10, 0, 0).least(50))
+                .isEmpty();
     }
 
     @Test
@@ -59,7 +72,7 @@ class OrderedProgressBoundTest {
         assertThat(profile[4]).isEqualTo(1);
         assertThat(profile[11]).isEqualTo(1);
         assertThat(profile[16]).isEqualTo(3);
-        assertThat(java.util.Arrays.stream(profile).sum()).isEqualTo(14);
+        assertThat(Arrays.stream(profile).sum()).isEqualTo(14);
         assertThatThrownBy(() -> OrderedProgressBound.profile(List.of("ory"), Duration.ofSeconds(1), 5))
                 .hasMessageContaining("fewer than its components'");
         assertThatThrownBy(() -> OrderedProgressBound.profile(List.of("ory"), Duration.ofMillis(500), 6))
@@ -80,9 +93,15 @@ class OrderedProgressBoundTest {
         assertThat(b.tnSeconds()).isGreaterThan(290);
         assertThat(b.meanReadySeconds()).isBetween(0.5 * b.tnSeconds(), 0.7 * b.tnSeconds());
         // slack behind the timetable and the burst only ever shorten it
-        assertThat(new OrderedProgressBound(profile, 1000, 500, 500, 0).least(400).orElseThrow().tnSeconds())
+        assertThat(new OrderedProgressBound(profile, 1000, 500, 500, 0)
+                        .least(400)
+                        .orElseThrow()
+                        .tnSeconds())
                 .isLessThan(b.tnSeconds());
-        assertThat(new OrderedProgressBound(profile, 1000, 500, 0, 2).least(400).orElseThrow().tnSeconds())
+        assertThat(new OrderedProgressBound(profile, 1000, 500, 0, 2)
+                        .least(400)
+                        .orElseThrow()
+                        .tnSeconds())
                 .isLessThan(b.tnSeconds());
     }
 
@@ -91,10 +110,21 @@ class OrderedProgressBoundTest {
         List<String> modules = List.of("ory", "istio");
         assertThat(OrderedProgressBound.onTime(modules, Duration.ofSeconds(1), false, 10, 14, 10, 0, 100))
                 .hasValueSatisfying(b -> assertThat(b.tnSeconds()).isBetween(16, 100));
-        assertThat(OrderedProgressBound.onTime(modules, Duration.ofSeconds(1), true, 10, 14, 10, 0, 100)).isEmpty();
-        assertThat(OrderedProgressBound.onTime(modules, Duration.ofMillis(10), false, 10, 14, 10, 0, 100)).isEmpty();
-        assertThat(OrderedProgressBound.onTime(modules, Duration.ofSeconds(1), false, 10, 14, 10, 0,
-                OrderedProgressBound.LONGEST_SOLVED_SECONDS + 1)).isEmpty();
-        assertThat(OrderedProgressBound.onTime(modules, Duration.ofSeconds(1), false, 10, 14, 0, 0, 100)).isEmpty();
+        assertThat(OrderedProgressBound.onTime(modules, Duration.ofSeconds(1), true, 10, 14, 10, 0, 100))
+                .isEmpty();
+        assertThat(OrderedProgressBound.onTime(modules, Duration.ofMillis(10), false, 10, 14, 10, 0, 100))
+                .isEmpty();
+        assertThat(OrderedProgressBound.onTime(
+                        modules,
+                        Duration.ofSeconds(1),
+                        false,
+                        10,
+                        14,
+                        10,
+                        0,
+                        OrderedProgressBound.LONGEST_SOLVED_SECONDS + 1))
+                .isEmpty();
+        assertThat(OrderedProgressBound.onTime(modules, Duration.ofSeconds(1), false, 10, 14, 0, 0, 100))
+                .isEmpty();
     }
 }

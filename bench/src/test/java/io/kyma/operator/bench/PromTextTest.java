@@ -2,6 +2,7 @@ package io.kyma.operator.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Map;
 import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
@@ -46,8 +47,12 @@ class PromTextTest {
     void eachBucketsShareOfWhatCameBetweenTheScrapes() {
         TreeMap<Double, Double> before = PromText.parse(BEFORE).buckets("w_seconds");
         TreeMap<Double, Double> after = PromText.parse(AFTER).buckets("w_seconds");
-        assertThat(PromText.bucketCounts(before, after, 100)).containsExactly(
-                java.util.Map.entry("0..0.5", 50.0), java.util.Map.entry("0.5..1", 40.0),
-                java.util.Map.entry("1..30", 8.0), java.util.Map.entry("30..60", 1.0), java.util.Map.entry(">60", 1.0));
+        assertThat(PromText.bucketCounts(before, after, 100))
+                .containsExactly(
+                        Map.entry("0..0.5", 50.0),
+                        Map.entry("0.5..1", 40.0),
+                        Map.entry("1..30", 8.0),
+                        Map.entry("30..60", 1.0),
+                        Map.entry(">60", 1.0));
     }
 }

@@ -30,19 +30,31 @@ class ReadyTimesTest {
         assertThat(times.percentile(0.01)).isEqualTo(60.0);
         assertThat(times.mean()).isEqualTo(70.0);
         assertThat(times.first()).isEqualTo(60.0);
-        assertThat(times.meanOfTenth(0)).as("of three, the first tenth is the first Kyma").isEqualTo(60.0);
+        assertThat(times.meanOfTenth(0))
+                .as("of three, the first tenth is the first Kyma")
+                .isEqualTo(60.0);
         assertThat(times.meanOfTenth(9)).isEqualTo(70.0);
-        assertThat(times.csv()).startsWith("order,name,created,ready,seconds\n0,kyma-1,2026-01-01T00:00:00Z,"
-                + "2026-01-01T00:01:00Z,60\n");
+        assertThat(times.csv())
+                .startsWith("order,name,created,ready,seconds\n0,kyma-1,2026-01-01T00:00:00Z,"
+                        + "2026-01-01T00:01:00Z,60\n");
     }
 
     private static Kyma kyma(String name, String created, String ready) {
         Kyma kyma = new Kyma();
-        kyma.setMetadata(new ObjectMetaBuilder().withName(name).withCreationTimestamp(created).build());
+        kyma.setMetadata(new ObjectMetaBuilder()
+                .withName(name)
+                .withCreationTimestamp(created)
+                .build());
         kyma.setStatus(new KymaStatus());
-        kyma.getStatus().setConditions(ready == null ? List.of()
-                : List.of(new ConditionBuilder().withType("Ready").withStatus("True").withLastTransitionTime(ready)
-                        .build()));
+        kyma.getStatus()
+                .setConditions(
+                        ready == null
+                                ? List.of()
+                                : List.of(new ConditionBuilder()
+                                        .withType("Ready")
+                                        .withStatus("True")
+                                        .withLastTransitionTime(ready)
+                                        .build()));
         return kyma;
     }
 }

@@ -6,6 +6,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -37,7 +38,7 @@ class SocketBacklogTest {
 
     @Test
     void takesTheOperatorsSocketsAndTheApiServersEndsOfThemOnly() {
-        List<SocketBacklog.Socket> rows = new java.util.ArrayList<>(SocketBacklog.parse(TCP6.lines()));
+        List<SocketBacklog.Socket> rows = new ArrayList<>(SocketBacklog.parse(TCP6.lines()));
         rows.addAll(SocketBacklog.parse(TCP.lines()));
         Instant now = Instant.parse("2026-11-23T15:00:00Z");
         // inode 9999 (port 57344) is another process's connection to the API server: neither it nor the API server's
@@ -57,7 +58,8 @@ class SocketBacklogTest {
     @Test
     void theApiServersPortIsTheSchemesDefaultWhenTheUrlNamesNone() {
         assertThat(SocketBacklog.port(URI.create("https://127.0.0.1:36809"))).isEqualTo(36809);
-        assertThat(SocketBacklog.port(URI.create("https://kubernetes.default.svc"))).isEqualTo(443);
+        assertThat(SocketBacklog.port(URI.create("https://kubernetes.default.svc")))
+                .isEqualTo(443);
         assertThat(SocketBacklog.port(URI.create("http://localhost"))).isEqualTo(80);
     }
 

@@ -24,8 +24,11 @@ class WatchClosesTest {
     @Test
     void readsTheTimeOfEachCloseFromTheKlogHeader() {
         WatchCloses closes = WatchCloses.parse(LOG.lines(), ZoneOffset.UTC, at("15:00:00"));
-        assertThat(closes.times()).containsExactly(Instant.parse("2026-11-23T14:10:39.123456Z"),
-                at("14:10:45.5"), Instant.parse("2026-11-23T14:11:30.000001Z"));
+        assertThat(closes.times())
+                .containsExactly(
+                        Instant.parse("2026-11-23T14:10:39.123456Z"),
+                        at("14:10:45.5"),
+                        Instant.parse("2026-11-23T14:11:30.000001Z"));
     }
 
     @Test
@@ -38,14 +41,16 @@ class WatchClosesTest {
     void aLineFromLateDecemberReadOnNewYearsDayIsLastYears() {
         WatchCloses closes = WatchCloses.parse(
                 "I1231 23:59:59.000000 1 cacher.go:1238] Forcing watcher close due to unresponsiveness: x".lines(),
-                ZoneOffset.UTC, Instant.parse("2027-01-01T00:00:05Z"));
+                ZoneOffset.UTC,
+                Instant.parse("2027-01-01T00:00:05Z"));
         assertThat(closes.times()).containsExactly(Instant.parse("2026-12-31T23:59:59Z"));
     }
 
     @Test
     void countsTheClosesOfTheLoadAndThoseInOrJustAfterAPauseOfTheBench() {
         WatchCloses closes = WatchCloses.parse(LOG.lines(), ZoneOffset.UTC, at("15:00:00"));
-        List<WatchCloses.Pause> pauses = List.of(new WatchCloses.Pause(at("14:10:38"), at("14:10:39")),
+        List<WatchCloses.Pause> pauses = List.of(
+                new WatchCloses.Pause(at("14:10:38"), at("14:10:39")),
                 new WatchCloses.Pause(at("14:11:00"), at("14:11:01")));
         // 14:10:39.12 is 0.12 s after the first pause: the pause's; 14:10:45.5 and 14:11:30 are the operator's own
         assertThat(closes.count(at("14:10:00"), at("14:12:00"), pauses, List.of()))

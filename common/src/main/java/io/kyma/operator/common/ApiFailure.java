@@ -12,12 +12,15 @@ public final class ApiFailure {
     /** The longest part of the API server's message shown in a status. */
     static final int MAX_MESSAGE = 300;
 
-    private ApiFailure() {
-    }
+    private ApiFailure() {}
 
     public static boolean permanent(Throwable failure) {
-        return failure instanceof KubernetesClientException e && e.getCode() >= 400 && e.getCode() < 500
-                && e.getCode() != 404 && e.getCode() != 409 && e.getCode() != 429;
+        return failure instanceof KubernetesClientException e
+                && e.getCode() >= 400
+                && e.getCode() < 500
+                && e.getCode() != 404
+                && e.getCode() != 409
+                && e.getCode() != 429;
     }
 
     /** The API server's CamelCase reason (Forbidden, Invalid, NotFound, ...), or one made from the code. */
@@ -28,7 +31,8 @@ public final class ApiFailure {
 
     /** What the API server said, shortened for a status. */
     public static String describe(KubernetesClientException e) {
-        String message = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
+        String message = e.getStatus() != null && e.getStatus().getMessage() != null
+                ? e.getStatus().getMessage()
                 : e.getMessage();
         message = message == null ? "" : message.replaceAll("\\s+", " ");
         return "the API server answered " + e.getCode() + ": "

@@ -6,6 +6,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
@@ -22,7 +23,12 @@ public final class Conditions {
      * The condition of the given type, carried over from {@code previous}: the transition time is now only when
      * the status flips (or the condition is new).
      */
-    public Condition condition(List<Condition> previous, String type, boolean status, String reason, String message,
+    public Condition condition(
+            List<Condition> previous,
+            String type,
+            boolean status,
+            String reason,
+            String message,
             Long observedGeneration) {
         String statusText = status ? "True" : "False";
         String transitionTime = find(previous, type)
@@ -64,8 +70,9 @@ public final class Conditions {
         return out;
     }
 
-    public static java.util.Optional<Condition> find(List<Condition> conditions, String type) {
-        return conditions == null ? java.util.Optional.empty()
+    public static Optional<Condition> find(List<Condition> conditions, String type) {
+        return conditions == null
+                ? Optional.empty()
                 : conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
     }
 

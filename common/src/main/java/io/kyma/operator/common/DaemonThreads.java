@@ -5,8 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /** Threads of the operator's own background work: named, so a thread dump says what they do, and daemons. */
 public final class DaemonThreads {
-    private DaemonThreads() {
-    }
+    private DaemonThreads() {}
 
     /** Each thread named {@code name}, for an executor of one thread. */
     public static ThreadFactory named(String name) {

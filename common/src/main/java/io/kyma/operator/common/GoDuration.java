@@ -10,8 +10,7 @@ public final class GoDuration {
     private static final Pattern WHOLE = Pattern.compile("([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+");
     private static final Pattern PART = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)(ns|us|µs|ms|s|m|h)");
 
-    private GoDuration() {
-    }
+    private GoDuration() {}
 
     /** The longest duration Go can hold (2^63 - 1 ns), and so the longest accepted here. */
     public static final Duration MAX = Duration.ofNanos(Long.MAX_VALUE);
@@ -38,8 +37,8 @@ public final class GoDuration {
             nanos = nanos.add(new BigDecimal(part.group(1)).multiply(BigDecimal.valueOf(nanosPer(part.group(2)))));
         }
         if (nanos.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
-            throw new IllegalArgumentException("'" + shorten(text) + "' is longer than the longest duration, "
-                    + format(MAX));
+            throw new IllegalArgumentException(
+                    "'" + shorten(text) + "' is longer than the longest duration, " + format(MAX));
         }
         return Duration.ofNanos(nanos.longValue());
     }

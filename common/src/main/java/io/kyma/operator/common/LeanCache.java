@@ -1,19 +1,24 @@
 package io.kyma.operator.common;
 
 import java.lang.ref.WeakReference;
+import java.util.AbstractList;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.RandomAccess;
 import java.util.Set;
 import java.util.UUID;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 import org.slf4j.Logger;
@@ -53,8 +58,7 @@ public final class LeanCache {
     /** A generation or resourceVersion that was absent. */
     private static final long ABSENT = Long.MIN_VALUE;
 
-    private LeanCache() {
-    }
+    private LeanCache() {}
 
     /**
      * How a kind is made and which of its strings repeat.
@@ -69,8 +73,7 @@ public final class LeanCache {
          * Replaces strings of spec and status that many objects repeat with shared copies ({@link #share(String)}),
          * in place. The default shares nothing.
          */
-        default void shareStrings(R resource) {
-        }
+        default void shareStrings(R resource) {}
     }
 
     /** A store keeping each object in its compact form. */
@@ -117,8 +120,8 @@ public final class LeanCache {
         return resource;
     }
 
-    private static Map<String, String> kept(Map<String, String> map, java.util.function.Predicate<String> kept) {
-        Map<String, String> out = new java.util.LinkedHashMap<>();
+    private static Map<String, String> kept(Map<String, String> map, Predicate<String> kept) {
+        Map<String, String> out = new LinkedHashMap<>();
         if (map != null) {
             map.forEach((key, value) -> {
                 if (kept.test(key)) {
@@ -136,21 +139,33 @@ public final class LeanCache {
 
     private static void fellBack(RuntimeException e) {
         if (FALLBACKS.getAndIncrement() == 0) {
-            LOG.warn("Keeping an informer's object as it came; making it compact failed (counted in"
-                    + " kyma_operator_lean_cache_fallbacks_total, logged once): {}", e.toString());
+            LOG.warn(
+                    "Keeping an informer's object as it came; making it compact failed (counted in"
+                            + " kyma_operator_lean_cache_fallbacks_total, logged once): {}",
+                    e.toString());
         }
     }
 
     /** The metadata fields that nearly every object leaves empty, held apart so that the common case costs one null. */
-    private record Rare(String generateName, String uid, String resourceVersion, String deletionTimestamp,
+    private record Rare(
+            String generateName,
+            String uid,
+            String resourceVersion,
+            String deletionTimestamp,
             Long deletionGracePeriodSeconds) {
         static Rare of(ObjectMeta m, boolean uidText, boolean versionText) {
-            if (m.getGenerateName() == null && !uidText && !versionText && m.getDeletionTimestamp() == null
+            if (m.getGenerateName() == null
+                    && !uidText
+                    && !versionText
+                    && m.getDeletionTimestamp() == null
                     && m.getDeletionGracePeriodSeconds() == null) {
                 return null;
             }
-            return new Rare(share(m.getGenerateName()), uidText ? m.getUid() : null,
-                    versionText ? m.getResourceVersion() : null, share(m.getDeletionTimestamp()),
+            return new Rare(
+                    share(m.getGenerateName()),
+                    uidText ? m.getUid() : null,
+                    versionText ? m.getResourceVersion() : null,
+                    share(m.getDeletionTimestamp()),
                     m.getDeletionGracePeriodSeconds());
         }
     }
@@ -164,6 +179,7 @@ public final class LeanCache {
          * per object for as long as the object lives, each holding the name of the object it was made from.
          */
         final String name;
+
         final String namespace;
         final long uidHigh;
         final long uidLow;
@@ -195,23 +211,27 @@ public final class LeanCache {
             this.labels = shareMap(m.getLabels(), LeanCache::keptLabel);
             this.annotations = shareMap(m.getAnnotations(), LeanCache::keptAnnotation);
             this.owners = shareOwners(m.getOwnerReferences(), resource.getGroup());
-            this.finalizers = keptFinalizers(m.getFinalizers(), resource.getPlural() + "." + resource.getGroup()
-                    + "/finalizer");
-            this.rare = Rare.of(m, uid == null && m.getUid() != null,
-                    version == ABSENT && m.getResourceVersion() != null);
+            this.finalizers =
+                    keptFinalizers(m.getFinalizers(), resource.getPlural() + "." + resource.getGroup() + "/finalizer");
+            this.rare =
+                    Rare.of(m, uid == null && m.getUid() != null, version == ABSENT && m.getResourceVersion() != null);
             this.spec = resource.getSpec();
             this.status = resource.getStatus();
         }
 
-        @SuppressWarnings({ "unchecked", "rawtypes" })
+        @SuppressWarnings({"unchecked", "rawtypes"})
         <R extends CustomResource<?, ?>> R build(Form<R> form) {
             ObjectMeta m = new ObjectMeta();
             m.setName(name);
             m.setNamespace(namespace);
-            m.setUid(rare != null && rare.uid() != null ? rare.uid()
-                    : uidHigh == 0 && uidLow == 0 ? null : new UUID(uidHigh, uidLow).toString());
-            m.setResourceVersion(rare != null && rare.resourceVersion() != null ? rare.resourceVersion()
-                    : resourceVersion == ABSENT ? null : Long.toString(resourceVersion));
+            m.setUid(
+                    rare != null && rare.uid() != null
+                            ? rare.uid()
+                            : uidHigh == 0 && uidLow == 0 ? null : new UUID(uidHigh, uidLow).toString());
+            m.setResourceVersion(
+                    rare != null && rare.resourceVersion() != null
+                            ? rare.resourceVersion()
+                            : resourceVersion == ABSENT ? null : Long.toString(resourceVersion));
             m.setGeneration(generation == ABSENT ? null : generation);
             m.setCreationTimestamp(creationTimestamp);
             m.setLabels(labels);
@@ -239,8 +259,10 @@ public final class LeanCache {
             }
             try {
                 UUID uuid = UUID.fromString(text);
-                return uuid.toString().equals(text) && (uuid.getMostSignificantBits() != 0
-                        || uuid.getLeastSignificantBits() != 0) ? uuid : null;
+                return uuid.toString().equals(text)
+                                && (uuid.getMostSignificantBits() != 0 || uuid.getLeastSignificantBits() != 0)
+                        ? uuid
+                        : null;
             } catch (IllegalArgumentException e) {
                 return null;
             }
@@ -266,7 +288,7 @@ public final class LeanCache {
      * any other a {@link PairMap} of shared strings. A HelmComponent's labels name its Kyma and module, so they differ
      * from object to object and a pool of equal maps would cost more than it saves.
      */
-    private static Map<String, String> shareMap(Map<String, String> map, java.util.function.Predicate<String> kept) {
+    private static Map<String, String> shareMap(Map<String, String> map, Predicate<String> kept) {
         if (map == null || map.isEmpty()) {
             return Map.of();
         }
@@ -278,15 +300,19 @@ public final class LeanCache {
                 pairs[i++] = share(entry.getValue());
             }
         }
-        return i == 0 ? Map.of() : new PairMap(i == pairs.length ? pairs : java.util.Arrays.copyOf(pairs, i));
+        return i == 0 ? Map.of() : new PairMap(i == pairs.length ? pairs : Arrays.copyOf(pairs, i));
     }
 
     /**
      * The labels kept: exactly the keys the operator reads (the api module's {@code Labels}; a test keeps the two
      * equal). A prefix would not do: a tenant may write any number of keys under it.
      */
-    public static final java.util.Set<String> KEPT_LABELS = java.util.Set.of("app.kubernetes.io/managed-by",
-            "kyma-project.io/kyma", "kyma-project.io/module", "kyma-project.io/shard", "kyma-project.io/shard-drain");
+    public static final Set<String> KEPT_LABELS = Set.of(
+            "app.kubernetes.io/managed-by",
+            "kyma-project.io/kyma",
+            "kyma-project.io/module",
+            "kyma-project.io/shard",
+            "kyma-project.io/shard-drain");
 
     /** No annotation is kept: nothing here reads one (JOSDK reads its own only for dependent resources). */
     static boolean keptAnnotation(String key) {
@@ -389,8 +415,13 @@ public final class LeanCache {
                 continue;
             }
             ofGroup += sameGroup && !controller ? 1 : 0;
-            OwnerReference shared = new OwnerReference(share(o.getApiVersion()), o.getBlockOwnerDeletion(),
-                    o.getController(), share(o.getKind()), share(o.getName()), share(o.getUid()));
+            OwnerReference shared = new OwnerReference(
+                    share(o.getApiVersion()),
+                    o.getBlockOwnerDeletion(),
+                    o.getController(),
+                    share(o.getKind()),
+                    share(o.getName()),
+                    share(o.getUid()));
             shared.setAdditionalProperties(null);
             copy.add(shared);
         }
@@ -414,9 +445,10 @@ public final class LeanCache {
     }
 
     /** A long finalizer list: its length and the kind's own finalizer in its place; the others read as a placeholder. */
-    static final class Finalizers extends java.util.AbstractList<String> implements java.util.RandomAccess {
+    static final class Finalizers extends AbstractList<String> implements RandomAccess {
         /** What every finalizer not kept reads as. */
         static final String OTHER = "finalizer.not.kept.in.the.operator.cache/other";
+
         private final int size;
         private final int own;
         private final String ownName;
@@ -429,7 +461,7 @@ public final class LeanCache {
 
         @Override
         public String get(int index) {
-            java.util.Objects.checkIndex(index, size);
+            Objects.checkIndex(index, size);
             return index == own ? ownName : OTHER;
         }
 
@@ -450,6 +482,7 @@ public final class LeanCache {
          * make every look-up compare with all of them, under this lock that every informer's writes take.
          */
         static final int MOST_COMPARED = 8;
+
         private final Map<Object, WeakReference<Object>> pool = new WeakHashMap<>();
 
         @SuppressWarnings("unchecked")
@@ -498,7 +531,7 @@ public final class LeanCache {
      * An unmodifiable list the pool holds, whose equality checks the pool can count while it looks the list up (a
      * list like any other otherwise: the same hash code and equality).
      */
-    static final class Pooled<E> extends java.util.AbstractList<E> implements java.util.RandomAccess {
+    static final class Pooled<E> extends AbstractList<E> implements RandomAccess {
         private final Object[] items;
         private int hash;
         /** While the pool looks this list up: one more than the comparisons it may still make; 0 otherwise. */
@@ -567,8 +600,8 @@ public final class LeanCache {
             Object kept;
             try {
                 form.shareStrings(resource);
-                Compact compact = new Compact(key, resource, items.get(key) instanceof Compact previous ? previous
-                        : null);
+                Compact compact =
+                        new Compact(key, resource, items.get(key) instanceof Compact previous ? previous : null);
                 // The informer hands this object to its event handlers, and JOSDK keeps the ResourceID it makes of
                 // it for the object's whole life: let it hold the store's name and namespace strings.
                 resource.getMetadata().setName(compact.name);

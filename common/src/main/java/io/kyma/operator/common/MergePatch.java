@@ -13,8 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * replaced whole when it differs.
  */
 public final class MergePatch {
-    private MergePatch() {
-    }
+    private MergePatch() {}
 
     /**
      * @param before the object as it is; {@code null} or not an object is treated as empty
@@ -25,7 +24,7 @@ public final class MergePatch {
         ObjectNode patch = JsonNodeFactory.instance.objectNode();
         boolean beforeIsObject = before != null && before.isObject();
         if (beforeIsObject) {
-            for (Iterator<String> names = before.fieldNames(); names.hasNext();) {
+            for (Iterator<String> names = before.fieldNames(); names.hasNext(); ) {
                 String name = names.next();
                 if (!after.has(name) || after.get(name).isNull()) {
                     if (!before.get(name).isNull()) {
@@ -34,7 +33,7 @@ public final class MergePatch {
                 }
             }
         }
-        for (Iterator<Map.Entry<String, JsonNode>> members = after.fields(); members.hasNext();) {
+        for (Iterator<Map.Entry<String, JsonNode>> members = after.fields(); members.hasNext(); ) {
             Map.Entry<String, JsonNode> member = members.next();
             JsonNode now = member.getValue();
             if (now.isNull()) {

@@ -26,7 +26,7 @@ public final class MetadataCloner implements Cloner {
     }
 
     @Override
-    @SuppressWarnings({ "unchecked", "rawtypes" })
+    @SuppressWarnings({"unchecked", "rawtypes"})
     public <R extends HasMetadata> R clone(R object) {
         Supplier<? extends CustomResource<?, ?>> empty = kinds.get(object.getClass());
         if (empty == null || object.getMetadata() == null) {

@@ -37,14 +37,14 @@ public final class PreparedRequest {
             @SuppressWarnings("unchecked")
             Class<? extends HasMetadata> kind = (Class<? extends HasMetadata>) type;
             String group = HasMetadata.getGroup(kind);
-            String prefix = group == null || group.isEmpty() ? "api/" + HasMetadata.getVersion(kind) + "/"
+            String prefix = group == null || group.isEmpty()
+                    ? "api/" + HasMetadata.getVersion(kind) + "/"
                     : "apis/" + group + "/" + HasMetadata.getVersion(kind) + "/";
-            return new String[] { prefix, HasMetadata.getPlural(kind) };
+            return new String[] {prefix, HasMetadata.getPlural(kind)};
         }
     };
 
-    private PreparedRequest() {
-    }
+    private PreparedRequest() {}
 
     /**
      * Creates {@code resource} as fabric8's {@code client.resource(resource).create()} does: a POST of the whole
@@ -56,8 +56,15 @@ public final class PreparedRequest {
     public static <P extends HasMetadata> P create(KubernetesClient client, P resource) {
         @SuppressWarnings("unchecked")
         Class<P> type = (Class<P>) resource.getClass();
-        return send(client, resource, "POST", collection(client.getConfiguration().getMasterUrl(), resource).toString(),
-                JSON, client.getKubernetesSerialization().asJson(resource), type, "creating");
+        return send(
+                client,
+                resource,
+                "POST",
+                collection(client.getConfiguration().getMasterUrl(), resource).toString(),
+                JSON,
+                client.getKubernetesSerialization().asJson(resource),
+                type,
+                "creating");
     }
 
     /** The URL of {@code resource}'s kind in its namespace, without a trailing slash. */
@@ -69,7 +76,9 @@ public final class PreparedRequest {
         }
         url.append(path[0]);
         if (resource instanceof Namespaced) {
-            url.append("namespaces/").append(segment(resource.getMetadata().getNamespace(), "namespace")).append('/');
+            url.append("namespaces/")
+                    .append(segment(resource.getMetadata().getNamespace(), "namespace"))
+                    .append('/');
         }
         return url.append(path[1]);
     }
@@ -79,7 +88,9 @@ public final class PreparedRequest {
      */
     static String url(String masterUrl, HasMetadata resource, String contentType, String fieldManager) {
         StringBuilder url = collection(masterUrl, resource);
-        url.append('/').append(segment(resource.getMetadata().getName(), "name")).append("/status");
+        url.append('/')
+                .append(segment(resource.getMetadata().getName(), "name"))
+                .append("/status");
         url.append(APPLY.equals(contentType) ? "?force=true&fieldManager=" : "?fieldManager=")
                 .append(URLEncoder.encode(fieldManager, StandardCharsets.UTF_8));
         return url.toString();
@@ -134,14 +145,28 @@ public final class PreparedRequest {
      * @throws KubernetesClientException with the API server's code and message if it refused the write, or code 0
      *             if it could not be reached
      */
-    static <P extends HasMetadata> P patch(KubernetesClient client, P resource, String contentType, String body,
-            String fieldManager, Class<P> type) {
-        return send(client, resource, "PATCH", url(client.getConfiguration().getMasterUrl(), resource, contentType,
-                fieldManager), contentType, body, type, "writing the status of");
+    static <P extends HasMetadata> P patch(
+            KubernetesClient client, P resource, String contentType, String body, String fieldManager, Class<P> type) {
+        return send(
+                client,
+                resource,
+                "PATCH",
+                url(client.getConfiguration().getMasterUrl(), resource, contentType, fieldManager),
+                contentType,
+                body,
+                type,
+                "writing the status of");
     }
 
-    private static <P extends HasMetadata> P send(KubernetesClient client, P resource, String method, String url,
-            String contentType, String body, Class<P> type, String doing) {
+    private static <P extends HasMetadata> P send(
+            KubernetesClient client,
+            P resource,
+            String method,
+            String url,
+            String contentType,
+            String body,
+            Class<P> type,
+            String doing) {
         var http = client.getHttpClient();
         HttpRequest.Builder builder = http.newHttpRequestBuilder().uri(url).method(method, contentType, body);
         int timeout = client.getConfiguration().getRequestTimeout();
@@ -163,14 +188,14 @@ public final class PreparedRequest {
             throw new KubernetesClientException(failed(doing, resource) + ": " + cause.getMessage(), cause);
         }
         if (!response.isSuccessful()) {
-            throw OperationSupport.requestFailure(request,
-                    OperationSupport.createStatus(response, client.getKubernetesSerialization()));
+            throw OperationSupport.requestFailure(
+                    request, OperationSupport.createStatus(response, client.getKubernetesSerialization()));
         }
         try {
             return client.getKubernetesSerialization().unmarshal(new ByteArrayInputStream(response.body()), type);
         } catch (RuntimeException e) {
-            throw new KubernetesClientException(failed(doing, resource) + ": cannot read the answer: " + e.getMessage(),
-                    e);
+            throw new KubernetesClientException(
+                    failed(doing, resource) + ": cannot read the answer: " + e.getMessage(), e);
         }
     }
 

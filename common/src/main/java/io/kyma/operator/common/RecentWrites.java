@@ -1,5 +1,6 @@
 package io.kyma.operator.common;
 
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -24,6 +25,7 @@ public final class RecentWrites {
     private final Function<String, ? extends HasMetadata> stored;
     /** The answer of the last write of each object, until the store has that version or a later one. */
     private final ConcurrentHashMap<String, HasMetadata> held = new ConcurrentHashMap<>();
+
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong restored = new AtomicLong();
 
@@ -77,8 +79,11 @@ public final class RecentWrites {
     @SuppressWarnings("unchecked")
     public <R extends HasMetadata> Optional<R> newerThan(String key, R seen) {
         HasMetadata kept = held.get(key);
-        if (kept == null || kept.getClass() != seen.getClass() || version(kept) <= version(seen)
-                || !java.util.Objects.equals(kept.getMetadata().getUid(), seen.getMetadata().getUid())) {
+        if (kept == null
+                || kept.getClass() != seen.getClass()
+                || version(kept) <= version(seen)
+                || !Objects.equals(
+                        kept.getMetadata().getUid(), seen.getMetadata().getUid())) {
             return Optional.empty();
         }
         restored.incrementAndGet();

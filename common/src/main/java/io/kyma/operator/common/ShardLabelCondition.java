@@ -21,17 +21,16 @@ public final class ShardLabelCondition {
     /** How many objects the message names at most; a Kyma's 100 components would make it long. */
     static final int NAMED = 3;
 
-    private record Named(String kind, String name, String value) {
-    }
+    private record Named(String kind, String name, String value) {}
 
-    private ShardLabelCondition() {
-    }
+    private ShardLabelCondition() {}
 
     /** The object's drain label value when it is not a step of the hand-over. */
     public static Optional<String> ignoredValue(HasMetadata object) {
         Map<String, String> labels = object.getMetadata().getLabels();
         String value = labels == null ? null : labels.get(Labels.SHARD_DRAIN);
-        boolean step = Labels.SHARD_DRAIN_REQUESTED_VALUE.equals(value) || Labels.SHARD_DRAIN_DRAINED_VALUE.equals(value);
+        boolean step =
+                Labels.SHARD_DRAIN_REQUESTED_VALUE.equals(value) || Labels.SHARD_DRAIN_DRAINED_VALUE.equals(value);
         return value == null || step ? Optional.empty() : Optional.of(value);
     }
 
@@ -39,12 +38,15 @@ public final class ShardLabelCondition {
      * {@code previous} with the condition set when any of {@code objects} carries a drain value the hand-over does not
      * define, and without it otherwise.
      */
-    public static List<Condition> apply(Conditions conditions, List<Condition> previous, Long generation,
-            Stream<? extends HasMetadata> objects) {
+    public static List<Condition> apply(
+            Conditions conditions, List<Condition> previous, Long generation, Stream<? extends HasMetadata> objects) {
         // sorted: the objects come in no stable order, and the message must not change with it
-        List<String> named = objects
-                .flatMap(o -> ignoredValue(o).map(value -> new Named(o.getKind() == null ? "" : o.getKind(),
-                        o.getMetadata().getName(), value)).stream())
+        List<String> named = objects.flatMap(o -> ignoredValue(o)
+                        .map(value -> new Named(
+                                o.getKind() == null ? "" : o.getKind(),
+                                o.getMetadata().getName(),
+                                value))
+                        .stream())
                 .sorted(Comparator.comparing(Named::kind).reversed().thenComparing(Named::name))
                 .map(n -> n.kind() + " " + n.name() + " has " + Labels.SHARD_DRAIN + "=" + n.value())
                 .toList();

@@ -8,6 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 import org.slf4j.Logger;
@@ -15,8 +16,10 @@ import org.slf4j.LoggerFactory;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
 
 /**
  * The store of one informer that a second controller reads too, so that a kind two controllers need is watched,
@@ -37,6 +40,7 @@ public final class SharedStore<R extends HasMetadata> implements ItemStore<R> {
     private final ItemStore<R> items;
     /** Keys of the objects each owner ("namespace/name") owns. */
     private final ConcurrentHashMap<String, Set<String>> byOwner = new ConcurrentHashMap<>();
+
     private final RecentWrites recentWrites;
     private final List<BiConsumer<R, R>> listeners = new CopyOnWriteArrayList<>();
     private final AtomicLong listenerFailures = new AtomicLong();
@@ -57,21 +61,21 @@ public final class SharedStore<R extends HasMetadata> implements ItemStore<R> {
      * {@code resource} as this store would hand it out (see {@link LeanCache#lean}), for objects held beside the store
      * for a while; the object itself if this store does not keep a compact form.
      */
-    @SuppressWarnings({ "unchecked", "rawtypes" })
+    @SuppressWarnings({"unchecked", "rawtypes"})
     public R lean(R resource) {
-        if (items instanceof LeanCache.Store<?> lean && resource instanceof io.fabric8.kubernetes.client.CustomResource) {
-            return (R) LeanCache.lean((LeanCache.Form) lean.form(), (io.fabric8.kubernetes.client.CustomResource) resource);
+        if (items instanceof LeanCache.Store<?> lean && resource instanceof CustomResource) {
+            return (R) LeanCache.lean((LeanCache.Form) lean.form(), (CustomResource) resource);
         }
         return resource;
     }
 
     /** The informer store of the context's controller, if it is a {@link SharedStore}; else null. */
     @SuppressWarnings("unchecked")
-    public static <P extends HasMetadata> SharedStore<P> of(
-            io.javaoperatorsdk.operator.api.reconciler.Context<P> context) {
+    public static <P extends HasMetadata> SharedStore<P> of(Context<P> context) {
         var controller = context.getControllerConfiguration();
         var informer = controller == null ? null : controller.getInformerConfig();
-        return informer != null && informer.getItemStore() instanceof SharedStore<?> store ? (SharedStore<P>) store
+        return informer != null && informer.getItemStore() instanceof SharedStore<?> store
+                ? (SharedStore<P>) store
                 : null;
     }
 
@@ -81,8 +85,11 @@ public final class SharedStore<R extends HasMetadata> implements ItemStore<R> {
      *
      * @param clone copies what is held, which the store shares
      */
-    public R newest(R resource, java.util.function.UnaryOperator<R> clone) {
-        return recentWrites.newerThan(Cache.metaNamespaceKeyFunc(resource), resource).map(clone).orElse(resource);
+    public R newest(R resource, UnaryOperator<R> clone) {
+        return recentWrites
+                .newerThan(Cache.metaNamespaceKeyFunc(resource), resource)
+                .map(clone)
+                .orElse(resource);
     }
 
     /** The writes of this controller whose answers JOSDK holds until this store has that version. */
@@ -121,7 +128,9 @@ public final class SharedStore<R extends HasMetadata> implements ItemStore<R> {
         if (owners == null) {
             return Optional.empty();
         }
-        return owners.stream().filter(o -> ownerKind.equals(o.getKind())).findFirst()
+        return owners.stream()
+                .filter(o -> ownerKind.equals(o.getKind()))
+                .findFirst()
                 .map(o -> resource.getMetadata().getNamespace() + "/" + o.getName());
     }
 
@@ -187,14 +196,16 @@ public final class SharedStore<R extends HasMetadata> implements ItemStore<R> {
         Optional<String> is = after == null ? Optional.empty() : owner(after, ownerKind);
         String key = items.getKey(after != null ? after : before);
         if (was.equals(is)) {
-            is.ifPresent(o -> byOwner.computeIfAbsent(o, k -> ConcurrentHashMap.newKeySet()).add(key));
+            is.ifPresent(o -> byOwner.computeIfAbsent(o, k -> ConcurrentHashMap.newKeySet())
+                    .add(key));
             return;
         }
         was.ifPresent(o -> byOwner.computeIfPresent(o, (k, keys) -> {
             keys.remove(key);
             return keys.isEmpty() ? null : keys;
         }));
-        is.ifPresent(o -> byOwner.computeIfAbsent(o, k -> ConcurrentHashMap.newKeySet()).add(key));
+        is.ifPresent(o ->
+                byOwner.computeIfAbsent(o, k -> ConcurrentHashMap.newKeySet()).add(key));
     }
 
     private void tell(R before, R after) {
@@ -203,8 +214,10 @@ public final class SharedStore<R extends HasMetadata> implements ItemStore<R> {
                 listener.accept(before, after);
             } catch (RuntimeException e) {
                 if (listenerFailures.getAndIncrement() == 0) {
-                    LOG.error("A reader of the shared {} store failed on a change (counted, logged once)",
-                            (after != null ? after : before).getKind(), e);
+                    LOG.error(
+                            "A reader of the shared {} store failed on a change (counted, logged once)",
+                            (after != null ? after : before).getKind(),
+                            e);
                 }
             }
         }

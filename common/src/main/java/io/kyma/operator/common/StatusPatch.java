@@ -2,16 +2,16 @@ package io.kyma.operator.common;
 
 import java.util.function.Supplier;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 
@@ -24,8 +24,7 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
  * reconcile is retried on fresh data instead of overwriting it.
  */
 public final class StatusPatch {
-    private StatusPatch() {
-    }
+    private StatusPatch() {}
 
     /**
      * Writes {@code status} as the status of {@code primary}, through a fresh object that holds only the name,
@@ -33,11 +32,13 @@ public final class StatusPatch {
      *
      * @param fresh makes an empty object of the primary's type
      */
-    public static <S, P extends CustomResource<?, S>> P apply(P primary, Supplier<P> fresh, S status,
-            Context<P> context) {
+    public static <S, P extends CustomResource<?, S>> P apply(
+            P primary, Supplier<P> fresh, S status, Context<P> context) {
         P statusOnly = fresh.get();
-        statusOnly.setMetadata(new ObjectMetaBuilder().withName(primary.getMetadata().getName())
-                .withNamespace(primary.getMetadata().getNamespace()).build());
+        statusOnly.setMetadata(new ObjectMetaBuilder()
+                .withName(primary.getMetadata().getName())
+                .withNamespace(primary.getMetadata().getNamespace())
+                .build());
         statusOnly.setStatus(status);
         return apply(primary, statusOnly, context);
     }
@@ -59,19 +60,25 @@ public final class StatusPatch {
      * @return the resource as the API server stored it, without managedFields
      */
     public static <P extends HasMetadata> P apply(P primary, P statusOnly, Context<P> context) {
-        P updated = write(context.getClient(), primary, statusOnly, context.getControllerConfiguration().fieldManager(),
+        P updated = write(
+                context.getClient(),
+                primary,
+                statusOnly,
+                context.getControllerConfiguration().fieldManager(),
                 VERB);
         // JOSDK keeps the answer until the watch delivers this version, as many as the store's bound allows, in
         // the form the store keeps.
         SharedStore<P> store = SharedStore.of(context);
         if (store == null) {
-            context.eventSourceRetriever().getControllerEventSource()
+            context.eventSourceRetriever()
+                    .getControllerEventSource()
                     .handleRecentResourceUpdate(ResourceID.fromResource(primary), LeanCache.trim(updated), primary);
             return updated;
         }
         P lean = store.lean(updated);
         if (store.recentWrites().admit(Cache.metaNamespaceKeyFunc(updated), lean)) {
-            context.eventSourceRetriever().getControllerEventSource()
+            context.eventSourceRetriever()
+                    .getControllerEventSource()
                     .handleRecentResourceUpdate(ResourceID.fromResource(primary), lean, primary);
         }
         return updated;
@@ -83,15 +90,19 @@ public final class StatusPatch {
      *
      * @return the answer of the API server
      */
-    public static <P extends HasMetadata> P write(KubernetesClient client, P primary, P statusOnly,
-            String fieldManager, Verb verb) {
+    public static <P extends HasMetadata> P write(
+            KubernetesClient client, P primary, P statusOnly, String fieldManager, Verb verb) {
         String resourceVersion = primary.getMetadata().getResourceVersion();
         @SuppressWarnings("unchecked")
         Class<P> type = (Class<P>) statusOnly.getClass();
         if (verb == Verb.APPLY) {
-            return PreparedRequest.patch(client, statusOnly, PreparedRequest.APPLY,
+            return PreparedRequest.patch(
+                    client,
+                    statusOnly,
+                    PreparedRequest.APPLY,
                     PreparedRequest.applyBody(client.getKubernetesSerialization(), statusOnly, resourceVersion),
-                    fieldManager, type);
+                    fieldManager,
+                    type);
         }
         ObjectNode patch = JsonNodeFactory.instance.objectNode();
         patch.putObject("metadata").put("resourceVersion", resourceVersion);
@@ -101,9 +112,8 @@ public final class StatusPatch {
 
     private static JsonNode status(HasMetadata resource) {
         Object status = resource instanceof CustomResource<?, ?> custom ? custom.getStatus() : null;
-        return status == null ? JsonNodeFactory.instance.objectNode()
+        return status == null
+                ? JsonNodeFactory.instance.objectNode()
                 : Serialization.jsonMapper().valueToTree(status);
     }
-
-
 }

@@ -1,5 +1,6 @@
 package io.kyma.operator.common;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 
 /**
@@ -7,6 +8,6 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
  * tests of the reconciler's decisions.
  */
 @FunctionalInterface
-public interface StatusWriter<P extends io.fabric8.kubernetes.api.model.HasMetadata, S> {
+public interface StatusWriter<P extends HasMetadata, S> {
     void write(P primary, S status, Context<P> context);
 }

@@ -16,7 +16,8 @@ public interface WorkPriority<R extends HasMetadata> {
 
     /** Neither being deleted nor changed since the controller last wrote its status. */
     static boolean settled(HasMetadata resource, Long observedGeneration) {
-        return resource.getMetadata().getDeletionTimestamp() == null && observedGeneration != null
+        return resource.getMetadata().getDeletionTimestamp() == null
+                && observedGeneration != null
                 && observedGeneration.equals(resource.getMetadata().getGeneration());
     }
 }

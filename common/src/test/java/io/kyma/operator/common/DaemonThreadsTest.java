@@ -7,15 +7,12 @@ import org.junit.jupiter.api.Test;
 class DaemonThreadsTest {
     @Test
     void threadsAreNamedDaemons() {
-        Thread one = DaemonThreads.named("mover").newThread(() -> {
-        });
+        Thread one = DaemonThreads.named("mover").newThread(() -> {});
         assertThat(one.getName()).isEqualTo("mover");
         assertThat(one.isDaemon()).isTrue();
         var numbered = DaemonThreads.numbered("decoder");
-        assertThat(numbered.newThread(() -> {
-        }).getName()).isEqualTo("decoder-1");
-        Thread second = numbered.newThread(() -> {
-        });
+        assertThat(numbered.newThread(() -> {}).getName()).isEqualTo("decoder-1");
+        Thread second = numbered.newThread(() -> {});
         assertThat(second.getName()).isEqualTo("decoder-2");
         assertThat(second.isDaemon()).isTrue();
     }

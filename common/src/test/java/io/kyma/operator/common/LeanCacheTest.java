@@ -2,14 +2,19 @@ package io.kyma.operator.common;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
@@ -49,8 +54,8 @@ class LeanCacheTest {
     @Test
     void aLongFinalizerListKeepsOnlyItsLengthAndTheKindsOwnEntryInItsPlace() {
         Widget original = widget("a", "7");
-        List<String> finalizers = new java.util.ArrayList<>();
-        java.util.stream.IntStream.range(0, 10_000).forEach(i -> finalizers.add("tenant.example/f-" + i));
+        List<String> finalizers = new ArrayList<>();
+        IntStream.range(0, 10_000).forEach(i -> finalizers.add("tenant.example/f-" + i));
         String own = "widgets.test.example.io/finalizer";
         finalizers.add(5_000, own);
         original.getMetadata().setFinalizers(finalizers);
@@ -60,7 +65,9 @@ class LeanCacheTest {
         assertThat(kept).hasSize(10_001).isInstanceOf(LeanCache.Finalizers.class);
         assertThat(kept.indexOf(own)).isEqualTo(5_000);
         assertThat(kept.get(0)).isEqualTo(LeanCache.Finalizers.OTHER);
-        assertThat(new java.util.ArrayList<>(kept).remove(own)).as("as JOSDK takes it off a copy").isTrue();
+        assertThat(new ArrayList<>(kept).remove(own))
+                .as("as JOSDK takes it off a copy")
+                .isTrue();
         Widget few = widget("b", "7");
         few.getMetadata().setFinalizers(List.of("a.example/x", own));
         assertThat(put(few).getMetadata().getFinalizers()).containsExactly("a.example/x", own);
@@ -69,7 +76,7 @@ class LeanCacheTest {
     @Test
     void listsMadeToShareOneHashCodeAreNotComparedWithEveryOtherOne() {
         // "Aa" and "BB" have one hash code: 12 such pairs make 4096 strings, and lists of them, with one hash code
-        List<List<String>> colliding = new java.util.ArrayList<>();
+        List<List<String>> colliding = new ArrayList<>();
         for (int bits = 0; bits < 4096; bits++) {
             StringBuilder text = new StringBuilder();
             for (int i = 0; i < 12; i++) {
@@ -78,31 +85,49 @@ class LeanCacheTest {
             colliding.add(List.of("istio", text.toString()));
         }
         LeanCache.Canonical pool = new LeanCache.Canonical();
-        List<Object> held = new java.util.ArrayList<>(); // strongly held, as the cached objects hold them
+        List<Object> held = new ArrayList<>(); // strongly held, as the cached objects hold them
         for (List<String> list : colliding) {
             held.add(pool.of(new LeanCache.Pooled<>(list.toArray())));
         }
-        assertThat(pool.size()).as("shared until a look-up would compare more than a few").isLessThanOrEqualTo(
-                LeanCache.Canonical.MOST_COMPARED + 1);
+        assertThat(pool.size())
+                .as("shared until a look-up would compare more than a few")
+                .isLessThanOrEqualTo(LeanCache.Canonical.MOST_COMPARED + 1);
         assertThat(held).hasSize(4096).allSatisfy(l -> assertThat((List<?>) l).hasSize(2));
-        Object other = pool.of(new LeanCache.Pooled<>(new Object[] { "istio", "1.2.3" }));
-        assertThat(pool.of(new LeanCache.Pooled<>(new Object[] { "istio", "1.2.3" }))).as("other lists still shared")
+        Object other = pool.of(new LeanCache.Pooled<>(new Object[] {"istio", "1.2.3"}));
+        assertThat(pool.of(new LeanCache.Pooled<>(new Object[] {"istio", "1.2.3"})))
+                .as("other lists still shared")
                 .isSameAs(other);
     }
 
     @Test
     void onlyTheOwnerReferencesReadHereAreKept() {
         Widget original = widget("a", "7");
-        List<io.fabric8.kubernetes.api.model.OwnerReference> owners = new java.util.ArrayList<>();
-        java.util.stream.IntStream.range(0, 1000).forEach(i -> owners.add(new OwnerReferenceBuilder()
-                .withApiVersion("other.example/v1").withKind("Thing").withName("t-" + i).withUid("u-" + i).build()));
-        java.util.stream.IntStream.range(0, 10).forEach(i -> owners.add(new OwnerReferenceBuilder()
-                .withApiVersion("test.example.io/v1").withKind("Widget").withName("w-" + i).withUid("w-" + i).build()));
-        owners.add(new OwnerReferenceBuilder().withApiVersion("apps/v1").withKind("Deployment").withName("d")
-                .withUid("d").withController(true).build());
+        List<OwnerReference> owners = new ArrayList<>();
+        IntStream.range(0, 1000)
+                .forEach(i -> owners.add(new OwnerReferenceBuilder()
+                        .withApiVersion("other.example/v1")
+                        .withKind("Thing")
+                        .withName("t-" + i)
+                        .withUid("u-" + i)
+                        .build()));
+        IntStream.range(0, 10)
+                .forEach(i -> owners.add(new OwnerReferenceBuilder()
+                        .withApiVersion("test.example.io/v1")
+                        .withKind("Widget")
+                        .withName("w-" + i)
+                        .withUid("w-" + i)
+                        .build()));
+        owners.add(new OwnerReferenceBuilder()
+                .withApiVersion("apps/v1")
+                .withKind("Deployment")
+                .withName("d")
+                .withUid("d")
+                .withController(true)
+                .build());
         original.getMetadata().setOwnerReferences(owners);
 
-        assertThat(put(original).getMetadata().getOwnerReferences()).extracting(o -> o.getName())
+        assertThat(put(original).getMetadata().getOwnerReferences())
+                .extracting(o -> o.getName())
                 .containsExactly("w-0", "w-1", "w-2", "w-3", "d");
     }
 
@@ -114,7 +139,8 @@ class LeanCacheTest {
         assertThat(copy.getMetadata().getUid()).isEqualTo("0b1e2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d");
         assertThat(copy.getMetadata().getResourceVersion()).isEqualTo("7");
         assertThat(copy.getMetadata().getLabels()).containsExactly(Map.entry("kyma-project.io/kyma", "x"));
-        assertThat(copy.getMetadata().getOwnerReferences()).singleElement()
+        assertThat(copy.getMetadata().getOwnerReferences())
+                .singleElement()
                 .satisfies(o -> assertThat(o.getUid()).isEqualTo("owner-uid"));
         assertThat(copy.getSpec().size).isEqualTo("large");
     }
@@ -156,7 +182,8 @@ class LeanCacheTest {
         Widget stored = put(bare);
 
         // JOSDK's InformerEventSource reads its annotation from every event's object without a null check
-        assertThat(stored.getMetadata().getAnnotations().get("javaoperatorsdk.io/previous")).isNull();
+        assertThat(stored.getMetadata().getAnnotations().get("javaoperatorsdk.io/previous"))
+                .isNull();
         assertThat(stored.getMetadata().getLabels().get("kyma-project.io/kyma")).isNull();
         assertThat(stored.getMetadata().getFinalizers()).isEmpty();
     }
@@ -166,11 +193,14 @@ class LeanCacheTest {
         Widget first = put(widget("a", "1"));
         Widget second = put(widget("b", "2"));
 
-        assertThat(second.getMetadata().getNamespace()).isSameAs(first.getMetadata().getNamespace());
+        assertThat(second.getMetadata().getNamespace())
+                .isSameAs(first.getMetadata().getNamespace());
         assertThat(second.getMetadata().getLabels().keySet().iterator().next())
                 .isSameAs(first.getMetadata().getLabels().keySet().iterator().next());
-        assertThat(second.getMetadata().getLabels().get("kyma-project.io/kyma")).isSameAs(first.getMetadata().getLabels().get("kyma-project.io/kyma"));
-        assertThat(second.getMetadata().getOwnerReferences()).isSameAs(first.getMetadata().getOwnerReferences());
+        assertThat(second.getMetadata().getLabels().get("kyma-project.io/kyma"))
+                .isSameAs(first.getMetadata().getLabels().get("kyma-project.io/kyma"));
+        assertThat(second.getMetadata().getOwnerReferences())
+                .isSameAs(first.getMetadata().getOwnerReferences());
         assertThat(second.getMetadata().getCreationTimestamp())
                 .isSameAs(first.getMetadata().getCreationTimestamp());
         assertThat(second.getSpec().size).as("the form's strings").isSameAs(first.getSpec().size);
@@ -187,53 +217,65 @@ class LeanCacheTest {
 
         String name = store.get(key).getMetadata().getName();
         store.put(store.getKey(next), next);
-        assertThat(store.get(key).getMetadata().getName()).as("one name string for every version, as JOSDK keeps it")
+        assertThat(store.get(key).getMetadata().getName())
+                .as("one name string for every version, as JOSDK keeps it")
                 .isSameAs(name);
-        assertThat(next.getMetadata().getName()).as("the event's object, which JOSDK makes its ResourceID of")
+        assertThat(next.getMetadata().getName())
+                .as("the event's object, which JOSDK makes its ResourceID of")
                 .isSameAs(name);
     }
 
     @Test
     void labelsAndAnnotationsNobodyHereReadsAreNotKept() {
         Widget loaded = widget("a", "1");
-        Map<String, String> labels = new java.util.LinkedHashMap<>(Map.of("kyma-project.io/kyma", "k",
-                "app.kubernetes.io/managed-by", "kyma-operator", "team", "a"));
+        Map<String, String> labels = new LinkedHashMap<>(
+                Map.of("kyma-project.io/kyma", "k", "app.kubernetes.io/managed-by", "kyma-operator", "team", "a"));
         for (int i = 0; i < 1000; i++) {
             labels.put("tenant.example/l" + i, "v");
             labels.put("kyma-project.io/l" + i, "v"); // under the operator's prefix, but no key it reads
         }
         loaded.getMetadata().setLabels(labels);
-        loaded.getMetadata().setAnnotations(Map.of("tenant.example/blob", "x".repeat(250_000),
-                "javaoperatorsdk.io/previous", "y".repeat(250_000)));
+        loaded.getMetadata()
+                .setAnnotations(Map.of(
+                        "tenant.example/blob",
+                        "x".repeat(250_000),
+                        "javaoperatorsdk.io/previous",
+                        "y".repeat(250_000)));
         Widget stored = put(loaded);
-        assertThat(stored.getMetadata().getLabels()).containsOnlyKeys("kyma-project.io/kyma",
-                "app.kubernetes.io/managed-by");
+        assertThat(stored.getMetadata().getLabels())
+                .containsOnlyKeys("kyma-project.io/kyma", "app.kubernetes.io/managed-by");
         assertThat(stored.getMetadata().getAnnotations()).isEmpty();
         Widget answer = LeanCache.trim(loaded);
-        assertThat(answer.getMetadata().getLabels()).containsOnlyKeys("kyma-project.io/kyma",
-                "app.kubernetes.io/managed-by");
-        assertThat(answer.getMetadata().getAnnotations()).as("a write answer kept for a while").isEmpty();
+        assertThat(answer.getMetadata().getLabels())
+                .containsOnlyKeys("kyma-project.io/kyma", "app.kubernetes.io/managed-by");
+        assertThat(answer.getMetadata().getAnnotations())
+                .as("a write answer kept for a while")
+                .isEmpty();
     }
 
     @Test
     void labelsReadLikeAnyMap() {
         Widget labelled = widget("a", "1");
-        labelled.getMetadata().setLabels(new java.util.LinkedHashMap<>(Map.of("kyma-project.io/kyma", "1",
-                "kyma-project.io/module", "2")));
+        labelled.getMetadata()
+                .setLabels(new LinkedHashMap<>(Map.of("kyma-project.io/kyma", "1", "kyma-project.io/module", "2")));
         Map<String, String> labels = put(labelled).getMetadata().getLabels();
 
-        assertThat(labels).isEqualTo(Map.of("kyma-project.io/kyma", "1", "kyma-project.io/module", "2")).hasSize(2)
-                .containsKey("kyma-project.io/module").doesNotContainKey("three");
+        assertThat(labels)
+                .isEqualTo(Map.of("kyma-project.io/kyma", "1", "kyma-project.io/module", "2"))
+                .hasSize(2)
+                .containsKey("kyma-project.io/module")
+                .doesNotContainKey("three");
         assertThat(labels.get("three")).isNull();
         assertThat(labels.get(null)).isNull();
-        assertThat(labels.hashCode()).isEqualTo(Map.of("kyma-project.io/kyma", "1", "kyma-project.io/module", "2")
-                .hashCode());
+        assertThat(labels.hashCode())
+                .isEqualTo(Map.of("kyma-project.io/kyma", "1", "kyma-project.io/module", "2")
+                        .hashCode());
     }
 
     @Test
     void sharedPartsCannotBeChangedThroughOneObject() {
         Widget stored = put(widget("a", "1"));
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> stored.getMetadata().getLabels().put("k", "v"))
+        Assertions.assertThatThrownBy(() -> stored.getMetadata().getLabels().put("k", "v"))
                 .isInstanceOf(UnsupportedOperationException.class);
     }
 
@@ -246,12 +288,14 @@ class LeanCacheTest {
 
         assertThat(store.keySet()).containsExactlyInAnyOrder("ns/a", "other/a");
         assertThat(store.size()).isEqualTo(2);
-        assertThat(store.values().map(w -> w.getMetadata().getResourceVersion())).containsExactlyInAnyOrder("1", "2");
+        assertThat(store.values().map(w -> w.getMetadata().getResourceVersion()))
+                .containsExactlyInAnyOrder("1", "2");
         assertThat(store.remove("other/a").getMetadata().getResourceVersion()).isEqualTo("2");
         assertThat(store.get("other/a")).isNull();
         assertThat(store.remove("none/a")).isNull();
         assertThat(store.put("ns/a", widget("a", "3")).getMetadata().getResourceVersion())
-                .as("put answers the version it replaced").isEqualTo("1");
+                .as("put answers the version it replaced")
+                .isEqualTo("1");
     }
 
     @Test
@@ -268,7 +312,9 @@ class LeanCacheTest {
 
         Widget stored = failing.get("ns/a");
         assertThat(stored.getMetadata().getResourceVersion()).isEqualTo("3");
-        assertThat(stored.getMetadata().getManagedFields()).as("still without managedFields").isNull();
+        assertThat(stored.getMetadata().getManagedFields())
+                .as("still without managedFields")
+                .isNull();
         assertThat(LeanCache.fallbacks()).isEqualTo(before + 1);
     }
 
@@ -278,7 +324,8 @@ class LeanCacheTest {
         Widget stored = put(widget("b", "5"));
         assertThat(copy.getMetadata().getManagedFields()).isNull();
         assertThat(copy.getMetadata().getResourceVersion()).isEqualTo("4");
-        assertThat(copy.getMetadata().getOwnerReferences()).isSameAs(stored.getMetadata().getOwnerReferences());
+        assertThat(copy.getMetadata().getOwnerReferences())
+                .isSameAs(stored.getMetadata().getOwnerReferences());
         assertThat(copy.getSpec().size).isSameAs(stored.getSpec().size);
     }
 
@@ -298,14 +345,24 @@ class LeanCacheTest {
     /** As off the wire: equal values are distinct string objects. */
     private static Widget widget(String name, String resourceVersion) {
         Widget widget = new Widget();
-        widget.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(new String("ns"))
-                .withUid("0b1e2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d").withResourceVersion(resourceVersion)
+        widget.setMetadata(new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace(new String("ns"))
+                .withUid("0b1e2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d")
+                .withResourceVersion(resourceVersion)
                 .withCreationTimestamp(new String("2026-11-23T00:00:00Z"))
                 .withLabels(Map.of(new String("kyma-project.io/kyma"), new String("x")))
-                .withOwnerReferences(List.of(new OwnerReferenceBuilder().withApiVersion(new String("v1"))
-                        .withKind(new String("Owner")).withName(new String("o")).withUid(new String("owner-uid"))
-                        .withController(true).build()))
-                .withManagedFields(new ManagedFieldsEntryBuilder().withManager("m").withOperation("Apply").build())
+                .withOwnerReferences(List.of(new OwnerReferenceBuilder()
+                        .withApiVersion(new String("v1"))
+                        .withKind(new String("Owner"))
+                        .withName(new String("o"))
+                        .withUid(new String("owner-uid"))
+                        .withController(true)
+                        .build()))
+                .withManagedFields(new ManagedFieldsEntryBuilder()
+                        .withManager("m")
+                        .withOperation("Apply")
+                        .build())
                 .build());
         WidgetSpec spec = new WidgetSpec();
         spec.size = new String("large");
@@ -316,8 +373,7 @@ class LeanCacheTest {
 
     @Group("test.example.io")
     @Version("v1")
-    public static class Widget extends CustomResource<WidgetSpec, String> implements Namespaced {
-    }
+    public static class Widget extends CustomResource<WidgetSpec, String> implements Namespaced {}
 
     public static class WidgetSpec {
         public String size;

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -19,14 +20,13 @@ import io.javaoperatorsdk.operator.api.config.Cloner;
 class MetadataClonerTest {
     @Group("test.kyma-project.io")
     @Version("v1")
-    public static final class Widget extends CustomResource<Map<String, String>, Map<String, String>> {
-    }
+    public static final class Widget extends CustomResource<Map<String, String>, Map<String, String>> {}
 
     private final Cloner json = new Cloner() {
         private final KubernetesSerialization serialization = new KubernetesSerialization();
 
         @Override
-        public <R extends io.fabric8.kubernetes.api.model.HasMetadata> R clone(R object) {
+        public <R extends HasMetadata> R clone(R object) {
             return serialization.clone(object);
         }
     };
@@ -35,8 +35,12 @@ class MetadataClonerTest {
     @Test
     void theCopyHasItsOwnMetadataEvenWhereTheCacheSharesImmutableListsAndTheSameSpecAndStatus() {
         Widget cached = new Widget();
-        cached.setMetadata(new ObjectMetaBuilder().withName("w").withNamespace("ns").withResourceVersion("7")
-                .addToLabels("a", "b").build());
+        cached.setMetadata(new ObjectMetaBuilder()
+                .withName("w")
+                .withNamespace("ns")
+                .withResourceVersion("7")
+                .addToLabels("a", "b")
+                .build());
         cached.getMetadata().setFinalizers(List.of("kyma-project.io/finalizer")); // as the lean cache keeps them
         cached.setSpec(Map.of("module", "ory"));
         cached.setStatus(Map.of("state", "success"));
@@ -57,7 +61,12 @@ class MetadataClonerTest {
 
     @Test
     void otherKindsAreCopiedWhole() {
-        ConfigMap map = new ConfigMapBuilder().withNewMetadata().withName("c").endMetadata().addToData("k", "v").build();
+        ConfigMap map = new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("c")
+                .endMetadata()
+                .addToData("k", "v")
+                .build();
         ConfigMap copy = cloner.clone(map);
         assertThat(copy).isEqualTo(map).isNotSameAs(map);
         assertThat(copy.getData()).isNotSameAs(map.getData());

@@ -24,14 +24,15 @@ class PreparedRequestTest {
 
     @Test
     void theUrlIsTheStatusSubresourceOfTheNamedObjectWithTheApplyQuery() {
-        assertThat(PreparedRequest.url("https://10.0.0.1:6443", gadget("ns-1", "g.1"), PreparedRequest.APPLY,
-                "kyma-operator")).isEqualTo(
-                        "https://10.0.0.1:6443/apis/test.example.io/v1/namespaces/ns-1/gadgetz/g.1/status"
-                                + "?force=true&fieldManager=kyma-operator");
-        assertThat(PreparedRequest.url("https://proxy.example/clusters/a/", gadget("ns-1", "g-1"), PreparedRequest.MERGE,
-                "a manager")).as("a master URL with a path; merge patches are not forced; the manager is encoded")
-                        .isEqualTo("https://proxy.example/clusters/a/apis/test.example.io/v1/namespaces/ns-1/gadgetz/"
-                                + "g-1/status?fieldManager=a+manager");
+        assertThat(PreparedRequest.url(
+                        "https://10.0.0.1:6443", gadget("ns-1", "g.1"), PreparedRequest.APPLY, "kyma-operator"))
+                .isEqualTo("https://10.0.0.1:6443/apis/test.example.io/v1/namespaces/ns-1/gadgetz/g.1/status"
+                        + "?force=true&fieldManager=kyma-operator");
+        assertThat(PreparedRequest.url(
+                        "https://proxy.example/clusters/a/", gadget("ns-1", "g-1"), PreparedRequest.MERGE, "a manager"))
+                .as("a master URL with a path; merge patches are not forced; the manager is encoded")
+                .isEqualTo("https://proxy.example/clusters/a/apis/test.example.io/v1/namespaces/ns-1/gadgetz/"
+                        + "g-1/status?fieldManager=a+manager");
         Cluster cluster = new Cluster();
         cluster.setMetadata(new ObjectMetaBuilder().withName("c").build());
         assertThat(PreparedRequest.url("https://h/", cluster, PreparedRequest.APPLY, "m"))
@@ -40,16 +41,20 @@ class PreparedRequestTest {
 
     @Test
     void aCreateGoesToTheKindsCollectionInTheNamespace() {
-        assertThat(PreparedRequest.collection("https://10.0.0.1:6443/", gadget("ns-1", "g-1")).toString())
+        assertThat(PreparedRequest.collection("https://10.0.0.1:6443/", gadget("ns-1", "g-1"))
+                        .toString())
                 .isEqualTo("https://10.0.0.1:6443/apis/test.example.io/v1/namespaces/ns-1/gadgetz");
     }
 
     @Test
     void aNameThatIsNotOnePathSegmentIsRefusedBeforeAnythingIsSent() {
         assertThatThrownBy(() -> PreparedRequest.url("https://h", gadget("ns", "a/../b"), PreparedRequest.APPLY, "m"))
-                .isInstanceOf(KubernetesClientException.class).hasMessageContaining("name").hasMessageContaining("a/../b");
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("name")
+                .hasMessageContaining("a/../b");
         assertThatThrownBy(() -> PreparedRequest.url("https://h", gadget(null, "a"), PreparedRequest.APPLY, "m"))
-                .isInstanceOf(KubernetesClientException.class).hasMessageContaining("namespace");
+                .isInstanceOf(KubernetesClientException.class)
+                .hasMessageContaining("namespace");
     }
 
     @Test
@@ -72,15 +77,15 @@ class PreparedRequestTest {
 
     private static Gadget gadget(String namespace, String name) {
         Gadget gadget = new Gadget();
-        gadget.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+        gadget.setMetadata(
+                new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
         return gadget;
     }
 
     @Group("test.example.io")
     @Version("v1")
     @Plural("gadgetz")
-    public static class Gadget extends CustomResource<Void, GadgetStatus> implements Namespaced {
-    }
+    public static class Gadget extends CustomResource<Void, GadgetStatus> implements Namespaced {}
 
     public static class GadgetStatus {
         public String state;
@@ -90,6 +95,5 @@ class PreparedRequestTest {
 
     @Group("test.example.io")
     @Version("v1")
-    public static class Cluster extends CustomResource<Void, Void> {
-    }
+    public static class Cluster extends CustomResource<Void, Void> {}
 }

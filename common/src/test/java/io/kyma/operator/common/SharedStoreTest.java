@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -13,8 +14,8 @@ import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 
 class SharedStoreTest {
-    private final SharedStore<ConfigMap> store = new SharedStore<>("Kyma",
-            new BasicItemStore<>(Cache::metaNamespaceKeyFunc), 2);
+    private final SharedStore<ConfigMap> store =
+            new SharedStore<>("Kyma", new BasicItemStore<>(Cache::metaNamespaceKeyFunc), 2);
     private final List<String> changes = new ArrayList<>();
 
     SharedStoreTest() {
@@ -22,21 +23,36 @@ class SharedStoreTest {
     }
 
     private static ConfigMap child(String name, String owner, String resourceVersion) {
-        ConfigMapBuilder builder = new ConfigMapBuilder().withNewMetadata().withNamespace("ns").withName(name)
-                .withResourceVersion(resourceVersion).endMetadata();
+        ConfigMapBuilder builder = new ConfigMapBuilder()
+                .withNewMetadata()
+                .withNamespace("ns")
+                .withName(name)
+                .withResourceVersion(resourceVersion)
+                .endMetadata();
         if (owner != null) {
-            builder.editMetadata().addNewOwnerReference().withKind("Kyma").withName(owner).withUid("uid-" + owner)
-                    .withApiVersion("inventory.kyma-project.io/v1alpha1").endOwnerReference().endMetadata();
+            builder.editMetadata()
+                    .addNewOwnerReference()
+                    .withKind("Kyma")
+                    .withName(owner)
+                    .withUid("uid-" + owner)
+                    .withApiVersion("inventory.kyma-project.io/v1alpha1")
+                    .endOwnerReference()
+                    .endMetadata();
         }
         return builder.build();
     }
 
     private static String describe(ConfigMap map) {
-        return map == null ? "-" : map.getMetadata().getName() + "@" + map.getMetadata().getResourceVersion();
+        return map == null
+                ? "-"
+                : map.getMetadata().getName() + "@" + map.getMetadata().getResourceVersion();
     }
 
     private List<String> owned(String owner) {
-        return store.ownedBy("ns", owner).map(SharedStoreTest::describe).sorted().toList();
+        return store.ownedBy("ns", owner)
+                .map(SharedStoreTest::describe)
+                .sorted()
+                .toList();
     }
 
     @Test
@@ -120,7 +136,7 @@ class SharedStoreTest {
         RecentWrites recent = store.recentWrites();
         store.put("ns/a-1", child("a-1", "a", "3"));
         ConfigMap written = child("a-1", "a", "5");
-        written.setData(java.util.Map.of("state", "started"));
+        written.setData(Map.of("state", "started"));
         assertThat(recent.admit("ns/a-1", written)).isTrue();
         // the watch, seconds behind, delivers version 4 only now; JOSDK 5.2.3 would drop the answer of 5 here
         store.put("ns/a-1", child("a-1", "a", "4"));
@@ -141,7 +157,9 @@ class SharedStoreTest {
     void aWriteWhoseVersionTheStoreAlreadyHasIsNotHeld() {
         store.put("ns/a-1", child("a-1", "a", "5"));
         assertThat(store.recentWrites().admit("ns/a-1", child("a-1", "a", "5"))).isTrue();
-        assertThat(store.recentWrites().size()).as("the watch was first: JOSDK keeps nothing either").isZero();
+        assertThat(store.recentWrites().size())
+                .as("the watch was first: JOSDK keeps nothing either")
+                .isZero();
     }
 
     @Test
@@ -153,7 +171,9 @@ class SharedStoreTest {
         assertThat(recent.admit("ns/a-1", child("a-1", "a", "1"))).isTrue();
         assertThat(recent.admit("ns/a-2", child("a-2", "a", "2"))).isTrue();
         assertThat(recent.admit("ns/a-3", child("a-3", "a", "3"))).isFalse();
-        assertThat(recent.admit("ns/a-1", child("a-1", "a", "4"))).as("one already held").isTrue();
+        assertThat(recent.admit("ns/a-1", child("a-1", "a", "4")))
+                .as("one already held")
+                .isTrue();
         assertThat(recent.refused()).isEqualTo(1);
         assertThat(recent.size()).isEqualTo(2);
 
@@ -168,7 +188,9 @@ class SharedStoreTest {
         store.put("ns/a-1", child("a-1", "a", "1"));
         store.remove("ns/a-1"); // deleted while its status write was under way
         assertThat(store.recentWrites().admit("ns/a-1", child("a-1", "a", "2"))).isFalse();
-        assertThat(store.recentWrites().size()).as("nothing would ever take it out").isZero();
+        assertThat(store.recentWrites().size())
+                .as("nothing would ever take it out")
+                .isZero();
     }
 
     @Test

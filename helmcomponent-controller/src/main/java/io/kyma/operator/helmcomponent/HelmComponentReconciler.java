@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 import org.slf4j.Logger;
@@ -39,15 +40,22 @@ public class HelmComponentReconciler implements Reconciler<HelmComponent>, WorkP
     private final TimerSpread spread;
     /** The most lateness told of one transition (see {@link #latenessOf}). */
     static final Duration MOST_LATE = Duration.ofDays(1);
-    private volatile Consumer<Duration> lateness = late -> { };
+
+    private volatile Consumer<Duration> lateness = late -> {};
 
     public HelmComponentReconciler(Clock clock, Duration transitionUnit) {
-        this(clock, transitionUnit, (component, status, context) -> StatusPatch.apply(component, HelmComponent::new,
-                status, context), TimerSpread.random());
+        this(
+                clock,
+                transitionUnit,
+                (component, status, context) -> StatusPatch.apply(component, HelmComponent::new, status, context),
+                TimerSpread.random());
     }
 
-    HelmComponentReconciler(Clock clock, Duration transitionUnit,
-            StatusWriter<HelmComponent, HelmComponentStatus> statusWriter, TimerSpread spread) {
+    HelmComponentReconciler(
+            Clock clock,
+            Duration transitionUnit,
+            StatusWriter<HelmComponent, HelmComponentStatus> statusWriter,
+            TimerSpread spread) {
         this.clock = clock;
         this.lifecycle = new ComponentLifecycle(transitionUnit);
         this.statusWriter = statusWriter;
@@ -62,7 +70,8 @@ public class HelmComponentReconciler implements Reconciler<HelmComponent>, WorkP
     @Override
     public boolean canWait(HelmComponent component) {
         HelmComponentStatus status = component.getStatus();
-        return status != null && status.getState() == ComponentState.SUCCESS
+        return status != null
+                && status.getState() == ComponentState.SUCCESS
                 && WorkPriority.settled(component, status.getObservedGeneration());
     }
 
@@ -80,8 +89,13 @@ public class HelmComponentReconciler implements Reconciler<HelmComponent>, WorkP
         if (ahead) {
             // Ahead of this clock (written by hand, or by a replica whose clock ran ahead): waiting for it could take
             // years. The state counts from now, and the status says so.
-            writeStatus(component, context, status.getState(), now, "lastTransitionTime "
-                    + status.getLastTransitionTime() + " was ahead of the operator's clock; the state counts from now");
+            writeStatus(
+                    component,
+                    context,
+                    status.getState(),
+                    now,
+                    "lastTransitionTime " + status.getLastTransitionTime()
+                            + " was ahead of the operator's clock; the state counts from now");
             since = now;
         }
         var step = lifecycle.next(status.getState(), since, module, now);
@@ -90,19 +104,27 @@ public class HelmComponentReconciler implements Reconciler<HelmComponent>, WorkP
             ComponentState next = step.enter().get();
             Instant entered = since;
             if (status.getState() != null && entered != null) {
-                lifecycle.dwell(status.getState(), module)
+                lifecycle
+                        .dwell(status.getState(), module)
                         .ifPresent(dwell -> lateness.accept(latenessOf(entered.plus(dwell), now)));
             }
             writeStatus(component, context, next, now, message(next, step.delay()));
-            LOG.info("{} {}/{}: {} -> {}", component.getKind(), component.getMetadata().getNamespace(),
-                    component.getMetadata().getName(), status.getState() == null ? "new" : status.getState().wireName(),
+            LOG.info(
+                    "{} {}/{}: {} -> {}",
+                    component.getKind(),
+                    component.getMetadata().getNamespace(),
+                    component.getMetadata().getName(),
+                    status.getState() == null ? "new" : status.getState().wireName(),
                     next.wireName());
-        } else if (!ahead && !Objects.equals(status.getObservedGeneration(), component.getMetadata().getGeneration())) {
+        } else if (!ahead
+                && !Objects.equals(
+                        status.getObservedGeneration(), component.getMetadata().getGeneration())) {
             // The spec changed (a new version); the lifecycle goes on, the status records that it was seen.
             writeStatus(component, context, status.getState(), since, status.getMessage());
         }
         return step.delay()
-                .map(wait -> UpdateControl.<HelmComponent>noUpdate().rescheduleAfter(roundUpToMillis(spread.after(wait))))
+                .map(wait ->
+                        UpdateControl.<HelmComponent>noUpdate().rescheduleAfter(roundUpToMillis(spread.after(wait))))
                 .orElseGet(UpdateControl::noUpdate);
     }
 
@@ -115,17 +137,22 @@ public class HelmComponentReconciler implements Reconciler<HelmComponent>, WorkP
         return late.compareTo(MOST_LATE) > 0 ? MOST_LATE : late;
     }
 
-    private void writeStatus(HelmComponent component, Context<HelmComponent> context, ComponentState state,
-            Instant since, String message) {
+    private void writeStatus(
+            HelmComponent component,
+            Context<HelmComponent> context,
+            ComponentState state,
+            Instant since,
+            String message) {
         HelmComponentStatus status = new HelmComponentStatus();
         status.setState(state);
-        status.setLastTransitionTime(since == null ? null : since.truncatedTo(ChronoUnit.MILLIS).toString());
+        status.setLastTransitionTime(
+                since == null ? null : since.truncatedTo(ChronoUnit.MILLIS).toString());
         status.setObservedGeneration(component.getMetadata().getGeneration());
         status.setMessage(message);
         statusWriter.write(component, status, context);
     }
 
-    private static String message(ComponentState state, java.util.Optional<Duration> wait) {
+    private static String message(ComponentState state, Optional<Duration> wait) {
         if (wait.isEmpty()) {
             return "installed";
         }

@@ -56,9 +56,11 @@ class ComponentLifecycleTest {
             now = now.plus(step.delay().get());
         }
         assertThat(visited).containsExactly(PENDING, STARTED, FAILING, RETRYING, SUCCESS);
-        assertThat(dwells).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(5),
-                Duration.ofSeconds(5));
-        assertThat(Duration.between(T0, since)).isEqualTo(lifecycle.timeToSuccess("istio"))
+        assertThat(dwells)
+                .containsExactly(
+                        Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(5));
+        assertThat(Duration.between(T0, since))
+                .isEqualTo(lifecycle.timeToSuccess("istio"))
                 .isEqualTo(Duration.ofSeconds(16));
     }
 
@@ -78,7 +80,9 @@ class ComponentLifecycleTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = ComponentState.class, names = { "PENDING", "STARTED", "FAILING", "RETRYING" })
+    @EnumSource(
+            value = ComponentState.class,
+            names = {"PENDING", "STARTED", "FAILING", "RETRYING"})
     void restartAfterEachStateContinuesWithTheFollowingOne(ComponentState stoppedIn) {
         Duration dwell = lifecycle.dwell(stoppedIn, "logging").orElseThrow();
         var justBefore = lifecycle.next(stoppedIn, T0, "logging", T0.plus(dwell).minusMillis(1));

@@ -49,8 +49,14 @@ class HelmComponentReconcilerIT {
             await().atMost(Duration.ofSeconds(20)).until(() -> state("prod-logging") == ComponentState.SUCCESS);
         }
         List<HelmComponent> history = seen.get("prod-logging");
-        assertThat(history).extracting(c -> c.getStatus().getState()).containsExactly(ComponentState.PENDING,
-                ComponentState.STARTED, ComponentState.FAILING, ComponentState.RETRYING, ComponentState.SUCCESS);
+        assertThat(history)
+                .extracting(c -> c.getStatus().getState())
+                .containsExactly(
+                        ComponentState.PENDING,
+                        ComponentState.STARTED,
+                        ComponentState.FAILING,
+                        ComponentState.RETRYING,
+                        ComponentState.SUCCESS);
         // "logging" has 7 characters: 1 unit pending, then 7 units in each of started, failing and retrying.
         List<Duration> dwell = new ArrayList<>();
         for (int i = 1; i < history.size(); i++) {
@@ -60,10 +66,13 @@ class HelmComponentReconcilerIT {
         assertThat(dwell.subList(1, 4)).allSatisfy(d -> assertThat(d).isGreaterThanOrEqualTo(UNIT.multipliedBy(7)));
 
         long statusWrites = REQUESTS.requests().stream()
-                .filter(r -> r.isWrite() && r.name().equals("prod-logging") && r.subresource().equals("status"))
+                .filter(r -> r.isWrite()
+                        && r.name().equals("prod-logging")
+                        && r.subresource().equals("status"))
                 .count();
         assertThat(statusWrites).isEqualTo(5);
-        assertThat(RECONCILER.reconciles("prod-logging")).as("the create event plus one timer per transition")
+        assertThat(RECONCILER.reconciles("prod-logging"))
+                .as("the create event plus one timer per transition")
                 .isEqualTo(5);
     }
 
@@ -75,36 +84,41 @@ class HelmComponentReconcilerIT {
         HelmComponent labelled = OPERATOR.get(HelmComponent.class, "prod-ory");
         labelled.getMetadata().setLabels(Map.of("touched", "yes"));
         OPERATOR.replace(labelled);
-        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
+        await().during(Duration.ofMillis(500))
+                .atMost(Duration.ofSeconds(2))
                 .until(() -> RECONCILER.reconciles("prod-ory") == before);
         assertThat(state("prod-ory")).isEqualTo(ComponentState.SUCCESS);
     }
 
     private Watch watchStates(Map<String, List<HelmComponent>> seen) {
-        return OPERATOR.getKubernetesClient().resources(HelmComponent.class).inNamespace(OPERATOR.getNamespace())
+        return OPERATOR.getKubernetesClient()
+                .resources(HelmComponent.class)
+                .inNamespace(OPERATOR.getNamespace())
                 .watch(new Watcher<>() {
                     @Override
                     public void eventReceived(Action action, HelmComponent resource) {
                         if (resource.getStatus() == null || resource.getStatus().getState() == null) {
                             return;
                         }
-                        List<HelmComponent> list = seen.computeIfAbsent(resource.getMetadata().getName(),
-                                k -> new CopyOnWriteArrayList<>());
-                        if (list.isEmpty() || list.get(list.size() - 1).getStatus().getState()
-                                != resource.getStatus().getState()) {
+                        List<HelmComponent> list = seen.computeIfAbsent(
+                                resource.getMetadata().getName(), k -> new CopyOnWriteArrayList<>());
+                        if (list.isEmpty()
+                                || list.get(list.size() - 1).getStatus().getState()
+                                        != resource.getStatus().getState()) {
                             list.add(resource);
                         }
                     }
 
                     @Override
-                    public void onClose(WatcherException cause) {
-                    }
+                    public void onClose(WatcherException cause) {}
                 });
     }
 
     private ComponentState state(String name) {
         HelmComponent component = OPERATOR.get(HelmComponent.class, name);
-        return component == null || component.getStatus() == null ? null : component.getStatus().getState();
+        return component == null || component.getStatus() == null
+                ? null
+                : component.getStatus().getState();
     }
 
     private static Instant since(HelmComponent component) {
@@ -113,7 +127,10 @@ class HelmComponentReconcilerIT {
 
     private HelmComponent component(String name, String module) {
         HelmComponent component = new HelmComponent();
-        component.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(OPERATOR.getNamespace()).build());
+        component.setMetadata(new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace(OPERATOR.getNamespace())
+                .build());
         component.setSpec(new HelmComponentSpec());
         component.getSpec().setModule(module);
         component.getSpec().setKyma("prod");
@@ -130,7 +147,8 @@ class HelmComponentReconcilerIT {
 
         @Override
         public UpdateControl<HelmComponent> reconcile(HelmComponent component, Context<HelmComponent> context) {
-            counts.computeIfAbsent(component.getMetadata().getName(), k -> new AtomicInteger()).incrementAndGet();
+            counts.computeIfAbsent(component.getMetadata().getName(), k -> new AtomicInteger())
+                    .incrementAndGet();
             return super.reconcile(component, context);
         }
 

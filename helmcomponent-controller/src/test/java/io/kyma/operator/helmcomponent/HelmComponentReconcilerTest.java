@@ -23,8 +23,8 @@ class HelmComponentReconcilerTest {
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
     private final MutableClock clock = new MutableClock(T0);
     private final List<HelmComponentStatus> written = new ArrayList<>();
-    private final HelmComponentReconciler reconciler = new HelmComponentReconciler(clock, Duration.ofSeconds(1),
-            (component, status, context) -> written.add(status), TimerSpread.NONE);
+    private final HelmComponentReconciler reconciler = new HelmComponentReconciler(
+            clock, Duration.ofSeconds(1), (component, status, context) -> written.add(status), TimerSpread.NONE);
 
     @Test
     void aNewComponentIsPendingAndLooksAgainAfterOneUnit() {
@@ -47,8 +47,11 @@ class HelmComponentReconcilerTest {
 
     @Test
     void theWaitIsSpreadALittleButNeverShortened() {
-        HelmComponentReconciler spreading = new HelmComponentReconciler(clock, Duration.ofSeconds(1),
-                (component, status, context) -> written.add(status), new TimerSpread(() -> 0.5));
+        HelmComponentReconciler spreading = new HelmComponentReconciler(
+                clock,
+                Duration.ofSeconds(1),
+                (component, status, context) -> written.add(status),
+                new TimerSpread(() -> 0.5));
         clock.advance(Duration.ofMillis(1200));
         HelmComponent component = component("ory", ComponentState.STARTED, T0, 1L);
         UpdateControl<HelmComponent> control = spreading.reconcile(component, new FakeContext<>(component, List.of()));
@@ -78,14 +81,18 @@ class HelmComponentReconcilerTest {
             assertThat(s.getLastTransitionTime()).isEqualTo("2026-01-01T00:00:00Z");
             assertThat(s.getMessage()).contains("was ahead of the operator's clock");
         });
-        assertThat(control.getScheduleDelay()).as("the state's whole dwell, from now").contains(3000L);
+        assertThat(control.getScheduleDelay())
+                .as("the state's whole dwell, from now")
+                .contains(3000L);
     }
 
     @Test
     void aStateLongOverdueMovesOnByOneStepOnly() {
         clock.advance(Duration.ofHours(1));
         reconcile(component("ory", ComponentState.STARTED, T0, 1L));
-        assertThat(written).singleElement().satisfies(s -> assertThat(s.getState()).isEqualTo(ComponentState.FAILING));
+        assertThat(written)
+                .singleElement()
+                .satisfies(s -> assertThat(s.getState()).isEqualTo(ComponentState.FAILING));
     }
 
     @Test
@@ -93,7 +100,9 @@ class HelmComponentReconcilerTest {
         List<Long> late = new ArrayList<>();
         reconciler.recordLatenessWith(d -> late.add(d.toNanos())); // as a timer records it
         reconcile(component("ory", ComponentState.STARTED, Instant.parse("0001-01-01T00:00:00Z"), 1L));
-        assertThat(written).singleElement().satisfies(s -> assertThat(s.getState()).isEqualTo(ComponentState.FAILING));
+        assertThat(written)
+                .singleElement()
+                .satisfies(s -> assertThat(s.getState()).isEqualTo(ComponentState.FAILING));
         assertThat(late).containsExactly(Duration.ofDays(1).toNanos());
     }
 
@@ -102,7 +111,9 @@ class HelmComponentReconcilerTest {
         HelmComponent component = component("ory", ComponentState.RETRYING, T0, 1L);
         component.getStatus().setLastTransitionTime("yesterday");
         UpdateControl<HelmComponent> control = reconcile(component);
-        assertThat(written).singleElement().satisfies(s -> assertThat(s.getState()).isEqualTo(ComponentState.SUCCESS));
+        assertThat(written)
+                .singleElement()
+                .satisfies(s -> assertThat(s.getState()).isEqualTo(ComponentState.SUCCESS));
         assertThat(control.getScheduleDelay()).isEmpty();
     }
 
@@ -124,9 +135,13 @@ class HelmComponentReconcilerTest {
 
     @Test
     void onlyAFinishedComponentWithItsSpecObservedCanWaitBehindDueWork() {
-        assertThat(reconciler.canWait(component("ory", ComponentState.SUCCESS, T0, 1L))).isTrue();
-        assertThat(reconciler.canWait(component("ory", null, null, 1L))).as("new").isFalse();
-        assertThat(reconciler.canWait(component("ory", ComponentState.RETRYING, T0, 1L))).isFalse();
+        assertThat(reconciler.canWait(component("ory", ComponentState.SUCCESS, T0, 1L)))
+                .isTrue();
+        assertThat(reconciler.canWait(component("ory", null, null, 1L)))
+                .as("new")
+                .isFalse();
+        assertThat(reconciler.canWait(component("ory", ComponentState.RETRYING, T0, 1L)))
+                .isFalse();
         HelmComponent edited = component("ory", ComponentState.SUCCESS, T0, 1L);
         edited.getMetadata().setGeneration(2L);
         assertThat(reconciler.canWait(edited)).as("spec changed").isFalse();
@@ -141,8 +156,11 @@ class HelmComponentReconcilerTest {
 
     private static HelmComponent component(String module, ComponentState state, Instant since, long generation) {
         HelmComponent component = new HelmComponent();
-        component.setMetadata(new ObjectMetaBuilder().withName("k-" + module).withNamespace("ns")
-                .withGeneration(generation).build());
+        component.setMetadata(new ObjectMetaBuilder()
+                .withName("k-" + module)
+                .withNamespace("ns")
+                .withGeneration(generation)
+                .build());
         component.setSpec(new HelmComponentSpec());
         component.getSpec().setModule(module);
         if (state != null) {

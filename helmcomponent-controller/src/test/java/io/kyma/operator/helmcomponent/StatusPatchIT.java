@@ -3,6 +3,8 @@ package io.kyma.operator.helmcomponent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Locale;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,38 +47,55 @@ class StatusPatchIT {
     @ParameterizedTest
     @EnumSource(Verb.class)
     void theStatusIsReplacedWholeAndAStaleResourceVersionIsAConflict(Verb verb) {
-        String name = "c-" + verb.name().toLowerCase(java.util.Locale.ROOT);
+        String name = "c-" + verb.name().toLowerCase(Locale.ROOT);
         HelmComponent component = new HelmComponent();
-        component.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+        component.setMetadata(
+                new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
         component.setSpec(new HelmComponentSpec());
         component.getSpec().setModule("ory");
         HelmComponent created = PreparedRequest.create(client, component);
-        assertThat(created.getMetadata().getUid()).as("created as fabric8's create() does").isNotBlank();
+        assertThat(created.getMetadata().getUid())
+                .as("created as fabric8's create() does")
+                .isNotBlank();
         assertThat(created.getSpec().getModule()).isEqualTo("ory");
-        assertThatThrownBy(() -> PreparedRequest.create(client, component)).as("the name is taken")
+        assertThatThrownBy(() -> PreparedRequest.create(client, component))
+                .as("the name is taken")
                 .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
                     assertThat(e.getCode()).isEqualTo(409);
                     assertThat(e.getStatus().getReason()).isEqualTo("AlreadyExists");
                 });
 
-        HelmComponent failing = StatusPatch.write(client, created, statusOnly(name, ComponentState.FAILING, "boom"),
-                "status-patch-it", verb);
+        HelmComponent failing = StatusPatch.write(
+                client, created, statusOnly(name, ComponentState.FAILING, "boom"), "status-patch-it", verb);
         assertThat(failing.getStatus().getState()).isEqualTo(ComponentState.FAILING);
         assertThat(failing.getStatus().getMessage()).isEqualTo("boom");
 
-        HelmComponent retrying = StatusPatch.write(client, failing, statusOnly(name, ComponentState.RETRYING, null),
-                "status-patch-it", verb);
-        HelmComponent stored = client.resources(HelmComponent.class).inNamespace(namespace).withName(name).get();
+        HelmComponent retrying = StatusPatch.write(
+                client, failing, statusOnly(name, ComponentState.RETRYING, null), "status-patch-it", verb);
+        HelmComponent stored = client.resources(HelmComponent.class)
+                .inNamespace(namespace)
+                .withName(name)
+                .get();
         assertThat(stored.getStatus().getState()).isEqualTo(ComponentState.RETRYING);
-        assertThat(stored.getStatus().getMessage()).as("a field the new status leaves out is gone").isNull();
-        assertThat(stored.getMetadata().getResourceVersion()).isEqualTo(retrying.getMetadata().getResourceVersion());
+        assertThat(stored.getStatus().getMessage())
+                .as("a field the new status leaves out is gone")
+                .isNull();
+        assertThat(stored.getMetadata().getResourceVersion())
+                .isEqualTo(retrying.getMetadata().getResourceVersion());
         assertThat(stored.getSpec().getModule()).isEqualTo("ory");
 
-        assertThatThrownBy(() -> StatusPatch.write(client, failing, statusOnly(name, ComponentState.SUCCESS, null),
-                "status-patch-it", verb)).isInstanceOfSatisfying(KubernetesClientException.class,
+        assertThatThrownBy(() -> StatusPatch.write(
+                        client, failing, statusOnly(name, ComponentState.SUCCESS, null), "status-patch-it", verb))
+                .isInstanceOfSatisfying(
+                        KubernetesClientException.class,
                         e -> assertThat(e.getCode()).isEqualTo(409));
-        assertThat(client.resources(HelmComponent.class).inNamespace(namespace).withName(name).get().getStatus()
-                .getState()).isEqualTo(ComponentState.RETRYING);
+        assertThat(client.resources(HelmComponent.class)
+                        .inNamespace(namespace)
+                        .withName(name)
+                        .get()
+                        .getStatus()
+                        .getState())
+                .isEqualTo(ComponentState.RETRYING);
         assertThat(stored.getMetadata().getManagedFields())
                 .as("the status is written under the given field manager (and through the status subresource: the "
                         + "API server ignores a status sent to the object itself)")
@@ -88,8 +107,13 @@ class StatusPatchIT {
     void aMissingObjectIsTheApiServersNotFound(Verb verb) {
         HelmComponent gone = statusOnly("never-created", ComponentState.STARTED, null);
         gone.getMetadata().setResourceVersion("1");
-        assertThatThrownBy(() -> StatusPatch.write(client, gone, statusOnly("never-created", ComponentState.SUCCESS,
-                null), "status-patch-it", verb)).isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+        assertThatThrownBy(() -> StatusPatch.write(
+                        client,
+                        gone,
+                        statusOnly("never-created", ComponentState.SUCCESS, null),
+                        "status-patch-it",
+                        verb))
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
                     assertThat(e.getCode()).isEqualTo(404);
                     assertThat(e.getStatus().getReason()).isEqualTo("NotFound");
                     assertThat(e.getMessage()).contains("never-created");
@@ -98,7 +122,8 @@ class StatusPatchIT {
 
     private HelmComponent statusOnly(String name, ComponentState state, String message) {
         HelmComponent statusOnly = new HelmComponent();
-        statusOnly.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+        statusOnly.setMetadata(
+                new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
         statusOnly.setStatus(new HelmComponentStatus());
         statusOnly.getStatus().setState(state);
         statusOnly.getStatus().setMessage(message);

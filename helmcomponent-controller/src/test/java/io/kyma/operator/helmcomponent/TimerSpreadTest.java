@@ -13,7 +13,8 @@ class TimerSpreadTest {
         TimerSpread least = new TimerSpread(() -> 0);
         assertThat(least.after(Duration.ofSeconds(1))).isEqualTo(Duration.ofSeconds(1));
         assertThat(most.after(Duration.ofSeconds(1))).isBetween(Duration.ofMillis(1019), Duration.ofMillis(1020));
-        assertThat(most.after(Duration.ofMillis(10))).isBetween(Duration.ofMillis(10), Duration.ofMillis(10).plusNanos(200_000));
+        assertThat(most.after(Duration.ofMillis(10)))
+                .isBetween(Duration.ofMillis(10), Duration.ofMillis(10).plusNanos(200_000));
     }
 
     @Test
@@ -26,8 +27,8 @@ class TimerSpreadTest {
     void randomSpreadsStayInTheirBounds() {
         TimerSpread spread = TimerSpread.random();
         for (int i = 0; i < 1000; i++) {
-            assertThat(spread.after(Duration.ofSeconds(11))).isBetween(Duration.ofSeconds(11),
-                    Duration.ofMillis(11_100));
+            assertThat(spread.after(Duration.ofSeconds(11)))
+                    .isBetween(Duration.ofSeconds(11), Duration.ofMillis(11_100));
         }
     }
 }

@@ -44,12 +44,11 @@ import io.kyma.operator.api.KymaPhase;
  */
 public final class Admission {
     /** A waiting Kyma's place: {@code ahead} Kymas of its namespace are in line before it, as of {@code asOf}. */
-    public record Place(int ahead, Instant asOf) {
-    }
+    public record Place(int ahead, Instant asOf) {}
 
     private record Key(Instant created, String namespace, String name, String uid) {
-        static final Comparator<Key> ORDER = Comparator.comparing(Key::created).thenComparing(Key::name)
-                .thenComparing(Key::uid);
+        static final Comparator<Key> ORDER =
+                Comparator.comparing(Key::created).thenComparing(Key::name).thenComparing(Key::uid);
     }
 
     private static final class Waiting {
@@ -65,14 +64,14 @@ public final class Admission {
     }
 
     /** Components of an admitted Kyma whose creates are under way. */
-    private record Creating(String namespace, int count) {
-    }
+    private record Creating(String namespace, int count) {}
 
     private final Clock clock;
     private final int bound;
     private volatile ToIntFunction<String> backlog = namespace -> 0;
     /** The waiting Kymas of each namespace, oldest first. */
     private final Map<String, TreeMap<Key, Waiting>> lines = new HashMap<>();
+
     private int waitingTotal;
     private final Map<String, Key> keys = new HashMap<>();
     private final Set<String> admitted = new HashSet<>();
@@ -82,6 +81,7 @@ public final class Admission {
     private final Map<String, Creating> creating = new HashMap<>();
     /** Components whose creates are under way, and room reserved for Kymas about to be admitted, by namespace. */
     private final Map<String, Integer> creatingIn = new HashMap<>();
+
     private final Map<String, Integer> reservedIn = new HashMap<>();
 
     /** @param bound the backlog below which a namespace's next Kyma is admitted; negative admits every Kyma at once */
@@ -223,15 +223,22 @@ public final class Admission {
 
     /** The namespace's backlog left before its admission stops (negative when past the bound). */
     synchronized int room(String namespace) {
-        return bound < 0 ? Integer.MAX_VALUE : bound - backlog.applyAsInt(namespace)
-                - creatingIn.getOrDefault(namespace, 0) - reservedIn.getOrDefault(namespace, 0);
+        return bound < 0
+                ? Integer.MAX_VALUE
+                : bound
+                        - backlog.applyAsInt(namespace)
+                        - creatingIn.getOrDefault(namespace, 0)
+                        - reservedIn.getOrDefault(namespace, 0);
     }
 
     private Waiting join(Kyma kyma, int wanted) {
         String uid = kyma.getMetadata().getUid();
         String created = kyma.getMetadata().getCreationTimestamp();
-        Key key = new Key(created == null ? Instant.MAX : Instant.parse(created), kyma.getMetadata().getNamespace(),
-                kyma.getMetadata().getName(), uid);
+        Key key = new Key(
+                created == null ? Instant.MAX : Instant.parse(created),
+                kyma.getMetadata().getNamespace(),
+                kyma.getMetadata().getName(),
+                uid);
         Waiting waiting = new Waiting(key, wanted);
         lines.computeIfAbsent(key.namespace(), n -> new TreeMap<>(Key.ORDER)).put(key, waiting);
         waitingTotal++;

@@ -1,6 +1,5 @@
 package io.kyma.operator.kyma;
 
-import io.kyma.operator.common.DaemonThreads;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -14,6 +13,7 @@ import io.javaoperatorsdk.operator.processing.event.Event;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.AbstractEventSource;
 import io.kyma.operator.api.Kyma;
+import io.kyma.operator.common.DaemonThreads;
 
 /**
  * Looks at the admission line a few times a second and reconciles the Kymas whose turn has come (or whose place in

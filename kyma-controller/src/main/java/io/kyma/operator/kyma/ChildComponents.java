@@ -1,5 +1,6 @@
 package io.kyma.operator.kyma;
 
+import java.util.HashMap;
 import java.util.Map;
 
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -12,8 +13,7 @@ import io.kyma.operator.api.Module;
 
 /** The HelmComponent a Kyma's module should have. */
 final class ChildComponents {
-    private ChildComponents() {
-    }
+    private ChildComponents() {}
 
     static HelmComponent desired(Kyma kyma, Module module) {
         HelmComponent component = new HelmComponent();
@@ -39,9 +39,16 @@ final class ChildComponents {
 
     /** Ours, whose Kyma and module, and the Kyma's shard: a component is reconciled by the replica of its Kyma. */
     private static Map<String, String> labels(Kyma kyma, Module module) {
-        Map<String, String> labels = new java.util.HashMap<>(Map.of(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE,
-                Labels.KYMA, kyma.getMetadata().getName(), Labels.MODULE, module.getName()));
-        String shard = kyma.getMetadata().getLabels() == null ? null : kyma.getMetadata().getLabels().get(Labels.SHARD);
+        Map<String, String> labels = new HashMap<>(Map.of(
+                Labels.MANAGED_BY,
+                Labels.MANAGED_BY_VALUE,
+                Labels.KYMA,
+                kyma.getMetadata().getName(),
+                Labels.MODULE,
+                module.getName()));
+        String shard = kyma.getMetadata().getLabels() == null
+                ? null
+                : kyma.getMetadata().getLabels().get(Labels.SHARD);
         if (shard != null) {
             labels.put(Labels.SHARD, shard);
         }

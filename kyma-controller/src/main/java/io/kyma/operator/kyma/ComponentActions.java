@@ -18,8 +18,8 @@ import io.kyma.operator.api.Module;
  *
  * @param specChanges components whose spec must become the given module's
  */
-public record ComponentActions(List<HelmComponent> create, Map<HelmComponent, Module> specChanges,
-        List<HelmComponent> delete) {
+public record ComponentActions(
+        List<HelmComponent> create, Map<HelmComponent, Module> specChanges, List<HelmComponent> delete) {
 
     public static ComponentActions decide(Kyma kyma, ModulePlan plan, Collection<HelmComponent> owned) {
         Map<String, HelmComponent> byName = new HashMap<>();
@@ -30,14 +30,16 @@ public record ComponentActions(List<HelmComponent> create, Map<HelmComponent, Mo
             HelmComponent current = byName.remove(ModulePlan.componentName(kyma, module.getName()));
             if (current == null) {
                 create.add(ChildComponents.desired(kyma, module));
-            } else if (current.getMetadata().getDeletionTimestamp() == null && (current.getSpec() == null
-                    || !Objects.equals(current.getSpec().getVersion(), module.getVersion())
-                    || !Objects.equals(current.getSpec().getModule(), module.getName()))) {
+            } else if (current.getMetadata().getDeletionTimestamp() == null
+                    && (current.getSpec() == null
+                            || !Objects.equals(current.getSpec().getVersion(), module.getVersion())
+                            || !Objects.equals(current.getSpec().getModule(), module.getName()))) {
                 specChanges.put(current, module);
             }
         }
         List<HelmComponent> delete = byName.values().stream()
-                .filter(c -> c.getMetadata().getDeletionTimestamp() == null).toList();
+                .filter(c -> c.getMetadata().getDeletionTimestamp() == null)
+                .toList();
         return new ComponentActions(create, specChanges, delete);
     }
 }

@@ -23,7 +23,8 @@ public final class KymaForm implements LeanCache.Form<Kyma> {
     public void shareStrings(Kyma kyma) {
         if (kyma.getSpec() != null && kyma.getSpec().getModules() != null) {
             List<Module> modules = kyma.getSpec().getModules().stream()
-                    .map(m -> m == null ? null : new Module(share(m.getName()), share(m.getVersion()))).toList();
+                    .map(m -> m == null ? null : new Module(share(m.getName()), share(m.getVersion())))
+                    .toList();
             kyma.getSpec().setModules(LeanCache.share(modules));
         }
         if (kyma.getStatus() != null && kyma.getStatus().getConditions() != null) {

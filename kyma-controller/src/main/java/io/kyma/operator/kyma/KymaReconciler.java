@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToIntFunction;
@@ -64,13 +65,17 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
      * @param admissionBacklog the component backlog below which the next Kyma in line gets its components, see
      *        {@link Admission}; negative admits every Kyma at once
      */
-    public KymaReconciler(Clock clock, Duration statusInterval, SharedStore<HelmComponent> components,
-            int admissionBacklog) {
+    public KymaReconciler(
+            Clock clock, Duration statusInterval, SharedStore<HelmComponent> components, int admissionBacklog) {
         this(clock, statusInterval, components, admissionBacklog, null);
     }
 
     /** @param writes what the reconciler sends to the API server; null for the context's client */
-    KymaReconciler(Clock clock, Duration statusInterval, SharedStore<HelmComponent> components, int admissionBacklog,
+    KymaReconciler(
+            Clock clock,
+            Duration statusInterval,
+            SharedStore<HelmComponent> components,
+            int admissionBacklog,
             KymaWrites writes) {
         this.writes = writes;
         this.clock = clock;
@@ -93,8 +98,11 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
      */
     public void changed(Kyma before, Kyma after) {
         admission.changed(before, after);
-        if (before != null && (after == null || !java.util.Objects.equals(before.getMetadata().getUid(),
-                after.getMetadata().getUid()))) {
+        if (before != null
+                && (after == null
+                        || !Objects.equals(
+                                before.getMetadata().getUid(),
+                                after.getMetadata().getUid()))) {
             lastStatusWrite.remove(before.getMetadata().getUid()); // gone, or replaced at a relist by a new object
         }
     }
@@ -144,16 +152,20 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         KymaWrites writes = writes(context);
         ModulePlan plan = ModulePlan.of(kyma);
         // as a list: a Set would be built again by hashing each component whole
-        List<HelmComponent> owned = context.getSecondaryResourcesAsStream(HelmComponent.class).toList();
+        List<HelmComponent> owned =
+                context.getSecondaryResourcesAsStream(HelmComponent.class).toList();
         String uid = kyma.getMetadata().getUid();
         if (plan.modules().isEmpty()) {
             admission.release(uid); // nothing to create: it must not hold up the line
         } else {
             // Admitted before this process knew (a restart): it has components and got past Pending. Components
             // alone are no proof: anyone may create one that names the Kyma as its owner, to skip the line.
-            boolean admittedBefore = !owned.isEmpty() && kyma.getStatus() != null
-                    && kyma.getStatus().getPhase() != null && kyma.getStatus().getPhase() != KymaPhase.PENDING;
-            Optional<Admission.Place> place = admission.admit(kyma, plan.modules().size(), admittedBefore);
+            boolean admittedBefore = !owned.isEmpty()
+                    && kyma.getStatus() != null
+                    && kyma.getStatus().getPhase() != null
+                    && kyma.getStatus().getPhase() != KymaPhase.PENDING;
+            Optional<Admission.Place> place =
+                    admission.admit(kyma, plan.modules().size(), admittedBefore);
             if (place.isPresent()) {
                 // its turn comes by the admission ticker, not by a timer of its own
                 writeStatus(kyma, summary.queued(kyma, plan, place.get()), writes);
@@ -164,13 +176,17 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         List<Problem> problems = new ArrayList<>();
         try {
             for (HelmComponent desired : actions.create()) {
-                HelmComponent cached = store.get(namespace(kyma) + "/" + desired.getMetadata().getName());
+                HelmComponent cached =
+                        store.get(namespace(kyma) + "/" + desired.getMetadata().getName());
                 NameClash.create(kyma, desired, writes, cached).ifPresent(problems::add);
             }
             actions.specChanges().forEach(writes::setSpec);
             for (HelmComponent gone : actions.delete()) {
-                LOG.info("Kyma {}/{}: no module asks for component {} any more, deleting it", namespace(kyma),
-                        kyma.getMetadata().getName(), gone.getMetadata().getName());
+                LOG.info(
+                        "Kyma {}/{}: no module asks for component {} any more, deleting it",
+                        namespace(kyma),
+                        kyma.getMetadata().getName(),
+                        gone.getMetadata().getName());
                 writes.delete(gone);
             }
         } catch (KubernetesClientException e) {
@@ -205,9 +221,11 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
     @Override
     public boolean canWait(Kyma kyma) {
         KymaStatus status = kyma.getStatus();
-        return status != null && WorkPriority.settled(kyma, status.getObservedGeneration())
+        return status != null
+                && WorkPriority.settled(kyma, status.getObservedGeneration())
                 && (status.getPhase() == KymaPhase.READY
-                        || status.getPhase() == KymaPhase.PENDING && admission.waitsInLine(kyma.getMetadata().getUid()));
+                        || status.getPhase() == KymaPhase.PENDING
+                                && admission.waitsInLine(kyma.getMetadata().getUid()));
     }
 
     @Override
@@ -215,15 +233,20 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         if (!store.synced()) {
             return DeleteControl.noFinalizerRemoval().rescheduleAfter(SYNC_RECHECK);
         }
-        List<HelmComponent> remaining = context.getSecondaryResourcesAsStream(HelmComponent.class).toList();
+        List<HelmComponent> remaining =
+                context.getSecondaryResourcesAsStream(HelmComponent.class).toList();
         if (remaining.isEmpty()) {
             lastStatusWrite.remove(kyma.getMetadata().getUid());
-            LOG.info("Kyma {}/{}: all components deleted", kyma.getMetadata().getNamespace(),
+            LOG.info(
+                    "Kyma {}/{}: all components deleted",
+                    kyma.getMetadata().getNamespace(),
                     kyma.getMetadata().getName());
             return DeleteControl.defaultDelete();
         }
         KymaWrites writes = writes(context);
-        remaining.stream().filter(c -> c.getMetadata().getDeletionTimestamp() == null).forEach(writes::delete);
+        remaining.stream()
+                .filter(c -> c.getMetadata().getDeletionTimestamp() == null)
+                .forEach(writes::delete);
         if (kyma.getStatus() == null || kyma.getStatus().getPhase() != KymaPhase.DELETING) {
             patchStatus(kyma, summary.deleting(kyma, remaining.size()), writes);
         }
@@ -240,18 +263,27 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
 
     private UpdateControl<Kyma> writeStatus(Kyma kyma, KymaStatus desired, KymaWrites writes) {
         Instant now = clock.instant();
-        var decision = writePolicy.decide(kyma.getStatus(), desired, lastStatusWrite.get(kyma.getMetadata().getUid()),
+        var decision = writePolicy.decide(
+                kyma.getStatus(),
+                desired,
+                lastStatusWrite.get(kyma.getMetadata().getUid()),
                 now);
         if (decision.writeNow()) {
-            KymaPhase before = kyma.getStatus() == null ? null : kyma.getStatus().getPhase();
+            KymaPhase before =
+                    kyma.getStatus() == null ? null : kyma.getStatus().getPhase();
             patchStatus(kyma, desired, writes);
             if (before != desired.getPhase()) {
-                LOG.info("Kyma {}/{}: phase {} -> {} ({})", kyma.getMetadata().getNamespace(),
-                        kyma.getMetadata().getName(), before == null ? "none" : before, desired.getPhase(),
+                LOG.info(
+                        "Kyma {}/{}: phase {} -> {} ({})",
+                        kyma.getMetadata().getNamespace(),
+                        kyma.getMetadata().getName(),
+                        before == null ? "none" : before,
+                        desired.getPhase(),
                         desired.getReadyComponents());
             }
         }
-        return decision.retryAfter().map(delay -> UpdateControl.<Kyma>noUpdate().rescheduleAfter(delay))
+        return decision.retryAfter()
+                .map(delay -> UpdateControl.<Kyma>noUpdate().rescheduleAfter(delay))
                 .orElseGet(UpdateControl::noUpdate);
     }
 

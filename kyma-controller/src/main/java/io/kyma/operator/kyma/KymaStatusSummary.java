@@ -1,5 +1,6 @@
 package io.kyma.operator.kyma;
 
+import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -52,8 +53,8 @@ public final class KymaStatusSummary {
      * @param problems what went wrong in this reconcile, for example a component name another Kyma holds; any makes
      *        the phase Error
      */
-    public KymaStatus summarise(Kyma kyma, ModulePlan plan, Collection<HelmComponent> components,
-            List<Problem> problems) {
+    public KymaStatus summarise(
+            Kyma kyma, ModulePlan plan, Collection<HelmComponent> components, List<Problem> problems) {
         ComponentCounts counts = count(kyma, plan, components);
         KymaPhase phase;
         String reason;
@@ -90,9 +91,14 @@ public final class KymaStatusSummary {
             case 1 -> "1 Kyma of its namespace created before it is ahead in line";
             default -> place.ahead() + " Kymas of its namespace created before it are ahead in line";
         };
-        return status(kyma, KymaPhase.PENDING, counts, REASON_QUEUED, "waiting for the operator's write budget: "
-                + ahead + " (as of " + place.asOf().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
-                + "); a namespace's components are created oldest Kyma first, as fast as the API server takes the writes",
+        return status(
+                kyma,
+                KymaPhase.PENDING,
+                counts,
+                REASON_QUEUED,
+                "waiting for the operator's write budget: "
+                        + ahead + " (as of " + place.asOf().truncatedTo(ChronoUnit.SECONDS)
+                        + "); a namespace's components are created oldest Kyma first, as fast as the API server takes the writes",
                 Stream.of(kyma));
     }
 
@@ -100,23 +106,35 @@ public final class KymaStatusSummary {
     public KymaStatus deleting(Kyma kyma, int remaining) {
         // the counts as they were, within the schema's bounds: one stored before the bounds would be refused
         ComponentCounts counts = kyma.getStatus() != null && kyma.getStatus().getComponents() != null
-                ? kyma.getStatus().getComponents().bounded() : new ComponentCounts();
-        return status(kyma, KymaPhase.DELETING, counts, REASON_DELETING,
-                "deleting " + remaining + " components", Stream.of(kyma));
+                ? kyma.getStatus().getComponents().bounded()
+                : new ComponentCounts();
+        return status(
+                kyma,
+                KymaPhase.DELETING,
+                counts,
+                REASON_DELETING,
+                "deleting " + remaining + " components",
+                Stream.of(kyma));
     }
 
     /** @param labelled the Kyma and what of its components it has, whose shard-drain labels the status reports */
-    private KymaStatus status(Kyma kyma, KymaPhase phase, ComponentCounts counts, String reason, String message,
+    private KymaStatus status(
+            Kyma kyma,
+            KymaPhase phase,
+            ComponentCounts counts,
+            String reason,
+            String message,
             Stream<? extends HasMetadata> labelled) {
-        List<Condition> previous = kyma.getStatus() == null ? List.of() : kyma.getStatus().getConditions();
+        List<Condition> previous =
+                kyma.getStatus() == null ? List.of() : kyma.getStatus().getConditions();
         Long generation = kyma.getMetadata().getGeneration();
         KymaStatus status = new KymaStatus();
         status.setPhase(phase);
         status.setObservedGeneration(generation);
         status.setComponents(counts);
         status.setReadyComponents(counts.getReady() + "/" + counts.getTotal());
-        List<Condition> ready = Conditions.replace(previous,
-                conditions.condition(previous, READY, phase == KymaPhase.READY, reason, message, generation));
+        List<Condition> ready = Conditions.replace(
+                previous, conditions.condition(previous, READY, phase == KymaPhase.READY, reason, message, generation));
         status.setConditions(ShardLabelCondition.apply(conditions, ready, generation, labelled));
         return status;
     }
@@ -131,8 +149,11 @@ public final class KymaStatusSummary {
         counts.setTotal(plan.modules().size());
         for (HelmComponent component : components) {
             Module module = plan.modules().get(component.getSpec().getModule());
-            if (module == null || component.getStatus() == null || component.getStatus().getState() == null
-                    || !ModulePlan.componentName(kyma, module.getName()).equals(component.getMetadata().getName())) {
+            if (module == null
+                    || component.getStatus() == null
+                    || component.getStatus().getState() == null
+                    || !ModulePlan.componentName(kyma, module.getName())
+                            .equals(component.getMetadata().getName())) {
                 continue;
             }
             if (!upToDate(component, module)) {
@@ -158,6 +179,8 @@ public final class KymaStatusSummary {
      */
     static boolean upToDate(HelmComponent component, Module module) {
         return Objects.equals(component.getSpec().getVersion(), module.getVersion())
-                && Objects.equals(component.getStatus().getObservedGeneration(), component.getMetadata().getGeneration());
+                && Objects.equals(
+                        component.getStatus().getObservedGeneration(),
+                        component.getMetadata().getGeneration());
     }
 }

@@ -1,13 +1,15 @@
 package io.kyma.operator.kyma;
 
+import java.util.Map;
+
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.kyma.operator.common.PreparedRequest;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaStatus;
 import io.kyma.operator.api.Module;
+import io.kyma.operator.common.PreparedRequest;
 import io.kyma.operator.common.StatusPatch;
 
 /**
@@ -24,7 +26,7 @@ public interface KymaWrites {
     void setSpec(HelmComponent current, Module module);
 
     /** Puts {@code labels} on the component, keeping its others. */
-    void relabel(HelmComponent existing, java.util.Map<String, String> labels);
+    void relabel(HelmComponent existing, Map<String, String> labels);
 
     void delete(HelmComponent component);
 
@@ -42,7 +44,11 @@ public interface KymaWrites {
 
             @Override
             public HelmComponent get(String namespace, String name) {
-                return context.getClient().resources(HelmComponent.class).inNamespace(namespace).withName(name).get();
+                return context.getClient()
+                        .resources(HelmComponent.class)
+                        .inNamespace(namespace)
+                        .withName(name)
+                        .get();
             }
 
             @Override
@@ -55,7 +61,7 @@ public interface KymaWrites {
             }
 
             @Override
-            public void relabel(HelmComponent existing, java.util.Map<String, String> labels) {
+            public void relabel(HelmComponent existing, Map<String, String> labels) {
                 context.getClient().resource(existing).edit(c -> {
                     c.getMetadata().getLabels().putAll(labels);
                     return c;

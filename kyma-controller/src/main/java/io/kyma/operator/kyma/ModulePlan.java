@@ -9,6 +9,7 @@ import java.util.Set;
 
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Module;
+import io.kyma.operator.api.Validation;
 
 /**
  * The components a Kyma asks for, by module name, and what is wrong with its spec. A duplicated module keeps its
@@ -16,12 +17,13 @@ import io.kyma.operator.api.Module;
  */
 public record ModulePlan(Map<String, Module> modules, Set<String> duplicates, List<String> problems) {
     /** Label values are limited to 63 characters, and the Kyma's name is one. */
-    static final int MAX_KYMA_NAME = io.kyma.operator.api.Validation.KYMA_NAME_MAX;
+    static final int MAX_KYMA_NAME = Validation.KYMA_NAME_MAX;
 
     public static ModulePlan of(Kyma kyma) {
         Map<String, Module> modules = new LinkedHashMap<>();
         Set<String> duplicates = new LinkedHashSet<>();
-        List<Module> specModules = kyma.getSpec() == null || kyma.getSpec().getModules() == null ? List.of()
+        List<Module> specModules = kyma.getSpec() == null || kyma.getSpec().getModules() == null
+                ? List.of()
                 : kyma.getSpec().getModules();
         for (Module module : specModules) {
             if (modules.putIfAbsent(module.getName(), module) != null) {
@@ -34,8 +36,8 @@ public record ModulePlan(Map<String, Module> modules, Set<String> duplicates, Li
         }
         String name = kyma.getMetadata().getName();
         if (name.length() > MAX_KYMA_NAME) {
-            problems.add("the Kyma's name is longer than " + MAX_KYMA_NAME
-                    + " characters and cannot label its components");
+            problems.add(
+                    "the Kyma's name is longer than " + MAX_KYMA_NAME + " characters and cannot label its components");
             modules.clear();
         }
         return new ModulePlan(modules, duplicates, problems);

@@ -43,7 +43,8 @@ public enum NameClash {
         Map<String, String> kymaLabels = kyma.getMetadata().getLabels();
         String shard = kymaLabels == null ? null : kymaLabels.get(Labels.SHARD);
         boolean onKymasShard = shard == null || labels != null && shard.equals(labels.get(Labels.SHARD));
-        return labels != null && Labels.MANAGED_BY_VALUE.equals(labels.get(Labels.MANAGED_BY)) && onKymasShard ? OURS
+        return labels != null && Labels.MANAGED_BY_VALUE.equals(labels.get(Labels.MANAGED_BY)) && onKymasShard
+                ? OURS
                 : OURS_UNLABELLED;
     }
 
@@ -72,13 +73,20 @@ public enum NameClash {
         HelmComponent existing = writes.get(namespace, name);
         switch (classify(kyma, existing)) {
             case FOREIGN -> {
-                LOG.warn("Kyma {}/{}: HelmComponent {} belongs to {}", namespace, kyma.getMetadata().getName(), name,
+                LOG.warn(
+                        "Kyma {}/{}: HelmComponent {} belongs to {}",
+                        namespace,
+                        kyma.getMetadata().getName(),
+                        name,
                         holder(existing));
                 return Optional.of(taken(kyma, desired, existing));
             }
             case OURS_UNLABELLED -> {
-                LOG.info("Kyma {}/{}: HelmComponent {} lost its labels or left the Kyma's shard, labelling it again",
-                        namespace, kyma.getMetadata().getName(), name);
+                LOG.info(
+                        "Kyma {}/{}: HelmComponent {} lost its labels or left the Kyma's shard, labelling it again",
+                        namespace,
+                        kyma.getMetadata().getName(),
+                        name);
                 writes.relabel(existing, desired.getMetadata().getLabels());
             }
             default -> {
@@ -89,20 +97,27 @@ public enum NameClash {
     }
 
     private static Problem taken(Kyma kyma, HelmComponent desired, HelmComponent holder) {
-        return new Problem(KymaStatusSummary.REASON_NAME_TAKEN, "HelmComponent " + desired.getMetadata().getName()
-                + " belongs to " + holder(holder) + "; rename this Kyma or drop module " + desired.getSpec().getModule()
-                + " (checked again every " + KymaReconciler.NAME_TAKEN_RECHECK.toSeconds() + "s)");
+        return new Problem(
+                KymaStatusSummary.REASON_NAME_TAKEN,
+                "HelmComponent " + desired.getMetadata().getName()
+                        + " belongs to " + holder(holder) + "; rename this Kyma or drop module "
+                        + desired.getSpec().getModule()
+                        + " (checked again every " + KymaReconciler.NAME_TAKEN_RECHECK.toSeconds() + "s)");
     }
 
     /** Who holds the name, for the Kyma's status. */
     public static String holder(HelmComponent existing) {
-        return existing.getMetadata().getOwnerReferences() == null ? "an object no Kyma owns"
+        return existing.getMetadata().getOwnerReferences() == null
+                ? "an object no Kyma owns"
                 : existing.getMetadata().getOwnerReferences().stream()
                         .filter(o -> Boolean.TRUE.equals(o.getController()))
-                        .map(o -> o.getKind() + " " + o.getName()).findFirst().orElse("an object no Kyma owns");
+                        .map(o -> o.getKind() + " " + o.getName())
+                        .findFirst()
+                        .orElse("an object no Kyma owns");
     }
 
     private static boolean ownedBy(OwnerReference owner, Kyma kyma) {
-        return Objects.equals(owner.getUid(), kyma.getMetadata().getUid()) && Boolean.TRUE.equals(owner.getController());
+        return Objects.equals(owner.getUid(), kyma.getMetadata().getUid())
+                && Boolean.TRUE.equals(owner.getController());
     }
 }

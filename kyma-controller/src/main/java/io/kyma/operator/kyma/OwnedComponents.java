@@ -1,6 +1,5 @@
 package io.kyma.operator.kyma;
 
-import io.kyma.operator.common.DaemonThreads;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,10 +18,11 @@ import java.util.concurrent.TimeUnit;
 import io.javaoperatorsdk.operator.processing.event.Event;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.AbstractEventSource;
+import io.kyma.operator.api.ComponentState;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
-import io.kyma.operator.api.ComponentState;
 import io.kyma.operator.api.Labels;
+import io.kyma.operator.common.DaemonThreads;
 import io.kyma.operator.common.SharedStore;
 
 /**
@@ -50,12 +50,14 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
     private final Map<String, Created> created = new ConcurrentHashMap<>();
     /** Keys of {@link #created} by owning Kyma ("namespace/name"), so that a reconcile reads only its own. */
     private final Map<String, Set<String>> createdByOwner = new ConcurrentHashMap<>();
+
     private volatile Instant nextSweep = Instant.MIN;
     /**
      * Where the owners' events are handed to JOSDK: JOSDK's event handling takes the Kyma controller's lock, which
      * reconciles hold too, so the informer's thread only queues the owner and goes on reading the watch.
      */
     private final HandOff handOff;
+
     private final Duration countsDelay;
     /** Owners queued and not yet handed over: a burst of changes to one Kyma's components is one event. */
     private final Set<String> queuedOwners = ConcurrentHashMap.newKeySet();
@@ -80,8 +82,7 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
         }
     }
 
-    private record Created(HelmComponent component, String owner, Instant at) {
-    }
+    private record Created(HelmComponent component, String owner, Instant at) {}
 
     /** @param countsDelay how long a change that can only move the owner's counts waits, gathering others */
     OwnedComponents(SharedStore<HelmComponent> store, Clock clock, Duration countsDelay) {
@@ -128,8 +129,9 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
             // Entries leave as the informer catches up; a scan for expired ones every SWEEP_EVERY is plenty, rather
             // than one per create (thousands a second during a burst).
             nextSweep = now.plus(SWEEP_EVERY);
-            created.entrySet().removeIf(e -> e.getValue().at().plus(CREATED_TTL).isBefore(now)
-                    && unindexed(e.getKey(), e.getValue()) == null);
+            created.entrySet()
+                    .removeIf(e -> e.getValue().at().plus(CREATED_TTL).isBefore(now)
+                            && unindexed(e.getKey(), e.getValue()) == null);
         }
         Optional<String> owner = owner(component);
         if (created.size() < CREATED_MAX && owner.isPresent()) {
@@ -137,7 +139,9 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
             // holds its objects.
             String key = key(component);
             created.put(key, new Created(store.lean(component), owner.get(), now));
-            createdByOwner.computeIfAbsent(owner.get(), k -> ConcurrentHashMap.newKeySet()).add(key);
+            createdByOwner
+                    .computeIfAbsent(owner.get(), k -> ConcurrentHashMap.newKeySet())
+                    .add(key);
         }
     }
 
@@ -176,8 +180,8 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
         // a component this controller created is in the owner's view already, before the informer has it
         boolean ownCreate = before == null && after != null && created.containsKey(key(after));
         if (after != null) {
-            created.computeIfPresent(key(after), (k, mine) -> newer(mine.component(), after) ? mine
-                    : unindexed(k, mine));
+            created.computeIfPresent(
+                    key(after), (k, mine) -> newer(mine.component(), after) ? mine : unindexed(k, mine));
         } else {
             String key = key(before);
             Created gone = created.remove(key);
@@ -204,8 +208,13 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
      * Kyma Ready, one leaving it takes that back).
      */
     static boolean countsOnly(HelmComponent before, HelmComponent after) {
-        return before != null && after != null && !succeeded(before) && !succeeded(after)
-                && Objects.equals(before.getMetadata().getGeneration(), after.getMetadata().getGeneration())
+        return before != null
+                && after != null
+                && !succeeded(before)
+                && !succeeded(after)
+                && Objects.equals(
+                        before.getMetadata().getGeneration(),
+                        after.getMetadata().getGeneration())
                 && after.getMetadata().getDeletionTimestamp() == null;
     }
 
@@ -233,8 +242,8 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
         queued.remove(owner);
         if (isRunning() && getEventHandler() != null) {
             int slash = owner.indexOf('/');
-            getEventHandler().handleEvent(
-                    new Event(new ResourceID(owner.substring(slash + 1), owner.substring(0, slash))));
+            getEventHandler()
+                    .handleEvent(new Event(new ResourceID(owner.substring(slash + 1), owner.substring(0, slash))));
         }
     }
 
@@ -258,6 +267,7 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
     }
 
     private static String key(HelmComponent component) {
-        return component.getMetadata().getNamespace() + "/" + component.getMetadata().getName();
+        return component.getMetadata().getNamespace() + "/"
+                + component.getMetadata().getName();
     }
 }

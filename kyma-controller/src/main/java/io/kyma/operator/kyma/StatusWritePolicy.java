@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiPredicate;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.kyma.operator.api.KymaPhase;
@@ -67,20 +68,27 @@ public final class StatusWritePolicy {
     }
 
     private static boolean sameConditionStates(List<Condition> a, List<Condition> b) {
-        return sameList(a, b, (x, y) -> Objects.equals(x.getType(), y.getType())
-                && Objects.equals(x.getStatus(), y.getStatus()) && Objects.equals(x.getReason(), y.getReason()));
+        return sameList(
+                a,
+                b,
+                (x, y) -> Objects.equals(x.getType(), y.getType())
+                        && Objects.equals(x.getStatus(), y.getStatus())
+                        && Objects.equals(x.getReason(), y.getReason()));
     }
 
     private static boolean sameConditions(List<Condition> a, List<Condition> b) {
-        return sameList(a, b, (x, y) -> Objects.equals(x.getType(), y.getType())
-                && Objects.equals(x.getStatus(), y.getStatus()) && Objects.equals(x.getReason(), y.getReason())
-                && Objects.equals(x.getMessage(), y.getMessage())
-                && Objects.equals(x.getObservedGeneration(), y.getObservedGeneration())
-                && Objects.equals(x.getLastTransitionTime(), y.getLastTransitionTime()));
+        return sameList(
+                a,
+                b,
+                (x, y) -> Objects.equals(x.getType(), y.getType())
+                        && Objects.equals(x.getStatus(), y.getStatus())
+                        && Objects.equals(x.getReason(), y.getReason())
+                        && Objects.equals(x.getMessage(), y.getMessage())
+                        && Objects.equals(x.getObservedGeneration(), y.getObservedGeneration())
+                        && Objects.equals(x.getLastTransitionTime(), y.getLastTransitionTime()));
     }
 
-    private static boolean sameList(List<Condition> a, List<Condition> b,
-            java.util.function.BiPredicate<Condition, Condition> same) {
+    private static boolean sameList(List<Condition> a, List<Condition> b, BiPredicate<Condition, Condition> same) {
         List<Condition> left = a == null ? List.of() : a;
         List<Condition> right = b == null ? List.of() : b;
         if (left.size() != right.size()) {

@@ -2,6 +2,7 @@ package io.kyma.operator.kyma;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -21,8 +22,8 @@ class ComponentActionsTest {
     @Test
     void createsMissingComponentsAndLeavesMatchingOnesAlone() {
         Kyma kyma = kyma(new Module("istio", "1.0"), new Module("ory", null));
-        ComponentActions actions = ComponentActions.decide(kyma, ModulePlan.of(kyma),
-                List.of(component("k-istio", "istio", "1.0")));
+        ComponentActions actions =
+                ComponentActions.decide(kyma, ModulePlan.of(kyma), List.of(component("k-istio", "istio", "1.0")));
         assertThat(actions.create()).extracting(c -> c.getMetadata().getName()).containsExactly("k-ory");
         assertThat(actions.specChanges()).isEmpty();
         assertThat(actions.delete()).isEmpty();
@@ -34,7 +35,8 @@ class ComponentActionsTest {
         HelmComponent edited = component("k-ory", "ory", "6.6.6");
         HelmComponent renamed = component("k-istio", "kiali", "2.0");
         ComponentActions actions = ComponentActions.decide(kyma, ModulePlan.of(kyma), List.of(edited, renamed));
-        assertThat(actions.specChanges()).containsEntry(edited, new Module("ory", null))
+        assertThat(actions.specChanges())
+                .containsEntry(edited, new Module("ory", null))
                 .containsEntry(renamed, new Module("istio", "2.0"));
         assertThat(actions.create()).isEmpty();
         assertThat(actions.delete()).isEmpty();
@@ -48,9 +50,12 @@ class ComponentActionsTest {
         going.getMetadata().setDeletionTimestamp("2026-01-01T00:00:00Z");
         HelmComponent alsoGoing = component("k-kiali", "kiali", null);
         alsoGoing.getMetadata().setDeletionTimestamp("2026-01-01T00:00:00Z");
-        ComponentActions actions = ComponentActions.decide(kyma, ModulePlan.of(kyma), List.of(removed, going, alsoGoing));
+        ComponentActions actions =
+                ComponentActions.decide(kyma, ModulePlan.of(kyma), List.of(removed, going, alsoGoing));
         assertThat(actions.delete()).containsExactly(removed);
-        assertThat(actions.specChanges()).as("a component on its way out is not edited").isEmpty();
+        assertThat(actions.specChanges())
+                .as("a component on its way out is not edited")
+                .isEmpty();
         assertThat(actions.create()).as("nor created again before it is gone").isEmpty();
     }
 
@@ -58,7 +63,8 @@ class ComponentActionsTest {
     void anInvalidPlanCreatesNothing() {
         Kyma kyma = kyma(new Module("istio", null));
         kyma.getMetadata().setName("k".repeat(64));
-        assertThat(ComponentActions.decide(kyma, ModulePlan.of(kyma), List.of()).create()).isEmpty();
+        assertThat(ComponentActions.decide(kyma, ModulePlan.of(kyma), List.of()).create())
+                .isEmpty();
     }
 
     @Test
@@ -84,23 +90,30 @@ class ComponentActionsTest {
     @Test
     void aComponentMovedToAnotherShardThanItsKymasIsLabelledAgain() {
         Kyma kyma = kyma(new Module("istio", null));
-        kyma.getMetadata().setLabels(new java.util.HashMap<>(Map.of(Labels.SHARD, "1")));
+        kyma.getMetadata().setLabels(new HashMap<>(Map.of(Labels.SHARD, "1")));
         HelmComponent moved = component("k-istio", "istio", null);
-        moved.getMetadata().setLabels(new java.util.HashMap<>(moved.getMetadata().getLabels()));
+        moved.getMetadata().setLabels(new HashMap<>(moved.getMetadata().getLabels()));
         moved.getMetadata().getLabels().put(Labels.SHARD, "0");
         assertThat(NameClash.classify(kyma, moved)).isEqualTo(NameClash.OURS_UNLABELLED);
         moved.getMetadata().getLabels().put(Labels.SHARD, "1");
-        assertThat(NameClash.classify(kyma, moved)).as("on its Kyma's shard, not yet cached").isEqualTo(NameClash.OURS);
+        assertThat(NameClash.classify(kyma, moved))
+                .as("on its Kyma's shard, not yet cached")
+                .isEqualTo(NameClash.OURS);
         kyma.getMetadata().setLabels(Map.of());
         moved.getMetadata().getLabels().put(Labels.SHARD, "7");
-        assertThat(NameClash.classify(kyma, moved)).as("unsharded, a shard label means nothing").isEqualTo(
-                NameClash.OURS);
+        assertThat(NameClash.classify(kyma, moved))
+                .as("unsharded, a shard label means nothing")
+                .isEqualTo(NameClash.OURS);
     }
 
     private static Kyma kyma(Module... modules) {
         Kyma kyma = new Kyma();
-        kyma.setMetadata(new ObjectMetaBuilder().withName("k").withNamespace("ns").withUid("kyma-uid")
-                .withGeneration(1L).build());
+        kyma.setMetadata(new ObjectMetaBuilder()
+                .withName("k")
+                .withNamespace("ns")
+                .withUid("kyma-uid")
+                .withGeneration(1L)
+                .build());
         kyma.setSpec(new KymaSpec());
         kyma.getSpec().setModules(List.of(modules));
         return kyma;
@@ -108,10 +121,16 @@ class ComponentActionsTest {
 
     private static HelmComponent component(String name, String module, String version) {
         HelmComponent component = new HelmComponent();
-        component.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("ns")
+        component.setMetadata(new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace("ns")
                 .withLabels(Map.of(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE))
-                .withOwnerReferences(new OwnerReferenceBuilder().withKind("Kyma").withName("k").withUid("kyma-uid")
-                        .withController(true).build())
+                .withOwnerReferences(new OwnerReferenceBuilder()
+                        .withKind("Kyma")
+                        .withName("k")
+                        .withUid("kyma-uid")
+                        .withController(true)
+                        .build())
                 .build());
         component.setSpec(new HelmComponentSpec());
         component.getSpec().setModule(module);

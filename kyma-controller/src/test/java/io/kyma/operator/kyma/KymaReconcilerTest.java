@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,12 +14,15 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.kyma.operator.api.ComponentState;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.HelmComponentSpec;
+import io.kyma.operator.api.HelmComponentStatus;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.KymaSpec;
@@ -34,7 +38,8 @@ import io.kyma.operator.testing.MutableClock;
 class KymaReconcilerTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final FakeWrites api = new FakeWrites();
-    private final SharedStore<HelmComponent> store = synced(new SharedStore<>("Kyma", LeanCache.store(HelmComponent::new), 100));
+    private final SharedStore<HelmComponent> store =
+            synced(new SharedStore<>("Kyma", LeanCache.store(HelmComponent::new), 100));
     private final KymaReconciler reconciler = new KymaReconciler(clock, Duration.ofSeconds(5), store, -1, api);
 
     private static SharedStore<HelmComponent> synced(SharedStore<HelmComponent> store) {
@@ -78,10 +83,13 @@ class KymaReconcilerTest {
         assertThat(api.lastStatus.getPhase()).isEqualTo(KymaPhase.PENDING);
         assertThat(api.lastStatus.getReadyComponents()).isEqualTo("0/2");
         assertThat(api.lastStatus.getConditions().get(0).getReason()).isEqualTo("Queued");
-        assertThat(api.lastStatus.getConditions().get(0).getMessage()).startsWith(
-                "waiting for the operator's write budget: 1 Kyma of its namespace created before it is ahead in line (as of "
-                        + "2026-01-01T00:00:00Z)");
-        assertThat(control.getScheduleDelay()).as("the admission ticker wakes it, not a timer").isEmpty();
+        assertThat(api.lastStatus.getConditions().get(0).getMessage())
+                .startsWith(
+                        "waiting for the operator's write budget: 1 Kyma of its namespace created before it is ahead in line (as of "
+                                + "2026-01-01T00:00:00Z)");
+        assertThat(control.getScheduleDelay())
+                .as("the admission ticker wakes it, not a timer")
+                .isEmpty();
 
         kyma.setStatus(api.lastStatus);
         int writes = api.statusWrites;
@@ -109,7 +117,9 @@ class KymaReconcilerTest {
 
         queueing.measureComponentQueue(ns -> 0);
         assertThat(queueing.admission().due()).hasSize(1);
-        assertThat(queueing.canWait(kyma)).as("its room is reserved: the reconcile that admits it").isFalse();
+        assertThat(queueing.canWait(kyma))
+                .as("its room is reserved: the reconcile that admits it")
+                .isFalse();
 
         queueing.reconcile(kyma, new FakeContext<>(kyma, List.of()));
         kyma.setStatus(api.lastStatus);
@@ -157,10 +167,17 @@ class KymaReconcilerTest {
 
     @Test
     void beforeTheComponentsAreListedItDecidesNothingAndLooksAgainSoon() {
-        KymaReconciler early = new KymaReconciler(clock, Duration.ofSeconds(5), new SharedStore<>("Kyma", LeanCache.store(HelmComponent::new), 100), -1, api);
+        KymaReconciler early = new KymaReconciler(
+                clock,
+                Duration.ofSeconds(5),
+                new SharedStore<>("Kyma", LeanCache.store(HelmComponent::new), 100),
+                -1,
+                api);
         Kyma kyma = kyma("k", "istio", "ory");
         UpdateControl<Kyma> control = early.reconcile(kyma, new FakeContext<>(kyma, List.of()));
-        assertThat(api.created).as("a component not yet listed is not a missing one").isEmpty();
+        assertThat(api.created)
+                .as("a component not yet listed is not a missing one")
+                .isEmpty();
         assertThat(api.lastStatus).isNull();
         assertThat(control.getScheduleDelay()).contains(KymaReconciler.SYNC_RECHECK.toMillis());
     }
@@ -173,7 +190,8 @@ class KymaReconcilerTest {
         assertThat(api.created).containsExactly("a-b-ory");
         assertThat(api.lastStatus.getPhase()).isEqualTo(KymaPhase.ERROR);
         assertThat(api.lastStatus.getConditions().get(0).getReason()).isEqualTo("ComponentNameTaken");
-        assertThat(api.lastStatus.getConditions().get(0).getMessage()).startsWith("HelmComponent a-b-c belongs to Kyma a");
+        assertThat(api.lastStatus.getConditions().get(0).getMessage())
+                .startsWith("HelmComponent a-b-c belongs to Kyma a");
         assertThat(control.getScheduleDelay()).contains(KymaReconciler.NAME_TAKEN_RECHECK.toMillis());
     }
 
@@ -187,7 +205,8 @@ class KymaReconcilerTest {
         UpdateControl<Kyma> control = reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of()));
         assertThat(api.createAttempts).as("only the free name is tried").containsExactly("a-b-ory");
         assertThat(api.gets).isZero();
-        assertThat(api.lastStatus.getConditions().get(0).getMessage()).startsWith("HelmComponent a-b-c belongs to Kyma a");
+        assertThat(api.lastStatus.getConditions().get(0).getMessage())
+                .startsWith("HelmComponent a-b-c belongs to Kyma a");
         assertThat(control.getScheduleDelay()).contains(KymaReconciler.NAME_TAKEN_RECHECK.toMillis());
     }
 
@@ -208,8 +227,8 @@ class KymaReconcilerTest {
         kyma.getSpec().getModules().get(0).setVersion("2.0");
         HelmComponent old = component("k-ory", "ory", owner("k", "uid-k"));
         old.getSpec().setVersion("1.0");
-        old.setStatus(new io.kyma.operator.api.HelmComponentStatus());
-        old.getStatus().setState(io.kyma.operator.api.ComponentState.SUCCESS);
+        old.setStatus(new HelmComponentStatus());
+        old.getStatus().setState(ComponentState.SUCCESS);
         old.getStatus().setObservedGeneration(1L);
         reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of(old)));
         assertThat(api.specChanges).containsExactly("k-ory=ory@2.0");
@@ -219,8 +238,11 @@ class KymaReconcilerTest {
     @Test
     void aForbiddenWriteIsAnErrorStatusAndNotRetried() {
         Kyma kyma = kyma("k", "ory");
-        api.failCreates = new KubernetesClientException(new StatusBuilder().withCode(403).withReason("Forbidden")
-                .withMessage("helmcomponents is forbidden: User cannot create").build());
+        api.failCreates = new KubernetesClientException(new StatusBuilder()
+                .withCode(403)
+                .withReason("Forbidden")
+                .withMessage("helmcomponents is forbidden: User cannot create")
+                .build());
         UpdateControl<Kyma> control = reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of()));
         assertThat(api.lastStatus.getPhase()).isEqualTo(KymaPhase.ERROR);
         assertThat(api.lastStatus.getConditions().get(0).getReason()).isEqualTo("Forbidden");
@@ -232,8 +254,11 @@ class KymaReconcilerTest {
     @Test
     void aTransientFailureIsThrownForTheSharedBackoffAndTheStatusSaysItIsRetried() {
         Kyma kyma = kyma("k", "ory");
-        api.failCreates = new KubernetesClientException(new StatusBuilder().withCode(503)
-                .withReason("ServiceUnavailable").withMessage("etcd is busy").build());
+        api.failCreates = new KubernetesClientException(new StatusBuilder()
+                .withCode(503)
+                .withReason("ServiceUnavailable")
+                .withMessage("etcd is busy")
+                .build());
         assertThatThrownBy(() -> reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of())))
                 .isSameAs(api.failCreates);
         assertThat(api.lastStatus.getPhase()).isEqualTo(KymaPhase.PROCESSING);
@@ -246,17 +271,24 @@ class KymaReconcilerTest {
     void aConflictIsRetriedOnFreshDataWithoutAStatus() {
         Kyma kyma = kyma("k", "ory");
         kyma.getSpec().getModules().get(0).setVersion("2.0");
-        api.failEdits = new KubernetesClientException(new StatusBuilder().withCode(409).withReason("Conflict").build());
-        assertThatThrownBy(() -> reconciler.reconcile(kyma, new FakeContext<>(kyma,
-                List.of(component("k-ory", "ory", owner("k", "uid-k")))))).isSameAs(api.failEdits);
+        api.failEdits = new KubernetesClientException(
+                new StatusBuilder().withCode(409).withReason("Conflict").build());
+        assertThatThrownBy(() -> reconciler.reconcile(
+                        kyma, new FakeContext<>(kyma, List.of(component("k-ory", "ory", owner("k", "uid-k"))))))
+                .isSameAs(api.failEdits);
         assertThat(api.lastStatus).isNull();
     }
 
     @Test
     void aRemovedModulesComponentIsDeleted() {
         Kyma kyma = kyma("k", "istio");
-        reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of(component("k-istio", "istio", owner("k", "uid-k")),
-                component("k-ory", "ory", owner("k", "uid-k")))));
+        reconciler.reconcile(
+                kyma,
+                new FakeContext<>(
+                        kyma,
+                        List.of(
+                                component("k-istio", "istio", owner("k", "uid-k")),
+                                component("k-ory", "ory", owner("k", "uid-k")))));
         assertThat(api.deleted).containsExactly("k-ory");
         assertThat(api.created).isEmpty();
     }
@@ -282,7 +314,10 @@ class KymaReconcilerTest {
                 throw failCreates;
             }
             if (taken.containsKey(desired.getMetadata().getName())) {
-                throw new KubernetesClientException(new StatusBuilder().withCode(409).withReason("AlreadyExists").build());
+                throw new KubernetesClientException(new StatusBuilder()
+                        .withCode(409)
+                        .withReason("AlreadyExists")
+                        .build());
             }
             created.add(desired.getMetadata().getName());
             return desired;
@@ -332,23 +367,37 @@ class KymaReconcilerTest {
 
     private static Kyma kyma(String name, String... modules) {
         Kyma kyma = new Kyma();
-        kyma.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("ns").withUid("uid-" + name)
-                .withGeneration(1L).build());
+        kyma.setMetadata(new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace("ns")
+                .withUid("uid-" + name)
+                .withGeneration(1L)
+                .build());
         kyma.setSpec(new KymaSpec());
-        kyma.getSpec().setModules(java.util.Arrays.stream(modules).map(m -> new Module(m, null)).toList());
+        kyma.getSpec()
+                .setModules(Arrays.stream(modules).map(m -> new Module(m, null)).toList());
         return kyma;
     }
 
-    private static io.fabric8.kubernetes.api.model.OwnerReference owner(String name, String uid) {
-        return new OwnerReferenceBuilder().withApiVersion("inventory.kyma-project.io/v1alpha1").withKind("Kyma")
-                .withName(name).withUid(uid).withController(true).build();
+    private static OwnerReference owner(String name, String uid) {
+        return new OwnerReferenceBuilder()
+                .withApiVersion("inventory.kyma-project.io/v1alpha1")
+                .withKind("Kyma")
+                .withName(name)
+                .withUid(uid)
+                .withController(true)
+                .build();
     }
 
-    private static HelmComponent component(String name, String module, io.fabric8.kubernetes.api.model.OwnerReference owner) {
+    private static HelmComponent component(String name, String module, OwnerReference owner) {
         HelmComponent component = new HelmComponent();
-        component.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("ns").withGeneration(1L)
+        component.setMetadata(new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace("ns")
+                .withGeneration(1L)
                 .withLabels(new HashMap<>(Map.of(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE)))
-                .withOwnerReferences(owner).build());
+                .withOwnerReferences(owner)
+                .build());
         component.setSpec(new HelmComponentSpec());
         component.getSpec().setModule(module);
         return component;

@@ -7,9 +7,11 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.kyma.operator.api.ComponentState;
 import io.kyma.operator.api.HelmComponent;
@@ -19,6 +21,7 @@ import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.KymaSpec;
 import io.kyma.operator.api.KymaStatus;
+import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Module;
 import io.kyma.operator.common.Conditions;
 
@@ -29,8 +32,10 @@ class KymaStatusSummaryTest {
     @Test
     void countsEachStateAndIsProcessingUntilAllSucceed() {
         Kyma kyma = kyma("prod", "istio", "logging", "tracing", "kiali");
-        List<HelmComponent> components = List.of(component("istio", ComponentState.SUCCESS),
-                component("logging", ComponentState.FAILING), component("tracing", ComponentState.PENDING));
+        List<HelmComponent> components = List.of(
+                component("istio", ComponentState.SUCCESS),
+                component("logging", ComponentState.FAILING),
+                component("tracing", ComponentState.PENDING));
         KymaStatus status = summary.summarise(kyma, ModulePlan.of(kyma), components);
 
         assertThat(status.getPhase()).isEqualTo(KymaPhase.PROCESSING);
@@ -53,8 +58,12 @@ class KymaStatusSummaryTest {
     @Test
     void isReadyWhenEveryPlannedComponentSucceeded() {
         Kyma kyma = kyma("prod", "istio", "ory");
-        KymaStatus status = summary.summarise(kyma, ModulePlan.of(kyma),
-                List.of(component("istio", ComponentState.SUCCESS), component("ory", ComponentState.SUCCESS),
+        KymaStatus status = summary.summarise(
+                kyma,
+                ModulePlan.of(kyma),
+                List.of(
+                        component("istio", ComponentState.SUCCESS),
+                        component("ory", ComponentState.SUCCESS),
                         component("removed", ComponentState.PENDING)));
         assertThat(status.getPhase()).isEqualTo(KymaPhase.READY);
         assertThat(status.getReadyComponents()).isEqualTo("2/2");
@@ -83,7 +92,10 @@ class KymaStatusSummaryTest {
         ModulePlan plan = ModulePlan.of(kyma);
         assertThat(plan.valid()).isFalse();
         assertThat(plan.modules()).isEmpty();
-        assertThat(summary.summarise(kyma, plan, List.of()).getConditions().get(0).getMessage())
+        assertThat(summary.summarise(kyma, plan, List.of())
+                        .getConditions()
+                        .get(0)
+                        .getMessage())
                 .contains("longer than 63 characters");
     }
 
@@ -91,19 +103,23 @@ class KymaStatusSummaryTest {
     void theReadyConditionKeepsItsTransitionTimeWhileItsStatusHolds() {
         Kyma kyma = kyma("prod", "istio");
         KymaStatus previous = new KymaStatus();
-        previous.setConditions(List.of(new io.fabric8.kubernetes.api.model.ConditionBuilder().withType("Ready")
-                .withStatus("False").withReason("ComponentsInstalling").withLastTransitionTime("2025-12-31T23:00:00Z")
+        previous.setConditions(List.of(new ConditionBuilder()
+                .withType("Ready")
+                .withStatus("False")
+                .withReason("ComponentsInstalling")
+                .withLastTransitionTime("2025-12-31T23:00:00Z")
                 .build()));
         kyma.setStatus(previous);
-        KymaStatus status = summary.summarise(kyma, ModulePlan.of(kyma),
-                List.of(component("istio", ComponentState.STARTED)));
+        KymaStatus status =
+                summary.summarise(kyma, ModulePlan.of(kyma), List.of(component("istio", ComponentState.STARTED)));
         assertThat(status.getConditions().get(0).getLastTransitionTime()).isEqualTo("2025-12-31T23:00:00Z");
     }
 
     @Test
     void deletingKeepsTheLastCounts() {
         Kyma kyma = kyma("prod", "istio");
-        kyma.setStatus(summary.summarise(kyma, ModulePlan.of(kyma), List.of(component("istio", ComponentState.SUCCESS))));
+        kyma.setStatus(
+                summary.summarise(kyma, ModulePlan.of(kyma), List.of(component("istio", ComponentState.SUCCESS))));
         KymaStatus status = summary.deleting(kyma, 1);
         assertThat(status.getPhase()).isEqualTo(KymaPhase.DELETING);
         assertThat(status.getReadyComponents()).isEqualTo("1/1");
@@ -114,20 +130,21 @@ class KymaStatusSummaryTest {
     void aDrainLabelOutsideTheHandOverOnTheKymaOrAComponentIsReportedBesideReady() {
         Kyma kyma = kyma("prod", "istio", "ory");
         HelmComponent ory = component("ory", ComponentState.SUCCESS);
-        ory.getMetadata().setLabels(java.util.Map.of(io.kyma.operator.api.Labels.SHARD_DRAIN, "paused"));
-        KymaStatus status = summary.summarise(kyma, ModulePlan.of(kyma),
-                List.of(component("istio", ComponentState.SUCCESS), ory));
+        ory.getMetadata().setLabels(Map.of(Labels.SHARD_DRAIN, "paused"));
+        KymaStatus status =
+                summary.summarise(kyma, ModulePlan.of(kyma), List.of(component("istio", ComponentState.SUCCESS), ory));
         assertThat(status.getPhase()).as("ignored: it changes nothing else").isEqualTo(KymaPhase.READY);
         assertThat(status.getConditions()).extracting(c -> c.getType()).containsExactly("Ready", "ShardLabels");
         assertThat(status.getConditions().get(1).getMessage())
                 .startsWith("HelmComponent prod-ory has kyma-project.io/shard-drain=paused: ignored");
-        kyma.getMetadata().setLabels(java.util.Map.of(io.kyma.operator.api.Labels.SHARD_DRAIN, "x"));
+        kyma.getMetadata().setLabels(Map.of(Labels.SHARD_DRAIN, "x"));
         kyma.setStatus(status);
         assertThat(summary.deleting(kyma, 2).getConditions().get(1).getMessage())
                 .startsWith("Kyma prod has kyma-project.io/shard-drain=x: ignored");
-        kyma.getMetadata().setLabels(java.util.Map.of());
+        kyma.getMetadata().setLabels(Map.of());
         assertThat(summary.summarise(kyma, ModulePlan.of(kyma), List.of()).getConditions())
-                .extracting(c -> c.getType()).containsExactly("Ready");
+                .extracting(c -> c.getType())
+                .containsExactly("Ready");
     }
 
     @Test
@@ -148,7 +165,11 @@ class KymaStatusSummaryTest {
 
     static Kyma kyma(String name, String... modules) {
         Kyma kyma = new Kyma();
-        kyma.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("default").withGeneration(3L).build());
+        kyma.setMetadata(new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace("default")
+                .withGeneration(3L)
+                .build());
         kyma.setSpec(new KymaSpec());
         List<Module> list = new ArrayList<>();
         for (String module : modules) {

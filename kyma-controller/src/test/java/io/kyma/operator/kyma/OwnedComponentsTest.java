@@ -25,14 +25,18 @@ import io.kyma.operator.testing.MutableClock;
 /** The Kyma controller's components, read from the shared HelmComponent store, with its own creates seen at once. */
 class OwnedComponentsTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
-    private final SharedStore<HelmComponent> store = new SharedStore<>("Kyma", LeanCache.store(HelmComponent::new), 100);
+    private final SharedStore<HelmComponent> store =
+            new SharedStore<>("Kyma", LeanCache.store(HelmComponent::new), 100);
     /** Hands the events over at once, so that each test sees them in order on its own thread. */
-    private final OwnedComponents owned = new OwnedComponents(store, clock, Duration.ofSeconds(5), (delay, task) -> task.run());
+    private final OwnedComponents owned =
+            new OwnedComponents(store, clock, Duration.ofSeconds(5), (delay, task) -> task.run());
+
     private final List<String> events = new ArrayList<>();
 
     OwnedComponentsTest() {
-        owned.setEventHandler((Event e) -> events.add(e.getRelatedCustomResourceID().getNamespace().orElse("") + "/"
-                + e.getRelatedCustomResourceID().getName()));
+        owned.setEventHandler((Event e) ->
+                events.add(e.getRelatedCustomResourceID().getNamespace().orElse("") + "/"
+                        + e.getRelatedCustomResourceID().getName()));
         owned.start();
     }
 
@@ -42,22 +46,33 @@ class OwnedComponentsTest {
             labels.put(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE);
         }
         HelmComponent component = new HelmComponent();
-        component.setMetadata(new ObjectMetaBuilder().withNamespace("ns").withName(name)
-                .withResourceVersion(resourceVersion).withLabels(labels).addNewOwnerReference().withKind("Kyma")
-                .withName(kyma).withUid("uid-" + kyma).withApiVersion("inventory.kyma-project.io/v1alpha1")
-                .endOwnerReference().build());
+        component.setMetadata(new ObjectMetaBuilder()
+                .withNamespace("ns")
+                .withName(name)
+                .withResourceVersion(resourceVersion)
+                .withLabels(labels)
+                .addNewOwnerReference()
+                .withKind("Kyma")
+                .withName(kyma)
+                .withUid("uid-" + kyma)
+                .withApiVersion("inventory.kyma-project.io/v1alpha1")
+                .endOwnerReference()
+                .build());
         return component;
     }
 
     private static Kyma kyma(String name) {
         Kyma kyma = new Kyma();
-        kyma.setMetadata(new ObjectMetaBuilder().withNamespace("ns").withName(name).build());
+        kyma.setMetadata(
+                new ObjectMetaBuilder().withNamespace("ns").withName(name).build());
         return kyma;
     }
 
     private List<String> seen(String kyma) {
         return owned.getSecondaryResources(kyma(kyma)).stream()
-                .map(c -> c.getMetadata().getName() + "@" + c.getMetadata().getResourceVersion()).sorted().toList();
+                .map(c -> c.getMetadata().getName() + "@" + c.getMetadata().getResourceVersion())
+                .sorted()
+                .toList();
     }
 
     @Test
@@ -97,7 +112,9 @@ class OwnedComponentsTest {
         assertThat(seen("j")).isEmpty();
 
         store.put("ns/k-ory", component("k-ory", "k", "4", true));
-        assertThat(seen("k")).as("the informer is behind: the create's answer wins").containsExactly("k-ory@5");
+        assertThat(seen("k"))
+                .as("the informer is behind: the create's answer wins")
+                .containsExactly("k-ory@5");
         assertThat(owned.pendingCreates()).isEqualTo(1);
 
         store.put("ns/k-ory", component("k-ory", "k", "5", true));
@@ -141,9 +158,11 @@ class OwnedComponentsTest {
     @Test
     void theInformersThreadOnlyQueuesAnOwnerAndChangesWhileItIsQueuedAreOneEvent() {
         List<Runnable> queued = new ArrayList<>();
-        OwnedComponents later = new OwnedComponents(store, clock, Duration.ofSeconds(5), (delay, task) -> queued.add(task));
+        OwnedComponents later =
+                new OwnedComponents(store, clock, Duration.ofSeconds(5), (delay, task) -> queued.add(task));
         List<String> got = new ArrayList<>();
-        later.setEventHandler((Event e) -> got.add(e.getRelatedCustomResourceID().getName()));
+        later.setEventHandler(
+                (Event e) -> got.add(e.getRelatedCustomResourceID().getName()));
         later.start();
         store.put("ns/k-ory", component("k-ory", "k", "1", true));
         store.put("ns/k-ory", component("k-ory", "k", "2", true));
@@ -153,19 +172,21 @@ class OwnedComponentsTest {
         queued.remove(0).run();
         assertThat(got).containsExactly("k");
         store.put("ns/k-ory", component("k-ory", "k", "4", true));
-        assertThat(queued).as("a change after the hand-over queues the owner again").hasSize(1);
+        assertThat(queued)
+                .as("a change after the hand-over queues the owner again")
+                .hasSize(1);
         queued.remove(0).run();
         assertThat(got).containsExactly("k", "k");
     }
 
     /** A hand-over that keeps each task with its delay, to be run by the test. */
-    private record Scheduled(Duration delay, Runnable task) {
-    }
+    private record Scheduled(Duration delay, Runnable task) {}
 
     private OwnedComponents scheduling(List<Scheduled> scheduled, List<String> got) {
-        OwnedComponents later = new OwnedComponents(store, clock, Duration.ofSeconds(5),
-                (delay, task) -> scheduled.add(new Scheduled(delay, task)));
-        later.setEventHandler((Event e) -> got.add(e.getRelatedCustomResourceID().getName()));
+        OwnedComponents later = new OwnedComponents(
+                store, clock, Duration.ofSeconds(5), (delay, task) -> scheduled.add(new Scheduled(delay, task)));
+        later.setEventHandler(
+                (Event e) -> got.add(e.getRelatedCustomResourceID().getName()));
         later.start();
         return later;
     }
@@ -185,21 +206,27 @@ class OwnedComponentsTest {
         scheduling(scheduled, got);
         store.put("ns/k-ory", inState(component("k-ory", "k", "1", true), ComponentState.PENDING, 1));
         store.put("ns/k-istio", inState(component("k-istio", "k", "2", true), ComponentState.PENDING, 1));
-        assertThat(scheduled).as("components appearing: at once, one event while queued").hasSize(1);
+        assertThat(scheduled)
+                .as("components appearing: at once, one event while queued")
+                .hasSize(1);
         assertThat(scheduled.get(0).delay()).isZero();
         scheduled.remove(0).task().run();
 
         store.put("ns/k-ory", inState(component("k-ory", "k", "3", true), ComponentState.STARTED, 1));
         store.put("ns/k-istio", inState(component("k-istio", "k", "4", true), ComponentState.STARTED, 1));
         store.put("ns/k-ory", inState(component("k-ory", "k", "5", true), ComponentState.FAILING, 1));
-        assertThat(scheduled).as("three transitions, one event after the interval").hasSize(1);
+        assertThat(scheduled)
+                .as("three transitions, one event after the interval")
+                .hasSize(1);
         assertThat(scheduled.get(0).delay()).isEqualTo(Duration.ofSeconds(5));
         assertThat(got).containsExactly("k");
         scheduled.remove(0).task().run();
         assertThat(got).containsExactly("k", "k");
 
         store.put("ns/k-ory", inState(component("k-ory", "k", "6", true), ComponentState.RETRYING, 1));
-        assertThat(scheduled).as("after the hand-over a counts change waits again").hasSize(1);
+        assertThat(scheduled)
+                .as("after the hand-over a counts change waits again")
+                .hasSize(1);
         assertThat(scheduled.get(0).delay()).isEqualTo(Duration.ofSeconds(5));
     }
 
@@ -216,12 +243,18 @@ class OwnedComponentsTest {
         scheduled.remove(0).task().run();
 
         store.put("ns/k-ory", inState(component("k-ory", "k", "3", true), ComponentState.SUCCESS, 2));
-        assertThat(scheduled).as("an edited spec").singleElement().extracting(Scheduled::delay)
+        assertThat(scheduled)
+                .as("an edited spec")
+                .singleElement()
+                .extracting(Scheduled::delay)
                 .isEqualTo(Duration.ZERO);
         scheduled.remove(0).task().run();
 
         store.put("ns/k-ory", inState(component("k-ory", "k", "4", true), ComponentState.PENDING, 2));
-        assertThat(scheduled).as("leaving success").singleElement().extracting(Scheduled::delay)
+        assertThat(scheduled)
+                .as("leaving success")
+                .singleElement()
+                .extracting(Scheduled::delay)
                 .isEqualTo(Duration.ZERO);
         scheduled.remove(0).task().run();
 
@@ -238,7 +271,9 @@ class OwnedComponentsTest {
         scheduling(scheduled, got);
         store.put("ns/k-ory", inState(component("k-ory", "k", "1", true), ComponentState.PENDING, 1));
         store.put("ns/k-ory", inState(component("k-ory", "k", "2", true), ComponentState.STARTED, 1));
-        assertThat(scheduled).as("the queued reconcile reads the store after both").hasSize(1);
+        assertThat(scheduled)
+                .as("the queued reconcile reads the store after both")
+                .hasSize(1);
         scheduled.remove(0).task().run();
         assertThat(got).containsExactly("k");
     }
@@ -260,14 +295,17 @@ class OwnedComponentsTest {
     @Test
     void countsOnlyNeedsTheSameSpecNoDeletionAndNoSuccessOnEitherSide() {
         HelmComponent started = inState(component("c", "k", "1", true), ComponentState.STARTED, 1);
-        assertThat(OwnedComponents.countsOnly(started,
-                inState(component("c", "k", "2", true), ComponentState.FAILING, 1))).isTrue();
+        assertThat(OwnedComponents.countsOnly(
+                        started, inState(component("c", "k", "2", true), ComponentState.FAILING, 1)))
+                .isTrue();
         assertThat(OwnedComponents.countsOnly(null, started)).isFalse();
         assertThat(OwnedComponents.countsOnly(started, null)).isFalse();
-        assertThat(OwnedComponents.countsOnly(started,
-                inState(component("c", "k", "2", true), ComponentState.SUCCESS, 1))).isFalse();
-        assertThat(OwnedComponents.countsOnly(started,
-                inState(component("c", "k", "2", true), ComponentState.FAILING, 2))).isFalse();
+        assertThat(OwnedComponents.countsOnly(
+                        started, inState(component("c", "k", "2", true), ComponentState.SUCCESS, 1)))
+                .isFalse();
+        assertThat(OwnedComponents.countsOnly(
+                        started, inState(component("c", "k", "2", true), ComponentState.FAILING, 2)))
+                .isFalse();
         HelmComponent deleting = inState(component("c", "k", "2", true), ComponentState.FAILING, 1);
         deleting.getMetadata().setDeletionTimestamp("2026-01-01T00:00:00Z");
         assertThat(OwnedComponents.countsOnly(started, deleting)).isFalse();

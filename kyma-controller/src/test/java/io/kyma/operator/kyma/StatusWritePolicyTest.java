@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import io.kyma.operator.api.ComponentState;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.KymaStatus;
 import io.kyma.operator.common.Conditions;
 import io.kyma.operator.testing.Modules;
@@ -47,8 +48,11 @@ class StatusWritePolicyTest {
         assertThat(early.writeNow()).isFalse();
         assertThat(early.retryAfter()).contains(Duration.ofSeconds(3));
 
-        assertThat(policy.decide(current, desired, T0, T0.plusSeconds(5)).writeNow()).isTrue();
-        assertThat(policy.decide(current, desired, null, T0).writeNow()).as("unknown last write").isTrue();
+        assertThat(policy.decide(current, desired, T0, T0.plusSeconds(5)).writeNow())
+                .isTrue();
+        assertThat(policy.decide(current, desired, null, T0).writeNow())
+                .as("unknown last write")
+                .isTrue();
     }
 
     @Test
@@ -56,7 +60,8 @@ class StatusWritePolicyTest {
         KymaStatus processing = status(ComponentState.SUCCESS, ComponentState.RETRYING);
         KymaStatus ready = status(ComponentState.SUCCESS, ComponentState.SUCCESS);
         assertThat(ready.getPhase()).isNotEqualTo(processing.getPhase());
-        assertThat(policy.decide(processing, ready, T0, T0.plusMillis(10)).writeNow()).isTrue();
+        assertThat(policy.decide(processing, ready, T0, T0.plusMillis(10)).writeNow())
+                .isTrue();
     }
 
     @Test
@@ -64,7 +69,9 @@ class StatusWritePolicyTest {
         KymaStatus current = status(ComponentState.PENDING);
         KymaStatus desired = status(ComponentState.PENDING);
         desired.setObservedGeneration(current.getObservedGeneration() + 1);
-        assertThat(policy.decide(current, desired, T0, T0.plusMillis(10))).extracting(d -> d.writeNow()).isEqualTo(true);
+        assertThat(policy.decide(current, desired, T0, T0.plusMillis(10)))
+                .extracting(d -> d.writeNow())
+                .isEqualTo(true);
     }
 
     @Test
@@ -87,7 +94,8 @@ class StatusWritePolicyTest {
         for (long t = 0; t <= end + 10_000; t++) {
             Instant now = T0.plusMillis(t);
             final long at = t;
-            boolean event = eventMillis.stream().anyMatch(e -> e == at) || timer.map(now::equals).orElse(false);
+            boolean event = eventMillis.stream().anyMatch(e -> e == at)
+                    || timer.map(now::equals).orElse(false);
             if (!event) {
                 continue;
             }
@@ -100,7 +108,7 @@ class StatusWritePolicyTest {
             }
             timer = decision.retryAfter().map(now::plus);
         }
-        assertThat(stored.getPhase()).isEqualTo(io.kyma.operator.api.KymaPhase.READY);
+        assertThat(stored.getPhase()).isEqualTo(KymaPhase.READY);
         assertThat(writes).isLessThanOrEqualTo(20).isGreaterThanOrEqualTo(2);
     }
 
@@ -108,10 +116,13 @@ class StatusWritePolicyTest {
         List<HelmComponent> components = new ArrayList<>();
         for (String module : modules) {
             long n = module.length() * 1000L;
-            ComponentState state = millis >= 1000 + 3 * n ? ComponentState.SUCCESS
-                    : millis >= 1000 + 2 * n ? ComponentState.RETRYING
-                    : millis >= 1000 + n ? ComponentState.FAILING
-                    : millis >= 1000 ? ComponentState.STARTED : ComponentState.PENDING;
+            ComponentState state = millis >= 1000 + 3 * n
+                    ? ComponentState.SUCCESS
+                    : millis >= 1000 + 2 * n
+                            ? ComponentState.RETRYING
+                            : millis >= 1000 + n
+                                    ? ComponentState.FAILING
+                                    : millis >= 1000 ? ComponentState.STARTED : ComponentState.PENDING;
             components.add(KymaStatusSummaryTest.component(module, state));
         }
         return summary.summarise(full, ModulePlan.of(full), components);
@@ -119,7 +130,7 @@ class StatusWritePolicyTest {
 
     private KymaStatus status(ComponentState... states) {
         List<HelmComponent> components = new ArrayList<>();
-        String[] names = { "istio", "ory" };
+        String[] names = {"istio", "ory"};
         for (int i = 0; i < states.length; i++) {
             components.add(KymaStatusSummaryTest.component(names[i], states[i]));
         }

@@ -18,15 +18,14 @@ import io.kyma.operator.api.Run;
 import io.kyma.operator.manager.limits.ClientRateLimiter;
 import io.kyma.operator.manager.limits.FairTokenQueue;
 import io.kyma.operator.manager.limits.RetryAfter;
-import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.manager.metrics.InformerTraffic;
+import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.manager.metrics.RestClientMetrics;
 import io.kyma.operator.manager.watch.OnePassSerialization;
 
 /** Builds the one client the manager shares between its controllers. */
 public final class KubernetesClients {
-    private KubernetesClients() {
-    }
+    private KubernetesClients() {}
 
     /** Where the API server is: {@code --kubeconfig}, else fabric8's defaults ($KUBECONFIG, ~/.kube/config, in-cluster). */
     public static Config clientConfig(ManagerConfig config) {
@@ -37,21 +36,26 @@ public final class KubernetesClients {
      * A client whose every request passes the QPS/burst limiter (unless turned off) and is measured, and whose
      * retries wait as long as the API server's Retry-After asks.
      */
-    public static KubernetesClient create(Config clientConfig, ManagerConfig config, OperatorMetrics metrics,
-            List<Interceptor> extraInterceptors) {
+    public static KubernetesClient create(
+            Config clientConfig, ManagerConfig config, OperatorMetrics metrics, List<Interceptor> extraInterceptors) {
         return new KubernetesClientBuilder()
                 .withConfig(clientConfig)
-                .withKubernetesSerialization(new OnePassSerialization(List.of(Kyma.class, HelmComponent.class,
-                        Run.class)))
+                .withKubernetesSerialization(
+                        new OnePassSerialization(List.of(Kyma.class, HelmComponent.class, Run.class)))
                 .withHttpClientFactory(new JdkHttpClientFactory())
                 .withHttpClientBuilderConsumer(builder -> {
                     if (config.k8sClientQps() > 0) {
-                        builder.addOrReplaceInterceptor(ClientRateLimiter.NAME, new ClientRateLimiter(
-                                new FairTokenQueue(config.k8sClientQps(), config.k8sClientBurst(), Clock.systemUTC()),
-                                Clock.systemUTC(), metrics.restRateLimiterDuration()::record));
+                        builder.addOrReplaceInterceptor(
+                                ClientRateLimiter.NAME,
+                                new ClientRateLimiter(
+                                        new FairTokenQueue(
+                                                config.k8sClientQps(), config.k8sClientBurst(), Clock.systemUTC()),
+                                        Clock.systemUTC(),
+                                        metrics.restRateLimiterDuration()::record));
                     }
                     builder.addOrReplaceInterceptor(RestClientMetrics.NAME, new RestClientMetrics(metrics));
-                    builder.addOrReplaceInterceptor(InformerTraffic.NAME, new InformerTraffic(metrics, Clock.systemUTC()));
+                    builder.addOrReplaceInterceptor(
+                            InformerTraffic.NAME, new InformerTraffic(metrics, Clock.systemUTC()));
                     builder.addOrReplaceInterceptor(RetryAfter.NAME, new RetryAfter(Clock.systemUTC()));
                     for (Interceptor extra : extraInterceptors) {
                         builder.addOrReplaceInterceptor(extra.getClass().getName(), extra);
@@ -63,7 +67,8 @@ public final class KubernetesClients {
     private static Config fromFile(String path) {
         try {
             Path file = Path.of(path);
-            return Config.fromKubeconfig(null, Files.readString(file), file.toAbsolutePath().toString());
+            return Config.fromKubeconfig(
+                    null, Files.readString(file), file.toAbsolutePath().toString());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read --kubeconfig " + path, e);
         }

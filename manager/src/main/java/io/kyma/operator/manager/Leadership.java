@@ -3,7 +3,6 @@ package io.kyma.operator.manager;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
@@ -43,8 +42,7 @@ final class Leadership {
     private final AtomicReference<Instant> leadingSince = new AtomicReference<>();
     private final AtomicReference<Instant> stoppedAt = new AtomicReference<>();
     private final AtomicReference<Instant> renewed = new AtomicReference<>();
-    private volatile Runnable stopReconciling = () -> {
-    };
+    private volatile Runnable stopReconciling = () -> {};
 
     Leadership(boolean exitOnLoss, ManagerConfig.LeaseTiming timing, Clock clock) {
         this(exitOnLoss ? Leadership::halt : null, timing, clock);
@@ -80,15 +78,22 @@ final class Leadership {
     /** Steps down when {@link #overdue}; cheap, for a scheduler to call every few hundred milliseconds. */
     void checkRenewal() {
         if (overdue(clock.instant())) {
-            LOG.error("The leader lease was last renewed at {}, more than the {} s renew deadline ago", renewed.get(),
+            LOG.error(
+                    "The leader lease was last renewed at {}, more than the {} s renew deadline ago",
+                    renewed.get(),
                     timing.renewDeadline().toMillis() / 1000.0);
             stopped();
         }
     }
 
     LeaderElectionConfiguration configuration(ManagerConfig config) {
-        return new LeaderElectionConfiguration(config.leaseName(), config.leaderElectionNamespace().orElse(null),
-                timing.duration(), timing.renewDeadline(), timing.retryPeriod(), identity,
+        return new LeaderElectionConfiguration(
+                config.leaseName(),
+                config.leaderElectionNamespace().orElse(null),
+                timing.duration(),
+                timing.renewDeadline(),
+                timing.retryPeriod(),
+                identity,
                 new LeaderCallbacks(this::started, this::stopped, leader -> LOG.info("Leader is now {}", leader)),
                 false);
     }

@@ -21,8 +21,8 @@ import io.fabric8.kubernetes.client.http.Interceptor;
  * the other replicas. fabric8's elector renews with a JSON merge patch of the whole Lease, so the body has both.
  */
 final class LeaseRenewals implements Interceptor {
-    private static final Pattern LEASE_PATH = Pattern.compile(
-            "/apis/coordination\\.k8s\\.io/v1/namespaces/[^/]+/leases(/[^/]+)?");
+    private static final Pattern LEASE_PATH =
+            Pattern.compile("/apis/coordination\\.k8s\\.io/v1/namespaces/[^/]+/leases(/[^/]+)?");
     private static final Pattern HOLDER = Pattern.compile("\"holderIdentity\"\\s*:\\s*\"([^\"]*)\"");
     private static final Pattern RENEW_TIME = Pattern.compile("\"renewTime\"\\s*:\\s*\"([^\"]*)\"");
 
@@ -36,7 +36,8 @@ final class LeaseRenewals implements Interceptor {
 
     @Override
     public void after(HttpRequest request, HttpResponse<?> response, AsyncBody.Consumer<List<ByteBuffer>> consumer) {
-        if (HttpResponse.isSuccessful(response.code()) && leaseWrite(request.method(), request.uri().getPath())) {
+        if (HttpResponse.isSuccessful(response.code())
+                && leaseWrite(request.method(), request.uri().getPath())) {
             renewTime(request.bodyString(), identity).ifPresent(renewed);
         }
     }

@@ -1,29 +1,30 @@
 package io.kyma.operator.manager;
 
 import java.time.Clock;
+import java.util.Arrays;
 import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import ch.qos.logback.classic.Level;
-
+import io.fabric8.kubernetes.client.Config;
 import io.kyma.operator.run.RemoteJobClient;
+
+import ch.qos.logback.classic.Level;
 
 /** Entry point of the manager: reads the configuration, then runs every controller until SIGTERM. */
 public final class Main {
     private static final Logger LOG = LoggerFactory.getLogger(Main.class);
 
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) {
         // Before any HTTP client exists: lets a job-service request carry the server's name as its Host header while
         // it connects to the address the operator checked (ServerAddresses).
         String restricted = System.getProperty("jdk.httpclient.allowRestrictedHeaders", "");
-        if (java.util.Arrays.stream(restricted.split(",")).noneMatch(h -> h.trim().equalsIgnoreCase("host"))) {
-            System.setProperty("jdk.httpclient.allowRestrictedHeaders", restricted.isBlank() ? "host"
-                    : restricted + ",host");
+        if (Arrays.stream(restricted.split(",")).noneMatch(h -> h.trim().equalsIgnoreCase("host"))) {
+            System.setProperty(
+                    "jdk.httpclient.allowRestrictedHeaders", restricted.isBlank() ? "host" : restricted + ",host");
         }
         // Before any HTTP client exists: what an answer's headers may take, counted in the answer budget.
         if (System.getProperty("jdk.http.maxHeaderSize") == null) {
@@ -44,7 +45,7 @@ public final class Main {
         LOG.info("Starting kyma-operator with {}", config.describe());
 
         Clock clock = Clock.systemUTC();
-        io.fabric8.kubernetes.client.Config clientConfig;
+        Config clientConfig;
         try {
             clientConfig = KubernetesClients.clientConfig(config);
         } catch (RuntimeException e) {
@@ -53,8 +54,13 @@ public final class Main {
             System.exit(2);
             return;
         }
-        KymaOperator manager = new KymaOperator(config, clientConfig, clock, List.of(),
-                KymaOperator.standardControllers(config, clock, clientConfig), true);
+        KymaOperator manager = new KymaOperator(
+                config,
+                clientConfig,
+                clock,
+                List.of(),
+                KymaOperator.standardControllers(config, clock, clientConfig),
+                true);
         ManagerEndpoints endpoints;
         try {
             endpoints = manager.serveEndpoints();
@@ -63,13 +69,17 @@ public final class Main {
             System.exit(2);
             return;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            LOG.info("Stopping: letting in-flight reconciles finish (at most {}s)",
-                    KymaOperator.GRACEFUL_STOP.toSeconds());
-            manager.close();
-            endpoints.close();
-            LOG.info("Stopped");
-        }, "shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            LOG.info(
+                                    "Stopping: letting in-flight reconciles finish (at most {}s)",
+                                    KymaOperator.GRACEFUL_STOP.toSeconds());
+                            manager.close();
+                            endpoints.close();
+                            LOG.info("Stopped");
+                        },
+                        "shutdown"));
         endpoints.metricsAddress().ifPresent(a -> LOG.info("Serving /metrics on {}", a));
         endpoints.probesAddress().ifPresent(a -> LOG.info("Serving /healthz and /readyz on {}", a));
         manager.start();

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.manager.shard.Shards;
@@ -60,52 +61,141 @@ public record ManagerConfig(
      * How the leader Lease is held: taken over once not renewed for {@code duration}; a leader that has not renewed it
      * for {@code renewDeadline} stops; renewals are tried every {@code retryPeriod}.
      */
-    public record LeaseTiming(Duration duration, Duration renewDeadline, Duration retryPeriod) {
-    }
+    public record LeaseTiming(Duration duration, Duration renewDeadline, Duration retryPeriod) {}
 
     public static final String ENV_PREFIX = "KYMA_OPERATOR_";
 
     /** Every flag, its default and its meaning; the order is the order of {@code --help}. */
     public enum Flag {
-        KUBECONFIG("kubeconfig", "", "Path of a kubeconfig file; empty uses $KUBECONFIG, ~/.kube/config or the in-cluster account."),
+        KUBECONFIG(
+                "kubeconfig",
+                "",
+                "Path of a kubeconfig file; empty uses $KUBECONFIG, ~/.kube/config or the in-cluster account."),
         NAMESPACE("namespace", "", "Namespace to watch; empty watches all namespaces."),
-        TRANSITION_UNIT("transition-unit", "1s", "Time unit of the HelmComponent lifecycle (pending 1 unit, then N units per state, N = length of the module name)."),
-        KYMA_STATUS_INTERVAL("kyma-status-interval", "5s", "Least time between two Kyma status writes that only update component counts, and how long component changes that only move counts are gathered before the Kyma reconciles."),
-        MAX_CONCURRENT_RECONCILES("max-concurrent-reconciles", "50", "Size of the reconcile thread pool shared by all controllers."),
-        ADMISSION_BACKLOG("admission-backlog", "0", "HelmComponent reconciles that may be waiting for a worker while the next Kyma in line (oldest first) is admitted and gets its components; 0 uses twice --max-concurrent-reconciles, -1 admits every Kyma at once."),
-        LOW_PRIORITY_MAX_WAIT("low-priority-max-wait", "30s", "Reconciles with nothing due (a finished component or Run, a Ready Kyma, a Kyma waiting in line) wait behind due ones; once the oldest has waited this long, the two take turns."),
+        TRANSITION_UNIT(
+                "transition-unit",
+                "1s",
+                "Time unit of the HelmComponent lifecycle (pending 1 unit, then N units per state, N = length of the module name)."),
+        KYMA_STATUS_INTERVAL(
+                "kyma-status-interval",
+                "5s",
+                "Least time between two Kyma status writes that only update component counts, and how long component changes that only move counts are gathered before the Kyma reconciles."),
+        MAX_CONCURRENT_RECONCILES(
+                "max-concurrent-reconciles", "50", "Size of the reconcile thread pool shared by all controllers."),
+        ADMISSION_BACKLOG(
+                "admission-backlog",
+                "0",
+                "HelmComponent reconciles that may be waiting for a worker while the next Kyma in line (oldest first) is admitted and gets its components; 0 uses twice --max-concurrent-reconciles, -1 admits every Kyma at once."),
+        LOW_PRIORITY_MAX_WAIT(
+                "low-priority-max-wait",
+                "30s",
+                "Reconciles with nothing due (a finished component or Run, a Ready Kyma, a Kyma waiting in line) wait behind due ones; once the oldest has waited this long, the two take turns."),
         LOG_LEVEL("log-level", "info", "Log level: error, warn, info, debug or trace."),
-        FAILURE_BASE_DELAY("failure-base-delay", "1s", "First retry delay after a failed reconcile; it doubles with each further failure."),
+        FAILURE_BASE_DELAY(
+                "failure-base-delay",
+                "1s",
+                "First retry delay after a failed reconcile; it doubles with each further failure."),
         FAILURE_MAX_DELAY("failure-max-delay", "1000s", "Longest retry delay after failed reconciles."),
-        RATE_LIMITER_FREQUENCY("rate-limiter-frequency", "30", "Retries of failed reconciles per second, shared by all controllers (token bucket rate)."),
+        RATE_LIMITER_FREQUENCY(
+                "rate-limiter-frequency",
+                "30",
+                "Retries of failed reconciles per second, shared by all controllers (token bucket rate)."),
         RATE_LIMITER_BURST("rate-limiter-burst", "200", "Burst of the shared retry token bucket."),
-        MAX_RECONCILE_RATE("max-reconcile-rate", "0", "Reconciles per second across all controllers; 0 turns the global gate off."),
-        K8S_CLIENT_QPS("k8s-client-qps", "150", "API requests per second of the manager's client; 0 or less turns the client limiter off."),
+        MAX_RECONCILE_RATE(
+                "max-reconcile-rate",
+                "0",
+                "Reconciles per second across all controllers; 0 turns the global gate off."),
+        K8S_CLIENT_QPS(
+                "k8s-client-qps",
+                "150",
+                "API requests per second of the manager's client; 0 or less turns the client limiter off."),
         K8S_CLIENT_BURST("k8s-client-burst", "150", "Burst of the client's request token bucket."),
         SYNC_PERIOD("sync-period", "10h", "Every resource is reconciled at least this often, without any event."),
-        INFORMER_LIST_LIMIT("informer-list-limit", "500", "Objects per page when an informer lists its resources (at start and after a lost watch); 0 lists all in one response."),
-        TEMPORARY_CACHE_MAX("temporary-cache-max", "5000", "Most write answers each controller keeps until its watch delivers them (read after write); beyond it a write that races its own watch event is retried on a 409."),
-        RECONCILE_TIMEOUT("reconcile-timeout", "1m", "A reconcile running longer is interrupted, counted as failed and retried with backoff."),
-        METRICS_BIND_ADDRESS("metrics-bind-address", ":8080", "Address of the Prometheus /metrics endpoint ([host]:port); 0 turns it off."),
-        HEALTH_PROBE_BIND_ADDRESS("health-probe-bind-address", ":8081", "Address of /healthz and /readyz ([host]:port); 0 turns it off."),
+        INFORMER_LIST_LIMIT(
+                "informer-list-limit",
+                "500",
+                "Objects per page when an informer lists its resources (at start and after a lost watch); 0 lists all in one response."),
+        TEMPORARY_CACHE_MAX(
+                "temporary-cache-max",
+                "5000",
+                "Most write answers each controller keeps until its watch delivers them (read after write); beyond it a write that races its own watch event is retried on a 409."),
+        RECONCILE_TIMEOUT(
+                "reconcile-timeout",
+                "1m",
+                "A reconcile running longer is interrupted, counted as failed and retried with backoff."),
+        METRICS_BIND_ADDRESS(
+                "metrics-bind-address",
+                ":8080",
+                "Address of the Prometheus /metrics endpoint ([host]:port); 0 turns it off."),
+        HEALTH_PROBE_BIND_ADDRESS(
+                "health-probe-bind-address", ":8081", "Address of /healthz and /readyz ([host]:port); 0 turns it off."),
         REMOTE_SERVER_URL("remote-server-url", "", "Job service (http or https URL) for Runs without spec.server."),
-        RUN_POLL_INTERVAL("run-poll-interval", "5s", "How often a running Run polls its job, unless spec.pollInterval says otherwise."),
-        RUN_CLEANUP_TIMEOUT("run-cleanup-timeout", "5m", "How long deleting a Run keeps trying to cancel its job on an unreachable server."),
-        REMOTE_CONNECT_TIMEOUT("remote-connect-timeout", "2s", "A job service that does not accept a connection within this time counts as unreachable."),
-        REMOTE_REQUEST_TIMEOUT("remote-request-timeout", "10s", "Longest time of one job service request, from connecting to the last byte of the answer."),
-        REMOTE_RESPONSE_LIMIT("remote-response-limit", "256Ki", "Largest job service answer read (bytes, or with Ki/Mi suffix; 64Ki to 1Gi); a larger one fails the Run."),
-        REMOTE_MAX_IN_FLIGHT("remote-max-in-flight", "32", "Most job service calls in flight at once (1 to 1024), fewer when that many answers of --remote-response-limit would not fit an eighth of the heap."),
-        REMOTE_MAX_IN_FLIGHT_PER_SERVER("remote-max-in-flight-per-server", "4", "Most job service calls in flight at once to one server (scheme, host and port; 1 to 1024)."),
-        RUN_STATUS_INTERVAL("run-status-interval", "5s", "Least time between two status writes of a running Run that only report its job's state text or log, and between two writes of a change of whether its server answers; phase and other condition changes are written at once."),
-        REMOTE_SERVER_ALLOW("remote-server-allow", "", "Where spec.server may point: comma-separated host names, *.domain wildcards, IP addresses and CIDR ranges; empty allows all but loopback, link-local, the operator's and the API server's addresses, which only an address or range listed here allows."),
-        LEADER_ELECT("leader-elect", "false", "Elect a leader through a Lease, so that of several replicas only one reconciles."),
-        LEADER_ELECTION_NAMESPACE("leader-election-namespace", "", "Namespace of the leader-election Lease; empty uses the namespace the operator runs in."),
-        LEADER_ELECTION_LEASE_DURATION("leader-election-lease-duration", "15s", "How long a Lease not renewed keeps others from taking over; more than the renew deadline."),
-        LEADER_ELECTION_RENEW_DEADLINE("leader-election-renew-deadline", "10s", "A leader that has not renewed its Lease for this long stops reconciling and exits; more than the retry period."),
-        LEADER_ELECTION_RETRY_PERIOD("leader-election-retry-period", "2s", "How often a replica tries to take or renew the Lease."),
-        LEADER_ELECTION_ID("leader-election-id", "kyma-operator-leader", "Name of the leader-election Lease; unless given, with --namespace set it is kyma-operator-leader-<namespace>."),
-        SHARDS("shards", "1", "Number of operator replicas that split the Kymas, HelmComponents and Runs between them by the label kyma-project.io/shard (1 to 64); 1 runs unsharded."),
-        SHARD_ID("shard-id", "0", "This replica's shard, from 0 to --shards minus 1; a name ending in -N (a StatefulSet pod's name) means N.");
+        RUN_POLL_INTERVAL(
+                "run-poll-interval",
+                "5s",
+                "How often a running Run polls its job, unless spec.pollInterval says otherwise."),
+        RUN_CLEANUP_TIMEOUT(
+                "run-cleanup-timeout",
+                "5m",
+                "How long deleting a Run keeps trying to cancel its job on an unreachable server."),
+        REMOTE_CONNECT_TIMEOUT(
+                "remote-connect-timeout",
+                "2s",
+                "A job service that does not accept a connection within this time counts as unreachable."),
+        REMOTE_REQUEST_TIMEOUT(
+                "remote-request-timeout",
+                "10s",
+                "Longest time of one job service request, from connecting to the last byte of the answer."),
+        REMOTE_RESPONSE_LIMIT(
+                "remote-response-limit",
+                "256Ki",
+                "Largest job service answer read (bytes, or with Ki/Mi suffix; 64Ki to 1Gi); a larger one fails the Run."),
+        REMOTE_MAX_IN_FLIGHT(
+                "remote-max-in-flight",
+                "32",
+                "Most job service calls in flight at once (1 to 1024), fewer when that many answers of --remote-response-limit would not fit an eighth of the heap."),
+        REMOTE_MAX_IN_FLIGHT_PER_SERVER(
+                "remote-max-in-flight-per-server",
+                "4",
+                "Most job service calls in flight at once to one server (scheme, host and port; 1 to 1024)."),
+        RUN_STATUS_INTERVAL(
+                "run-status-interval",
+                "5s",
+                "Least time between two status writes of a running Run that only report its job's state text or log, and between two writes of a change of whether its server answers; phase and other condition changes are written at once."),
+        REMOTE_SERVER_ALLOW(
+                "remote-server-allow",
+                "",
+                "Where spec.server may point: comma-separated host names, *.domain wildcards, IP addresses and CIDR ranges; empty allows all but loopback, link-local, the operator's and the API server's addresses, which only an address or range listed here allows."),
+        LEADER_ELECT(
+                "leader-elect",
+                "false",
+                "Elect a leader through a Lease, so that of several replicas only one reconciles."),
+        LEADER_ELECTION_NAMESPACE(
+                "leader-election-namespace",
+                "",
+                "Namespace of the leader-election Lease; empty uses the namespace the operator runs in."),
+        LEADER_ELECTION_LEASE_DURATION(
+                "leader-election-lease-duration",
+                "15s",
+                "How long a Lease not renewed keeps others from taking over; more than the renew deadline."),
+        LEADER_ELECTION_RENEW_DEADLINE(
+                "leader-election-renew-deadline",
+                "10s",
+                "A leader that has not renewed its Lease for this long stops reconciling and exits; more than the retry period."),
+        LEADER_ELECTION_RETRY_PERIOD(
+                "leader-election-retry-period", "2s", "How often a replica tries to take or renew the Lease."),
+        LEADER_ELECTION_ID(
+                "leader-election-id",
+                "kyma-operator-leader",
+                "Name of the leader-election Lease; unless given, with --namespace set it is kyma-operator-leader-<namespace>."),
+        SHARDS(
+                "shards",
+                "1",
+                "Number of operator replicas that split the Kymas, HelmComponents and Runs between them by the label kyma-project.io/shard (1 to 64); 1 runs unsharded."),
+        SHARD_ID(
+                "shard-id",
+                "0",
+                "This replica's shard, from 0 to --shards minus 1; a name ending in -N (a StatefulSet pod's name) means N.");
 
         final String name;
         final String defaultValue;
@@ -225,15 +315,15 @@ public record ManagerConfig(
         Duration retryPeriod = positiveDuration(Flag.LEADER_ELECTION_RETRY_PERIOD, raw);
         if (duration.compareTo(renewDeadline) <= 0) {
             throw new ConfigException(Flag.LEADER_ELECTION_LEASE_DURATION.flagName() + " must be longer than "
-                    + Flag.LEADER_ELECTION_RENEW_DEADLINE.flagName() + ", got " + raw.get(
-                            Flag.LEADER_ELECTION_LEASE_DURATION) + " and " + raw.get(
-                                    Flag.LEADER_ELECTION_RENEW_DEADLINE));
+                    + Flag.LEADER_ELECTION_RENEW_DEADLINE.flagName() + ", got "
+                    + raw.get(Flag.LEADER_ELECTION_LEASE_DURATION) + " and "
+                    + raw.get(Flag.LEADER_ELECTION_RENEW_DEADLINE));
         }
         if (renewDeadline.compareTo(retryPeriod) <= 0) {
             throw new ConfigException(Flag.LEADER_ELECTION_RENEW_DEADLINE.flagName() + " must be longer than "
-                    + Flag.LEADER_ELECTION_RETRY_PERIOD.flagName() + ", got " + raw.get(
-                            Flag.LEADER_ELECTION_RENEW_DEADLINE) + " and " + raw.get(
-                                    Flag.LEADER_ELECTION_RETRY_PERIOD));
+                    + Flag.LEADER_ELECTION_RETRY_PERIOD.flagName() + ", got "
+                    + raw.get(Flag.LEADER_ELECTION_RENEW_DEADLINE) + " and "
+                    + raw.get(Flag.LEADER_ELECTION_RETRY_PERIOD));
         }
         return new LeaseTiming(duration, renewDeadline, retryPeriod);
     }
@@ -264,7 +354,8 @@ public record ManagerConfig(
     /** A shard number, or a StatefulSet pod's name whose ordinal is the number. */
     private static int shardNumber(String text) {
         // a StatefulSet pod's name is a DNS label; a bare "-1" is a negative number, not a name
-        var m = java.util.regex.Pattern.compile("(?:[a-z0-9](?:[-a-z0-9]*[a-z0-9])?-)?([0-9]{1,6})").matcher(text);
+        var m = Pattern.compile("(?:[a-z0-9](?:[-a-z0-9]*[a-z0-9])?-)?([0-9]{1,6})")
+                .matcher(text);
         if (!m.matches()) {
             throw new IllegalArgumentException("'" + text + "' is neither a number from 0 nor a pod name ending in -N");
         }
@@ -282,8 +373,9 @@ public record ManagerConfig(
                 + "Runs the Kyma, HelmComponent and Run controllers. Every flag can also be set by an environment\n"
                 + "variable: " + ENV_PREFIX + "<FLAG IN UPPER SNAKE CASE>; a flag wins over its variable.\n\nFlags:\n");
         for (Flag flag : Flag.values()) {
-            out.append(String.format("  %-36s %s%n  %-36s (env %s, default \"%s\")%n", flag.flagName() + " value",
-                    flag.description, "", flag.envName(), flag.defaultValue));
+            out.append(String.format(
+                    "  %-36s %s%n  %-36s (env %s, default \"%s\")%n",
+                    flag.flagName() + " value", flag.description, "", flag.envName(), flag.defaultValue));
         }
         return out.toString();
     }
@@ -310,9 +402,12 @@ public record ManagerConfig(
         parts.add("informer-list-limit=" + informerListLimit);
         parts.add("temporary-cache-max=" + temporaryCacheMax);
         parts.add("reconcile-timeout=" + GoDuration.format(reconcileTimeout));
-        parts.add("metrics-bind-address=" + metricsBindAddress.map(BindAddress::toString).orElse("0"));
-        parts.add("health-probe-bind-address=" + healthProbeBindAddress.map(BindAddress::toString).orElse("0"));
-        parts.add("remote-server-url=" + remoteServerUrl.map(JobServerUrl::toString).orElse("<none>"));
+        parts.add("metrics-bind-address="
+                + metricsBindAddress.map(BindAddress::toString).orElse("0"));
+        parts.add("health-probe-bind-address="
+                + healthProbeBindAddress.map(BindAddress::toString).orElse("0"));
+        parts.add("remote-server-url="
+                + remoteServerUrl.map(JobServerUrl::toString).orElse("<none>"));
         parts.add("run-poll-interval=" + GoDuration.format(runPollInterval));
         parts.add("run-cleanup-timeout=" + GoDuration.format(runCleanupTimeout));
         parts.add("remote-connect-timeout=" + GoDuration.format(remoteConnectTimeout));
@@ -386,15 +481,18 @@ public record ManagerConfig(
 
     /** Bytes: a whole number, optionally with a Ki, Mi or Gi suffix, from 64Ki to 1Gi. */
     private static long byteSize(String text) {
-        var m = java.util.regex.Pattern.compile("([0-9]{1,10})(Ki|Mi|Gi)?").matcher(text);
+        var m = Pattern.compile("([0-9]{1,10})(Ki|Mi|Gi)?").matcher(text);
         if (!m.matches()) {
             throw new IllegalArgumentException("'" + text + "' is not a size such as 4Mi, 512Ki or 1048576");
         }
-        long value = Long.parseLong(m.group(1)) << (m.group(2) == null ? 0 : switch (m.group(2)) {
-            case "Ki" -> 10;
-            case "Mi" -> 20;
-            default -> 30;
-        });
+        long value = Long.parseLong(m.group(1))
+                << (m.group(2) == null
+                        ? 0
+                        : switch (m.group(2)) {
+                            case "Ki" -> 10;
+                            case "Mi" -> 20;
+                            default -> 30;
+                        });
         if (value < 64 << 10 || value > 1 << 30) {
             throw new IllegalArgumentException("must be from 64Ki to 1Gi, got " + text);
         }

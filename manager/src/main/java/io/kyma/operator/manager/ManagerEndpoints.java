@@ -1,6 +1,5 @@
 package io.kyma.operator.manager;
 
-import io.kyma.operator.common.DaemonThreads;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -16,6 +15,8 @@ import java.util.function.Supplier;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
+import io.kyma.operator.common.DaemonThreads;
+
 /** The HTTP endpoints of the manager: {@code /metrics} on one address, {@code /healthz} and {@code /readyz} on another. */
 public final class ManagerEndpoints implements AutoCloseable {
     private final List<HttpServer> servers = new ArrayList<>();
@@ -25,8 +26,9 @@ public final class ManagerEndpoints implements AutoCloseable {
     public ManagerEndpoints(ManagerConfig config, Supplier<String> scrape, BooleanSupplier ready) {
         config.metricsBindAddress().ifPresent(address -> {
             HttpServer server = listen(address, "--metrics-bind-address");
-            server.createContext("/metrics", exchange -> respond(exchange, 200,
-                    "text/plain; version=0.0.4; charset=utf-8", scrape.get()));
+            server.createContext(
+                    "/metrics",
+                    exchange -> respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", scrape.get()));
             metricsAddress = Optional.of(server.getAddress());
         });
         config.healthProbeBindAddress().ifPresent(address -> {

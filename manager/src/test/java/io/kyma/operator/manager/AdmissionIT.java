@@ -51,28 +51,39 @@ class AdmissionIT {
     @Test
     void kymasCreatedTogetherGetTheirComponentsOldestFirstAndTheOthersSayTheyAreQueued() {
         try (History history = new History(admin, NS)) {
-            List<String> names = IntStream.range(0, KYMAS).mapToObj(i -> String.format("kyma-%02d", i)).toList();
+            List<String> names = IntStream.range(0, KYMAS)
+                    .mapToObj(i -> String.format("kyma-%02d", i))
+                    .toList();
             // created in name order: within one second of creation time, the line is ordered by name
-            names.forEach(name -> admin.resource(Samples.kyma(NS, name, MODULES)).create());
-            try (RunningManager manager = new RunningManager(NS, "--transition-unit", "20ms",
-                    "--max-concurrent-reconciles", "4", "--admission-backlog", "6")) {
-                await().atMost(Duration.ofSeconds(120)).until(() -> names.stream()
-                    .allMatch(name -> phase(admin.resources(Kyma.class).inNamespace(NS).withName(name).get())
-                            == KymaPhase.READY));
+            names.forEach(
+                    name -> admin.resource(Samples.kyma(NS, name, MODULES)).create());
+            try (RunningManager manager = new RunningManager(
+                    NS, "--transition-unit", "20ms", "--max-concurrent-reconciles", "4", "--admission-backlog", "6")) {
+                await().atMost(Duration.ofSeconds(120))
+                        .until(() -> names.stream()
+                                .allMatch(name -> phase(admin.resources(Kyma.class)
+                                                .inNamespace(NS)
+                                                .withName(name)
+                                                .get())
+                                        == KymaPhase.READY));
                 assertThat(manager.manager.metrics().scrape()).contains("kyma_operator_admission_waiting 0.0");
             }
 
             Map<String, Long> firstCreate = new HashMap<>();
             for (History.Event event : history.events()) {
                 if (event.action() == Watcher.Action.ADDED && event.object() instanceof HelmComponent component) {
-                    firstCreate.merge(component.getMetadata().getLabels().get(Labels.KYMA),
-                            Long.parseLong(component.getMetadata().getResourceVersion()), Math::min);
+                    firstCreate.merge(
+                            component.getMetadata().getLabels().get(Labels.KYMA),
+                            Long.parseLong(component.getMetadata().getResourceVersion()),
+                            Math::min);
                 }
             }
             assertThat(firstCreate).hasSize(KYMAS);
             // One Kyma's components fill the bound, so each is admitted once the one before has its components.
             List<Long> inOrder = names.stream().map(firstCreate::get).toList();
-            assertThat(inOrder).as("first component create of each Kyma, oldest Kyma first").isSorted();
+            assertThat(inOrder)
+                    .as("first component create of each Kyma, oldest Kyma first")
+                    .isSorted();
 
             List<Kyma> last = history.kymaVersions(names.get(KYMAS - 1));
             assertThat(last).as("the youngest Kyma waited for its turn").anySatisfy(k -> {
@@ -82,12 +93,15 @@ class AdmissionIT {
                     assertThat(c.getMessage()).contains("ahead in line");
                 });
             });
-            assertThat(last.stream().map(AdmissionIT::phase).distinct().toList()).as("phases in order")
+            assertThat(last.stream().map(AdmissionIT::phase).distinct().toList())
+                    .as("phases in order")
                     .containsSubsequence(KymaPhase.PENDING, KymaPhase.PROCESSING, KymaPhase.READY);
         }
     }
 
     private static KymaPhase phase(Kyma kyma) {
-        return kyma == null || kyma.getStatus() == null ? null : kyma.getStatus().getPhase();
+        return kyma == null || kyma.getStatus() == null
+                ? null
+                : kyma.getStatus().getPhase();
     }
 }

@@ -37,13 +37,17 @@ class AlertRulesTest {
     void thePrometheusRuleCarriesTheRulesFileGroups() throws IOException {
         String alerts = Files.readString(DIR.resolve("alerts.yaml"));
         String groups = alerts.substring(alerts.indexOf("\ngroups:") + 1);
-        String expected = HEADER + groups.lines().map(line -> line.isEmpty() ? line : "  " + line)
-                .collect(Collectors.joining("\n", "", "\n"));
+        String expected = HEADER
+                + groups.lines()
+                        .map(line -> line.isEmpty() ? line : "  " + line)
+                        .collect(Collectors.joining("\n", "", "\n"));
         Path rule = DIR.resolve("prometheus-rule.yaml");
         if (Boolean.getBoolean("manifests.write")) {
             Files.writeString(rule, expected);
         }
-        assertThat(Files.readString(rule)).as("prometheus-rule.yaml is generated from alerts.yaml").isEqualTo(expected);
+        assertThat(Files.readString(rule))
+                .as("prometheus-rule.yaml is generated from alerts.yaml")
+                .isEqualTo(expected);
         Map<String, Object> parsedRule = Serialization.unmarshal(Files.readString(rule), Map.class);
         Map<String, Object> parsedAlerts = Serialization.unmarshal(alerts, Map.class);
         assertThat(((Map<?, ?>) parsedRule.get("spec")).get("groups")).isEqualTo(parsedAlerts.get("groups"));
@@ -53,14 +57,21 @@ class AlertRulesTest {
     void everyRuleHasASeverityASummaryAndATestFiringAndNotFiring() throws IOException {
         Map<String, Object> alerts = Serialization.unmarshal(Files.readString(DIR.resolve("alerts.yaml")), Map.class);
         String tests = Files.readString(DIR.resolve("alerts-test.yaml"));
-        List<Map<String, Object>> rules = ((List<Map<String, Object>>) alerts.get("groups")).stream()
-                .flatMap(g -> ((List<Map<String, Object>>) g.get("rules")).stream()).toList();
+        List<Map<String, Object>> rules = ((List<Map<String, Object>>) alerts.get("groups"))
+                .stream()
+                        .flatMap(g -> ((List<Map<String, Object>>) g.get("rules")).stream())
+                        .toList();
         assertThat(rules).hasSizeGreaterThanOrEqualTo(7);
         for (Map<String, Object> rule : rules) {
             String name = (String) rule.get("alert");
-            assertThat(((Map<?, ?>) rule.get("labels")).get("severity")).as(name).isIn("warning", "critical");
-            assertThat(((Map<?, ?>) rule.get("annotations")).get("summary")).as(name).isNotNull();
-            assertThat(rule.get("expr").toString()).as(name + " selects the operator's job")
+            assertThat(((Map<?, ?>) rule.get("labels")).get("severity"))
+                    .as(name)
+                    .isIn("warning", "critical");
+            assertThat(((Map<?, ?>) rule.get("annotations")).get("summary"))
+                    .as(name)
+                    .isNotNull();
+            assertThat(rule.get("expr").toString())
+                    .as(name + " selects the operator's job")
                     .contains("job=\"" + DashboardPanels.JOB + "\"");
             // promtool checks the cases; here: each rule has one where it fires and one where it does not
             assertThat(tests).as(name + " firing").containsPattern("alertname: " + name + "\\s+exp_alerts:\\s+- ");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -20,15 +21,17 @@ class AnswerBudgetDocTest {
         Path root = Crds.repositoryRoot();
         String deployment = Files.readString(root.resolve("config/manager/manager.yaml"));
         Matcher percent = Pattern.compile("-XX:MaxRAMPercentage=([0-9]+)").matcher(deployment);
-        Matcher limit = Pattern.compile("limits:\\s*\\n(?:\\s+cpu: \\S+\\n)?\\s+memory: ([0-9]+)Mi").matcher(deployment);
+        Matcher limit = Pattern.compile("limits:\\s*\\n(?:\\s+cpu: \\S+\\n)?\\s+memory: ([0-9]+)Mi")
+                .matcher(deployment);
         assertThat(percent.find()).isTrue();
         assertThat(limit.find()).as("the memory limit").isTrue();
         long heap = Long.parseLong(limit.group(1)) * (1 << 20) * Long.parseLong(percent.group(1)) / 100;
-        ManagerConfig defaults = ManagerConfig.parse(new String[0], java.util.Map.of());
+        ManagerConfig defaults = ManagerConfig.parse(new String[0], Map.of());
         int inFlight = JobCalls.inFlightFor(heap / 8, defaults.remoteResponseLimit(), defaults.remoteMaxInFlight());
         String docs = Files.readString(root.resolve("docs/reliability.md")).replaceAll("\\s+", " ");
-        assertThat(docs).contains(String.format("about %d MiB, %.1f MiB, which %d calls of %d KiB fill, so %d are in"
-                + " flight at most", heap >> 20, heap / 8.0 / (1 << 20), inFlight, defaults.remoteResponseLimit() >> 10,
-                inFlight));
+        assertThat(docs)
+                .contains(String.format(
+                        "about %d MiB, %.1f MiB, which %d calls of %d KiB fill, so %d are in" + " flight at most",
+                        heap >> 20, heap / 8.0 / (1 << 20), inFlight, defaults.remoteResponseLimit() >> 10, inFlight));
     }
 }

@@ -35,16 +35,18 @@ class ContainerLayoutIT {
 
         Result help = run(dockerfile, "--help");
         assertThat(help.exit()).as(help.output()).isZero();
-        assertThat(help.output()).contains("Usage: java -jar kyma-operator.jar", "--leader-elect",
-                "Picked up JAVA_TOOL_OPTIONS: " + javaToolOptionsHere(dockerfile));
+        assertThat(help.output())
+                .contains(
+                        "Usage: java -jar kyma-operator.jar",
+                        "--leader-elect",
+                        "Picked up JAVA_TOOL_OPTIONS: " + javaToolOptionsHere(dockerfile));
 
         Result bad = run(dockerfile, "--transition-unit=soon");
         assertThat(bad.exit()).isEqualTo(2);
         assertThat(bad.output()).contains("--transition-unit");
     }
 
-    private record Result(int exit, String output) {
-    }
+    private record Result(int exit, String output) {}
 
     /**
      * The image's JVM options as this JVM can take them: the image runs Java 25, and a JVM older than 24 does not know
@@ -52,8 +54,11 @@ class ContainerLayoutIT {
      */
     private static String javaToolOptionsHere(Dockerfile dockerfile) {
         String options = dockerfile.javaToolOptions();
-        return Runtime.version().feature() >= 24 ? options
-                : options.replace("-XX:+UseCompactObjectHeaders", "").replaceAll("\\s+", " ").trim();
+        return Runtime.version().feature() >= 24
+                ? options
+                : options.replace("-XX:+UseCompactObjectHeaders", "")
+                        .replaceAll("\\s+", " ")
+                        .trim();
     }
 
     /** Runs the ENTRYPOINT with image paths mapped into the layout, in an empty working directory. */
@@ -63,7 +68,8 @@ class ContainerLayoutIT {
             command.add(part.startsWith("/") ? LAYOUT.toAbsolutePath() + part : part);
         }
         command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectErrorStream(true)
                 .directory(Files.createTempDirectory("workdir").toFile());
         builder.environment().put("JAVA_TOOL_OPTIONS", javaToolOptionsHere(dockerfile));
         Process process = builder.start();
@@ -73,21 +79,24 @@ class ContainerLayoutIT {
     }
 
     /** The few facts of the Dockerfile's last stage that matter here. */
-    record Dockerfile(String runtimeBase, String user, List<String> copies, String javaToolOptions,
-            List<String> entrypoint) {
+    record Dockerfile(
+            String runtimeBase, String user, List<String> copies, String javaToolOptions, List<String> entrypoint) {
         static Dockerfile read(Path file) throws IOException {
             String text = Files.readString(file);
             String lastStage = text.substring(text.lastIndexOf("\nFROM "));
             Matcher from = Pattern.compile("\nFROM (\\S+)").matcher(lastStage);
             Matcher user = Pattern.compile("\nUSER (\\S+)").matcher(lastStage);
-            Matcher env = Pattern.compile("\nENV JAVA_TOOL_OPTIONS=\"([^\"]*)\"").matcher(lastStage);
+            Matcher env =
+                    Pattern.compile("\nENV JAVA_TOOL_OPTIONS=\"([^\"]*)\"").matcher(lastStage);
             Matcher entry = Pattern.compile("\nENTRYPOINT (\\[.*\\])").matcher(lastStage);
             List<String> copies = new ArrayList<>();
             Matcher copy = Pattern.compile("\nCOPY (.*)").matcher(lastStage);
             while (copy.find()) {
                 copies.add(copy.group(1).trim());
             }
-            assertThat(from.find() && user.find() && env.find() && entry.find()).as("Dockerfile runtime stage").isTrue();
+            assertThat(from.find() && user.find() && env.find() && entry.find())
+                    .as("Dockerfile runtime stage")
+                    .isTrue();
             List<String> entrypoint = List.of(new ObjectMapper().readValue(entry.group(1), String[].class));
             return new Dockerfile(from.group(1), user.group(1), copies, env.group(1), entrypoint);
         }

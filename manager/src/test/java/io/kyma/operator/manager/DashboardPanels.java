@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -21,6 +22,7 @@ record DashboardPanels(List<DashboardPanels.Panel> panels) {
     static final String JOB = "kyma-operator-controller-manager-metrics";
     /** Grafana's $__rate_interval for a 15 s scrape interval: four scrapes. */
     static final String RATE_INTERVAL = "1m";
+
     private static final Pattern LEGEND_LABEL = Pattern.compile("\\{\\{\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*}}");
 
     record Query(String expr, String legend, boolean instant) {
@@ -54,23 +56,31 @@ record DashboardPanels(List<DashboardPanels.Panel> panels) {
     record Panel(int id, String title, String type, String unit, List<Query> queries) {
         /** A file name for the panel's renders: its id and title. */
         String slug() {
-            return String.format("%02d-%s", id, title.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-")
-                    .replaceAll("(^-|-$)", ""));
+            return String.format(
+                    "%02d-%s",
+                    id,
+                    title.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("(^-|-$)", ""));
         }
     }
 
     static DashboardPanels load() throws IOException {
-        JsonNode dashboard = new ObjectMapper().readTree(Files.readString(
-                Crds.repositoryRoot().resolve("config/prometheus/grafana-dashboard.json")));
+        JsonNode dashboard = new ObjectMapper()
+                .readTree(Files.readString(Crds.repositoryRoot().resolve("config/prometheus/grafana-dashboard.json")));
         List<Panel> panels = new ArrayList<>();
         for (JsonNode panel : dashboard.get("panels")) {
             List<Query> queries = new ArrayList<>();
             for (JsonNode target : panel.get("targets")) {
-                queries.add(new Query(target.get("expr").asText(), target.path("legendFormat").asText(""),
+                queries.add(new Query(
+                        target.get("expr").asText(),
+                        target.path("legendFormat").asText(""),
                         target.path("instant").asBoolean(false)));
             }
-            panels.add(new Panel(panel.get("id").asInt(), panel.get("title").asText(), panel.get("type").asText(),
-                    panel.path("fieldConfig").path("defaults").path("unit").asText("short"), queries));
+            panels.add(new Panel(
+                    panel.get("id").asInt(),
+                    panel.get("title").asText(),
+                    panel.get("type").asText(),
+                    panel.path("fieldConfig").path("defaults").path("unit").asText("short"),
+                    queries));
         }
         return new DashboardPanels(panels);
     }

@@ -7,10 +7,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,11 +22,12 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.Namespaces;
 
 /** config/default renders with kustomize and the API server accepts every object of it (server-side dry run). */
 class DeployManifestsIT {
@@ -32,33 +36,61 @@ class DeployManifestsIT {
 
     @BeforeAll
     static void render() throws Exception {
-        rendered = kubectl(null, "kustomize", Crds.repositoryRoot().resolve("config/default").toString());
+        rendered = kubectl(
+                null,
+                "kustomize",
+                Crds.repositoryRoot().resolve("config/default").toString());
         try (KubernetesClient client = EmbeddedControlPlane.get().newClient()) {
-            objects = client.load(new ByteArrayInputStream(rendered.getBytes(StandardCharsets.UTF_8))).items();
+            objects = client.load(new ByteArrayInputStream(rendered.getBytes(StandardCharsets.UTF_8)))
+                    .items();
         }
     }
 
     @Test
     void everyObjectButThePrometheusOperatorsPassesAServerSideDryRun() throws Exception {
-        assertThat(objects).extracting(HasMetadata::getKind).contains("Namespace", "CustomResourceDefinition",
-                "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "Deployment", "Service",
-                "ConfigMap", "ServiceMonitor", "PrometheusRule");
+        assertThat(objects)
+                .extracting(HasMetadata::getKind)
+                .contains(
+                        "Namespace",
+                        "CustomResourceDefinition",
+                        "ServiceAccount",
+                        "ClusterRole",
+                        "ClusterRoleBinding",
+                        "Role",
+                        "RoleBinding",
+                        "Deployment",
+                        "Service",
+                        "ConfigMap",
+                        "ServiceMonitor",
+                        "PrometheusRule");
         // The embedded API server (v1.20) serves PodDisruptionBudgets as policy/v1beta1, whose spec is the same.
-        String withoutMonitor = String.join("\n---\n", objects.stream()
-                .filter(o -> !o.getKind().equals("ServiceMonitor") && !o.getKind().equals("PrometheusRule"))
-                .map(Serialization::asYaml)
-                .map(yaml -> yaml.replace("apiVersion: \"policy/v1\"", "apiVersion: \"policy/v1beta1\"")).toList());
+        String withoutMonitor = String.join(
+                "\n---\n",
+                objects.stream()
+                        .filter(o -> !o.getKind().equals("ServiceMonitor")
+                                && !o.getKind().equals("PrometheusRule"))
+                        .map(Serialization::asYaml)
+                        .map(yaml -> yaml.replace("apiVersion: \"policy/v1\"", "apiVersion: \"policy/v1beta1\""))
+                        .toList());
         try (KubernetesClient client = EmbeddedControlPlane.get().newClient()) {
             // A dry run creates nothing, so the namespaced objects need their namespace for real.
             Namespaces.apply(client, "kyma-operator-system");
         }
         Path manifest = Files.createTempFile("deploy", ".yaml");
         Files.writeString(manifest, withoutMonitor);
-        String out = kubectl(kubeconfig(), "apply", "--server-side", "--force-conflicts", "--dry-run=server", "-f",
+        String out = kubectl(
+                kubeconfig(),
+                "apply",
+                "--server-side",
+                "--force-conflicts",
+                "--dry-run=server",
+                "-f",
                 manifest.toString());
-        assertThat(out).contains("deployment.apps/kyma-operator-controller-manager serverside-applied (server dry run)",
-                "poddisruptionbudget.policy/kyma-operator-controller-manager serverside-applied (server dry run)",
-                "clusterrole.rbac.authorization.k8s.io/kyma-operator-manager-role serverside-applied (server dry run)");
+        assertThat(out)
+                .contains(
+                        "deployment.apps/kyma-operator-controller-manager serverside-applied (server dry run)",
+                        "poddisruptionbudget.policy/kyma-operator-controller-manager serverside-applied (server dry run)",
+                        "clusterrole.rbac.authorization.k8s.io/kyma-operator-manager-role serverside-applied (server dry run)");
     }
 
     @Test
@@ -67,25 +99,63 @@ class DeployManifestsIT {
         assertThat(monitor.getApiVersion()).isEqualTo("monitoring.coreos.com/v1");
         Map<String, Object> spec = monitor.get("spec");
         // Fields of monitoring.coreos.com/v1 ServiceMonitorSpec and Endpoint (Prometheus Operator API reference).
-        assertThat(spec.keySet()).isSubsetOf(Set.of("selector", "endpoints", "namespaceSelector", "jobLabel",
-                "targetLabels", "podTargetLabels", "sampleLimit", "targetLimit", "attachMetadata", "scrapeProtocols",
-                "labelLimit", "labelNameLengthLimit", "labelValueLengthLimit", "keepDroppedTargets",
-                "scrapeClass", "bodySizeLimit", "fallbackScrapeProtocol"));
+        assertThat(spec.keySet())
+                .isSubsetOf(Set.of(
+                        "selector",
+                        "endpoints",
+                        "namespaceSelector",
+                        "jobLabel",
+                        "targetLabels",
+                        "podTargetLabels",
+                        "sampleLimit",
+                        "targetLimit",
+                        "attachMetadata",
+                        "scrapeProtocols",
+                        "labelLimit",
+                        "labelNameLengthLimit",
+                        "labelValueLengthLimit",
+                        "keepDroppedTargets",
+                        "scrapeClass",
+                        "bodySizeLimit",
+                        "fallbackScrapeProtocol"));
         List<Map<String, Object>> endpoints = monitor.get("spec", "endpoints");
-        assertThat(endpoints).isNotEmpty().allSatisfy(e -> assertThat(e.keySet()).isSubsetOf(Set.of("port",
-                "targetPort", "path", "scheme", "params", "interval", "scrapeTimeout", "honorLabels",
-                "honorTimestamps", "relabelings", "metricRelabelings", "tlsConfig", "bearerTokenSecret",
-                "authorization", "basicAuth", "oauth2", "followRedirects", "enableHttp2", "filterRunning",
-                "proxyUrl", "trackTimestampsStaleness", "noProxy", "proxyFromEnvironment",
-                "proxyConnectHeader")));
+        assertThat(endpoints)
+                .isNotEmpty()
+                .allSatisfy(e -> assertThat(e.keySet())
+                        .isSubsetOf(Set.of(
+                                "port",
+                                "targetPort",
+                                "path",
+                                "scheme",
+                                "params",
+                                "interval",
+                                "scrapeTimeout",
+                                "honorLabels",
+                                "honorTimestamps",
+                                "relabelings",
+                                "metricRelabelings",
+                                "tlsConfig",
+                                "bearerTokenSecret",
+                                "authorization",
+                                "basicAuth",
+                                "oauth2",
+                                "followRedirects",
+                                "enableHttp2",
+                                "filterRunning",
+                                "proxyUrl",
+                                "trackTimestampsStaleness",
+                                "noProxy",
+                                "proxyFromEnvironment",
+                                "proxyConnectHeader")));
 
         Service service = (Service) only("Service");
         Map<String, String> selector = monitor.get("spec", "selector", "matchLabels");
         assertThat(service.getMetadata().getLabels()).containsAllEntriesOf(selector);
-        assertThat(service.getSpec().getPorts()).extracting(p -> p.getName()).contains((String) endpoints.get(0)
-                .get("port"));
+        assertThat(service.getSpec().getPorts()).extracting(p -> p.getName()).contains((String)
+                endpoints.get(0).get("port"));
         assertThat(endpoints.get(0).get("path")).isEqualTo("/metrics");
-        assertThat(monitor.getMetadata().getNamespace()).isEqualTo(service.getMetadata().getNamespace());
+        assertThat(monitor.getMetadata().getNamespace())
+                .isEqualTo(service.getMetadata().getNamespace());
     }
 
     @Test
@@ -118,13 +188,27 @@ class DeployManifestsIT {
         Deployment deployment = (Deployment) only("Deployment");
         assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
         assertThat(deployment.getSpec().getStrategy().getType()).isEqualTo("RollingUpdate");
-        assertThat(deployment.getSpec().getStrategy().getRollingUpdate().getMaxUnavailable().getIntVal()).isZero();
-        assertThat(deployment.getSpec().getStrategy().getRollingUpdate().getMaxSurge().getIntVal()).isEqualTo(1);
-        GenericKubernetesResource budget = Serialization.unmarshal(Serialization.asJson(only("PodDisruptionBudget")),
-                GenericKubernetesResource.class);
+        assertThat(deployment
+                        .getSpec()
+                        .getStrategy()
+                        .getRollingUpdate()
+                        .getMaxUnavailable()
+                        .getIntVal())
+                .isZero();
+        assertThat(deployment
+                        .getSpec()
+                        .getStrategy()
+                        .getRollingUpdate()
+                        .getMaxSurge()
+                        .getIntVal())
+                .isEqualTo(1);
+        GenericKubernetesResource budget = Serialization.unmarshal(
+                Serialization.asJson(only("PodDisruptionBudget")), GenericKubernetesResource.class);
         assertThat(budget.getApiVersion()).isEqualTo("policy/v1");
-        assertThat(budget.getMetadata().getNamespace()).isEqualTo(deployment.getMetadata().getNamespace());
-        assertThat((Integer) budget.get("spec", "minAvailable")).isEqualTo(1)
+        assertThat(budget.getMetadata().getNamespace())
+                .isEqualTo(deployment.getMetadata().getNamespace());
+        assertThat((Integer) budget.get("spec", "minAvailable"))
+                .isEqualTo(1)
                 .isLessThan(deployment.getSpec().getReplicas());
         Map<String, String> selector = budget.get("spec", "selector", "matchLabels");
         assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels()).containsAllEntriesOf(selector);
@@ -134,13 +218,20 @@ class DeployManifestsIT {
     void theImageRunsTheJvmAsTheDeploymentDoes() throws IOException {
         String dockerfile = Files.readString(Crds.repositoryRoot().resolve("Dockerfile"));
         Deployment deployment = (Deployment) only("Deployment");
-        Map<String, String> env = new java.util.HashMap<>();
-        deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv()
+        Map<String, String> env = new HashMap<>();
+        deployment
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getEnv()
                 .forEach(e -> env.put(e.getName(), e.getValue()));
-        var options = java.util.regex.Pattern.compile("\nENV JAVA_TOOL_OPTIONS=\"([^\"]*)\"").matcher(dockerfile);
+        var options = Pattern.compile("\nENV JAVA_TOOL_OPTIONS=\"([^\"]*)\"").matcher(dockerfile);
         assertThat(options.find()).isTrue();
         // the Deployment's read-only root filesystem needs a writable temporary directory, the image has /tmp anyway
-        assertThat(env.get("JAVA_TOOL_OPTIONS").replace(" -Djava.io.tmpdir=/tmp", "")).isEqualTo(options.group(1));
+        assertThat(env.get("JAVA_TOOL_OPTIONS").replace(" -Djava.io.tmpdir=/tmp", ""))
+                .isEqualTo(options.group(1));
         assertThat(dockerfile).contains("\nENV MALLOC_ARENA_MAX=" + env.get("MALLOC_ARENA_MAX") + "\n");
     }
 
@@ -148,60 +239,95 @@ class DeployManifestsIT {
     void theMemoryRequestCoversThePeakRssOfTheBenchmark() throws IOException {
         // the largest run, made with the Deployment's JVM settings (make bench-memory)
         String summary = Files.readString(Crds.repositoryRoot().resolve("docs/bench/n4000-watch-closes/summary.txt"));
-        var peak = java.util.regex.Pattern.compile("peak_rss_mb=([0-9.]+)").matcher(summary);
-        assertThat(peak.find()).as("docs/bench/n4000-watch-closes/summary.txt has peak_rss_mb").isTrue();
+        var peak = Pattern.compile("peak_rss_mb=([0-9.]+)").matcher(summary);
+        assertThat(peak.find())
+                .as("docs/bench/n4000-watch-closes/summary.txt has peak_rss_mb")
+                .isTrue();
         Deployment deployment = (Deployment) only("Deployment");
-        var resources = deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getResources();
-        double requestMib = resources.getRequests().get("memory").getNumericalAmount().doubleValue() / (1 << 20);
-        double limitMib = resources.getLimits().get("memory").getNumericalAmount().doubleValue() / (1 << 20);
-        assertThat(requestMib).as("memory request (MiB) against the benchmark's peak RSS")
+        var resources = deployment
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getResources();
+        double requestMib =
+                resources.getRequests().get("memory").getNumericalAmount().doubleValue() / (1 << 20);
+        double limitMib =
+                resources.getLimits().get("memory").getNumericalAmount().doubleValue() / (1 << 20);
+        assertThat(requestMib)
+                .as("memory request (MiB) against the benchmark's peak RSS")
                 .isGreaterThanOrEqualTo(Double.parseDouble(peak.group(1)));
         assertThat(limitMib).isGreaterThanOrEqualTo(requestMib);
     }
 
     @Test
     void theShardedOverlayRunsTheSamePodAsAStatefulSetWhoseOrdinalIsTheShard() throws Exception {
-        String sharded = kubectl(null, "kustomize", Crds.repositoryRoot().resolve("config/sharded").toString());
+        String sharded = kubectl(
+                null,
+                "kustomize",
+                Crds.repositoryRoot().resolve("config/sharded").toString());
         List<HasMetadata> shardedObjects;
         try (KubernetesClient client = EmbeddedControlPlane.get().newClient()) {
-            shardedObjects = client.load(new ByteArrayInputStream(sharded.getBytes(StandardCharsets.UTF_8))).items();
+            shardedObjects = client.load(new ByteArrayInputStream(sharded.getBytes(StandardCharsets.UTF_8)))
+                    .items();
         }
-        assertThat(shardedObjects).extracting(HasMetadata::getKind).contains("StatefulSet", "Service",
-                "ClusterRole", "ServiceMonitor", "PrometheusRule").doesNotContain("Deployment", "PodDisruptionBudget");
-        var statefulSet = (io.fabric8.kubernetes.api.model.apps.StatefulSet) shardedObjects.stream()
-                .filter(o -> o.getKind().equals("StatefulSet")).findFirst().orElseThrow();
+        assertThat(shardedObjects)
+                .extracting(HasMetadata::getKind)
+                .contains("StatefulSet", "Service", "ClusterRole", "ServiceMonitor", "PrometheusRule")
+                .doesNotContain("Deployment", "PodDisruptionBudget");
+        var statefulSet = (StatefulSet) shardedObjects.stream()
+                .filter(o -> o.getKind().equals("StatefulSet"))
+                .findFirst()
+                .orElseThrow();
         var pod = statefulSet.getSpec().getTemplate();
         var container = pod.getSpec().getContainers().get(0);
-        int shards = container.getArgs().stream().filter(a -> a.startsWith("--shards=")).findFirst()
-                .map(a -> Integer.parseInt(a.substring("--shards=".length()))).orElseThrow();
+        int shards = container.getArgs().stream()
+                .filter(a -> a.startsWith("--shards="))
+                .findFirst()
+                .map(a -> Integer.parseInt(a.substring("--shards=".length())))
+                .orElseThrow();
         assertThat(statefulSet.getSpec().getReplicas()).as("one pod per shard").isEqualTo(shards);
         assertThat(container.getEnv()).anySatisfy(e -> {
             assertThat(e.getName()).isEqualTo("KYMA_OPERATOR_SHARD_ID");
             assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.name");
         });
-        assertThat(statefulSet.getSpec().getServiceName()).isEqualTo(only("Service").getMetadata().getName());
+        assertThat(statefulSet.getSpec().getServiceName())
+                .isEqualTo(only("Service").getMetadata().getName());
 
         // apart from the shard flags, the pod is the Deployment's
         container.getArgs().removeIf(a -> a.startsWith("--shards="));
         container.getEnv().removeIf(e -> e.getName().equals("KYMA_OPERATOR_SHARD_ID"));
         assertThat(Serialization.asYaml(pod))
-                .isEqualTo(Serialization.asYaml(((Deployment) only("Deployment")).getSpec().getTemplate()));
+                .isEqualTo(Serialization.asYaml(
+                        ((Deployment) only("Deployment")).getSpec().getTemplate()));
 
-        String manifest = String.join("\n---\n", shardedObjects.stream()
-                .filter(o -> !o.getKind().equals("ServiceMonitor") && !o.getKind().equals("PrometheusRule"))
-                .map(Serialization::asYaml).toList());
+        String manifest = String.join(
+                "\n---\n",
+                shardedObjects.stream()
+                        .filter(o -> !o.getKind().equals("ServiceMonitor")
+                                && !o.getKind().equals("PrometheusRule"))
+                        .map(Serialization::asYaml)
+                        .toList());
         try (KubernetesClient client = EmbeddedControlPlane.get().newClient()) {
             Namespaces.apply(client, "kyma-operator-system");
         }
         Path file = Files.createTempFile("sharded", ".yaml");
         Files.writeString(file, manifest);
-        assertThat(kubectl(kubeconfig(), "apply", "--server-side", "--force-conflicts", "--dry-run=server", "-f",
-                file.toString())).contains(
-                        "statefulset.apps/kyma-operator-controller-manager serverside-applied (server dry run)");
+        assertThat(kubectl(
+                        kubeconfig(),
+                        "apply",
+                        "--server-side",
+                        "--force-conflicts",
+                        "--dry-run=server",
+                        "-f",
+                        file.toString()))
+                .contains("statefulset.apps/kyma-operator-controller-manager serverside-applied (server dry run)");
     }
 
     private static HasMetadata only(String kind) {
-        List<HasMetadata> matching = objects.stream().filter(o -> o.getKind().equals(kind)).toList();
+        List<HasMetadata> matching =
+                objects.stream().filter(o -> o.getKind().equals(kind)).toList();
         assertThat(matching).as(kind).hasSize(1);
         return matching.get(0);
     }
@@ -214,7 +340,7 @@ class DeployManifestsIT {
 
     /** Runs kubectl and returns its output; fails the test with kubectl's own words if it fails. */
     static String kubectl(Path kubeconfig, String... args) throws IOException, InterruptedException {
-        List<String> command = new java.util.ArrayList<>(List.of("kubectl"));
+        List<String> command = new ArrayList<>(List.of("kubectl"));
         if (kubeconfig != null) {
             command.addAll(List.of("--kubeconfig", kubeconfig.toString()));
         }
@@ -222,7 +348,9 @@ class DeployManifestsIT {
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as("kubectl %s:%n%s", String.join(" ", args), out).isZero();
+        assertThat(process.exitValue())
+                .as("kubectl %s:%n%s", String.join(" ", args), out)
+                .isZero();
         return out;
     }
 }

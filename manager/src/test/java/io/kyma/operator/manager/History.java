@@ -16,8 +16,7 @@ import io.kyma.operator.api.Run;
 
 /** What an API-server watch saw in one namespace: every object's versions and deletions, in order. */
 public final class History implements AutoCloseable {
-    public record Event(Watcher.Action action, HasMetadata object) {
-    }
+    public record Event(Watcher.Action action, HasMetadata object) {}
 
     private final Map<String, List<HelmComponent>> components = new ConcurrentHashMap<>();
     private final Map<String, List<Kyma>> kymas = new ConcurrentHashMap<>();
@@ -28,7 +27,8 @@ public final class History implements AutoCloseable {
     private final Watch runWatch;
 
     public History(KubernetesClient client, String namespace) {
-        componentWatch = client.resources(HelmComponent.class).inNamespace(namespace).watch(recorder(components));
+        componentWatch =
+                client.resources(HelmComponent.class).inNamespace(namespace).watch(recorder(components));
         kymaWatch = client.resources(Kyma.class).inNamespace(namespace).watch(recorder(kymas));
         runWatch = client.resources(Run.class).inNamespace(namespace).watch(recorder(runs));
     }
@@ -43,8 +43,7 @@ public final class History implements AutoCloseable {
             }
 
             @Override
-            public void onClose(WatcherException cause) {
-            }
+            public void onClose(WatcherException cause) {}
         };
     }
 
@@ -55,8 +54,9 @@ public final class History implements AutoCloseable {
             if (version.getStatus() == null || version.getStatus().getState() == null) {
                 continue;
             }
-            if (distinct.isEmpty() || distinct.get(distinct.size() - 1).getStatus().getState()
-                    != version.getStatus().getState()) {
+            if (distinct.isEmpty()
+                    || distinct.get(distinct.size() - 1).getStatus().getState()
+                            != version.getStatus().getState()) {
                 distinct.add(version);
             }
         }

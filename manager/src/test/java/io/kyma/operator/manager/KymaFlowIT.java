@@ -21,9 +21,9 @@ import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Module;
-import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.Namespaces;
 
 /** The Kyma and HelmComponent controllers together, through the manager's wiring, with a 10 ms unit. */
 class KymaFlowIT {
@@ -55,29 +55,47 @@ class KymaFlowIT {
             Kyma kyma = get("full");
             assertThat(kyma.getStatus().getReadyComponents()).isEqualTo("18/18");
             assertThat(kyma.getStatus().getComponents().getSuccess()).isEqualTo(18);
-            assertThat(kyma.getStatus().getObservedGeneration()).isEqualTo(kyma.getMetadata().getGeneration());
-            assertThat(kyma.getStatus().getConditions()).singleElement()
+            assertThat(kyma.getStatus().getObservedGeneration())
+                    .isEqualTo(kyma.getMetadata().getGeneration());
+            assertThat(kyma.getStatus().getConditions())
+                    .singleElement()
                     .satisfies(c -> assertThat(c.getStatus()).isEqualTo("True"));
 
             for (String module : Samples.MODULES) {
-                HelmComponent component = admin.resources(HelmComponent.class).inNamespace(NS)
-                        .withName("full-" + module).get();
-                assertThat(component.getMetadata().getLabels()).containsEntry(Labels.KYMA, "full")
+                HelmComponent component = admin.resources(HelmComponent.class)
+                        .inNamespace(NS)
+                        .withName("full-" + module)
+                        .get();
+                assertThat(component.getMetadata().getLabels())
+                        .containsEntry(Labels.KYMA, "full")
                         .containsEntry(Labels.MODULE, module)
                         .containsEntry(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE);
-                assertThat(component.getMetadata().getOwnerReferences()).singleElement().satisfies(o -> {
-                    assertThat(o.getUid()).isEqualTo(kyma.getMetadata().getUid());
-                    assertThat(o.getController()).isTrue();
-                });
+                assertThat(component.getMetadata().getOwnerReferences())
+                        .singleElement()
+                        .satisfies(o -> {
+                            assertThat(o.getUid()).isEqualTo(kyma.getMetadata().getUid());
+                            assertThat(o.getController()).isTrue();
+                        });
                 List<HelmComponent> states = history.componentStates("full-" + module);
-                assertThat(states).as(module).extracting(c -> c.getStatus().getState()).containsExactly(
-                        ComponentState.PENDING, ComponentState.STARTED, ComponentState.FAILING,
-                        ComponentState.RETRYING, ComponentState.SUCCESS);
-                List<Duration> minimum = List.of(UNIT, UNIT.multipliedBy(module.length()),
-                        UNIT.multipliedBy(module.length()), UNIT.multipliedBy(module.length()));
+                assertThat(states)
+                        .as(module)
+                        .extracting(c -> c.getStatus().getState())
+                        .containsExactly(
+                                ComponentState.PENDING,
+                                ComponentState.STARTED,
+                                ComponentState.FAILING,
+                                ComponentState.RETRYING,
+                                ComponentState.SUCCESS);
+                List<Duration> minimum = List.of(
+                        UNIT,
+                        UNIT.multipliedBy(module.length()),
+                        UNIT.multipliedBy(module.length()),
+                        UNIT.multipliedBy(module.length()));
                 for (int i = 1; i < states.size(); i++) {
                     assertThat(Duration.between(since(states.get(i - 1)), since(states.get(i))))
-                            .as("%s in %s", module, states.get(i - 1).getStatus().getState())
+                            .as(
+                                    "%s in %s",
+                                    module, states.get(i - 1).getStatus().getState())
                             .isGreaterThanOrEqualTo(minimum.get(i - 1));
                 }
             }
@@ -86,29 +104,38 @@ class KymaFlowIT {
 
     @Test
     void removingAModuleDeletesItsComponentAndAddingOneCreatesIt() {
-        admin.resource(Samples.kyma(NS, "edit", List.of("istio", "ory", "rafter"))).create();
+        admin.resource(Samples.kyma(NS, "edit", List.of("istio", "ory", "rafter")))
+                .create();
         awaitPhase("edit", KymaPhase.READY, Duration.ofSeconds(30));
 
         admin.resources(Kyma.class).inNamespace(NS).withName("edit").edit(k -> {
-            k.getSpec().setModules(List.of(new Module("istio", null), new Module("rafter", null),
-                    new Module("kiali", "1.0.0")));
+            k.getSpec()
+                    .setModules(List.of(
+                            new Module("istio", null), new Module("rafter", null), new Module("kiali", "1.0.0")));
             return k;
         });
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
             assertThat(componentNames("edit")).containsExactlyInAnyOrder("edit-istio", "edit-rafter", "edit-kiali");
             // the status must be about the edited spec: Ready from before the edit is not the answer
             Kyma kyma = get("edit");
-            assertThat(kyma.getStatus().getObservedGeneration()).isEqualTo(kyma.getMetadata().getGeneration());
+            assertThat(kyma.getStatus().getObservedGeneration())
+                    .isEqualTo(kyma.getMetadata().getGeneration());
             assertThat(kyma.getStatus().getPhase()).isEqualTo(KymaPhase.READY);
             assertThat(kyma.getStatus().getReadyComponents()).isEqualTo("3/3");
         });
-        assertThat(admin.resources(HelmComponent.class).inNamespace(NS).withName("edit-kiali").get().getSpec()
-                .getVersion()).isEqualTo("1.0.0");
+        assertThat(admin.resources(HelmComponent.class)
+                        .inNamespace(NS)
+                        .withName("edit-kiali")
+                        .get()
+                        .getSpec()
+                        .getVersion())
+                .isEqualTo("1.0.0");
     }
 
     @Test
     void deletingTheKymaDeletesEveryComponentBeforeTheKymaGoes() {
-        admin.resource(Samples.kyma(NS, "gone", List.of("istio", "logging", "ory"))).create();
+        admin.resource(Samples.kyma(NS, "gone", List.of("istio", "logging", "ory")))
+                .create();
         awaitPhase("gone", KymaPhase.READY, Duration.ofSeconds(30));
         try (History history = new History(admin, NS)) {
             admin.resources(Kyma.class).inNamespace(NS).withName("gone").delete();
@@ -122,7 +149,8 @@ class KymaFlowIT {
             }
             assertThat(deletions).containsExactlyInAnyOrder("gone-istio", "gone-logging", "gone-ory", "gone");
             assertThat(deletions.get(deletions.size() - 1)).isEqualTo("gone");
-            assertThat(history.kymaVersions("gone")).extracting(k -> k.getStatus().getPhase())
+            assertThat(history.kymaVersions("gone"))
+                    .extracting(k -> k.getStatus().getPhase())
                     .contains(KymaPhase.DELETING);
         }
         assertThat(componentNames("gone")).isEmpty();
@@ -130,7 +158,8 @@ class KymaFlowIT {
 
     @Test
     void duplicateModulesAreAnErrorNamingThemUntilTheSpecIsFixed() {
-        admin.resource(Samples.kyma(NS, "dup", List.of("istio", "ory", "istio"))).create();
+        admin.resource(Samples.kyma(NS, "dup", List.of("istio", "ory", "istio")))
+                .create();
         awaitPhase("dup", KymaPhase.ERROR, Duration.ofSeconds(30));
         Kyma kyma = get("dup");
         assertThat(kyma.getStatus().getConditions()).singleElement().satisfies(c -> {
@@ -138,7 +167,8 @@ class KymaFlowIT {
             assertThat(c.getMessage()).contains("duplicate modules: istio");
         });
         await().atMost(Duration.ofSeconds(10))
-                .untilAsserted(() -> assertThat(componentNames("dup")).containsExactlyInAnyOrder("dup-istio", "dup-ory"));
+                .untilAsserted(
+                        () -> assertThat(componentNames("dup")).containsExactlyInAnyOrder("dup-istio", "dup-ory"));
 
         admin.resources(Kyma.class).inNamespace(NS).withName("dup").edit(k -> {
             k.getSpec().setModules(List.of(new Module("istio", null), new Module("ory", null)));
@@ -151,14 +181,26 @@ class KymaFlowIT {
     @Test
     void fiftyKymasCreatedAtOnceAllBecomeReady() {
         List<String> names = IntStream.range(0, 50).mapToObj(i -> "many-" + i).toList();
-        names.parallelStream().forEach(name -> admin.resource(Samples.kyma(NS, name, Samples.MODULES)).create());
-        await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500)).until(() -> admin
-                .resources(Kyma.class).inNamespace(NS).list().getItems().stream()
-                .filter(k -> names.contains(k.getMetadata().getName()) && k.getStatus() != null
-                        && k.getStatus().getPhase() == KymaPhase.READY)
-                .count() == names.size());
-        assertThat(admin.resources(HelmComponent.class).inNamespace(NS).withLabel(Labels.MANAGED_BY).list().getItems()
-                .stream().filter(c -> c.getMetadata().getName().startsWith("many-")))
+        names.parallelStream()
+                .forEach(name ->
+                        admin.resource(Samples.kyma(NS, name, Samples.MODULES)).create());
+        await().atMost(Duration.ofSeconds(180))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> admin.resources(Kyma.class).inNamespace(NS).list().getItems().stream()
+                                .filter(k -> names.contains(k.getMetadata().getName())
+                                        && k.getStatus() != null
+                                        && k.getStatus().getPhase() == KymaPhase.READY)
+                                .count()
+                        == names.size());
+        assertThat(
+                        admin
+                                .resources(HelmComponent.class)
+                                .inNamespace(NS)
+                                .withLabel(Labels.MANAGED_BY)
+                                .list()
+                                .getItems()
+                                .stream()
+                                .filter(c -> c.getMetadata().getName().startsWith("many-")))
                 .hasSize(50 * 18)
                 .allSatisfy(c -> assertThat(c.getStatus().getState()).isEqualTo(ComponentState.SUCCESS));
     }
@@ -168,8 +210,15 @@ class KymaFlowIT {
     }
 
     private static List<String> componentNames(String kyma) {
-        return admin.resources(HelmComponent.class).inNamespace(NS).withLabel(Labels.KYMA, kyma).list().getItems()
-                .stream().map(c -> c.getMetadata().getName()).toList();
+        return admin
+                .resources(HelmComponent.class)
+                .inNamespace(NS)
+                .withLabel(Labels.KYMA, kyma)
+                .list()
+                .getItems()
+                .stream()
+                .map(c -> c.getMetadata().getName())
+                .toList();
     }
 
     private static void awaitPhase(String name, KymaPhase phase, Duration timeout) {

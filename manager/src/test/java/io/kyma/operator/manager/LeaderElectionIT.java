@@ -3,6 +3,12 @@ package io.kyma.operator.manager;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,9 +27,9 @@ import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
-import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.Namespaces;
 
 /** Two managers against one API server: only the leader reconciles, and a lost lease hands over safely. */
 class LeaderElectionIT {
@@ -47,13 +53,17 @@ class LeaderElectionIT {
         await().atMost(Duration.ofSeconds(30)).until(first::leading);
         KymaOperator second = start(ns, null);
         try {
-            admin.resource(Samples.kyma(ns, "led", Samples.MODULES.subList(0, 3))).create();
+            admin.resource(Samples.kyma(ns, "led", Samples.MODULES.subList(0, 3)))
+                    .create();
             awaitReady(ns, "led");
             assertThat(second.leading()).isFalse();
-            try (ManagerEndpoints leader = first.serveEndpoints(); ManagerEndpoints follower = second.serveEndpoints()) {
-                assertThat(get(follower.probesAddress().orElseThrow(), "/readyz")).as("/readyz of the follower")
+            try (ManagerEndpoints leader = first.serveEndpoints();
+                    ManagerEndpoints follower = second.serveEndpoints()) {
+                assertThat(get(follower.probesAddress().orElseThrow(), "/readyz"))
+                        .as("/readyz of the follower")
                         .startsWith("200 ");
-                assertThat(get(leader.probesAddress().orElseThrow(), "/readyz")).as("/readyz of the leader")
+                assertThat(get(leader.probesAddress().orElseThrow(), "/readyz"))
+                        .as("/readyz of the leader")
                         .startsWith("200 ");
                 assertThat(get(leader.metricsAddress().orElseThrow(), "/metrics"))
                         .contains("leader_election_master_status{name=\"kyma-operator-leader-" + ns + "\"} 1.0");
@@ -65,13 +75,17 @@ class LeaderElectionIT {
 
             Instant stopped = Instant.now();
             first.close();
-            await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(100)).until(second::leading);
+            await().atMost(Duration.ofSeconds(40))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(second::leading);
             Duration takeover = Duration.between(stopped, second.leadingSince().orElseThrow());
             System.out.printf("Leader stopped; the other manager took over after %d ms%n", takeover.toMillis());
-            assertThat(takeover).as("lease duration 15 s, retry period 2 s, plus a margin")
+            assertThat(takeover)
+                    .as("lease duration 15 s, retry period 2 s, plus a margin")
                     .isLessThan(Duration.ofSeconds(22));
 
-            admin.resource(Samples.kyma(ns, "after", Samples.MODULES.subList(0, 2))).create();
+            admin.resource(Samples.kyma(ns, "after", Samples.MODULES.subList(0, 2)))
+                    .create();
             awaitReady(ns, "after");
             assertThat(reconciles(second)).isGreaterThan(0);
         } finally {
@@ -89,16 +103,19 @@ class LeaderElectionIT {
         KymaOperator second = start(ns, null);
         try {
             partition.cut = true; // the leader can no longer renew its lease
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100))
                     .until(() -> second.leadingSince().isPresent());
             Instant lost = first.stoppedLeadingAt().orElseThrow();
             Instant taken = second.leadingSince().orElseThrow();
-            System.out.printf("Partitioned leader stopped at +0 ms; the other started leading at +%d ms%n",
+            System.out.printf(
+                    "Partitioned leader stopped at +0 ms; the other started leading at +%d ms%n",
                     Duration.between(lost, taken).toMillis());
             assertThat(lost).isBefore(taken);
             assertThat(first.leading()).isFalse();
 
-            admin.resource(Samples.kyma(ns, "handed-over", Samples.MODULES.subList(0, 2))).create();
+            admin.resource(Samples.kyma(ns, "handed-over", Samples.MODULES.subList(0, 2)))
+                    .create();
             awaitReady(ns, "handed-over");
         } finally {
             partition.cut = false;
@@ -120,25 +137,40 @@ class LeaderElectionIT {
     }
 
     private static KymaOperator start(String ns, Interceptor interceptor) {
-        List<String> args = new ArrayList<>(List.of("--metrics-bind-address", "127.0.0.1:0",
-                "--health-probe-bind-address", "127.0.0.1:0", "--namespace", ns, "--transition-unit", "10ms", "--leader-elect", "--leader-election-namespace",
+        List<String> args = new ArrayList<>(List.of(
+                "--metrics-bind-address",
+                "127.0.0.1:0",
+                "--health-probe-bind-address",
+                "127.0.0.1:0",
+                "--namespace",
+                ns,
+                "--transition-unit",
+                "10ms",
+                "--leader-elect",
+                "--leader-election-namespace",
                 ns));
         ManagerConfig config = ManagerConfig.parse(args.toArray(String[]::new), Map.of());
-        KymaOperator manager = new KymaOperator(config, EmbeddedControlPlane.get().config(), Clock.systemUTC(),
+        KymaOperator manager = new KymaOperator(
+                config,
+                EmbeddedControlPlane.get().config(),
+                Clock.systemUTC(),
                 interceptor == null ? List.of() : List.of(interceptor));
         manager.start();
         return manager;
     }
 
     /** "code body" of a GET on the endpoint. */
-    private static String get(java.net.InetSocketAddress address, String path) {
+    private static String get(InetSocketAddress address, String path) {
         try {
-            var response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
-                    java.net.URI.create("http://127.0.0.1:" + address.getPort() + path)).build(),
-                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            var response = HttpClient.newHttpClient()
+                    .send(
+                            java.net.http.HttpRequest.newBuilder(
+                                            URI.create("http://127.0.0.1:" + address.getPort() + path))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             return response.statusCode() + " " + response.body();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
@@ -147,12 +179,14 @@ class LeaderElectionIT {
 
     private static double reconciles(KymaOperator manager) {
         return manager.metrics().registry().find("controller_runtime_reconcile").counters().stream()
-                .mapToDouble(c -> c.count()).sum();
+                .mapToDouble(c -> c.count())
+                .sum();
     }
 
     private static void awaitReady(String ns, String name) {
         await().atMost(Duration.ofSeconds(60)).until(() -> {
-            Kyma kyma = admin.resources(Kyma.class).inNamespace(ns).withName(name).get();
+            Kyma kyma =
+                    admin.resources(Kyma.class).inNamespace(ns).withName(name).get();
             return kyma != null && kyma.getStatus() != null && kyma.getStatus().getPhase() == KymaPhase.READY;
         });
     }

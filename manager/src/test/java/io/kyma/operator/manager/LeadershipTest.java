@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
@@ -26,7 +30,7 @@ class LeadershipTest {
         }
 
         @Override
-        public Clock withZone(java.time.ZoneId zone) {
+        public Clock withZone(ZoneId zone) {
             return this;
         }
 
@@ -55,7 +59,8 @@ class LeadershipTest {
         assertThat(leadership.leading()).isFalse();
         assertThat(leadership.stoppedAt()).contains(time.now);
         // the lease the others wait on runs 15 s from the renew time, 3 s after this replica stopped
-        assertThat(leadership.stoppedAt().orElseThrow()).isBefore(T0.plusSeconds(2).plusSeconds(15));
+        assertThat(leadership.stoppedAt().orElseThrow())
+                .isBefore(T0.plusSeconds(2).plusSeconds(15));
 
         leadership.checkRenewal();
         assertThat(exits).as("steps down once").hasValue(1);
@@ -87,33 +92,46 @@ class LeadershipTest {
         assertThat(leadership.overdue(T0.plusSeconds(3600))).isFalse();
 
         leadership.started();
-        assertThat(leadership.overdue(T0.plus(Leadership.DEFAULT_TIMING.renewDeadline()))).isFalse();
-        assertThat(leadership.overdue(T0.plus(Leadership.DEFAULT_TIMING.renewDeadline()).plusMillis(1))).isTrue();
+        assertThat(leadership.overdue(T0.plus(Leadership.DEFAULT_TIMING.renewDeadline())))
+                .isFalse();
+        assertThat(leadership.overdue(
+                        T0.plus(Leadership.DEFAULT_TIMING.renewDeadline()).plusMillis(1)))
+                .isTrue();
     }
 
     @Test
     void withoutAnExitLosingTheLeaseOnlyStopsReconciling() throws InterruptedException {
         Time time = new Time();
         Leadership leadership = new Leadership((Runnable) null, Leadership.DEFAULT_TIMING, time);
-        java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch stopped = new CountDownLatch(1);
         leadership.onLoss(stopped::countDown);
         leadership.started();
         time.now = T0.plusSeconds(11);
         leadership.checkRenewal();
-        assertThat(stopped.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(stopped.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(leadership.leading()).isFalse();
     }
 
     @Test
     void theRenewTimeIsReadFromTheLeaseAsFabric8WritesIt() {
         ZonedDateTime renew = ZonedDateTime.of(2026, 11, 22, 23, 2, 38, 123_456_000, ZoneOffset.UTC);
-        String lease = Serialization.asJson(new LeaseBuilder().withNewMetadata().withName("kyma-operator-leader")
-                .endMetadata().withNewSpec().withHolderIdentity("vm_1").withLeaseDurationSeconds(15)
-                .withAcquireTime(renew.minusMinutes(1)).withRenewTime(renew).withLeaseTransitions(3).endSpec().build());
+        String lease = Serialization.asJson(new LeaseBuilder()
+                .withNewMetadata()
+                .withName("kyma-operator-leader")
+                .endMetadata()
+                .withNewSpec()
+                .withHolderIdentity("vm_1")
+                .withLeaseDurationSeconds(15)
+                .withAcquireTime(renew.minusMinutes(1))
+                .withRenewTime(renew)
+                .withLeaseTransitions(3)
+                .endSpec()
+                .build());
 
         assertThat(LeaseRenewals.renewTime(lease, "vm_1")).contains(renew.toInstant());
         assertThat(LeaseRenewals.renewTime(lease, "vm_2")).as("held by another").isEmpty();
-        assertThat(LeaseRenewals.renewTime(lease.replace("2026-11-22T23:02:38", "yesterday"), "vm_1")).isEmpty();
+        assertThat(LeaseRenewals.renewTime(lease.replace("2026-11-22T23:02:38", "yesterday"), "vm_1"))
+                .isEmpty();
         assertThat(LeaseRenewals.renewTime("{}", "vm_1")).isEmpty();
         assertThat(LeaseRenewals.renewTime(null, "vm_1")).isEmpty();
     }
@@ -121,7 +139,9 @@ class LeadershipTest {
     @Test
     void onlyCreatesAndUpdatesOfLeasesCount() {
         String lease = "/apis/coordination.k8s.io/v1/namespaces/kyma-system/leases/kyma-operator-leader";
-        assertThat(LeaseRenewals.leaseWrite("PATCH", lease)).as("fabric8's renewal").isTrue();
+        assertThat(LeaseRenewals.leaseWrite("PATCH", lease))
+                .as("fabric8's renewal")
+                .isTrue();
         assertThat(LeaseRenewals.leaseWrite("PUT", lease)).isTrue();
         assertThat(LeaseRenewals.leaseWrite("POST", "/apis/coordination.k8s.io/v1/namespaces/kyma-system/leases"))
                 .isTrue();
@@ -134,7 +154,6 @@ class LeadershipTest {
 
     @Test
     void theFlagsDefaultToJosdksTiming() {
-        assertThat(ManagerConfig.parse(new String[0], java.util.Map.of()).leaseTiming())
-                .isEqualTo(Leadership.DEFAULT_TIMING);
+        assertThat(ManagerConfig.parse(new String[0], Map.of()).leaseTiming()).isEqualTo(Leadership.DEFAULT_TIMING);
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -17,14 +18,16 @@ import io.kyma.operator.common.LeanCache;
 class LeanLabelsTest {
     @Test
     void theLabelsTheCacheKeepsAreTheKeysOfTheApisLabels() throws IllegalAccessException {
-        Set<String> keys = new java.util.HashSet<>();
+        Set<String> keys = new HashSet<>();
         for (Field field : Labels.class.getFields()) {
-            if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class
+            if (Modifier.isStatic(field.getModifiers())
+                    && field.getType() == String.class
                     && !field.getName().endsWith("_VALUE")) {
                 keys.add((String) field.get(null));
             }
         }
-        assertThat(LeanCache.KEPT_LABELS).as(Arrays.stream(Labels.class.getFields()).map(Field::getName)
-                .collect(Collectors.joining(", "))).isEqualTo(keys);
+        assertThat(LeanCache.KEPT_LABELS)
+                .as(Arrays.stream(Labels.class.getFields()).map(Field::getName).collect(Collectors.joining(", ")))
+                .isEqualTo(keys);
     }
 }

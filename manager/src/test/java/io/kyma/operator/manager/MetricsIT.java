@@ -26,53 +26,82 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
-import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.Namespaces;
 
 /** A real scrape of a running manager: every documented metric is there, moves, and the dashboard finds its own. */
 class MetricsIT {
     private static final String NS = "kyma-metrics";
-    private static final List<String> DOCUMENTED = List.of("controller_runtime_reconcile_total",
-            "controller_runtime_reconcile_errors_total", "controller_runtime_reconcile_time_seconds_bucket",
-            "controller_runtime_max_concurrent_reconciles", "controller_runtime_active_workers", "workqueue_depth",
-            "workqueue_adds_total", "workqueue_retries_total", "workqueue_queue_duration_seconds_bucket",
-            "rest_client_requests_total", "rest_client_request_duration_seconds_bucket",
-            "rest_client_rate_limiter_duration_seconds_bucket", "kyma_operator_kymas", "kyma_operator_helmcomponents",
-            "kyma_operator_requeue_limiter_wait_seconds_bucket", "kyma_operator_global_gate_wait_seconds_bucket",
-            "kyma_operator_informer_lists_total", "kyma_operator_watch_starts_total",
-            "kyma_operator_temporary_cache_entries", "kyma_operator_temporary_cache_refused_total",
+    private static final List<String> DOCUMENTED = List.of(
+            "controller_runtime_reconcile_total",
+            "controller_runtime_reconcile_errors_total",
+            "controller_runtime_reconcile_time_seconds_bucket",
+            "controller_runtime_max_concurrent_reconciles",
+            "controller_runtime_active_workers",
+            "workqueue_depth",
+            "workqueue_adds_total",
+            "workqueue_retries_total",
+            "workqueue_queue_duration_seconds_bucket",
+            "rest_client_requests_total",
+            "rest_client_request_duration_seconds_bucket",
+            "rest_client_rate_limiter_duration_seconds_bucket",
+            "kyma_operator_kymas",
+            "kyma_operator_helmcomponents",
+            "kyma_operator_requeue_limiter_wait_seconds_bucket",
+            "kyma_operator_global_gate_wait_seconds_bucket",
+            "kyma_operator_informer_lists_total",
+            "kyma_operator_watch_starts_total",
+            "kyma_operator_temporary_cache_entries",
+            "kyma_operator_temporary_cache_refused_total",
             "kyma_operator_temporary_cache_restored_total",
-            "kyma_operator_lean_cache_fallbacks_total", "kyma_operator_reconciles_queued",
+            "kyma_operator_lean_cache_fallbacks_total",
+            "kyma_operator_reconciles_queued",
             "workqueue_work_duration_seconds_bucket",
-            "workqueue_unfinished_work_seconds", "workqueue_longest_running_processor_seconds",
-            "controller_runtime_terminal_reconcile_errors_total", "kyma_operator_kyma_ready_seconds_bucket",
-            "kyma_operator_runs_unreachable", "kyma_operator_shard", "kyma_operator_shard_assignments_total",
-            "kyma_operator_shard_moves_total", "kyma_operator_shard_drains_total",
-            "kyma_operator_watches_ended_early_total", "kyma_operator_missed_executions_total");
+            "workqueue_unfinished_work_seconds",
+            "workqueue_longest_running_processor_seconds",
+            "controller_runtime_terminal_reconcile_errors_total",
+            "kyma_operator_kyma_ready_seconds_bucket",
+            "kyma_operator_runs_unreachable",
+            "kyma_operator_shard",
+            "kyma_operator_shard_assignments_total",
+            "kyma_operator_shard_moves_total",
+            "kyma_operator_shard_drains_total",
+            "kyma_operator_watches_ended_early_total",
+            "kyma_operator_missed_executions_total");
     /**
      * The metric families controller-runtime documents (the kubebuilder book's metrics reference) that mean something
      * for this manager; dashboards and alerts written for Go operators query these.
      */
-    static final List<String> CONTROLLER_RUNTIME = List.of("controller_runtime_reconcile_total",
-            "controller_runtime_reconcile_errors_total", "controller_runtime_terminal_reconcile_errors_total",
-            "controller_runtime_reconcile_time_seconds", "controller_runtime_max_concurrent_reconciles",
-            "controller_runtime_active_workers", "workqueue_depth", "workqueue_adds_total",
-            "workqueue_queue_duration_seconds", "workqueue_work_duration_seconds", "workqueue_unfinished_work_seconds",
-            "workqueue_longest_running_processor_seconds", "workqueue_retries_total", "rest_client_requests_total",
+    static final List<String> CONTROLLER_RUNTIME = List.of(
+            "controller_runtime_reconcile_total",
+            "controller_runtime_reconcile_errors_total",
+            "controller_runtime_terminal_reconcile_errors_total",
+            "controller_runtime_reconcile_time_seconds",
+            "controller_runtime_max_concurrent_reconciles",
+            "controller_runtime_active_workers",
+            "workqueue_depth",
+            "workqueue_adds_total",
+            "workqueue_queue_duration_seconds",
+            "workqueue_work_duration_seconds",
+            "workqueue_unfinished_work_seconds",
+            "workqueue_longest_running_processor_seconds",
+            "workqueue_retries_total",
+            "rest_client_requests_total",
             "leader_election_master_status");
     /** The rest of that list, and why this manager has no such metric. */
     static final Map<String, String> CONTROLLER_RUNTIME_NOT_HERE = Map.of(
-            "controller_runtime_reconcile_panics_total", "a Java reconciler throws instead of panicking; every "
-                    + "exception is a reconcile error",
+            "controller_runtime_reconcile_panics_total",
+                    "a Java reconciler throws instead of panicking; every " + "exception is a reconcile error",
             "controller_runtime_webhook_requests_total", "the manager serves no admission webhooks",
             "controller_runtime_webhook_requests_in_flight", "the manager serves no admission webhooks",
             "controller_runtime_webhook_latency_seconds", "the manager serves no admission webhooks",
             "controller_runtime_webhook_panics_total", "the manager serves no admission webhooks",
             "certwatcher_read_certificate_total", "metrics are served without a certificate",
             "certwatcher_read_certificate_errors_total", "metrics are served without a certificate");
-    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{[^}]*\\})? ([^ \\n]+)",
-            Pattern.MULTILINE);
+
+    private static final Pattern SAMPLE =
+            Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{[^}]*\\})? ([^ \\n]+)", Pattern.MULTILINE);
     private final HttpClient http = HttpClient.newHttpClient();
 
     @Test
@@ -81,22 +110,38 @@ class MetricsIT {
             Crds.install(admin);
             Namespaces.apply(admin, NS);
             // A tight client QPS makes the client limiter's wait show; the gate is on so that its metric exists.
-            try (RunningManager manager = new RunningManager(NS, "--transition-unit", "10ms", "--k8s-client-qps", "5",
-                    "--k8s-client-burst", "5", "--max-reconcile-rate", "1000", "--metrics-bind-address",
-                    "127.0.0.1:0", "--health-probe-bind-address", "127.0.0.1:0")) {
+            try (RunningManager manager = new RunningManager(
+                    NS,
+                    "--transition-unit",
+                    "10ms",
+                    "--k8s-client-qps",
+                    "5",
+                    "--k8s-client-burst",
+                    "5",
+                    "--max-reconcile-rate",
+                    "1000",
+                    "--metrics-bind-address",
+                    "127.0.0.1:0",
+                    "--health-probe-bind-address",
+                    "127.0.0.1:0")) {
                 InetSocketAddress metrics = manager.endpoints.metricsAddress().orElseThrow();
                 InetSocketAddress probes = manager.endpoints.probesAddress().orElseThrow();
                 assertThat(get(probes, "/healthz").statusCode()).isEqualTo(200);
-                await().atMost(Duration.ofSeconds(30)).until(() -> get(probes, "/readyz").statusCode() == 200);
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> get(probes, "/readyz").statusCode() == 200);
 
-                admin.resource(Samples.kyma(NS, "scraped", Samples.MODULES.subList(0, 6))).create();
+                admin.resource(Samples.kyma(NS, "scraped", Samples.MODULES.subList(0, 6)))
+                        .create();
                 await().atMost(Duration.ofSeconds(30))
                         .until(() -> sum(scrape(metrics), "controller_runtime_reconcile_total") > 0);
                 String earlyText = scrape(metrics);
                 double early = sum(earlyText, "controller_runtime_reconcile_total");
 
                 await().atMost(Duration.ofSeconds(120)).until(() -> {
-                    Kyma kyma = admin.resources(Kyma.class).inNamespace(NS).withName("scraped").get();
+                    Kyma kyma = admin.resources(Kyma.class)
+                            .inNamespace(NS)
+                            .withName("scraped")
+                            .get();
                     return kyma.getStatus() != null && kyma.getStatus().getPhase() == KymaPhase.READY;
                 });
                 await().atMost(Duration.ofSeconds(30)).until(() -> sum(scrape(metrics), "workqueue_depth") == 0);
@@ -105,32 +150,44 @@ class MetricsIT {
                 Set<String> names = names(text);
                 assertThat(names).containsAll(DOCUMENTED);
                 assertThat(sum(text, "controller_runtime_reconcile_total")).isGreaterThan(early);
-                assertThat(sum(text, "rest_client_rate_limiter_duration_seconds_sum")).isGreaterThan(0);
+                assertThat(sum(text, "rest_client_rate_limiter_duration_seconds_sum"))
+                        .isGreaterThan(0);
                 assertThat(sum(text, "rest_client_requests_total")).isGreaterThan(0);
-                assertThat(sample(text, "kyma_operator_kymas", "phase=\"Ready\"")).isEqualTo(1.0);
-                assertThat(sum(text, "kyma_operator_kyma_ready_seconds_count")).as("one Kyma turned Ready").isEqualTo(1.0);
+                assertThat(sample(text, "kyma_operator_kymas", "phase=\"Ready\""))
+                        .isEqualTo(1.0);
+                assertThat(sum(text, "kyma_operator_kyma_ready_seconds_count"))
+                        .as("one Kyma turned Ready")
+                        .isEqualTo(1.0);
                 // one informer per kind, each listed once at start: HelmComponents are not watched twice
                 for (String kind : List.of("helmcomponents", "kymas", "runs")) {
                     assertThat(sample(text, "kyma_operator_informer_lists_total", "resource=\"" + kind + "\""))
-                            .as("lists of " + kind).isEqualTo(1.0);
+                            .as("lists of " + kind)
+                            .isEqualTo(1.0);
                     assertThat(sample(text, "kyma_operator_watch_starts_total", "resource=\"" + kind + "\""))
-                            .as("watches of " + kind).isGreaterThanOrEqualTo(1.0);
+                            .as("watches of " + kind)
+                            .isGreaterThanOrEqualTo(1.0);
                 }
-                assertThat(sample(text, "kyma_operator_helmcomponents", "state=\"success\"")).isEqualTo(6.0);
-                assertThat(sum(text, "kyma_operator_lean_cache_fallbacks_total")).isZero();
+                assertThat(sample(text, "kyma_operator_helmcomponents", "state=\"success\""))
+                        .isEqualTo(6.0);
+                assertThat(sum(text, "kyma_operator_lean_cache_fallbacks_total"))
+                        .isZero();
                 assertThat(sum(text, "kyma_operator_missed_executions_total")).isZero();
                 // once the watches have delivered every write, nothing is held for read after write
-                await().atMost(Duration.ofSeconds(30)).until(() -> sum(scrape(metrics),
-                        "kyma_operator_temporary_cache_entries") == 0);
-                assertThat(sum(text, "kyma_operator_temporary_cache_refused_total")).isZero();
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> sum(scrape(metrics), "kyma_operator_temporary_cache_entries") == 0);
+                assertThat(sum(text, "kyma_operator_temporary_cache_refused_total"))
+                        .isZero();
                 assertThat(sample(text, "controller_runtime_max_concurrent_reconciles", "controller=\"kyma\""))
                         .isEqualTo(50.0);
 
                 // controller-runtime's families: a histogram's family is there when its _bucket series are
-                assertThat(CONTROLLER_RUNTIME).allSatisfy(family -> assertThat(names)
-                        .as("controller-runtime's " + family).containsAnyOf(family, family + "_bucket"));
-                assertThat(names).as("rest_client_request_duration_seconds by verb and host").anyMatch(n ->
-                        n.equals("rest_client_request_duration_seconds_bucket"));
+                assertThat(CONTROLLER_RUNTIME)
+                        .allSatisfy(family -> assertThat(names)
+                                .as("controller-runtime's " + family)
+                                .containsAnyOf(family, family + "_bucket"));
+                assertThat(names)
+                        .as("rest_client_request_duration_seconds by verb and host")
+                        .anyMatch(n -> n.equals("rest_client_request_duration_seconds_bucket"));
                 assertThat(text).containsPattern("rest_client_request_duration_seconds_bucket\\{[^}]*host=\"");
                 assertThat(CONTROLLER_RUNTIME_NOT_HERE.keySet()).doesNotContainAnyElementsOf(names);
 
@@ -140,15 +197,17 @@ class MetricsIT {
                 assertThat(names(earlyText)).contains("kyma_operator_unready_kymas_age_seconds");
                 Set<String> seen = new TreeSet<>(names);
                 seen.addAll(names(earlyText));
-                assertThat(seen).as("every metric the dashboard queries is in a real scrape").containsAll(queried);
+                assertThat(seen)
+                        .as("every metric the dashboard queries is in a real scrape")
+                        .containsAll(queried);
             }
         }
     }
 
     /** The metric names in the expressions of the Grafana dashboard. */
     static Set<String> dashboardMetrics() throws IOException {
-        JsonNode dashboard = new ObjectMapper().readTree(Files.readString(
-                io.kyma.operator.testing.Crds.repositoryRoot().resolve("config/prometheus/grafana-dashboard.json")));
+        JsonNode dashboard = new ObjectMapper()
+                .readTree(Files.readString(Crds.repositoryRoot().resolve("config/prometheus/grafana-dashboard.json")));
         Set<String> metrics = new TreeSet<>();
         Pattern name = Pattern.compile("\\b((?:controller_runtime|workqueue|rest_client|kyma_operator)_[a-z_]+)\\b");
         for (JsonNode panel : dashboard.get("panels")) {
@@ -163,8 +222,10 @@ class MetricsIT {
     }
 
     private HttpResponse<String> get(InetSocketAddress address, String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create("http://" + address.getHostString() + ":"
-                + address.getPort() + path)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://" + address.getHostString() + ":" + address.getPort() + path))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private String scrape(InetSocketAddress address) throws IOException, InterruptedException {

@@ -55,8 +55,8 @@ class MissedExecutionIT {
         OperatorMetrics metrics = new OperatorMetrics();
         MissingOnce store = new MissingOnce();
         // the store misses each resource's first look by a worker: armed when its first reconcile is submitted
-        QueueMetrics queueMetrics = new QueueMetrics(metrics, Clock.systemUTC(),
-                (controller, resource) -> store.arm(Cache.metaNamespaceKeyFunc(resource)));
+        QueueMetrics queueMetrics = new QueueMetrics(
+                metrics, Clock.systemUTC(), (controller, resource) -> store.arm(Cache.metaNamespaceKeyFunc(resource)));
         MissedExecutions missed = new MissedExecutions(metrics::missedExecutions);
         // "wedged" is left as JOSDK 5.2.3 leaves it; "released" gets the guard
         queueMetrics.onMissedExecution((controller, resource) -> {
@@ -65,36 +65,53 @@ class MissedExecutionIT {
             }
         });
         var reconciler = new ScriptedReconciler.A((name, attempt) -> Action.SUCCEED, Duration.ZERO);
-        Operator operator = new Operator(o -> o.withKubernetesClient(admin).withMetrics(queueMetrics)
-                .withConcurrentReconciliationThreads(1).withCloseClientOnStop(false));
+        Operator operator = new Operator(o -> o.withKubernetesClient(admin)
+                .withMetrics(queueMetrics)
+                .withConcurrentReconciliationThreads(1)
+                .withCloseClientOnStop(false));
         try {
-            var configuration = ControllerConfigurationOverrider.override(operator.getConfigurationService()
-                    .getConfigurationFor(reconciler)).settingNamespace(NS).withItemStore(store).build();
+            var configuration = ControllerConfigurationOverrider.override(
+                            operator.getConfigurationService().getConfigurationFor(reconciler))
+                    .settingNamespace(NS)
+                    .withItemStore(store)
+                    .build();
             missed.register((Controller<ConfigMap>) operator.register(reconciler, configuration));
             operator.start();
 
             create("wedged");
             await().atMost(Duration.ofSeconds(30)).until(() -> store.missed("wedged"));
             create("released");
-            await().atMost(Duration.ofSeconds(30)).until(() -> reconciler.attempts("released").size() == 1);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> reconciler.attempts("released").size() == 1);
             assertThat(metrics.missedExecutions("scripted-a").count()).isEqualTo(1.0);
 
             // Both are edited, "wedged" first. One worker serves the reconciles in order, so once "released" has
             // been reconciled for its edit, "wedged" would have been too, were it not marked as under processing.
             touch("wedged");
             touch("released");
-            await().atMost(Duration.ofSeconds(30)).until(() -> reconciler.attempts("released").size() == 2);
-            assertThat(reconciler.attempts("wedged")).as("JOSDK 5.2.3 skips every event of it").isEmpty();
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> reconciler.attempts("released").size() == 2);
+            assertThat(reconciler.attempts("wedged"))
+                    .as("JOSDK 5.2.3 skips every event of it")
+                    .isEmpty();
         } finally {
             operator.stop();
-            Stream.of("wedged", "released").forEach(name -> admin.configMaps().inNamespace(NS).withName(name)
-                    .delete());
+            Stream.of("wedged", "released")
+                    .forEach(name ->
+                            admin.configMaps().inNamespace(NS).withName(name).delete());
         }
     }
 
     private static void create(String name) {
-        admin.resource(new ConfigMapBuilder().withNewMetadata().withName(name).withNamespace(NS)
-                .addToLabels("scripted", "a").endMetadata().addToData("touched", "0").build()).create();
+        admin.resource(new ConfigMapBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withNamespace(NS)
+                        .addToLabels("scripted", "a")
+                        .endMetadata()
+                        .addToData("touched", "0")
+                        .build())
+                .create();
     }
 
     private static void touch(String name) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
@@ -27,14 +29,22 @@ class MonitoringDocTest {
             Path csv = DOCS.resolve("monitoring").resolve(panel.slug() + ".csv");
             assertThat(png).as(panel.title() + ": run make monitoring-docs").exists();
             assertThat(csv).as(panel.title()).exists();
-            assertThat(Files.readAllLines(csv)).as(panel.title() + ": Prometheus's answers").hasSizeGreaterThan(1);
+            assertThat(Files.readAllLines(csv))
+                    .as(panel.title() + ": Prometheus's answers")
+                    .hasSizeGreaterThan(1);
             panels.append("\n### ").append(panel.title()).append("\n\n");
             for (DashboardPanels.Query query : panel.queries()) {
                 panels.append("- `").append(query.expr()).append("`\n");
             }
-            panels.append("\n![").append(panel.title()).append("](monitoring/").append(panel.slug())
-                    .append(".png)\n\nWhat Prometheus answered: [").append(panel.slug()).append(".csv](monitoring/")
-                    .append(panel.slug()).append(".csv)\n");
+            panels.append("\n![")
+                    .append(panel.title())
+                    .append("](monitoring/")
+                    .append(panel.slug())
+                    .append(".png)\n\nWhat Prometheus answered: [")
+                    .append(panel.slug())
+                    .append(".csv](monitoring/")
+                    .append(panel.slug())
+                    .append(".csv)\n");
         }
         panels.append("\n").append(END);
         Path doc = DOCS.resolve("monitoring.md");
@@ -52,12 +62,13 @@ class MonitoringDocTest {
     @Test
     void thePageNamesTheLoadThePicturesWereDrawnFrom() throws IOException {
         String run = Files.readString(DOCS.resolve("monitoring/run.txt"));
-        java.util.regex.Matcher load = java.util.regex.Pattern
-                .compile("load: (\\d+) Kymas of the 18 modules, one every (\\d+) s, --transition-unit (\\S+);")
+        Matcher load = Pattern.compile(
+                        "load: (\\d+) Kymas of the 18 modules, one every (\\d+) s, --transition-unit (\\S+);")
                 .matcher(run);
         assertThat(load.find()).as("run.txt names its load").isTrue();
         String page = Files.readString(DOCS.resolve("monitoring.md")).replaceAll("\\s+", " ");
-        assertThat(page).contains(load.group(1) + " Kymas of the 18 modules, one every " + load.group(2)
-                + " s, `--transition-unit " + load.group(3) + "`");
+        assertThat(page)
+                .contains(load.group(1) + " Kymas of the 18 modules, one every " + load.group(2)
+                        + " s, `--transition-unit " + load.group(3) + "`");
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kyma.operator.api.Run;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 import io.kyma.operator.testing.Namespaces;
@@ -35,6 +37,7 @@ class PrometheusIT {
     private static final String POD = "kyma-operator-controller-manager-0";
     /** A short load for the test; make monitoring and monitoring-docs ask for a longer one that a chart can show. */
     private static final int KYMAS = Integer.getInteger("monitoring.kymas", 12);
+
     private static final String UNIT = System.getProperty("monitoring.unit", "100ms");
     private static final Duration STEP = Duration.ofSeconds(15);
 
@@ -44,23 +47,31 @@ class PrometheusIT {
         try (KubernetesClient admin = EmbeddedControlPlane.get().newClient()) {
             Crds.install(admin);
             Namespaces.apply(admin, NS);
-            try (RunningManager manager = new RunningManager(NS, "--remote-server-allow", "127.0.0.1", "--transition-unit", UNIT,
-                    "--metrics-bind-address", "127.0.0.1:0");
-                    PrometheusServer prometheus = PrometheusServer.start(target(manager), POD,
-                            hold ? Integer.getInteger("monitoring.port", 9091) : 0)) {
+            try (RunningManager manager = new RunningManager(
+                            NS,
+                            "--remote-server-allow",
+                            "127.0.0.1",
+                            "--transition-unit",
+                            UNIT,
+                            "--metrics-bind-address",
+                            "127.0.0.1:0");
+                    PrometheusServer prometheus = PrometheusServer.start(
+                            target(manager), POD, hold ? Integer.getInteger("monitoring.port", 9091) : 0)) {
                 Instant start = Instant.now();
                 // Kymas arrive a few seconds apart, so that scrapes find some in progress and some turning Ready.
                 // a Run whose job service never answers (nothing listens on the discard port)
-                io.kyma.operator.api.Run run = Samples.run(NS, "unreachable", "build", Map.of(), "5s", null);
+                Run run = Samples.run(NS, "unreachable", "build", Map.of(), "5s", null);
                 run.getSpec().setServer("http://127.0.0.1:9");
                 admin.resource(run).create();
                 for (int i = 0; i < KYMAS; i++) {
-                    admin.resource(Samples.kyma(NS, "kyma-" + i, Samples.MODULES)).create();
+                    admin.resource(Samples.kyma(NS, "kyma-" + i, Samples.MODULES))
+                            .create();
                     Thread.sleep(4_000); // the arrival rate of the load, not a wait for the cluster
                 }
-                await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofSeconds(5)).until(() -> prometheus
-                        .query("sum(kyma_operator_kymas{phase=\"Ready\"})").stream()
-                        .anyMatch(s -> s.samples().get(0)[1] == KYMAS));
+                await().atMost(Duration.ofMinutes(10))
+                        .pollInterval(Duration.ofSeconds(5))
+                        .until(() -> prometheus.query("sum(kyma_operator_kymas{phase=\"Ready\"})").stream()
+                                .anyMatch(s -> s.samples().get(0)[1] == KYMAS));
 
                 assertTheScrapeHasTheServiceMonitorsLabels(prometheus);
                 List<String> problems = new ArrayList<>();
@@ -77,7 +88,8 @@ class PrometheusIT {
                         for (Series s : series) {
                             if (!s.labels().keySet().containsAll(query.legendLabels())) {
                                 problems.add(panel.title() + ": legend '" + query.legend() + "' needs "
-                                        + query.legendLabels() + ", the series has " + s.labels().keySet());
+                                        + query.legendLabels() + ", the series has "
+                                        + s.labels().keySet());
                             }
                         }
                     }
@@ -89,21 +101,30 @@ class PrometheusIT {
                     }
                 }
                 if (!render.isEmpty()) {
-                    java.nio.file.Files.writeString(Path.of(render, "run.txt"), String.format(
-                            "prometheus: %s%noperator JVM: %s %s (in the test's JVM, default flags)%n"
-                                    + "load: %d Kymas of the 18 modules, one every 4 s, --transition-unit %s;"
-                                    + " one Run whose job service does not answer%nscrape: every 15 s; range queries"
-                                    + " at a 15 s step, $__rate_interval = %s%n",
-                            prometheus.version(), System.getProperty("java.vm.name"),
-                            System.getProperty("java.runtime.version"), KYMAS, UNIT, DashboardPanels.RATE_INTERVAL));
+                    Files.writeString(
+                            Path.of(render, "run.txt"),
+                            String.format(
+                                    "prometheus: %s%noperator JVM: %s %s (in the test's JVM, default flags)%n"
+                                            + "load: %d Kymas of the 18 modules, one every 4 s, --transition-unit %s;"
+                                            + " one Run whose job service does not answer%nscrape: every 15 s; range queries"
+                                            + " at a 15 s step, $__rate_interval = %s%n",
+                                    prometheus.version(),
+                                    System.getProperty("java.vm.name"),
+                                    System.getProperty("java.runtime.version"),
+                                    KYMAS,
+                                    UNIT,
+                                    DashboardPanels.RATE_INTERVAL));
                 }
-                assertThat(problems).as("every dashboard query against a real Prometheus").isEmpty();
+                assertThat(problems)
+                        .as("every dashboard query against a real Prometheus")
+                        .isEmpty();
                 assertEveryAlertRuleEvaluates(prometheus);
                 if (hold) {
                     // Debian's Prometheus serves its classic web pages under /classic
-                    System.out.printf("%nPrometheus: %s/classic/graph (alerts: %s/classic/alerts)%n"
-                            + "operator metrics: http://%s/metrics%nStop with Ctrl-C.%n", prometheus.url(),
-                            prometheus.url(), target(manager));
+                    System.out.printf(
+                            "%nPrometheus: %s/classic/graph (alerts: %s/classic/alerts)%n"
+                                    + "operator metrics: http://%s/metrics%nStop with Ctrl-C.%n",
+                            prometheus.url(), prometheus.url(), target(manager));
                     Thread.currentThread().join();
                 }
             }
@@ -130,21 +151,39 @@ class PrometheusIT {
     }
 
     private static void assertEveryAlertRuleEvaluates(PrometheusServer prometheus) {
-        await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(2)).untilAsserted(() -> {
-            Map<String, JsonNode> rules = prometheus.alertRules();
-            assertThat(rules.keySet()).containsExactlyInAnyOrder("KymaOperatorDown", "KymaOperatorLeaderMissing",
-                    "KymaOperatorKymaStuckProcessing", "KymaOperatorRunJobServiceUnreachable",
-                    "KymaOperatorReconcileErrors", "KymaOperatorClientThrottled", "KymaOperatorQueueWaitHigh");
-            rules.forEach((name, rule) -> {
-                assertThat(rule.path("health").asText()).as(name + ": " + rule.path("lastError").asText())
-                        .isEqualTo("ok");
-                assertThat(rule.path("lastEvaluation").asText()).as(name).doesNotStartWith("0001");
-            });
-            // a healthy operator that leads: neither of these may even be pending
-            assertThat(rules.get("KymaOperatorDown").path("state").asText()).isEqualTo("inactive");
-            assertThat(rules.get("KymaOperatorLeaderMissing").path("state").asText()).isEqualTo("inactive");
-            // the Run pointing at a closed port is retrying: its alert is on its way (pending until 10 minutes)
-            assertThat(rules.get("KymaOperatorRunJobServiceUnreachable").path("state").asText()).isEqualTo("pending");
-        });
+        await().atMost(Duration.ofMinutes(1))
+                .pollInterval(Duration.ofSeconds(2))
+                .untilAsserted(() -> {
+                    Map<String, JsonNode> rules = prometheus.alertRules();
+                    assertThat(rules.keySet())
+                            .containsExactlyInAnyOrder(
+                                    "KymaOperatorDown",
+                                    "KymaOperatorLeaderMissing",
+                                    "KymaOperatorKymaStuckProcessing",
+                                    "KymaOperatorRunJobServiceUnreachable",
+                                    "KymaOperatorReconcileErrors",
+                                    "KymaOperatorClientThrottled",
+                                    "KymaOperatorQueueWaitHigh");
+                    rules.forEach((name, rule) -> {
+                        assertThat(rule.path("health").asText())
+                                .as(name + ": " + rule.path("lastError").asText())
+                                .isEqualTo("ok");
+                        assertThat(rule.path("lastEvaluation").asText())
+                                .as(name)
+                                .doesNotStartWith("0001");
+                    });
+                    // a healthy operator that leads: neither of these may even be pending
+                    assertThat(rules.get("KymaOperatorDown").path("state").asText())
+                            .isEqualTo("inactive");
+                    assertThat(rules.get("KymaOperatorLeaderMissing")
+                                    .path("state")
+                                    .asText())
+                            .isEqualTo("inactive");
+                    // the Run pointing at a closed port is retrying: its alert is on its way (pending until 10 minutes)
+                    assertThat(rules.get("KymaOperatorRunJobServiceUnreachable")
+                                    .path("state")
+                                    .asText())
+                            .isEqualTo("pending");
+                });
     }
 }

@@ -21,15 +21,16 @@ import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.Module;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.remotejob.JobServer;
-import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.RequestRecorder;
 
 /**
@@ -48,21 +49,39 @@ class RbacIT {
         RequestRecorder requests = new RequestRecorder();
         Config asAccount = EmbeddedControlPlane.get().config();
         asAccount.setImpersonateUsername("system:serviceaccount:" + SYSTEM + ":" + ACCOUNT);
-        asAccount.setImpersonateGroups("system:serviceaccounts", "system:serviceaccounts:" + SYSTEM,
-                "system:authenticated");
+        asAccount.setImpersonateGroups(
+                "system:serviceaccounts", "system:serviceaccounts:" + SYSTEM, "system:authenticated");
         try (KubernetesClient admin = EmbeddedControlPlane.get().newClient();
                 JobServer jobs = JobServer.start("127.0.0.1", 0)) {
             Namespaces.apply(admin, NS);
-            ManagerConfig config = ManagerConfig.parse(new String[] { "--namespace", NS, "--transition-unit", "10ms",
-                    "--leader-elect", "--leader-election-namespace", SYSTEM, "--remote-server-url", jobs.url(),
-                    "--run-poll-interval", "200ms", "--run-cleanup-timeout", "2s", "--metrics-bind-address", "0",
-                    "--health-probe-bind-address", "0" }, Map.of());
+            ManagerConfig config = ManagerConfig.parse(
+                    new String[] {
+                        "--namespace",
+                        NS,
+                        "--transition-unit",
+                        "10ms",
+                        "--leader-elect",
+                        "--leader-election-namespace",
+                        SYSTEM,
+                        "--remote-server-url",
+                        jobs.url(),
+                        "--run-poll-interval",
+                        "200ms",
+                        "--run-cleanup-timeout",
+                        "2s",
+                        "--metrics-bind-address",
+                        "0",
+                        "--health-probe-bind-address",
+                        "0"
+                    },
+                    Map.of());
             try (KymaOperator manager = new KymaOperator(config, asAccount, Clock.systemUTC(), List.of(requests))) {
                 manager.start();
                 await().atMost(Duration.ofSeconds(30)).until(manager::leading);
 
                 // Kymas: fan out, find a component name taken by another Kyma, drop a module, delete.
-                admin.resource(Samples.kyma(NS, "rbac", List.of("istio", "ory", "rafter", "api-gateway"))).create();
+                admin.resource(Samples.kyma(NS, "rbac", List.of("istio", "ory", "rafter", "api-gateway")))
+                        .create();
                 awaitKyma(admin, "rbac", KymaPhase.READY);
                 admin.resource(Samples.kyma(NS, "rbac-api", List.of("gateway"))).create();
                 awaitKyma(admin, "rbac-api", KymaPhase.ERROR);
@@ -72,19 +91,27 @@ class RbacIT {
                     k.getSpec().setModules(List.of(new Module("istio", null), new Module("ory", "2.0.0")));
                     return k;
                 });
-                await().atMost(Duration.ofSeconds(30)).until(() -> admin.resources(io.kyma.operator.api.HelmComponent.class)
-                        .inNamespace(NS).list().getItems().size() == 2);
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> admin.resources(HelmComponent.class)
+                                        .inNamespace(NS)
+                                        .list()
+                                        .getItems()
+                                        .size()
+                                == 2);
                 admin.resources(Kyma.class).inNamespace(NS).withName("rbac").delete();
                 await().atMost(Duration.ofSeconds(30)).until(() -> get(admin, Kyma.class, "rbac") == null);
 
                 // Runs: one to the end, one cancelled on deletion, one whose server is gone when it is deleted.
-                admin.resource(Samples.run(NS, "done", "build", Map.of("durationSeconds", "1"), null, null)).create();
+                admin.resource(Samples.run(NS, "done", "build", Map.of("durationSeconds", "1"), null, null))
+                        .create();
                 admin.resource(Samples.run(NS, "cancelled", "build", Map.of("durationSeconds", "600"), null, null))
                         .create();
                 admin.resource(Samples.run(NS, "abandoned", "build", Map.of("durationSeconds", "600"), null, null))
                         .create();
-                await().atMost(Duration.ofSeconds(30)).until(() -> phase(admin, "done") == RunPhase.SUCCEEDED
-                        && phase(admin, "cancelled") == RunPhase.UNKNOWN && phase(admin, "abandoned") == RunPhase.UNKNOWN);
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> phase(admin, "done") == RunPhase.SUCCEEDED
+                                && phase(admin, "cancelled") == RunPhase.UNKNOWN
+                                && phase(admin, "abandoned") == RunPhase.UNKNOWN);
                 admin.resources(Run.class).inNamespace(NS).withName("cancelled").delete();
                 await().atMost(Duration.ofSeconds(30)).until(() -> get(admin, Run.class, "cancelled") == null);
                 jobs.refuseFor(Duration.ofSeconds(30));
@@ -98,7 +125,9 @@ class RbacIT {
         requests.requests().forEach(r -> used.add(r.group() + " " + r.rbacResource() + " " + r.verb()));
         if (used.contains("authorization.k8s.io selfsubjectrulesreviews create")) {
             // JOSDK reviews its own rules before it runs for the lease and refuses to start without these.
-            used.addAll(List.of("coordination.k8s.io leases get", "coordination.k8s.io leases create",
+            used.addAll(List.of(
+                    "coordination.k8s.io leases get",
+                    "coordination.k8s.io leases create",
                     "coordination.k8s.io leases update"));
         }
         // Who holds a taken component name is read from the informer's store when it has the holder, as it does
@@ -107,7 +136,8 @@ class RbacIT {
         used.add("inventory.kyma-project.io helmcomponents get");
         Set<String> granted = new TreeSet<>();
         for (HasMetadata object : rbac) {
-            List<PolicyRule> rules = object instanceof ClusterRole role ? role.getRules()
+            List<PolicyRule> rules = object instanceof ClusterRole role
+                    ? role.getRules()
                     : object instanceof Role role ? role.getRules() : List.of();
             for (PolicyRule rule : rules) {
                 assertThat(rule.getApiGroups()).doesNotContain("*");
@@ -123,12 +153,16 @@ class RbacIT {
             }
         }
         System.out.println("Granted and used: " + granted);
-        assertThat(used).as("every granted permission is used by a recorded request").containsAll(granted);
+        assertThat(used)
+                .as("every granted permission is used by a recorded request")
+                .containsAll(granted);
     }
 
     /** Applies the ServiceAccount, roles and bindings exactly as config/default renders them. */
     private static List<HasMetadata> applyRbac() throws Exception {
-        String rendered = DeployManifestsIT.kubectl(null, "kustomize",
+        String rendered = DeployManifestsIT.kubectl(
+                null,
+                "kustomize",
                 Crds.repositoryRoot().resolve("config/default").toString());
         List<HasMetadata> applied = new ArrayList<>();
         try (KubernetesClient admin = EmbeddedControlPlane.get().newClient()) {

@@ -24,7 +24,9 @@ class ReliabilityDocTest {
         String text = Files.readString(doc);
         int begin = text.indexOf(BEGIN);
         int end = text.indexOf(END);
-        assertThat(begin).as("docs/reliability.md has the generated-rows markers").isGreaterThanOrEqualTo(0);
+        assertThat(begin)
+                .as("docs/reliability.md has the generated-rows markers")
+                .isGreaterThanOrEqualTo(0);
         assertThat(end).isGreaterThan(begin);
         String expected = table();
         if (Boolean.getBoolean("reliability.write")) {
@@ -45,11 +47,13 @@ class ReliabilityDocTest {
             assertThat(parts[0]).as(c.test()).endsWith("IT");
             Class<?> test = itClass(parts[0]);
             if (c.own()) {
-                assertThat(test.getDeclaredMethods()).as(c.test()).anyMatch(m -> m.getName().equals(parts[1])
-                        && m.getParameterCount() == 0);
+                assertThat(test.getDeclaredMethods())
+                        .as(c.test())
+                        .anyMatch(m -> m.getName().equals(parts[1]) && m.getParameterCount() == 0);
             } else {
-                assertThat(test.getDeclaredMethods()).as(c.test()).anyMatch(m -> m.getName().equals(parts[1])
-                        && m.isAnnotationPresent(Test.class));
+                assertThat(test.getDeclaredMethods())
+                        .as(c.test())
+                        .anyMatch(m -> m.getName().equals(parts[1]) && m.isAnnotationPresent(Test.class));
             }
         }
     }
@@ -70,8 +74,15 @@ class ReliabilityDocTest {
         StringBuilder out = new StringBuilder("| # | input | what a user sees | test |\n|---|---|---|---|\n");
         int n = 1;
         for (ReliabilityCases.Case c : ReliabilityCases.ALL) {
-            out.append("| ").append(n++).append(" | ").append(c.input()).append(" | ").append(c.outcome())
-                    .append(" | `").append(c.test()).append("` |\n");
+            out.append("| ")
+                    .append(n++)
+                    .append(" | ")
+                    .append(c.input())
+                    .append(" | ")
+                    .append(c.outcome())
+                    .append(" | `")
+                    .append(c.test())
+                    .append("` |\n");
         }
         return out.toString();
     }

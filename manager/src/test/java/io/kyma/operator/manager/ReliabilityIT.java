@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -13,9 +14,11 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
@@ -25,11 +28,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import com.sun.net.httpserver.HttpServer;
+
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import io.kyma.operator.api.ComponentState;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.HelmComponentSpec;
@@ -38,12 +45,12 @@ import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
-import io.kyma.operator.run.RemoteJobClient;
 import io.kyma.operator.remotejob.Faults;
 import io.kyma.operator.remotejob.JobServer;
-import io.kyma.operator.testing.Namespaces;
+import io.kyma.operator.run.RemoteJobClient;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.Namespaces;
 
 /**
  * Every row of docs/reliability.md against the embedded control plane and one operator: what the API server rejects,
@@ -63,9 +70,20 @@ class ReliabilityIT {
         Crds.install(admin);
         Namespaces.apply(admin, NS);
         healthy = server(f -> f);
-        manager = new RunningManager(NS, "--transition-unit", "10ms", "--remote-server-url", healthy.url(),
-                "--remote-connect-timeout", "1s", "--remote-request-timeout", "2s", "--failure-max-delay", "5s",
-                "--remote-server-allow", "127.0.0.1, localhost");
+        manager = new RunningManager(
+                NS,
+                "--transition-unit",
+                "10ms",
+                "--remote-server-url",
+                healthy.url(),
+                "--remote-connect-timeout",
+                "1s",
+                "--remote-request-timeout",
+                "2s",
+                "--failure-max-delay",
+                "5s",
+                "--remote-server-allow",
+                "127.0.0.1, localhost");
     }
 
     @AfterAll
@@ -78,7 +96,8 @@ class ReliabilityIT {
     }
 
     static Stream<Arguments> rows() {
-        return ReliabilityCases.ALL.stream().filter(ReliabilityCases.Case::own)
+        return ReliabilityCases.ALL.stream()
+                .filter(ReliabilityCases.Case::own)
                 .map(c -> Arguments.of(c.id(), c.input()));
     }
 
@@ -88,7 +107,7 @@ class ReliabilityIT {
         Method check = ReliabilityIT.class.getDeclaredMethod(id);
         try {
             check.invoke(this);
-        } catch (java.lang.reflect.InvocationTargetException e) {
+        } catch (InvocationTargetException e) {
             throw e.getCause();
         }
     }
@@ -100,8 +119,12 @@ class ReliabilityIT {
     }
 
     void kymaWithTooManyModules() {
-        rejected(kyma("many-modules", IntStream.range(0, 101).mapToObj(i -> "m" + i).toArray(String[]::new)),
-                "spec.modules", "at most 100");
+        rejected(
+                kyma(
+                        "many-modules",
+                        IntStream.range(0, 101).mapToObj(i -> "m" + i).toArray(String[]::new)),
+                "spec.modules",
+                "at most 100");
     }
 
     void kymaModuleNameNotALabel() {
@@ -139,23 +162,31 @@ class ReliabilityIT {
     void kymaStatusCountOutOfRange() {
         create(kyma("counted", "istio"));
         awaitKyma("counted", k -> phase(k, KymaPhase.READY));
-        assertThatThrownBy(() -> admin.resources(Kyma.class).inNamespace(NS).withName("counted").editStatus(k -> {
-            k.getStatus().getComponents().setTotal(3_000_000_000L);
-            return k;
-        })).isInstanceOfSatisfying(KubernetesClientException.class, e -> {
-            assertThat(e.getCode()).isEqualTo(422);
-            assertThat(e.getMessage()).contains("status.components.total");
-        });
+        assertThatThrownBy(() -> admin.resources(Kyma.class)
+                        .inNamespace(NS)
+                        .withName("counted")
+                        .editStatus(k -> {
+                            k.getStatus().getComponents().setTotal(3_000_000_000L);
+                            return k;
+                        }))
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+                    assertThat(e.getCode()).isEqualTo(422);
+                    assertThat(e.getMessage()).contains("status.components.total");
+                });
         awaitKyma("counted", k -> phase(k, KymaPhase.READY));
     }
 
     void kymaWithManyFinalizers() {
         Kyma kyma = kyma("finalized", "istio");
-        List<String> foreign = IntStream.range(0, 20).mapToObj(i -> "tenant.example/f-" + i).toList();
+        List<String> foreign =
+                IntStream.range(0, 20).mapToObj(i -> "tenant.example/f-" + i).toList();
         kyma.getMetadata().setFinalizers(foreign);
         create(kyma);
         String own = "kymas.inventory.kyma-project.io/finalizer";
-        awaitKyma("finalized", k -> phase(k, KymaPhase.READY) && k.getMetadata().getFinalizers().contains(own));
+        awaitKyma(
+                "finalized",
+                k -> phase(k, KymaPhase.READY)
+                        && k.getMetadata().getFinalizers().contains(own));
         admin.resources(Kyma.class).inNamespace(NS).withName("finalized").edit(k -> {
             k.getMetadata().getFinalizers().add("tenant.example/after"); // one after the operator's too
             return k;
@@ -164,8 +195,11 @@ class ReliabilityIT {
         others.add("tenant.example/after");
         admin.resources(Kyma.class).inNamespace(NS).withName("finalized").delete();
         // the cache keeps such a list as its length and the operator's entry: its JSON patch must take off that one
-        await().atMost(Duration.ofSeconds(30)).until(() -> !get(Kyma.class, "finalized").getMetadata().getFinalizers()
-                .contains(own));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> !get(Kyma.class, "finalized")
+                        .getMetadata()
+                        .getFinalizers()
+                        .contains(own));
         assertThat(get(Kyma.class, "finalized").getMetadata().getFinalizers()).containsExactlyElementsOf(others);
         admin.resources(Kyma.class).inNamespace(NS).withName("finalized").edit(k -> {
             k.getMetadata().setFinalizers(List.of());
@@ -182,8 +216,14 @@ class ReliabilityIT {
         assertThat(ready(second).getReason()).isEqualTo("ComponentNameTaken");
         assertThat(ready(second).getMessage()).contains("HelmComponent a-b-c belongs to Kyma a");
         awaitComponent("a-b-ory", c -> c.getStatus() != null && c.getStatus().getState() == ComponentState.SUCCESS);
-        assertThat(admin.resources(HelmComponent.class).inNamespace(NS).withName("a-b-c").get().getSpec().getKyma())
-                .as("the holder's component is left alone").isEqualTo("a");
+        assertThat(admin.resources(HelmComponent.class)
+                        .inNamespace(NS)
+                        .withName("a-b-c")
+                        .get()
+                        .getSpec()
+                        .getKyma())
+                .as("the holder's component is left alone")
+                .isEqualTo("a");
     }
 
     void kymaComponentNameHeldByAForeignObject() {
@@ -200,7 +240,11 @@ class ReliabilityIT {
     void kymaNameWithDots() {
         create(kyma("team.a", "ory"));
         awaitKyma("team.a", k -> phase(k, KymaPhase.READY));
-        assertThat(admin.resources(HelmComponent.class).inNamespace(NS).withName("team.a-ory").get()).isNotNull();
+        assertThat(admin.resources(HelmComponent.class)
+                        .inNamespace(NS)
+                        .withName("team.a-ory")
+                        .get())
+                .isNotNull();
     }
 
     void kymaLongestNames() {
@@ -208,20 +252,30 @@ class ReliabilityIT {
         String module = "m".repeat(40);
         create(kyma(name, module));
         awaitKyma(name, k -> phase(k, KymaPhase.READY));
-        assertThat(admin.resources(HelmComponent.class).inNamespace(NS).withName(name + "-" + module).get()
-                .getMetadata().getName()).hasSize(104);
+        assertThat(admin.resources(HelmComponent.class)
+                        .inNamespace(NS)
+                        .withName(name + "-" + module)
+                        .get()
+                        .getMetadata()
+                        .getName())
+                .hasSize(104);
     }
 
     void componentLabelRemoved() {
         create(kyma("relabel", "ory"));
         awaitKyma("relabel", k -> phase(k, KymaPhase.READY));
-        admin.resources(HelmComponent.class).inNamespace(NS).withName("relabel-ory").edit(c -> {
-            c.getMetadata().getLabels().remove(Labels.MANAGED_BY);
-            return c;
-        });
-        HelmComponent back = awaitComponent("relabel-ory",
+        admin.resources(HelmComponent.class)
+                .inNamespace(NS)
+                .withName("relabel-ory")
+                .edit(c -> {
+                    c.getMetadata().getLabels().remove(Labels.MANAGED_BY);
+                    return c;
+                });
+        HelmComponent back = awaitComponent(
+                "relabel-ory",
                 c -> Labels.MANAGED_BY_VALUE.equals(c.getMetadata().getLabels().get(Labels.MANAGED_BY)));
-        assertThat(back.getMetadata().getOwnerReferences()).singleElement()
+        assertThat(back.getMetadata().getOwnerReferences())
+                .singleElement()
                 .satisfies(o -> assertThat(o.getName()).isEqualTo("relabel"));
         assertThat(phase(get(Kyma.class, "relabel"), KymaPhase.READY)).isTrue();
     }
@@ -230,9 +284,14 @@ class ReliabilityIT {
         create(kyma("regrow", "ory", "kiali"));
         awaitKyma("regrow", k -> phase(k, KymaPhase.READY));
         String uid = get(HelmComponent.class, "regrow-ory").getMetadata().getUid();
-        admin.resources(HelmComponent.class).inNamespace(NS).withName("regrow-ory").delete();
+        admin.resources(HelmComponent.class)
+                .inNamespace(NS)
+                .withName("regrow-ory")
+                .delete();
         awaitComponent("regrow-ory", c -> !c.getMetadata().getUid().equals(uid));
-        awaitKyma("regrow", k -> phase(k, KymaPhase.READY) && "2/2".equals(k.getStatus().getReadyComponents()));
+        awaitKyma(
+                "regrow",
+                k -> phase(k, KymaPhase.READY) && "2/2".equals(k.getStatus().getReadyComponents()));
     }
 
     void componentVersionEditedByHand() {
@@ -240,11 +299,16 @@ class ReliabilityIT {
         kyma.getSpec().getModules().get(0).setVersion("1.0.0");
         create(kyma);
         awaitKyma("pinned", k -> phase(k, KymaPhase.READY));
-        admin.resources(HelmComponent.class).inNamespace(NS).withName("pinned-ory").edit(c -> {
-            c.getSpec().setVersion("6.6.6");
-            return c;
-        });
-        awaitComponent("pinned-ory", c -> "1.0.0".equals(c.getSpec().getVersion()) && c.getMetadata().getGeneration() > 2);
+        admin.resources(HelmComponent.class)
+                .inNamespace(NS)
+                .withName("pinned-ory")
+                .edit(c -> {
+                    c.getSpec().setVersion("6.6.6");
+                    return c;
+                });
+        awaitComponent(
+                "pinned-ory",
+                c -> "1.0.0".equals(c.getSpec().getVersion()) && c.getMetadata().getGeneration() > 2);
     }
 
     void kymaModuleVersionChanged() {
@@ -252,26 +316,43 @@ class ReliabilityIT {
         awaitKyma("upgrade", k -> phase(k, KymaPhase.READY));
         List<Kyma> statuses = Collections.synchronizedList(new ArrayList<>());
         List<HelmComponent> components = Collections.synchronizedList(new ArrayList<>());
-        try (var kymas = admin.resources(Kyma.class).inNamespace(NS).withName("upgrade").watch(recorder(statuses));
-                var children = admin.resources(HelmComponent.class).inNamespace(NS)
-                        .withLabel(Labels.KYMA, "upgrade").watch(recorder(components))) {
-            Kyma edited = admin.resources(Kyma.class).inNamespace(NS).withName("upgrade").edit(k -> {
-                k.getSpec().getModules().forEach(m -> m.setVersion("2.0.0"));
-                return k;
-            });
+        try (var kymas = admin.resources(Kyma.class)
+                        .inNamespace(NS)
+                        .withName("upgrade")
+                        .watch(recorder(statuses));
+                var children = admin.resources(HelmComponent.class)
+                        .inNamespace(NS)
+                        .withLabel(Labels.KYMA, "upgrade")
+                        .watch(recorder(components))) {
+            Kyma edited = admin.resources(Kyma.class)
+                    .inNamespace(NS)
+                    .withName("upgrade")
+                    .edit(k -> {
+                        k.getSpec().getModules().forEach(m -> m.setVersion("2.0.0"));
+                        return k;
+                    });
             long generation = edited.getMetadata().getGeneration();
             awaitKyma("upgrade", k -> phase(k, KymaPhase.READY) && k.getStatus().getObservedGeneration() == generation);
-            Kyma firstReady = statuses.stream().filter(k -> k.getStatus() != null
-                    && k.getStatus().getObservedGeneration() == generation && phase(k, KymaPhase.READY))
-                    .findFirst().orElseThrow();
+            Kyma firstReady = statuses.stream()
+                    .filter(k -> k.getStatus() != null
+                            && k.getStatus().getObservedGeneration() == generation
+                            && phase(k, KymaPhase.READY))
+                    .findFirst()
+                    .orElseThrow();
             long readyVersion = Long.parseLong(firstReady.getMetadata().getResourceVersion());
             for (String module : List.of("istio", "ory", "kiali")) {
-                HelmComponent caughtUp = components.stream().filter(c -> c.getMetadata().getName().equals("upgrade-" + module)
-                        && "2.0.0".equals(c.getSpec().getVersion()) && c.getStatus() != null
-                        && c.getMetadata().getGeneration().equals(c.getStatus().getObservedGeneration()))
-                        .findFirst().orElseThrow(() -> new AssertionError(module + " never caught up"));
+                HelmComponent caughtUp = components.stream()
+                        .filter(c -> c.getMetadata().getName().equals("upgrade-" + module)
+                                && "2.0.0".equals(c.getSpec().getVersion())
+                                && c.getStatus() != null
+                                && c.getMetadata()
+                                        .getGeneration()
+                                        .equals(c.getStatus().getObservedGeneration()))
+                        .findFirst()
+                        .orElseThrow(() -> new AssertionError(module + " never caught up"));
                 assertThat(Long.parseLong(caughtUp.getMetadata().getResourceVersion()))
-                        .as("%s caught up before the Kyma was Ready", module).isLessThan(readyVersion);
+                        .as("%s caught up before the Kyma was Ready", module)
+                        .isLessThan(readyVersion);
             }
         }
     }
@@ -289,11 +370,15 @@ class ReliabilityIT {
 
     void componentStatusTimeGarbage() {
         HelmComponent component = create(component("garbage-time", "a".repeat(40)));
-        awaitComponent("garbage-time", c -> c.getStatus() != null && c.getStatus().getState() == ComponentState.STARTED);
-        admin.resources(HelmComponent.class).inNamespace(NS).withName("garbage-time").editStatus(c -> {
-            c.getStatus().setLastTransitionTime("yesterday");
-            return c;
-        });
+        awaitComponent(
+                "garbage-time", c -> c.getStatus() != null && c.getStatus().getState() == ComponentState.STARTED);
+        admin.resources(HelmComponent.class)
+                .inNamespace(NS)
+                .withName("garbage-time")
+                .editStatus(c -> {
+                    c.getStatus().setLastTransitionTime("yesterday");
+                    return c;
+                });
         assertThat(component).isNotNull();
         awaitComponent("garbage-time", c -> c.getStatus().getState() == ComponentState.SUCCESS);
     }
@@ -302,10 +387,13 @@ class ReliabilityIT {
         // a module name of 40 characters: each state lasts 400 ms here, which the look every 100 ms cannot miss
         create(component("ahead-time", "b".repeat(40)));
         awaitComponent("ahead-time", c -> c.getStatus() != null && c.getStatus().getState() == ComponentState.STARTED);
-        admin.resources(HelmComponent.class).inNamespace(NS).withName("ahead-time").editStatus(c -> {
-            c.getStatus().setLastTransitionTime("+1000000000-12-31T23:59:59Z");
-            return c;
-        });
+        admin.resources(HelmComponent.class)
+                .inNamespace(NS)
+                .withName("ahead-time")
+                .editStatus(c -> {
+                    c.getStatus().setLastTransitionTime("+1000000000-12-31T23:59:59Z");
+                    return c;
+                });
         // the message saying so lasts one dwell (HelmComponentReconcilerTest reads it); without the clamp the
         // component would wait for the year 1,000,000,000
         awaitComponent("ahead-time", c -> c.getStatus().getState() == ComponentState.SUCCESS);
@@ -313,11 +401,15 @@ class ReliabilityIT {
 
     void componentStatusTimeCenturiesBack() {
         create(component("ancient-time", "c".repeat(40)));
-        awaitComponent("ancient-time", c -> c.getStatus() != null && c.getStatus().getState() == ComponentState.STARTED);
-        admin.resources(HelmComponent.class).inNamespace(NS).withName("ancient-time").editStatus(c -> {
-            c.getStatus().setLastTransitionTime("0001-01-01T00:00:00Z"); // Go's zero time
-            return c;
-        });
+        awaitComponent(
+                "ancient-time", c -> c.getStatus() != null && c.getStatus().getState() == ComponentState.STARTED);
+        admin.resources(HelmComponent.class)
+                .inNamespace(NS)
+                .withName("ancient-time")
+                .editStatus(c -> {
+                    c.getStatus().setLastTransitionTime("0001-01-01T00:00:00Z"); // Go's zero time
+                    return c;
+                });
         // its lateness, two thousand years, would overflow the lateness timer and fail every reconcile
         awaitComponent("ancient-time", c -> c.getStatus().getState() == ComponentState.SUCCESS);
     }
@@ -391,35 +483,43 @@ class ReliabilityIT {
         run.getSpec().setTimeout("9999999999h");
         create(run);
         assertThat(awaitFailed("overflow", "InvalidSpec").getStatus().getMessage())
-                .startsWith("spec.timeout: ").contains("longer than the longest duration");
+                .startsWith("spec.timeout: ")
+                .contains("longer than the longest duration");
     }
 
     void runPollIntervalOverflows() {
         Run run = run("poll-overflow", null);
         run.getSpec().setPollInterval("99999999999999h");
         create(run);
-        assertThat(awaitFailed("poll-overflow", "InvalidSpec").getStatus().getMessage()).startsWith("spec.pollInterval: ");
+        assertThat(awaitFailed("poll-overflow", "InvalidSpec").getStatus().getMessage())
+                .startsWith("spec.pollInterval: ");
     }
 
     void runServerNotAllowed() {
         long before = healthy.requests();
         create(run("elsewhere", "http://127.0.0.2:9"));
         assertThat(awaitFailed("elsewhere", "ServerNotAllowed").getStatus().getMessage())
-                .contains("127.0.0.2").contains("--remote-server-allow");
+                .contains("127.0.0.2")
+                .contains("--remote-server-allow");
         assertThat(healthy.requests()).isEqualTo(before);
     }
 
     void runServerMetadata() {
         long before = healthy.requests();
         create(run("metadata", "http://169.254.169.254"));
-        assertThat(awaitFailed("metadata", "ServerNotAllowed").getStatus().getMessage()).contains("169.254.169.254");
+        assertThat(awaitFailed("metadata", "ServerNotAllowed").getStatus().getMessage())
+                .contains("169.254.169.254");
         assertThat(healthy.requests()).isEqualTo(before);
     }
 
     void runParamNameTooLong() {
         create(run("long-param", healthy.url(), Map.of("p".repeat(254), "v", "durationSeconds", "1")));
-        assertThat(awaitFailed("long-param", "InvalidSpec").getStatus().getMessage()).startsWith("spec.job.params:");
-        Run fixed = admin.resources(Run.class).inNamespace(NS).withName("long-param").get();
+        assertThat(awaitFailed("long-param", "InvalidSpec").getStatus().getMessage())
+                .startsWith("spec.job.params:");
+        Run fixed = admin.resources(Run.class)
+                .inNamespace(NS)
+                .withName("long-param")
+                .get();
         fixed.getSpec().getJob().getParams().remove("p".repeat(254));
         admin.resource(fixed).update();
         awaitRun("long-param", r -> r.getStatus() != null && r.getStatus().getPhase() == RunPhase.SUCCEEDED);
@@ -431,12 +531,17 @@ class ReliabilityIT {
         create(run);
         awaitRun("chatty", r -> r.getStatus() != null && r.getStatus().getPhase() == RunPhase.SUCCEEDED);
         long writes = manager.requests.requests().stream()
-                .filter(r -> r.isWrite() && r.name().equals("chatty") && r.subresource().equals("status")).count();
-        assertThat(writes).as("started, about one a status interval (5 s) while it runs, the end").isLessThanOrEqualTo(4);
+                .filter(r -> r.isWrite()
+                        && r.name().equals("chatty")
+                        && r.subresource().equals("status"))
+                .count();
+        assertThat(writes)
+                .as("started, about one a status interval (5 s) while it runs, the end")
+                .isLessThanOrEqualTo(4);
     }
 
     void runTooManyParams() {
-        Map<String, String> params = new java.util.HashMap<>();
+        Map<String, String> params = new HashMap<>();
         IntStream.range(0, 65).forEach(i -> params.put("p" + i, "v"));
         rejected(run("many-params", healthy.url(), params), "spec.job.params", "64");
     }
@@ -447,12 +552,13 @@ class ReliabilityIT {
 
     void runParamsLargeOnceEncoded() {
         // each control character is six bytes in the start's JSON: 40 values of 4096 are about 960 KiB encoded
-        Map<String, String> params = new java.util.HashMap<>();
+        Map<String, String> params = new HashMap<>();
         IntStream.range(0, 40).forEach(i -> params.put("p" + i, "\u0001".repeat(4096)));
         JobServer untouched = server(f -> f);
         create(run("encoded-large", untouched.url(), params));
         assertThat(awaitFailed("encoded-large", "InvalidSpec").getStatus().getMessage())
-                .startsWith("spec.job.params: ").contains("KiB once encoded for the job service, more than the 512 KiB");
+                .startsWith("spec.job.params: ")
+                .contains("KiB once encoded for the job service, more than the 512 KiB");
         assertThat(untouched.requests()).as("nothing sent").isZero();
     }
 
@@ -464,16 +570,20 @@ class ReliabilityIT {
         Run edited = get(Run.class, "edited");
         edited.getSpec().setServer(second.url());
         admin.resource(edited).update();
-        awaitRun("edited", r -> r.getStatus().getMessage() != null
-                && r.getStatus().getMessage().contains("spec.server now names " + second.url()
-                        + ", but the job stays on the server it was started on"));
+        awaitRun(
+                "edited",
+                r -> r.getStatus().getMessage() != null
+                        && r.getStatus()
+                                .getMessage()
+                                .contains("spec.server now names " + second.url()
+                                        + ", but the job stays on the server it was started on"));
         Run done = awaitRun("edited", r -> r.getStatus().getPhase() == RunPhase.SUCCEEDED);
         assertThat(done.getStatus().getServer()).isEqualTo(first.url());
         assertThat(first.jobsStarted()).isEqualTo(1);
         assertThat(second.requests()).as("the server named later").isZero();
     }
 
-        void runPollIntervalZero() {
+    void runPollIntervalZero() {
         Run run = run("eager", healthy.url(), Map.of("durationSeconds", "1"));
         run.getSpec().setPollInterval("0s");
         create(run);
@@ -515,8 +625,7 @@ class ReliabilityIT {
         }
         create(run("dropped", "http://127.0.0.1:" + silent.getLocalPort()));
         Condition dropped = awaitRetrying("dropped", "Unreachable");
-        assertThat(dropped.getMessage())
-                .isEqualTo(RemoteJobClient.UNREACHABLE + "; retrying with backoff");
+        assertThat(dropped.getMessage()).isEqualTo(RemoteJobClient.UNREACHABLE + "; retrying with backoff");
     }
 
     void serviceHugeBody() {
@@ -535,7 +644,8 @@ class ReliabilityIT {
         for (int i = 0; i < 5; i++) {
             awaitFailed("endless-" + i, "AnswerTooLarge");
         }
-        assertThat(usedHeapAfterGc() - heapBefore).as("heap growth after five endless answers")
+        assertThat(usedHeapAfterGc() - heapBefore)
+                .as("heap growth after five endless answers")
                 .isLessThan(64L << 20);
     }
 
@@ -557,14 +667,18 @@ class ReliabilityIT {
         JobServer shouting = server(f -> f.body(Faults.Body.HUGE_ERROR).size(100_000));
         create(run("shouting", shouting.url()));
         Condition condition = awaitRetrying("shouting", "ServerError");
-        assertThat(condition.getMessage()).startsWith("the job service answered HTTP 503: xxx")
-                .contains("x...; retrying").hasSizeLessThan(300);
+        assertThat(condition.getMessage())
+                .startsWith("the job service answered HTTP 503: xxx")
+                .contains("x...; retrying")
+                .hasSizeLessThan(300);
     }
 
     void serviceUnknownState() {
         JobServer queueing = server(f -> f.reportedState("queued"));
         create(run("queued", queueing.url(), Map.of("durationSeconds", "600")));
-        Run run = awaitRun("queued", r -> r.getStatus() != null && "job queued".equals(r.getStatus().getMessage()));
+        Run run = awaitRun(
+                "queued",
+                r -> r.getStatus() != null && "job queued".equals(r.getStatus().getMessage()));
         assertThat(run.getStatus().getPhase()).isEqualTo(RunPhase.UNKNOWN);
     }
 
@@ -585,8 +699,7 @@ class ReliabilityIT {
 
     void serviceRedirects() throws IOException {
         JobServer target = server(f -> f);
-        com.sun.net.httpserver.HttpServer redirecting = com.sun.net.httpserver.HttpServer
-                .create(new InetSocketAddress("127.0.0.1", 0), 16);
+        HttpServer redirecting = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
         redirecting.createContext("/", exchange -> {
             exchange.getResponseHeaders().add("Location", target.url() + exchange.getRequestURI());
             exchange.sendResponseHeaders(307, -1);
@@ -607,20 +720,27 @@ class ReliabilityIT {
         Run run = run("surrogate", odd.url(), Map.of("durationSeconds", "600", "linesPerSecond", "0.01"));
         run.getSpec().setPollInterval("100ms");
         create(run);
-        awaitRun("surrogate", r -> r.getStatus() != null && "job queued\uFFFD".equals(r.getStatus().getMessage()));
+        awaitRun(
+                "surrogate",
+                r -> r.getStatus() != null
+                        && "job queued\uFFFD".equals(r.getStatus().getMessage()));
         long writes = statusWrites("surrogate");
         long polls = odd.requests();
         await().atMost(WAIT).until(() -> odd.requests() >= polls + 70); // 7 s, beyond --run-status-interval
-        assertThat(statusWrites("surrogate")).as("status writes over 70 more polls").isEqualTo(writes);
+        assertThat(statusWrites("surrogate"))
+                .as("status writes over 70 more polls")
+                .isEqualTo(writes);
         assertThat(get(Run.class, "surrogate").getStatus().getPhase()).isEqualTo(RunPhase.UNKNOWN);
     }
 
     private static long statusWrites(String run) {
         return manager.requests.requests().stream()
-                .filter(r -> r.isWrite() && r.name().equals(run) && r.subresource().equals("status")).count();
+                .filter(r ->
+                        r.isWrite() && r.name().equals(run) && r.subresource().equals("status"))
+                .count();
     }
 
-        void serviceBaseUrlWithPath() {
+    void serviceBaseUrlWithPath() {
         JobServer underApi = JobServer.startUnder("127.0.0.1", 0, "/api");
         closing.add(underApi);
         assertThat(underApi.url()).endsWith("/api");
@@ -631,7 +751,7 @@ class ReliabilityIT {
 
     // ---- helpers ---------------------------------------------------------------------------------------------
 
-    private static JobServer server(java.util.function.UnaryOperator<Faults> faults) {
+    private static JobServer server(UnaryOperator<Faults> faults) {
         JobServer server = JobServer.start("127.0.0.1", 0);
         faults.apply(server.faults());
         closing.add(server);
@@ -662,7 +782,8 @@ class ReliabilityIT {
 
     private static HelmComponent component(String name, String module) {
         HelmComponent component = new HelmComponent();
-        component.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
+        component.setMetadata(
+                new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
         component.setSpec(new HelmComponentSpec());
         component.getSpec().setModule(module);
         return component;
@@ -683,7 +804,9 @@ class ReliabilityIT {
     }
 
     private static Condition ready(Kyma kyma) {
-        return kyma.getStatus().getConditions().stream().filter(c -> c.getType().equals("Ready")).findFirst()
+        return kyma.getStatus().getConditions().stream()
+                .filter(c -> c.getType().equals("Ready"))
+                .findFirst()
                 .orElseThrow();
     }
 
@@ -711,11 +834,16 @@ class ReliabilityIT {
 
     /** The RemoteReachable condition once it is False with {@code reason}; the phase has not become Failed. */
     private static Condition awaitRetrying(String name, String reason) {
-        Run run = awaitRun(name, r -> r.getStatus() != null && r.getStatus().getConditions().stream()
-                .anyMatch(c -> c.getType().equals("RemoteReachable") && reason.equals(c.getReason())));
+        Run run = awaitRun(
+                name,
+                r -> r.getStatus() != null
+                        && r.getStatus().getConditions().stream()
+                                .anyMatch(c -> c.getType().equals("RemoteReachable") && reason.equals(c.getReason())));
         assertThat(run.getStatus().getPhase()).isNotEqualTo(RunPhase.FAILED);
-        return run.getStatus().getConditions().stream().filter(c -> c.getType().equals("RemoteReachable"))
-                .findFirst().orElseThrow();
+        return run.getStatus().getConditions().stream()
+                .filter(c -> c.getType().equals("RemoteReachable"))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static void deletable(String name) {
@@ -723,16 +851,15 @@ class ReliabilityIT {
         await().atMost(WAIT).until(() -> get(Run.class, name) == null);
     }
 
-    private static <T extends HasMetadata> io.fabric8.kubernetes.client.Watcher<T> recorder(List<T> seen) {
-        return new io.fabric8.kubernetes.client.Watcher<>() {
+    private static <T extends HasMetadata> Watcher<T> recorder(List<T> seen) {
+        return new Watcher<>() {
             @Override
             public void eventReceived(Action action, T resource) {
                 seen.add(resource);
             }
 
             @Override
-            public void onClose(io.fabric8.kubernetes.client.WatcherException cause) {
-            }
+            public void onClose(WatcherException cause) {}
         };
     }
 

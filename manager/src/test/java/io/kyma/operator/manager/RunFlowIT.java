@@ -4,11 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -18,17 +24,21 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.remotejob.JobServer;
-import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.Namespaces;
 
 /** The Run controller through the manager's wiring, against the real job service. */
 class RunFlowIT {
@@ -52,7 +62,8 @@ class RunFlowIT {
     void runsSucceedFailAndTimeOut() {
         String ns = namespace("run-outcomes");
         try (RunningManager manager = manager(ns, server.url())) {
-            create(Samples.run(ns, "ok", "build", Map.of("durationSeconds", "2", "linesPerSecond", "4"), "200ms", null));
+            create(Samples.run(
+                    ns, "ok", "build", Map.of("durationSeconds", "2", "linesPerSecond", "4"), "200ms", null));
             create(Samples.run(ns, "broken", "build", Map.of("durationSeconds", "1", "fail", "true"), "200ms", null));
             create(Samples.run(ns, "slow", "build", Map.of("durationSeconds", "600"), "200ms", "2s"));
             create(Samples.run(ns, "refused", "build", Map.of("reject", "quota exceeded"), "200ms", null));
@@ -61,7 +72,8 @@ class RunFlowIT {
             assertThat(ok.getStatus().getLogs()).contains("job build started", "step 8", "job build succeeded");
             assertThat(ok.getStatus().getCompletionTime()).isNotNull();
             assertThat(ok.getStatus().getRemoteId()).isNotBlank();
-            assertThat(ok.getStatus().getMessage()).isEqualTo("job succeeded: " + lastLine(ok.getStatus().getLogs()));
+            assertThat(ok.getStatus().getMessage())
+                    .isEqualTo("job succeeded: " + lastLine(ok.getStatus().getLogs()));
 
             Run broken = awaitPhase(ns, "broken", RunPhase.FAILED, 30);
             assertThat(broken.getStatus().getLogs()).contains("job build failed");
@@ -84,14 +96,26 @@ class RunFlowIT {
         String ns = namespace("run-polling");
         try (RunningManager manager = manager(ns, server.url())) {
             // 3 s of job, polled every 500 ms, with a log that does not grow while it runs.
-            create(Samples.run(ns, "quiet", "build", Map.of("durationSeconds", "3", "linesPerSecond", "0.01"), "500ms", null));
+            create(Samples.run(
+                    ns, "quiet", "build", Map.of("durationSeconds", "3", "linesPerSecond", "0.01"), "500ms", null));
             awaitPhase(ns, "quiet", RunPhase.SUCCEEDED, 30);
-            double reconciles = manager.manager.metrics().registry().get("controller_runtime_reconcile")
-                    .tag("controller", "run").counters().stream().mapToDouble(c -> c.count()).sum();
+            double reconciles = manager
+                    .manager
+                    .metrics()
+                    .registry()
+                    .get("controller_runtime_reconcile")
+                    .tag("controller", "run")
+                    .counters()
+                    .stream()
+                    .mapToDouble(c -> c.count())
+                    .sum();
             long statusWrites = manager.requests.requests().stream()
-                    .filter(r -> r.isWrite() && r.name().equals("quiet") && r.subresource().equals("status")).count();
-            System.out.printf("Run of 3 s polled every 500 ms: %.0f reconciles, %d status writes%n", reconciles,
-                    statusWrites);
+                    .filter(r -> r.isWrite()
+                            && r.name().equals("quiet")
+                            && r.subresource().equals("status"))
+                    .count();
+            System.out.printf(
+                    "Run of 3 s polled every 500 ms: %.0f reconciles, %d status writes%n", reconciles, statusWrites);
             assertThat(reconciles).isBetween(5.0, 10.0);
             assertThat(statusWrites).as("started, the first log, and the end").isLessThanOrEqualTo(3);
         }
@@ -109,12 +133,26 @@ class RunFlowIT {
             Run done = awaitPhase(ns, "patient", RunPhase.SUCCEEDED, 60);
             assertThat(reachability).startsWith("False").endsWith("True");
             assertThat(reachable(done)).isEqualTo("True");
-            double errors = manager.manager.metrics().registry().get("controller_runtime_reconcile_errors")
-                    .tag("controller", "run").counter().count();
-            assertThat(errors).as("the service's failure is not the reconcile's").isZero();
-            double failed = manager.manager.metrics().registry().get("kyma_operator_job_calls_finished")
-                    .tag("outcome", "failed").functionCounter().count();
-            assertThat(failed).as("attempts while down for 4 s with a 500 ms doubling backoff").isBetween(1.0, 5.0);
+            double errors = manager.manager
+                    .metrics()
+                    .registry()
+                    .get("controller_runtime_reconcile_errors")
+                    .tag("controller", "run")
+                    .counter()
+                    .count();
+            assertThat(errors)
+                    .as("the service's failure is not the reconcile's")
+                    .isZero();
+            double failed = manager.manager
+                    .metrics()
+                    .registry()
+                    .get("kyma_operator_job_calls_finished")
+                    .tag("outcome", "failed")
+                    .functionCounter()
+                    .count();
+            assertThat(failed)
+                    .as("attempts while down for 4 s with a 500 ms doubling backoff")
+                    .isBetween(1.0, 5.0);
             assertThat(late.jobsStarted()).isEqualTo(1);
         }
     }
@@ -127,10 +165,17 @@ class RunFlowIT {
     void aServiceThatNeverAnswersHoldsNoReconcileWorker() throws IOException {
         String runs = namespace("run-hanging");
         String kymas = runs;
-        try (ServerSocket silent = new ServerSocket(0, 200, java.net.InetAddress.getLoopbackAddress());
-                RunningManager manager = new RunningManager(runs, "--remote-server-allow", "127.0.0.1",
-                        "--max-concurrent-reconciles", "2",
-                        "--remote-request-timeout", "1m", "--transition-unit", "50ms")) {
+        try (ServerSocket silent = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
+                RunningManager manager = new RunningManager(
+                        runs,
+                        "--remote-server-allow",
+                        "127.0.0.1",
+                        "--max-concurrent-reconciles",
+                        "2",
+                        "--remote-request-timeout",
+                        "1m",
+                        "--transition-unit",
+                        "50ms")) {
             String url = "http://127.0.0.1:" + silent.getLocalPort();
             for (int i = 0; i < 20; i++) {
                 Run run = Samples.run(runs, "hanging-" + i, "build", Map.of(), "1s", null);
@@ -138,23 +183,42 @@ class RunFlowIT {
                 create(run);
             }
             var registry = manager.manager.metrics().registry();
-            await().atMost(Duration.ofSeconds(30)).until(() -> registry.get("kyma_operator_job_calls")
-                    .tag("state", "waiting").gauge().value() == 16);
-            assertThat(registry.get("kyma_operator_job_calls").tag("state", "in-flight").gauge().value())
-                    .as("--remote-max-in-flight-per-server").isEqualTo(4);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> registry.get("kyma_operator_job_calls")
+                                    .tag("state", "waiting")
+                                    .gauge()
+                                    .value()
+                            == 16);
+            assertThat(registry.get("kyma_operator_job_calls")
+                            .tag("state", "in-flight")
+                            .gauge()
+                            .value())
+                    .as("--remote-max-in-flight-per-server")
+                    .isEqualTo(4);
             long created = System.nanoTime();
-            admin.resource(Samples.kyma(kymas, "neighbour", List.of("istio", "ory", "rafter"))).create();
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> {
-                var kyma = admin.resources(io.kyma.operator.api.Kyma.class).inNamespace(kymas).withName("neighbour")
-                        .get();
-                return kyma.getStatus() != null && kyma.getStatus().getPhase() == io.kyma.operator.api.KymaPhase.READY;
-            });
+            admin.resource(Samples.kyma(kymas, "neighbour", List.of("istio", "ory", "rafter")))
+                    .create();
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
+                        var kyma = admin.resources(Kyma.class)
+                                .inNamespace(kymas)
+                                .withName("neighbour")
+                                .get();
+                        return kyma.getStatus() != null && kyma.getStatus().getPhase() == KymaPhase.READY;
+                    });
             Duration took = Duration.ofNanos(System.nanoTime() - created);
-            System.out.printf("A Kyma of 3 modules at a 50 ms unit beside 20 Runs on a silent service, 2 workers:"
-                    + " Ready after %d ms%n", took.toMillis());
+            System.out.printf(
+                    "A Kyma of 3 modules at a 50 ms unit beside 20 Runs on a silent service, 2 workers:"
+                            + " Ready after %d ms%n",
+                    took.toMillis());
             assertThat(took).as("its own lifecycle is about 1.1 s").isLessThan(Duration.ofSeconds(10));
-            assertThat(registry.get("kyma_operator_job_calls").tag("state", "in-flight").gauge().value())
-                    .as("the calls still hang").isEqualTo(4);
+            assertThat(registry.get("kyma_operator_job_calls")
+                            .tag("state", "in-flight")
+                            .gauge()
+                            .value())
+                    .as("the calls still hang")
+                    .isEqualTo(4);
         }
     }
 
@@ -165,10 +229,23 @@ class RunFlowIT {
         Files.writeString(kubeconfig, EmbeddedControlPlane.get().kubeconfigYaml());
         long before = server.jobsStarted();
         server.faults().latency(Duration.ofSeconds(5)); // the job is started, the answer comes late
-        Process operator = new ProcessBuilder("java", "-jar", "target/kyma-operator.jar", "--kubeconfig",
-                kubeconfig.toString(), "--namespace", ns, "--remote-server-url", server.url(),
-                "--metrics-bind-address", "0", "--health-probe-bind-address", "0")
-                .redirectErrorStream(true).redirectOutput(Files.createTempFile("operator", ".log").toFile()).start();
+        Process operator = new ProcessBuilder(
+                        "java",
+                        "-jar",
+                        "target/kyma-operator.jar",
+                        "--kubeconfig",
+                        kubeconfig.toString(),
+                        "--namespace",
+                        ns,
+                        "--remote-server-url",
+                        server.url(),
+                        "--metrics-bind-address",
+                        "0",
+                        "--health-probe-bind-address",
+                        "0")
+                .redirectErrorStream(true)
+                .redirectOutput(Files.createTempFile("operator", ".log").toFile())
+                .start();
         try {
             create(Samples.run(ns, "once", "build", Map.of("durationSeconds", "1"), "200ms", null));
             await().atMost(Duration.ofSeconds(60)).until(() -> server.jobsStarted() == before + 1);
@@ -177,11 +254,18 @@ class RunFlowIT {
             operator.destroyForcibly();
             server.faults().latency(Duration.ZERO);
         }
-        assertThat(admin.resources(Run.class).inNamespace(ns).withName("once").get().getStatus()).isNull();
+        assertThat(admin.resources(Run.class)
+                        .inNamespace(ns)
+                        .withName("once")
+                        .get()
+                        .getStatus())
+                .isNull();
         try (RunningManager restarted = manager(ns, server.url())) {
             awaitPhase(ns, "once", RunPhase.SUCCEEDED, 30);
         }
-        assertThat(server.jobsStarted()).as("jobs started for the Run, across both operators").isEqualTo(before + 1);
+        assertThat(server.jobsStarted())
+                .as("jobs started for the Run, across both operators")
+                .isEqualTo(before + 1);
     }
 
     @Test
@@ -189,7 +273,9 @@ class RunFlowIT {
         String ns = namespace("run-delete");
         try (RunningManager manager = manager(ns, server.url(), "--run-cleanup-timeout", "3s")) {
             create(Samples.run(ns, "cancelled", "build", Map.of("durationSeconds", "600"), "200ms", null));
-            String id = awaitPhase(ns, "cancelled", RunPhase.UNKNOWN, 30).getStatus().getRemoteId();
+            String id = awaitPhase(ns, "cancelled", RunPhase.UNKNOWN, 30)
+                    .getStatus()
+                    .getRemoteId();
             admin.resources(Run.class).inNamespace(ns).withName("cancelled").delete();
             await().atMost(Duration.ofSeconds(20)).until(() -> get(ns, "cancelled") == null);
             assertThat(jobState(id)).isEqualTo("failed");
@@ -218,26 +304,63 @@ class RunFlowIT {
         String ns = namespace("run-scale");
         int runs = 1000;
         int durationSeconds = 10;
-        try (RunningManager manager = manager(ns, server.url(), "--max-concurrent-reconciles", "100",
-                "--k8s-client-qps", "150", "--k8s-client-burst", "150")) {
+        try (RunningManager manager = manager(
+                ns,
+                server.url(),
+                "--max-concurrent-reconciles",
+                "100",
+                "--k8s-client-qps",
+                "150",
+                "--k8s-client-burst",
+                "150")) {
             long started = System.nanoTime();
-            IntStream.range(0, runs).parallel().forEach(i -> create(Samples.run(ns, "scale-" + i, "batch",
-                    Map.of("durationSeconds", Integer.toString(durationSeconds)), "1s", null)));
-            await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofSeconds(2)).until(() -> admin
-                    .resources(Run.class).inNamespace(ns).list().getItems().stream()
-                    .filter(r -> r.getStatus() != null && r.getStatus().getPhase() == RunPhase.SUCCEEDED)
-                    .count() == runs);
+            IntStream.range(0, runs)
+                    .parallel()
+                    .forEach(i -> create(Samples.run(
+                            ns,
+                            "scale-" + i,
+                            "batch",
+                            Map.of("durationSeconds", Integer.toString(durationSeconds)),
+                            "1s",
+                            null)));
+            await().atMost(Duration.ofMinutes(10))
+                    .pollInterval(Duration.ofSeconds(2))
+                    .until(() -> admin.resources(Run.class).inNamespace(ns).list().getItems().stream()
+                                    .filter(r -> r.getStatus() != null
+                                            && r.getStatus().getPhase() == RunPhase.SUCCEEDED)
+                                    .count()
+                            == runs);
             Duration took = Duration.ofNanos(System.nanoTime() - started);
-            await().atMost(Duration.ofSeconds(30)).until(() -> manager.manager.metrics().registry()
-                    .get("workqueue_depth").tag("name", "run").gauge().value() == 0);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> manager.manager
+                                    .metrics()
+                                    .registry()
+                                    .get("workqueue_depth")
+                                    .tag("name", "run")
+                                    .gauge()
+                                    .value()
+                            == 0);
 
-            Map<String, Long> writesPerRun = new java.util.HashMap<>();
-            manager.requests.requests().stream().filter(r -> r.isWrite() && r.resource().equals("runs")
-                    && r.subresource().equals("status")).forEach(r -> writesPerRun.merge(r.name(), 1L, Long::sum));
-            long max = writesPerRun.values().stream().mapToLong(Long::longValue).max().orElse(0);
-            System.out.printf("%d Runs of %d s polled every 1 s with 100 workers at QPS 150: all succeeded %d s after"
-                    + " the first create; status writes per Run: max %d, mean %.1f%n", runs, durationSeconds,
-                    took.toSeconds(), max, writesPerRun.values().stream().mapToLong(Long::longValue).average()
+            Map<String, Long> writesPerRun = new HashMap<>();
+            manager.requests.requests().stream()
+                    .filter(r -> r.isWrite()
+                            && r.resource().equals("runs")
+                            && r.subresource().equals("status"))
+                    .forEach(r -> writesPerRun.merge(r.name(), 1L, Long::sum));
+            long max = writesPerRun.values().stream()
+                    .mapToLong(Long::longValue)
+                    .max()
+                    .orElse(0);
+            System.out.printf(
+                    "%d Runs of %d s polled every 1 s with 100 workers at QPS 150: all succeeded %d s after"
+                            + " the first create; status writes per Run: max %d, mean %.1f%n",
+                    runs,
+                    durationSeconds,
+                    took.toSeconds(),
+                    max,
+                    writesPerRun.values().stream()
+                            .mapToLong(Long::longValue)
+                            .average()
                             .orElse(0));
             assertThat(writesPerRun).hasSize(runs);
             assertThat(max).as("at most 2 + D/P status writes per Run").isLessThanOrEqualTo(2 + durationSeconds);
@@ -245,8 +368,7 @@ class RunFlowIT {
     }
 
     private static RunningManager manager(String ns, String serverUrl, String... flags) {
-        List<String> args = new ArrayList<>(List.of("--remote-server-url", serverUrl, "--failure-base-delay",
-                "200ms"));
+        List<String> args = new ArrayList<>(List.of("--remote-server-url", serverUrl, "--failure-base-delay", "200ms"));
         args.addAll(List.of(flags));
         return new RunningManager(ns, args.toArray(String[]::new));
     }
@@ -256,38 +378,50 @@ class RunFlowIT {
             @Override
             public void eventReceived(Action action, Run run) {
                 String value = reachable(run);
-                if (value != null && (seen.isEmpty() || !seen.get(seen.size() - 1).equals(value))) {
+                if (value != null
+                        && (seen.isEmpty() || !seen.get(seen.size() - 1).equals(value))) {
                     seen.add(value);
                 }
             }
 
             @Override
-            public void onClose(WatcherException cause) {
-            }
+            public void onClose(WatcherException cause) {}
         });
     }
 
     private static String reachable(Run run) {
-        return run.getStatus() == null ? null : run.getStatus().getConditions().stream()
-                .filter(c -> c.getType().equals("RemoteReachable")).map(Condition::getStatus).findFirst().orElse(null);
+        return run.getStatus() == null
+                ? null
+                : run.getStatus().getConditions().stream()
+                        .filter(c -> c.getType().equals("RemoteReachable"))
+                        .map(Condition::getStatus)
+                        .findFirst()
+                        .orElse(null);
     }
 
     private static String jobState(String id) {
         try {
-            var http = java.net.http.HttpClient.newHttpClient();
-            String body = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.url() + "/jobs/"
-                    + id)).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(body).get("state").asText();
+            var http = HttpClient.newHttpClient();
+            String body = http.send(
+                            HttpRequest.newBuilder(URI.create(server.url() + "/jobs/" + id))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
+            return new ObjectMapper().readTree(body).get("state").asText();
         } catch (IOException | InterruptedException e) {
             throw new IllegalStateException(e);
         }
     }
 
     private static Run awaitPhase(String ns, String name, RunPhase phase, int seconds) {
-        await().atMost(Duration.ofSeconds(seconds)).pollInterval(Duration.ofMillis(100)).until(() -> {
-            Run run = get(ns, name);
-            return run != null && run.getStatus() != null && run.getStatus().getPhase() == phase;
-        });
+        await().atMost(Duration.ofSeconds(seconds))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    Run run = get(ns, name);
+                    return run != null
+                            && run.getStatus() != null
+                            && run.getStatus().getPhase() == phase;
+                });
         return get(ns, name);
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -18,8 +19,7 @@ import io.kyma.operator.testing.EmbeddedControlPlane;
 class SampleDataIT {
     private static final Path SCRIPT = Crds.repositoryRoot().resolve("samples/sample-data.sh");
 
-    private record Result(int exit, String output) {
-    }
+    private record Result(int exit, String output) {}
 
     @Test
     void createsTheKymasInBatchesAndWaitsUntilAllAreReady() throws Exception {
@@ -28,11 +28,16 @@ class SampleDataIT {
             try (RunningManager manager = new RunningManager("sample-data", "--transition-unit", "10ms")) {
                 Result result = run("-n", "6", "-b", "2", "-p", "1", "-u", "0.01", "-s", "sample-data");
                 assertThat(result.exit()).as(result.output()).isZero();
-                assertThat(result.output()).contains("created 3/6 Kymas", "created 6/6 Kymas", "all 6 Kymas Ready in",
-                        "slowest: kyma-");
+                assertThat(result.output())
+                        .contains("created 3/6 Kymas", "created 6/6 Kymas", "all 6 Kymas Ready in", "slowest: kyma-");
             }
-            List<Kyma> kymas = admin.resources(Kyma.class).inNamespace("sample-data").list().getItems();
-            assertThat(kymas).hasSize(6).allSatisfy(k -> assertThat(k.getSpec().getModules()).hasSize(18));
+            List<Kyma> kymas = admin.resources(Kyma.class)
+                    .inNamespace("sample-data")
+                    .list()
+                    .getItems();
+            assertThat(kymas)
+                    .hasSize(6)
+                    .allSatisfy(k -> assertThat(k.getSpec().getModules()).hasSize(18));
         }
     }
 
@@ -48,8 +53,12 @@ class SampleDataIT {
 
     @Test
     void badArgumentsGetTheUsageAndExitCodeTwo() throws Exception {
-        for (String[] args : List.of(new String[] { "-n", "zero" }, new String[] { "-n", "2", "-b", "3" },
-                new String[] { "-x" }, new String[] { "-s", "Not_A_Namespace" }, new String[] { "extra" })) {
+        for (String[] args : List.of(
+                new String[] {"-n", "zero"},
+                new String[] {"-n", "2", "-b", "3"},
+                new String[] {"-x"},
+                new String[] {"-s", "Not_A_Namespace"},
+                new String[] {"extra"})) {
             Result result = run(args);
             assertThat(result.exit()).as(String.join(" ", args)).isEqualTo(2);
             assertThat(result.output()).contains("Usage: samples/sample-data.sh");
@@ -57,7 +66,7 @@ class SampleDataIT {
     }
 
     private static Result run(String... args) throws Exception {
-        List<String> command = new java.util.ArrayList<>(List.of("bash", SCRIPT.toString()));
+        List<String> command = new ArrayList<>(List.of("bash", SCRIPT.toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().put("KUBECONFIG", DeployManifestsIT.kubeconfig().toString());

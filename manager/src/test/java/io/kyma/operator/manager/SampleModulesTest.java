@@ -30,7 +30,8 @@ class SampleModulesTest {
 
     @Test
     void theSampleDataGeneratorCreatesKymasOfTheEighteenModules() throws IOException {
-        Matcher m = Pattern.compile("(?m)^MODULES=\"([^\"]*)\"").matcher(Files.readString(SAMPLES.resolve("sample-data.sh")));
+        Matcher m = Pattern.compile("(?m)^MODULES=\"([^\"]*)\"")
+                .matcher(Files.readString(SAMPLES.resolve("sample-data.sh")));
         assertThat(m.find()).as("a MODULES=\"...\" line in sample-data.sh").isTrue();
         List<String> modules = Arrays.asList(m.group(1).trim().split("\\s+"));
         assertThat(modules).isEqualTo(Modules.EIGHTEEN);

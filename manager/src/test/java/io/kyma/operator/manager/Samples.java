@@ -16,20 +16,19 @@ import io.kyma.operator.testing.Modules;
 public final class Samples {
     public static final List<String> MODULES = Modules.EIGHTEEN;
 
-    private Samples() {
-    }
+    private Samples() {}
 
     public static Kyma kyma(String namespace, String name, List<String> modules) {
         Kyma kyma = new Kyma();
-        kyma.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+        kyma.setMetadata(
+                new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
         kyma.setSpec(new KymaSpec());
         kyma.getSpec().setModules(modules.stream().map(m -> new Module(m, null)).toList());
         return kyma;
     }
 
     /** A Run of job {@code job} with {@code params}, polled every {@code poll}; {@code timeout} may be null. */
-    public static Run run(String ns, String name, String job, Map<String, String> params, String poll,
-            String timeout) {
+    public static Run run(String ns, String name, String job, Map<String, String> params, String poll, String timeout) {
         Run run = new Run();
         run.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
         run.setSpec(new RunSpec());

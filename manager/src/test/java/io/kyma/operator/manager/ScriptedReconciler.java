@@ -23,7 +23,9 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 abstract class ScriptedReconciler implements Reconciler<ConfigMap> {
     /** What an attempt does: succeed, fail, or hang for 5 s and then succeed. */
     enum Action {
-        SUCCEED, FAIL, HANG
+        SUCCEED,
+        FAIL,
+        HANG
     }
 
     private final BiFunction<String, Integer, Action> script;

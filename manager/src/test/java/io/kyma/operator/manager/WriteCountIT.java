@@ -10,9 +10,9 @@ import org.junit.jupiter.api.Test;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
-import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.RequestRecorder;
 
 /**
@@ -30,25 +30,37 @@ class WriteCountIT {
             try (RunningManager manager = new RunningManager(NS)) {
                 long started = System.nanoTime();
                 admin.resource(Samples.kyma(NS, "budget", Samples.MODULES)).create();
-                await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(() -> {
-                    Kyma kyma = admin.resources(Kyma.class).inNamespace(NS).withName("budget").get();
-                    return kyma.getStatus() != null && kyma.getStatus().getPhase() == KymaPhase.READY;
-                });
+                await().atMost(Duration.ofSeconds(120))
+                        .pollInterval(Duration.ofMillis(200))
+                        .until(() -> {
+                            Kyma kyma = admin.resources(Kyma.class)
+                                    .inNamespace(NS)
+                                    .withName("budget")
+                                    .get();
+                            return kyma.getStatus() != null && kyma.getStatus().getPhase() == KymaPhase.READY;
+                        });
                 Duration took = Duration.ofNanos(System.nanoTime() - started);
 
                 RequestRecorder requests = manager.requests;
                 long kymaStatus = requests.statusWrites("kymas");
                 long kymaAll = requests.writes("kymas");
                 long componentCreates = requests.requests().stream()
-                        .filter(r -> r.isWrite() && r.resource().equals("helmcomponents") && r.method().equals("POST"))
+                        .filter(r -> r.isWrite()
+                                && r.resource().equals("helmcomponents")
+                                && r.method().equals("POST"))
                         .count();
                 long componentStatus = requests.statusWrites("helmcomponents");
-                long total = requests.requests().stream().filter(RequestRecorder.Request::isWrite).count();
-                System.out.printf("One Kyma of 18 modules: Ready after %d ms; writes: %d Kyma status, %d Kyma other, "
-                        + "%d component creates, %d component status, %d in all%n", took.toMillis(), kymaStatus,
-                        kymaAll - kymaStatus, componentCreates, componentStatus, total);
+                long total = requests.requests().stream()
+                        .filter(RequestRecorder.Request::isWrite)
+                        .count();
+                System.out.printf(
+                        "One Kyma of 18 modules: Ready after %d ms; writes: %d Kyma status, %d Kyma other, "
+                                + "%d component creates, %d component status, %d in all%n",
+                        took.toMillis(), kymaStatus, kymaAll - kymaStatus, componentCreates, componentStatus, total);
 
-                assertThat(took).as("no component may finish faster than 1 + 3N units").isGreaterThanOrEqualTo(Duration.ofSeconds(67));
+                assertThat(took)
+                        .as("no component may finish faster than 1 + 3N units")
+                        .isGreaterThanOrEqualTo(Duration.ofSeconds(67));
                 assertThat(componentCreates).isEqualTo(18);
                 assertThat(componentStatus).isEqualTo(90);
                 assertThat(kymaStatus).isLessThanOrEqualTo(20);

@@ -19,7 +19,13 @@ final class Job {
     final double linesPerSecond;
     private volatile Instant cancelledAt;
 
-    Job(String id, String name, Map<String, String> params, Instant startedAt, Duration duration, boolean fail,
+    Job(
+            String id,
+            String name,
+            Map<String, String> params,
+            Instant startedAt,
+            Duration duration,
+            boolean fail,
             double linesPerSecond) {
         this.id = id;
         this.name = name;
@@ -31,7 +37,9 @@ final class Job {
     }
 
     enum State {
-        running, succeeded, failed
+        running,
+        succeeded,
+        failed
     }
 
     /** Cancels a running job; returns false when it had already ended. */

@@ -31,8 +31,7 @@ final class JobApi {
     }
 
     /** An answer: status code and JSON body. */
-    record Response(int status, String body) {
-    }
+    record Response(int status, String body) {}
 
     Response handle(String method, String path, String body) {
         return handle(method, path, null, body);
@@ -54,12 +53,14 @@ final class JobApi {
             return switch (method) {
                 case "GET" -> {
                     int tail = tailBytes(query);
-                    yield tail < -1 ? error(400, "tailBytes must be a whole number from 0 to 2147483647")
-                            : store.get(m.group(1)).map(job -> new Response(200, describe(job, tail)))
+                    yield tail < -1
+                            ? error(400, "tailBytes must be a whole number from 0 to 2147483647")
+                            : store.get(m.group(1))
+                                    .map(job -> new Response(200, describe(job, tail)))
                                     .orElseGet(() -> error(404, "no job " + m.group(1)));
                 }
-                case "DELETE" -> store.get(m.group(1)).map(this::cancel)
-                        .orElseGet(() -> error(404, "no job " + m.group(1)));
+                case "DELETE" ->
+                    store.get(m.group(1)).map(this::cancel).orElseGet(() -> error(404, "no job " + m.group(1)));
                 default -> error(405, "use GET or DELETE on /jobs/{id}");
             };
         } catch (RuntimeException e) {
@@ -91,13 +92,16 @@ final class JobApi {
             if (!paramsNode.isObject()) {
                 return error(400, "params must be an object of strings");
             }
-            paramsNode.fields().forEachRemaining(e -> params.put(e.getKey(), e.getValue().asText()));
+            paramsNode
+                    .fields()
+                    .forEachRemaining(e -> params.put(e.getKey(), e.getValue().asText()));
         }
         Duration duration;
         double linesPerSecond;
         try {
             duration = duration(params);
-            linesPerSecond = params.containsKey("linesPerSecond") ? Double.parseDouble(params.get("linesPerSecond"))
+            linesPerSecond = params.containsKey("linesPerSecond")
+                    ? Double.parseDouble(params.get("linesPerSecond"))
                     : DEFAULT_LINES_PER_SECOND;
             if (!(linesPerSecond > 0 && linesPerSecond <= 1000)) {
                 return error(400, "params.linesPerSecond must be above 0 and at most 1000");
@@ -206,6 +210,7 @@ final class JobApi {
     }
 
     static Response error(int status, String message) {
-        return new Response(status, JSON.createObjectNode().put("error", message).toString());
+        return new Response(
+                status, JSON.createObjectNode().put("error", message).toString());
     }
 }

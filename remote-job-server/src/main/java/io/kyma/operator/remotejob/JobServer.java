@@ -9,10 +9,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -39,7 +41,8 @@ public final class JobServer implements AutoCloseable {
     private final AtomicLong startRequests = new AtomicLong();
     private final Map<String, AtomicLong> startsPerKey = new ConcurrentHashMap<>();
     private final ExecutorService workers = Executors.newFixedThreadPool(16, daemon("remote-job-server"));
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemon("remote-job-timer"));
+    private final ScheduledExecutorService timer =
+            Executors.newSingleThreadScheduledExecutor(daemon("remote-job-timer"));
     private volatile int port;
     private volatile HttpServer server;
 
@@ -109,7 +112,7 @@ public final class JobServer implements AutoCloseable {
      * starts each job once has 1 for every key.
      */
     public Map<String, Long> jobsStartedPerKey() {
-        Map<String, Long> copy = new java.util.TreeMap<>();
+        Map<String, Long> copy = new TreeMap<>();
         startsPerKey.forEach((key, count) -> copy.put(key, count.get()));
         return copy;
     }
@@ -176,23 +179,39 @@ public final class JobServer implements AutoCloseable {
             if (faults.failNow()) {
                 response = JobApi.error(503, "injected failure");
             } else {
-                response = body == null ? JobApi.error(413, "request body larger than 1 MiB")
-                        : api.handle(exchange.getRequestMethod(), exchange.getRequestURI().getPath().substring(prefix.length()),
-                                exchange.getRequestURI().getRawQuery(), body);
+                response = body == null
+                        ? JobApi.error(413, "request body larger than 1 MiB")
+                        : api.handle(
+                                exchange.getRequestMethod(),
+                                exchange.getRequestURI().getPath().substring(prefix.length()),
+                                exchange.getRequestURI().getRawQuery(),
+                                body);
             }
             sleep(faults.latency());
             if (faults.garbageNow()) {
                 respond(exchange, 200, "text/html", "<html>Bad Gateway</html>\u0000{");
                 return;
             }
-            String answer = faults.reportedState() == null ? response.body()
+            String answer = faults.reportedState() == null
+                    ? response.body()
                     : response.body().replace("\"state\":\"running\"", "\"state\":\"" + faults.reportedState() + "\"");
             switch (faults.body()) {
                 case NORMAL -> respond(exchange, response.status(), "application/json", answer);
-                case HUGE -> respond(exchange, response.status(), "application/json",
-                        answer + " ".repeat((int) Math.max(0, Math.min(Integer.MAX_VALUE - 16, faults.size() - answer.length()))));
-                case HUGE_ERROR -> respond(exchange, 503, "application/json",
-                        JobApi.error(503, "x".repeat((int) Math.min(Integer.MAX_VALUE - 16, faults.size()))).body());
+                case HUGE ->
+                    respond(
+                            exchange,
+                            response.status(),
+                            "application/json",
+                            answer
+                                    + " ".repeat((int) Math.max(
+                                            0, Math.min(Integer.MAX_VALUE - 16, faults.size() - answer.length()))));
+                case HUGE_ERROR ->
+                    respond(
+                            exchange,
+                            503,
+                            "application/json",
+                            JobApi.error(503, "x".repeat((int) Math.min(Integer.MAX_VALUE - 16, faults.size())))
+                                    .body());
                 case ENDLESS -> endless(exchange);
                 case SLOW -> slow(exchange, response.status(), answer);
             }
@@ -217,7 +236,8 @@ public final class JobServer implements AutoCloseable {
 
     /** A valid answer, one byte at a time, the pause between bytes the latency fault or 1 s. */
     private void slow(HttpExchange exchange, int status, String answer) throws IOException {
-        Duration pause = faults.latency().compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : faults.latency();
+        Duration pause =
+                faults.latency().compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : faults.latency();
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.sendResponseHeaders(status, 0);
         try (OutputStream out = exchange.getResponseBody()) {
@@ -236,8 +256,14 @@ public final class JobServer implements AutoCloseable {
             String path = exchange.getRequestURI().getPath();
             String method = exchange.getRequestMethod();
             if (path.equals("/admin/stats") && method.equals("GET")) {
-                respond(exchange, 200, "application/json", JSON.createObjectNode()
-                        .put("jobsStarted", jobsStarted()).put("requests", requests()).toString());
+                respond(
+                        exchange,
+                        200,
+                        "application/json",
+                        JSON.createObjectNode()
+                                .put("jobsStarted", jobsStarted())
+                                .put("requests", requests())
+                                .toString());
             } else if (path.equals("/admin/faults") && method.equals("GET")) {
                 respond(exchange, 200, "application/json", describeFaults());
             } else if (path.equals("/admin/faults") && method.equals("POST")) {
@@ -247,14 +273,19 @@ public final class JobServer implements AutoCloseable {
                         faults.errorRate(request.get("errorRate").asDouble());
                     }
                     if (request.has("latencyMillis")) {
-                        faults.latency(Duration.ofMillis(request.get("latencyMillis").asLong()));
+                        faults.latency(
+                                Duration.ofMillis(request.get("latencyMillis").asLong()));
                     }
                     if (request.has("garbageRate")) {
                         faults.garbageRate(request.get("garbageRate").asDouble());
                     }
                     respond(exchange, 200, "application/json", describeFaults());
                 } catch (IOException | RuntimeException e) {
-                    respond(exchange, 400, "application/json", JobApi.error(400, "bad faults: " + e.getMessage()).body());
+                    respond(
+                            exchange,
+                            400,
+                            "application/json",
+                            JobApi.error(400, "bad faults: " + e.getMessage()).body());
                 }
             } else if (path.equals("/admin/refuse") && method.equals("POST")) {
                 String seconds = exchange.getRequestURI().getQuery();
@@ -262,20 +293,31 @@ public final class JobServer implements AutoCloseable {
                 try {
                     millis = (long) (Double.parseDouble(seconds == null ? "" : seconds.replace("seconds=", "")) * 1000);
                 } catch (NumberFormatException e) {
-                    respond(exchange, 400, "application/json", JobApi.error(400, "use /admin/refuse?seconds=N").body());
+                    respond(
+                            exchange,
+                            400,
+                            "application/json",
+                            JobApi.error(400, "use /admin/refuse?seconds=N").body());
                     return;
                 }
                 respond(exchange, 202, "application/json", "{}");
                 timer.execute(() -> refuseFor(Duration.ofMillis(millis)));
             } else {
-                respond(exchange, 404, "application/json", JobApi.error(404, "no such admin path " + path).body());
+                respond(
+                        exchange,
+                        404,
+                        "application/json",
+                        JobApi.error(404, "no such admin path " + path).body());
             }
         }
     }
 
     private String describeFaults() {
-        return JSON.createObjectNode().put("errorRate", faults.errorRate())
-                .put("latencyMillis", faults.latency().toMillis()).put("garbageRate", faults.garbageRate()).toString();
+        return JSON.createObjectNode()
+                .put("errorRate", faults.errorRate())
+                .put("latencyMillis", faults.latency().toMillis())
+                .put("garbageRate", faults.garbageRate())
+                .toString();
     }
 
     /** The body, or null when it is larger than the limit. */
@@ -306,7 +348,7 @@ public final class JobServer implements AutoCloseable {
         }
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
+    private static ThreadFactory daemon(String name) {
         AtomicLong count = new AtomicLong();
         return r -> {
             Thread t = new Thread(r, name + "-" + count.incrementAndGet());
@@ -330,14 +372,25 @@ public final class JobServer implements AutoCloseable {
             System.out.print(ServerOptions.USAGE);
             return;
         }
-        JobServer server = options.refuseFor().isZero() ? start(options.host(), options.port())
+        JobServer server = options.refuseFor().isZero()
+                ? start(options.host(), options.port())
                 : startAfter(options.host(), options.port(), options.refuseFor());
-        server.faults().errorRate(options.errorRate()).latency(options.latency()).garbageRate(options.garbageRate());
+        server.faults()
+                .errorRate(options.errorRate())
+                .latency(options.latency())
+                .garbageRate(options.garbageRate());
         Runtime.getRuntime().addShutdownHook(new Thread(server::close));
-        System.out.printf("remote-job-server listening on %s:%d (error rate %s, latency %d ms, garbage rate %s%s)%n",
-                options.host(), options.port(), options.errorRate(), options.latency().toMillis(),
-                options.garbageRate(), options.refuseFor().isZero() ? ""
-                        : ", refusing connections for the first " + options.refuseFor().toMillis() + " ms");
+        System.out.printf(
+                "remote-job-server listening on %s:%d (error rate %s, latency %d ms, garbage rate %s%s)%n",
+                options.host(),
+                options.port(),
+                options.errorRate(),
+                options.latency().toMillis(),
+                options.garbageRate(),
+                options.refuseFor().isZero()
+                        ? ""
+                        : ", refusing connections for the first "
+                                + options.refuseFor().toMillis() + " ms");
         Thread.currentThread().join();
     }
 }

@@ -27,11 +27,15 @@ final class JobStore {
     }
 
     /** The job of a new request, and whether it was started now (false: the key had started one before). */
-    record Created(Job job, boolean isNew) {
-    }
+    record Created(Job job, boolean isNew) {}
 
-    synchronized Created create(String name, Map<String, String> params, String idempotencyKey, Duration duration,
-            boolean fail, double linesPerSecond) {
+    synchronized Created create(
+            String name,
+            Map<String, String> params,
+            String idempotencyKey,
+            Duration duration,
+            boolean fail,
+            double linesPerSecond) {
         String existing = idsByKey.get(idempotencyKey);
         if (existing != null) {
             return new Created(jobs.get(existing), false);

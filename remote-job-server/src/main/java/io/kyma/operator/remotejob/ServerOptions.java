@@ -3,8 +3,14 @@ package io.kyma.operator.remotejob;
 import java.time.Duration;
 
 /** Command-line options of the standalone job service. */
-record ServerOptions(String host, int port, double errorRate, Duration latency, double garbageRate,
-        Duration refuseFor, boolean help) {
+record ServerOptions(
+        String host,
+        int port,
+        double errorRate,
+        Duration latency,
+        double garbageRate,
+        Duration refuseFor,
+        boolean help) {
     static final String USAGE = """
             Usage: java -jar remote-job-server.jar [options]
               --host HOST            address to listen on (default 127.0.0.1)
@@ -50,11 +56,15 @@ record ServerOptions(String host, int port, double errorRate, Duration latency, 
                 throw new IllegalArgumentException("invalid value '" + value + "' for " + arg);
             }
         }
-        if (port < 0 || port > 65535 || latency < 0 || refuseFor < 0 || !(errorRate >= 0 && errorRate <= 1)
+        if (port < 0
+                || port > 65535
+                || latency < 0
+                || refuseFor < 0
+                || !(errorRate >= 0 && errorRate <= 1)
                 || !(garbageRate >= 0 && garbageRate <= 1)) {
             throw new IllegalArgumentException("out of range: ports 0-65535, rates 0-1, times >= 0");
         }
-        return new ServerOptions(host, port, errorRate, Duration.ofMillis(latency), garbageRate,
-                Duration.ofMillis(refuseFor), false);
+        return new ServerOptions(
+                host, port, errorRate, Duration.ofMillis(latency), garbageRate, Duration.ofMillis(refuseFor), false);
     }
 }

@@ -35,7 +35,8 @@ final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
     }
 
     static HttpResponse.BodyHandler<byte[]> handler(long limit) {
-        return info -> new BoundedBody(limit, info.headers().firstValueAsLong("content-length").orElse(-1));
+        return info -> new BoundedBody(
+                limit, info.headers().firstValueAsLong("content-length").orElse(-1));
     }
 
     @Override

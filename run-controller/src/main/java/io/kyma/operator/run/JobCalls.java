@@ -6,16 +6,21 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.kyma.operator.api.Run;
+import io.kyma.operator.common.DaemonThreads;
 
 /**
  * The Run controller's calls to job services, made off the reconcile pool. A reconcile asks for a call and returns at
@@ -52,7 +57,9 @@ public final class JobCalls {
     public static final int COPIES = 3;
 
     public enum Kind {
-        START, POLL, CANCEL
+        START,
+        POLL,
+        CANCEL
     }
 
     /** An answer: the value, or the failure. */
@@ -72,6 +79,7 @@ public final class JobCalls {
     private final int maxInFlight;
     /** Bytes the calls in flight may hold at once, and what each call holds besides a start's body. */
     private final long budgetBytes;
+
     private final long perCallBytes;
     private long bytesInFlight;
     private final int maxPerServer;
@@ -79,20 +87,22 @@ public final class JobCalls {
     private final Duration maxDelay;
     private final Clock clock;
     private final Timer timer;
-    private volatile Consumer<ResourceID> answered = id -> {
-    };
+    private volatile Consumer<ResourceID> answered = id -> {};
 
     private final Map<String, Entry> entries = new HashMap<>();
     private final Map<String, ArrayDeque<Call>> waiting = new HashMap<>();
     /** Namespaces with waiting calls, in the order they are served next. */
     private final ArrayDeque<String> turns = new ArrayDeque<>();
+
     private final Map<String, Integer> perServer = new HashMap<>();
     /** Calls taken from their lines that are to be started, by {@link #drain}. */
     private final ArrayDeque<Call> toLaunch = new ArrayDeque<>();
+
     private boolean draining;
     private int inFlight;
     /** Calls out, by namespace. */
     private final Map<String, Integer> byNamespace = new HashMap<>();
+
     private long asks;
     private long failedCalls;
     private long answeredCalls;
@@ -102,12 +112,13 @@ public final class JobCalls {
         Call call;
         /** Whether {@link #call} is only scheduled: not yet in a line, and replaceable by a call of another kind. */
         boolean scheduled;
-        Runnable unschedule = () -> {
-        };
+
+        Runnable unschedule = () -> {};
         /** The job a start answered with, until the Run's status records it (or the Run is deleted before it does). */
         Started started;
         /** When a start was first asked for, in this process: a job that cannot be started times out from then. */
         Instant firstStart;
+
         int failures;
         Instant retryAt;
         Kind readyKind;
@@ -116,6 +127,7 @@ public final class JobCalls {
         Instant lastWrite;
         /** When a change of whether the Run's service answers was last written. */
         Instant lastFlip;
+
         Instant touched;
 
         Entry(ResourceID id) {
@@ -124,8 +136,13 @@ public final class JobCalls {
     }
 
     /** @param bytes what the call holds while it is out: its answer, and a start's body */
-    private record Call(String uid, String namespace, Kind kind, JobServerUrl server,
-            Supplier<? extends CompletableFuture<?>> work, long bytes) {
+    private record Call(
+            String uid,
+            String namespace,
+            Kind kind,
+            JobServerUrl server,
+            Supplier<? extends CompletableFuture<?>> work,
+            long bytes) {
         String origin() {
             return server.origin();
         }
@@ -143,8 +160,8 @@ public final class JobCalls {
      * @param baseDelay how long a Run waits after its service failed once; each further failure in a row doubles it
      * @param maxDelay the longest such wait
      */
-    public JobCalls(int maxInFlight, int maxPerServer, Duration baseDelay, Duration maxDelay, Clock clock,
-            Timer timer) {
+    public JobCalls(
+            int maxInFlight, int maxPerServer, Duration baseDelay, Duration maxDelay, Clock clock, Timer timer) {
         this(maxInFlight, maxPerServer, Long.MAX_VALUE, 0, baseDelay, maxDelay, clock, timer);
     }
 
@@ -152,8 +169,15 @@ public final class JobCalls {
      * @param budgetBytes the bytes calls in flight may hold at once; one call is let out whatever it holds
      * @param perCallBytes what a call holds besides a start's body ({@link #perCall})
      */
-    public JobCalls(int maxInFlight, int maxPerServer, long budgetBytes, long perCallBytes, Duration baseDelay,
-            Duration maxDelay, Clock clock, Timer timer) {
+    public JobCalls(
+            int maxInFlight,
+            int maxPerServer,
+            long budgetBytes,
+            long perCallBytes,
+            Duration baseDelay,
+            Duration maxDelay,
+            Clock clock,
+            Timer timer) {
         if (maxInFlight < 1 || maxPerServer < 1) {
             throw new IllegalArgumentException("limits must be at least 1");
         }
@@ -169,11 +193,11 @@ public final class JobCalls {
 
     /** A timer on one daemon thread. */
     public static Timer timerThread() {
-        java.util.concurrent.ScheduledThreadPoolExecutor executor = new java.util.concurrent.ScheduledThreadPoolExecutor(
-                1, io.kyma.operator.common.DaemonThreads.named("job-service-calls-timer"));
+        ScheduledThreadPoolExecutor executor =
+                new ScheduledThreadPoolExecutor(1, DaemonThreads.named("job-service-calls-timer"));
         executor.setRemoveOnCancelPolicy(true);
         return (delay, task) -> {
-            var scheduled = executor.schedule(task, delay.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+            var scheduled = executor.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
             return () -> scheduled.cancel(false);
         };
     }
@@ -261,14 +285,19 @@ public final class JobCalls {
      * Asks for a call that gets in line {@code after} from now, so that the Run need not be reconciled to make it. A
      * call of another kind asked for meanwhile (a cancel at the deadline) takes the place of one not yet in line.
      */
-    public boolean ask(Run run, Kind kind, JobServerUrl server, Supplier<? extends CompletableFuture<?>> work,
-            Duration after) {
+    public boolean ask(
+            Run run, Kind kind, JobServerUrl server, Supplier<? extends CompletableFuture<?>> work, Duration after) {
         return ask(run, kind, server, work, after, 0);
     }
 
     /** @param bodyBytes the size of what the call sends (a start's body), held while it is out */
-    public boolean ask(Run run, Kind kind, JobServerUrl server, Supplier<? extends CompletableFuture<?>> work,
-            Duration after, long bodyBytes) {
+    public boolean ask(
+            Run run,
+            Kind kind,
+            JobServerUrl server,
+            Supplier<? extends CompletableFuture<?>> work,
+            Duration after,
+            long bodyBytes) {
         synchronized (this) {
             if (++asks % 1024 == 0) {
                 sweep();
@@ -285,7 +314,12 @@ public final class JobCalls {
             if (entry.scheduled) {
                 entry.unschedule.run(); // replaced
             }
-            Call call = new Call(uid, String.valueOf(run.getMetadata().getNamespace()), kind, server, work,
+            Call call = new Call(
+                    uid,
+                    String.valueOf(run.getMetadata().getNamespace()),
+                    kind,
+                    server,
+                    work,
                     perCallBytes + bodyBytes);
             entry.call = call;
             entry.scheduled = after.compareTo(Duration.ZERO) > 0;
@@ -400,8 +434,8 @@ public final class JobCalls {
     /** Whether a call of this kind was asked for the Run and its answer not yet taken (in line, out, or in). */
     public synchronized boolean outstanding(Run run, Kind kind) {
         Entry entry = entries.get(uid(run));
-        return entry != null && (entry.call != null && entry.call.kind() == kind
-                || entry.ready != null && entry.readyKind == kind);
+        return entry != null
+                && (entry.call != null && entry.call.kind() == kind || entry.ready != null && entry.readyKind == kind);
     }
 
     /** Whether the Run has a call waiting, in flight, or scheduled. */
@@ -515,7 +549,7 @@ public final class JobCalls {
             boolean full = false;
             if (!byShare || byNamespace.getOrDefault(namespace, 0) < share) {
                 int looked = 0;
-                for (Iterator<Call> it = line.iterator(); it.hasNext() && looked++ < LOOK_AHEAD;) {
+                for (Iterator<Call> it = line.iterator(); it.hasNext() && looked++ < LOOK_AHEAD; ) {
                     Call call = it.next();
                     if (perServer.getOrDefault(call.origin(), 0) < maxPerServer) {
                         full = !fits(call);
@@ -560,7 +594,7 @@ public final class JobCalls {
 
     /** A namespace's share of the slots: the slots divided among the namespaces with calls out or waiting. */
     private int share() {
-        java.util.Set<String> active = new java.util.HashSet<>(byNamespace.keySet());
+        Set<String> active = new HashSet<>(byNamespace.keySet());
         active.addAll(waiting.keySet());
         return active.isEmpty() ? maxInFlight : (maxInFlight + active.size() - 1) / active.size();
     }
@@ -611,6 +645,8 @@ public final class JobCalls {
 
     private static String uid(Run run) {
         String uid = run.getMetadata().getUid();
-        return uid != null ? uid : run.getMetadata().getNamespace() + "/" + run.getMetadata().getName();
+        return uid != null
+                ? uid
+                : run.getMetadata().getNamespace() + "/" + run.getMetadata().getName();
     }
 }

@@ -1,9 +1,11 @@
 package io.kyma.operator.run;
 
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLEncoder;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Optional;
@@ -36,8 +38,8 @@ public final class JobServerUrl {
         try {
             uri = new URI(text);
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("not a valid URL: " + e.getReason()
-                    + (e.getIndex() >= 0 ? " at index " + e.getIndex() : ""));
+            throw new IllegalArgumentException(
+                    "not a valid URL: " + e.getReason() + (e.getIndex() >= 0 ? " at index " + e.getIndex() : ""));
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https")) {
@@ -86,8 +88,8 @@ public final class JobServerUrl {
                 // an IPv6 literal (the URI checked it): read as one, no name is looked up
                 InetAddress address = InetAddress.getByName(host.substring(1, host.length() - 1));
                 String literal = address.getHostAddress().replaceFirst("%.*$", "");
-                host = address instanceof java.net.Inet6Address ? "[" + literal + "]" : literal;
-            } catch (java.net.UnknownHostException e) {
+                host = address instanceof Inet6Address ? "[" + literal + "]" : literal;
+            } catch (UnknownHostException e) {
                 // not read as an address: counted as written
             }
         } else {
@@ -115,8 +117,8 @@ public final class JobServerUrl {
             }
             value = last ? (value << (8 * (4 - i))) | part : (value << 8) | part;
         }
-        return Optional.of((value >> 24 & 255) + "." + (value >> 16 & 255) + "." + (value >> 8 & 255) + "."
-                + (value & 255));
+        return Optional.of(
+                (value >> 24 & 255) + "." + (value >> 16 & 255) + "." + (value >> 8 & 255) + "." + (value & 255));
     }
 
     /** Whether the URL names its host by a name, not by an address (which the JDK reads without a name server). */
@@ -138,10 +140,10 @@ public final class JobServerUrl {
     /** The same service at {@code address} instead of its name. */
     JobServerUrl at(InetAddress address) {
         String literal = literal(address);
-        String host = address instanceof java.net.Inet6Address ? "[" + literal + "]" : literal;
+        String host = address instanceof Inet6Address ? "[" + literal + "]" : literal;
         String path = base.getRawPath() == null ? "" : base.getRawPath();
-        return new JobServerUrl(URI.create(base.getScheme() + "://" + host
-                + (base.getPort() >= 0 ? ":" + base.getPort() : "") + path));
+        return new JobServerUrl(
+                URI.create(base.getScheme() + "://" + host + (base.getPort() >= 0 ? ":" + base.getPort() : "") + path));
     }
 
     /**
@@ -175,7 +177,7 @@ public final class JobServerUrl {
         }
         try {
             return InetAddress.getByName(text); // an address literal: no name is looked up
-        } catch (java.net.UnknownHostException e) {
+        } catch (UnknownHostException e) {
             throw new IllegalArgumentException("not an IP address");
         }
     }
@@ -187,8 +189,9 @@ public final class JobServerUrl {
 
     /** One job, with the query {@code query} (empty for none). */
     URI job(String id, String query) {
-        return URI.create(base + "/jobs/" + URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20")
-                + (query.isEmpty() ? "" : "?" + query));
+        return URI.create(
+                base + "/jobs/" + URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20")
+                        + (query.isEmpty() ? "" : "?" + query));
     }
 
     @Override

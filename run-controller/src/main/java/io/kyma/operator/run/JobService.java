@@ -13,8 +13,7 @@ public interface JobService {
      * Starts a job, or finds the one already started with the same idempotency key; completes with its id and the
      * server to follow it on.
      */
-    CompletableFuture<Start> start(JobServerUrl server, String name, Map<String, String> params,
-            String idempotencyKey);
+    CompletableFuture<Start> start(JobServerUrl server, String name, Map<String, String> params, String idempotencyKey);
 
     /** A job, its log limited to the last {@code tailBytes} bytes. */
     CompletableFuture<RemoteJob> get(JobServerUrl server, String id, int tailBytes);
@@ -26,6 +25,5 @@ public interface JobService {
      * A job a start made: its id, and its server, pinned to the address the start connected to when it connected to
      * an address it looked up (polls and cancels go there too).
      */
-    record Start(String id, JobServerUrl server) {
-    }
+    record Start(String id, JobServerUrl server) {}
 }

@@ -2,12 +2,15 @@ package io.kyma.operator.run;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -23,7 +26,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
-
 import javax.net.ssl.SSLContext;
 
 import org.slf4j.Logger;
@@ -50,11 +52,13 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      */
     public static final String UNREACHABLE = "no answer from a job service: the server is unreachable, did not answer"
             + " in time, or is not a job service";
+
     private static final Logger LOG = LoggerFactory.getLogger(RemoteJobClient.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonFactory STREAMS = JSON.getFactory();
     /** Job ids as the reference service makes them, and then some; anything else is not the job API. */
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
     private static final int MAX_STATE = 64;
 
     /**
@@ -74,6 +78,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
     private final HttpClient http;
     /** HTTPS to a name, connected to the address checked. */
     private final TlsClients tls;
+
     private final Duration requestTimeout;
     private final long responseLimit;
     /** Ends exchanges at the request timeout, however slowly a server sends its answer. */
@@ -84,13 +89,16 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      * @param responseLimit the largest answer read, in bytes
      */
     public RemoteJobClient(Duration connectTimeout, Duration requestTimeout, long responseLimit) {
-        this(connectTimeout, requestTimeout, responseLimit, new ServerAddresses(ServerAllowList.allowAll(),
-                java.util.Optional.empty(), java.util.Set.of()));
+        this(
+                connectTimeout,
+                requestTimeout,
+                responseLimit,
+                new ServerAddresses(ServerAllowList.allowAll(), Optional.empty(), Set.of()));
     }
 
     /** @param addresses where calls may connect, checked on each call's resolved addresses */
-    public RemoteJobClient(Duration connectTimeout, Duration requestTimeout, long responseLimit,
-            ServerAddresses addresses) {
+    public RemoteJobClient(
+            Duration connectTimeout, Duration requestTimeout, long responseLimit, ServerAddresses addresses) {
         this(connectTimeout, requestTimeout, responseLimit, addresses, DEFAULT_LOOKUP_THREADS);
     }
 
@@ -98,29 +106,46 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      * @param lookupThreads threads for name look-ups, which block: as many as calls may be in flight, so that no
      *        call's look-up waits behind another's (they end when idle)
      */
-    public RemoteJobClient(Duration connectTimeout, Duration requestTimeout, long responseLimit,
-            ServerAddresses addresses, int lookupThreads) {
+    public RemoteJobClient(
+            Duration connectTimeout,
+            Duration requestTimeout,
+            long responseLimit,
+            ServerAddresses addresses,
+            int lookupThreads) {
         this(connectTimeout, requestTimeout, responseLimit, addresses, lookupThreads, defaultTls());
     }
 
     /** @param tls what HTTPS calls trust and present */
-    RemoteJobClient(Duration connectTimeout, Duration requestTimeout, long responseLimit, ServerAddresses addresses,
-            int lookupThreads, SSLContext tls) {
+    RemoteJobClient(
+            Duration connectTimeout,
+            Duration requestTimeout,
+            long responseLimit,
+            ServerAddresses addresses,
+            int lookupThreads,
+            SSLContext tls) {
         this.addresses = addresses;
-        ThreadPoolExecutor lookups = new ThreadPoolExecutor(lookupThreads, lookupThreads, 30, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), DaemonThreads.numbered("job-service-lookup-"));
+        ThreadPoolExecutor lookups = new ThreadPoolExecutor(
+                lookupThreads,
+                lookupThreads,
+                30,
+                TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(),
+                DaemonThreads.numbered("job-service-lookup-"));
         lookups.allowCoreThreadTimeOut(true);
         this.lookups = lookups;
         // Two threads hand answers on and parse them, for every client; a client's selector thread does the I/O.
         ExecutorService answers = Executors.newFixedThreadPool(2, DaemonThreads.numbered("job-service-client-"));
-        Supplier<HttpClient.Builder> builder = () -> HttpClient.newBuilder().connectTimeout(connectTimeout)
-                .version(HttpClient.Version.HTTP_1_1).followRedirects(HttpClient.Redirect.NEVER).executor(answers);
+        Supplier<HttpClient.Builder> builder = () -> HttpClient.newBuilder()
+                .connectTimeout(connectTimeout)
+                .version(HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .executor(answers);
         this.http = builder.get().build();
         this.tls = new TlsClients(tls, builder);
         this.requestTimeout = requestTimeout;
         this.responseLimit = responseLimit;
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1,
-                DaemonThreads.named("job-service-timeouts"));
+        ScheduledThreadPoolExecutor timer =
+                new ScheduledThreadPoolExecutor(1, DaemonThreads.named("job-service-timeouts"));
         timer.setRemoveOnCancelPolicy(true);
         this.alarms = timer;
     }
@@ -138,11 +163,15 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
     }
 
     @Override
-    public CompletableFuture<JobService.Start> start(JobServerUrl server, String name, Map<String, String> params,
-            String idempotencyKey) {
+    public CompletableFuture<JobService.Start> start(
+            JobServerUrl server, String name, Map<String, String> params, String idempotencyKey) {
         byte[] body = StartBody.encode(name, params, idempotencyKey);
-        return call(server, at -> HttpRequest.newBuilder(at.jobs()).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)), true)
+        return call(
+                        server,
+                        at -> HttpRequest.newBuilder(at.jobs())
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofByteArray(body)),
+                        true)
                 .thenApply(reply -> checked(() -> new JobService.Start(id(reply.answer()), reply.server())));
     }
 
@@ -152,27 +181,33 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      */
     @Override
     public CompletableFuture<RemoteJob> get(JobServerUrl server, String id, int tailBytes) {
-        return call(server, at -> HttpRequest.newBuilder(at.job(id, "tailBytes=" + tailBytes)).GET(), false)
-                .thenApply(Reply::answer).thenApply(answer -> checked(() -> {
+        return call(
+                        server,
+                        at -> HttpRequest.newBuilder(at.job(id, "tailBytes=" + tailBytes))
+                                .GET(),
+                        false)
+                .thenApply(Reply::answer)
+                .thenApply(answer -> checked(() -> {
                     if (answer.state() == null || answer.state().isBlank()) {
                         throw badAnswer("an answer without the job's state");
                     }
                     // Kept until a reconcile takes it: cut here, on the call's thread, to the tail the status shows.
-                    LogTail tail = LogTail.of(ServerText.log(answer.log() == null ? "" : answer.log()),
-                            answer.logTruncated());
-                    return new RemoteJob(id(answer), ServerText.line(answer.state(), MAX_STATE), tail.text(),
-                            tail.truncated());
+                    LogTail tail =
+                            LogTail.of(ServerText.log(answer.log() == null ? "" : answer.log()), answer.logTruncated());
+                    return new RemoteJob(
+                            id(answer), ServerText.line(answer.state(), MAX_STATE), tail.text(), tail.truncated());
                 }));
     }
 
     @Override
     public CompletableFuture<Void> cancel(JobServerUrl server, String id) {
-        return call(server, at -> HttpRequest.newBuilder(at.job(id, "")).DELETE(), false).handle((answer, failure) -> {
-            if (failure != null && RemoteJobException.of(failure).kind() != RemoteJobException.Kind.NOT_FOUND) {
-                throw new CompletionException(RemoteJobException.of(failure));
-            }
-            return null;
-        });
+        return call(server, at -> HttpRequest.newBuilder(at.job(id, "")).DELETE(), false)
+                .handle((answer, failure) -> {
+                    if (failure != null && RemoteJobException.of(failure).kind() != RemoteJobException.Kind.NOT_FOUND) {
+                        throw new CompletionException(RemoteJobException.of(failure));
+                    }
+                    return null;
+                });
     }
 
     @Override
@@ -186,8 +221,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      * An answer and the server it came from: pinned to the address the call connected to, when it connected to one
      * it checked (plain HTTP to a name other than the default server's).
      */
-    private record Reply(Answer answer, JobServerUrl server) {
-    }
+    private record Reply(Answer answer, JobServerUrl server) {}
 
     /** The fields of the job API in an answer; the rest of it is skipped unread. */
     record Answer(String id, String state, String log, boolean logTruncated, String error) {
@@ -201,69 +235,81 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      * One exchange: the server's name looked up and its addresses checked (off the caller's thread), the request sent
      * to the address checked, the answer read and parsed; all of it within the request timeout.
      */
-    private CompletableFuture<Reply> call(JobServerUrl server, Function<JobServerUrl, HttpRequest.Builder> request,
-            boolean starting) {
+    private CompletableFuture<Reply> call(
+            JobServerUrl server, Function<JobServerUrl, HttpRequest.Builder> request, boolean starting) {
         CompletableFuture<Reply> result = new CompletableFuture<>();
         AtomicReference<CompletableFuture<?>> exchange = new AtomicReference<>();
-        ScheduledFuture<?> alarm = alarms.schedule(() -> {
-            if (result.completeExceptionally(new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, UNREACHABLE,
-                    null))) {
-                CompletableFuture<?> sent = exchange.get();
-                if (sent != null) {
-                    sent.cancel(true);
-                }
-            }
-        }, requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> alarm = alarms.schedule(
+                () -> {
+                    if (result.completeExceptionally(
+                            new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, UNREACHABLE, null))) {
+                        CompletableFuture<?> sent = exchange.get();
+                        if (sent != null) {
+                            sent.cancel(true);
+                        }
+                    }
+                },
+                requestTimeout.toNanos(),
+                TimeUnit.NANOSECONDS);
         // Only a name waits for a name server, on the look-up threads: the default server and addresses are checked
         // at once, so that slow look-ups of one tenant's names do not hold them up. A look-up whose call has ended
         // (its time ran out while it waited for a thread) is dropped, not made: slow names must not fill the queue
         // with look-ups nobody waits for, ahead of the names of other calls.
         boolean looksUp = addresses.looksUp(server);
         CompletableFuture<Optional<InetAddress>> checkedAddress = looksUp
-                ? CompletableFuture.supplyAsync(() -> {
-                    if (result.isDone()) {
-                        throw new CancellationException("the call ended before its look-up began");
-                    }
-                    return checked(() -> addresses.check(server));
-                }, lookups)
+                ? CompletableFuture.supplyAsync(
+                        () -> {
+                            if (result.isDone()) {
+                                throw new CancellationException("the call ended before its look-up began");
+                            }
+                            return checked(() -> addresses.check(server));
+                        },
+                        lookups)
                 : checkedNow(server);
-        checkedAddress.thenCompose(address -> {
-            // The request goes to the address checked, the name in its Host header (and, over HTTPS, as the server
-            // name its certificate is checked against): the JDK's client is given no name to look up again.
-            boolean toAddress = address.isPresent() && PINNED;
-            HttpRequest built = (toAddress ? request.apply(server.at(address.get())).header("Host", server.authority())
-                    : request.apply(server)).timeout(requestTimeout).build();
-            boolean name = server.hostIsName();
-            JobServerUrl connected = toAddress && name ? server.pinnedTo(address.get()) : server;
-            HttpClient client = toAddress && name && !server.plainHttp() ? tls.forName(server.host()) : http;
-            CompletableFuture<HttpResponse<byte[]>> sent = client.sendAsync(built, BoundedBody.handler(responseLimit));
-            exchange.set(sent);
-            if (result.isDone()) {
-                sent.cancel(true);
-            }
-            return sent.thenApply(response -> checked(() -> new Reply(answer(response, starting), connected)));
-        }).whenComplete((answer, failure) -> {
-            alarm.cancel(false);
-            if (failure == null) {
-                result.complete(answer);
-            } else {
-                result.completeExceptionally(failed(server, failure));
-            }
-        });
+        checkedAddress
+                .thenCompose(address -> {
+                    // The request goes to the address checked, the name in its Host header (and, over HTTPS, as the
+                    // server
+                    // name its certificate is checked against): the JDK's client is given no name to look up again.
+                    boolean toAddress = address.isPresent() && PINNED;
+                    HttpRequest built = (toAddress
+                                    ? request.apply(server.at(address.get())).header("Host", server.authority())
+                                    : request.apply(server))
+                            .timeout(requestTimeout)
+                            .build();
+                    boolean name = server.hostIsName();
+                    JobServerUrl connected = toAddress && name ? server.pinnedTo(address.get()) : server;
+                    HttpClient client = toAddress && name && !server.plainHttp() ? tls.forName(server.host()) : http;
+                    CompletableFuture<HttpResponse<byte[]>> sent =
+                            client.sendAsync(built, BoundedBody.handler(responseLimit));
+                    exchange.set(sent);
+                    if (result.isDone()) {
+                        sent.cancel(true);
+                    }
+                    return sent.thenApply(response -> checked(() -> new Reply(answer(response, starting), connected)));
+                })
+                .whenComplete((answer, failure) -> {
+                    alarm.cancel(false);
+                    if (failure == null) {
+                        result.complete(answer);
+                    } else {
+                        result.completeExceptionally(failed(server, failure));
+                    }
+                });
         return result;
     }
 
     private static SSLContext defaultTls() {
         try {
             return SSLContext.getDefault();
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("no TLS in this JVM", e);
         }
     }
 
     private static boolean hostHeaderAllowed() {
         try {
-            HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1/")).header("Host", "probe");
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1/")).header("Host", "probe");
             return true;
         } catch (IllegalArgumentException e) {
             return false;
@@ -282,17 +328,18 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
             return answer; // the job an earlier try of the same start made, as idempotent services name it
         }
         if (code >= 500 || busy(code, starting)) {
-            throw new RemoteJobException(RemoteJobException.Kind.SERVER_ERROR,
-                    "the job service answered HTTP " + code + text, null);
+            throw new RemoteJobException(
+                    RemoteJobException.Kind.SERVER_ERROR, "the job service answered HTTP " + code + text, null);
         }
         if (code == 404 && !starting) {
-            throw new RemoteJobException(RemoteJobException.Kind.NOT_FOUND,
-                    "the job service does not know the job (HTTP 404)" + text, null);
+            throw new RemoteJobException(
+                    RemoteJobException.Kind.NOT_FOUND, "the job service does not know the job (HTTP 404)" + text, null);
         }
         if (code >= 400) {
-            throw new RemoteJobException(starting ? RemoteJobException.Kind.REJECTED
-                    : RemoteJobException.Kind.BAD_ANSWER, "the job service refused the "
-                            + (starting ? "job" : "request") + " (HTTP " + code + ")" + text, null);
+            throw new RemoteJobException(
+                    starting ? RemoteJobException.Kind.REJECTED : RemoteJobException.Kind.BAD_ANSWER,
+                    "the job service refused the " + (starting ? "job" : "request") + " (HTTP " + code + ")" + text,
+                    null);
         }
         if (code >= 300 || code < 200) {
             throw new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, UNREACHABLE, null);
@@ -355,8 +402,11 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
                 return remote;
             }
             if (cause instanceof BoundedBody.TooLarge) {
-                return new RemoteJobException(RemoteJobException.Kind.TOO_LARGE, "the job service's answer is"
-                        + " larger than " + responseLimit + " bytes (--remote-response-limit)", null);
+                return new RemoteJobException(
+                        RemoteJobException.Kind.TOO_LARGE,
+                        "the job service's answer is" + " larger than " + responseLimit
+                                + " bytes (--remote-response-limit)",
+                        null);
             }
         }
         LOG.debug("{}: {}", server, failure.toString());
@@ -364,8 +414,8 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
     }
 
     private static RemoteJobException badAnswer(String what) {
-        return new RemoteJobException(RemoteJobException.Kind.BAD_ANSWER,
-                "the job service answered badly: " + what, null);
+        return new RemoteJobException(
+                RemoteJobException.Kind.BAD_ANSWER, "the job service answered badly: " + what, null);
     }
 
     private static String id(Answer answer) throws RemoteJobException {

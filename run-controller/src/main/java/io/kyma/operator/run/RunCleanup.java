@@ -43,13 +43,14 @@ final class RunCleanup {
 
     DeleteControl cleanup(Run run, Context<Run> context) {
         RunStatus status = run.getStatus();
-        if (status != null && (status.getPhase() == RunPhase.SUCCEEDED || status.getPhase() == RunPhase.FAILED)
+        if (status != null
+                && (status.getPhase() == RunPhase.SUCCEEDED || status.getPhase() == RunPhase.FAILED)
                 && status.getRemoteId() != null) {
             return gone(run);
         }
         // A job may have been started whose id no status holds yet: its start's answer was in, or is on its way.
-        Optional<JobCalls.Started> unrecorded = status != null && status.getRemoteId() != null ? Optional.empty()
-                : calls.started(run);
+        Optional<JobCalls.Started> unrecorded =
+                status != null && status.getRemoteId() != null ? Optional.empty() : calls.started(run);
         String id = unrecorded.map(JobCalls.Started::id).orElse(status == null ? null : status.getRemoteId());
         Duration elapsed = Duration.between(deletedAt(run), clock.instant());
         Duration remaining = settings.cleanupTimeout().minus(elapsed);
@@ -78,23 +79,33 @@ final class RunCleanup {
             }
         }
         if (cancelled.isPresent() && !cancelled.get().failed()) {
-            LOG.info("Run {}/{}: deleted, job {} cancelled", run.getMetadata().getNamespace(),
-                    run.getMetadata().getName(), id);
+            LOG.info(
+                    "Run {}/{}: deleted, job {} cancelled",
+                    run.getMetadata().getNamespace(),
+                    run.getMetadata().getName(),
+                    id);
             return gone(run);
         }
         String problem = cancelled.map(c -> c.failure().getMessage()).orElse("no answer");
         if (!(remaining.compareTo(Duration.ZERO) > 0)) {
-            warn(run, context, "could not cancel remote job " + id + " within "
-                    + GoDuration.format(settings.cleanupTimeout()) + "; letting the Run go: " + problem);
+            warn(
+                    run,
+                    context,
+                    "could not cancel remote job " + id + " within " + GoDuration.format(settings.cleanupTimeout())
+                            + "; letting the Run go: " + problem);
             return gone(run);
         }
         // Back off by half the time spent so far, between 1 s and what is left.
         Duration wait = elapsed.dividedBy(2);
         wait = wait.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : wait;
         wait = min(wait, remaining);
-        LOG.warn("Run {}/{}: cannot cancel job {} yet, retrying in {}: {}", run.getMetadata().getNamespace(),
-                run.getMetadata().getName(), id,
-                GoDuration.format(wait.truncatedTo(ChronoUnit.MILLIS)), problem);
+        LOG.warn(
+                "Run {}/{}: cannot cancel job {} yet, retrying in {}: {}",
+                run.getMetadata().getNamespace(),
+                run.getMetadata().getName(),
+                id,
+                GoDuration.format(wait.truncatedTo(ChronoUnit.MILLIS)),
+                problem);
         return DeleteControl.noFinalizerRemoval().rescheduleAfter(wait);
     }
 
@@ -118,22 +129,45 @@ final class RunCleanup {
 
     /** A Warning event, best effort: the Run goes whether or not the API server takes it. */
     private void warn(Run run, Context<Run> context, String message) {
-        LOG.warn("Run {}/{}: {}", run.getMetadata().getNamespace(), run.getMetadata().getName(), message);
+        LOG.warn(
+                "Run {}/{}: {}",
+                run.getMetadata().getNamespace(),
+                run.getMetadata().getName(),
+                message);
         String now = Conditions.timestamp(clock.instant());
         try {
-            context.getClient().v1().events().inNamespace(run.getMetadata().getNamespace()).resource(new EventBuilder()
-                    .withNewMetadata().withGenerateName(run.getMetadata().getName() + ".").endMetadata()
-                    .withInvolvedObject(new ObjectReferenceBuilder().withApiVersion(run.getApiVersion())
-                            .withKind(run.getKind()).withName(run.getMetadata().getName())
-                            .withNamespace(run.getMetadata().getNamespace()).withUid(run.getMetadata().getUid())
+            context.getClient()
+                    .v1()
+                    .events()
+                    .inNamespace(run.getMetadata().getNamespace())
+                    .resource(new EventBuilder()
+                            .withNewMetadata()
+                            .withGenerateName(run.getMetadata().getName() + ".")
+                            .endMetadata()
+                            .withInvolvedObject(new ObjectReferenceBuilder()
+                                    .withApiVersion(run.getApiVersion())
+                                    .withKind(run.getKind())
+                                    .withName(run.getMetadata().getName())
+                                    .withNamespace(run.getMetadata().getNamespace())
+                                    .withUid(run.getMetadata().getUid())
+                                    .build())
+                            .withType("Warning")
+                            .withReason("RemoteCleanupAbandoned")
+                            .withMessage(message)
+                            .withFirstTimestamp(now)
+                            .withLastTimestamp(now)
+                            .withCount(1)
+                            .withNewSource()
+                            .withComponent("kyma-operator")
+                            .endSource()
                             .build())
-                    .withType("Warning").withReason("RemoteCleanupAbandoned").withMessage(message)
-                    .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
-                    .withNewSource().withComponent("kyma-operator").endSource()
-                    .build()).create();
+                    .create();
         } catch (RuntimeException e) {
-            LOG.info("Run {}/{}: the warning event was not written ({}); the Run goes all the same",
-                    run.getMetadata().getNamespace(), run.getMetadata().getName(), e.getMessage());
+            LOG.info(
+                    "Run {}/{}: the warning event was not written ({}); the Run goes all the same",
+                    run.getMetadata().getNamespace(),
+                    run.getMetadata().getName(),
+                    e.getMessage());
         }
     }
 }

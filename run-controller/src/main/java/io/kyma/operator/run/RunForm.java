@@ -1,5 +1,7 @@
 package io.kyma.operator.run;
 
+import java.util.Objects;
+
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.api.RunStatus;
@@ -32,8 +34,10 @@ public final class RunForm implements LeanCache.Form<Run> {
         if (ended) {
             status.setLogs(null);
         }
-        boolean observed = java.util.Objects.equals(status.getObservedGeneration(), run.getMetadata().getGeneration());
-        if ((status.getRemoteId() != null || ended && observed) && run.getSpec() != null
+        boolean observed =
+                Objects.equals(status.getObservedGeneration(), run.getMetadata().getGeneration());
+        if ((status.getRemoteId() != null || ended && observed)
+                && run.getSpec() != null
                 && run.getSpec().getJob() != null) {
             run.getSpec().getJob().setParams(null);
         }

@@ -5,8 +5,8 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.kyma.operator.api.Run;
-import io.kyma.operator.api.RunStatus;
 import io.kyma.operator.api.RunSpec;
+import io.kyma.operator.api.RunStatus;
 import io.kyma.operator.api.Validation;
 import io.kyma.operator.common.GoDuration;
 
@@ -34,19 +34,32 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
     }
 
     public static RunPlan of(Run run, RunSettings settings) throws Invalid {
-        var params = run.getSpec().getJob() == null ? null : run.getSpec().getJob().getParams();
+        var params =
+                run.getSpec().getJob() == null ? null : run.getSpec().getJob().getParams();
         if (params != null && params.keySet().stream().anyMatch(k -> k.length() > Validation.JOB_PARAM_NAME_MAX)) {
-            throw new Invalid("InvalidSpec", "spec.job.params: a parameter name is longer than "
-                    + Validation.JOB_PARAM_NAME_MAX + " characters");
+            throw new Invalid(
+                    "InvalidSpec",
+                    "spec.job.params: a parameter name is longer than " + Validation.JOB_PARAM_NAME_MAX
+                            + " characters");
         }
-        String name = run.getSpec().getJob() == null ? null : run.getSpec().getJob().getName();
-        int size = StartBody.encode(name, params == null ? Map.of() : params, run.getMetadata().getUid()).length;
+        String name =
+                run.getSpec().getJob() == null ? null : run.getSpec().getJob().getName();
+        int size = StartBody.encode(
+                        name,
+                        params == null ? Map.of() : params,
+                        run.getMetadata().getUid())
+                .length;
         if (size > StartBody.MAX_BYTES) {
-            throw new Invalid("InvalidSpec", "spec.job.params: " + (size >> 10) + " KiB once encoded for the job"
-                    + " service, more than the " + (StartBody.MAX_BYTES >> 10) + " KiB a start may send");
+            throw new Invalid(
+                    "InvalidSpec",
+                    "spec.job.params: " + (size >> 10) + " KiB once encoded for the job" + " service, more than the "
+                            + (StartBody.MAX_BYTES >> 10) + " KiB a start may send");
         }
-        return new RunPlan(specServer(run.getSpec(), settings), pollInterval(run.getSpec(), settings),
-                duration(run.getSpec().getTimeout(), "spec.timeout"), size);
+        return new RunPlan(
+                specServer(run.getSpec(), settings),
+                pollInterval(run.getSpec(), settings),
+                duration(run.getSpec().getTimeout(), "spec.timeout"),
+                size);
     }
 
     /**
@@ -59,8 +72,11 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
         if (recorded == null) {
             return of(run, settings);
         }
-        return new RunPlan(checkedRecorded(run.getStatus(), settings), pollInterval(run.getSpec(), settings),
-                duration(run.getSpec().getTimeout(), "spec.timeout"), 0);
+        return new RunPlan(
+                checkedRecorded(run.getStatus(), settings),
+                pollInterval(run.getSpec(), settings),
+                duration(run.getSpec().getTimeout(), "spec.timeout"),
+                0);
     }
 
     /** The server status.server records, when it can still be called. */
@@ -92,8 +108,10 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
             }
         }
         if (!allowed(server, settings)) {
-            throw new Invalid("ServerNotAllowed", "status.server: the host " + server.host()
-                    + " is not allowed by the operator's --remote-server-allow");
+            throw new Invalid(
+                    "ServerNotAllowed",
+                    "status.server: the host " + server.host()
+                            + " is not allowed by the operator's --remote-server-allow");
         }
         return server;
     }
@@ -118,7 +136,8 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
     }
 
     private static boolean allowed(JobServerUrl server, RunSettings settings) {
-        return settings.defaultServer().filter(server::equals).isPresent() || settings.allowList().allows(server);
+        return settings.defaultServer().filter(server::equals).isPresent()
+                || settings.allowList().allows(server);
     }
 
     private static Duration pollInterval(RunSpec spec, RunSettings settings) throws Invalid {
@@ -129,8 +148,9 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
     private static JobServerUrl specServer(RunSpec spec, RunSettings settings) throws Invalid {
         JobServerUrl server;
         if (spec.getServer() == null) {
-            server = settings.defaultServer().orElseThrow(() -> new Invalid("NoServer",
-                    "no job server: set spec.server or the operator's --remote-server-url"));
+            server = settings.defaultServer()
+                    .orElseThrow(() -> new Invalid(
+                            "NoServer", "no job server: set spec.server or the operator's --remote-server-url"));
         } else {
             try {
                 server = JobServerUrl.parse(spec.getServer());
@@ -138,8 +158,10 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
                 throw new Invalid("InvalidServer", "spec.server: " + e.getMessage());
             }
             if (!settings.allowList().allows(server)) {
-                throw new Invalid("ServerNotAllowed", "spec.server: the host " + server.host()
-                        + " is not allowed by the operator's --remote-server-allow");
+                throw new Invalid(
+                        "ServerNotAllowed",
+                        "spec.server: the host " + server.host()
+                                + " is not allowed by the operator's --remote-server-allow");
             }
         }
         return server;

@@ -43,6 +43,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     static final Duration RECHECK = Duration.ofMinutes(1);
     /** How long after its deadline a Run may wait for a last look at its job before the job is cancelled. */
     static final Duration LAST_LOOK = Duration.ofSeconds(15);
+
     private static final Logger LOG = LoggerFactory.getLogger(RunReconciler.class);
 
     private final Clock clock;
@@ -57,7 +58,11 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         this(clock, settings, jobs, calls, (run, status, context) -> StatusPatch.apply(run, Run::new, status, context));
     }
 
-    RunReconciler(Clock clock, RunSettings settings, JobService jobs, JobCalls calls,
+    RunReconciler(
+            Clock clock,
+            RunSettings settings,
+            JobService jobs,
+            JobCalls calls,
             StatusWriter<Run, RunStatus> statusWriter) {
         this.clock = clock;
         this.settings = settings;
@@ -93,16 +98,29 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         try {
             plan = started ? RunPlan.following(run, settings) : RunPlan.of(run, settings);
         } catch (RunPlan.Invalid invalid) {
-            LOG.info("Run {}/{}: cannot be carried out: {}", run.getMetadata().getNamespace(),
-                    run.getMetadata().getName(), invalid.getMessage());
+            LOG.info(
+                    "Run {}/{}: cannot be carried out: {}",
+                    run.getMetadata().getNamespace(),
+                    run.getMetadata().getName(),
+                    invalid.getMessage());
             // A spec edited into one it cannot carry out while its job runs, or while its start is out: the job is
             // cancelled, not left running with nothing to follow it.
-            Optional<JobCalls.Started> job = started ? RunPlan.recorded(run, settings)
-                    .map(server -> new JobCalls.Started(current.getRemoteId(), server)) : calls.started(run);
+            Optional<JobCalls.Started> job = started
+                    ? RunPlan.recorded(run, settings).map(server -> new JobCalls.Started(current.getRemoteId(), server))
+                    : calls.started(run);
             if (job.isPresent()) {
-                return cancelAndEnd(run, job.get().server(), job.get().id(), context, problem -> statuses.failed(
-                        run, invalid.reason(), invalid.getMessage() + "; the job was " + (problem == null ? "cancelled"
-                                : "to be cancelled, but cancelling failed: " + problem)));
+                return cancelAndEnd(
+                        run,
+                        job.get().server(),
+                        job.get().id(),
+                        context,
+                        problem -> statuses.failed(
+                                run,
+                                invalid.reason(),
+                                invalid.getMessage() + "; the job was "
+                                        + (problem == null
+                                                ? "cancelled"
+                                                : "to be cancelled, but cancelling failed: " + problem)));
             }
             if (!started && !calls.withdrawUnsent(run)) {
                 return UpdateControl.<Run>noUpdate().rescheduleAfter(RECHECK); // its start is out: its answer decides
@@ -116,7 +134,9 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         RunTiming timing = new RunTiming(startTime(run), plan.timeout());
         Instant now = clock.instant();
         Optional<Done<RemoteJob>> polled = calls.take(run, Kind.POLL);
-        boolean jobEnded = polled.isPresent() && !polled.get().failed() && !polled.get().value().running();
+        boolean jobEnded = polled.isPresent()
+                && !polled.get().failed()
+                && !polled.get().value().running();
         if (timing.timedOut(now) && !jobEnded) { // a job that ended is reported as it ended, even if seen late
             Instant deadline = timing.deadline().orElseThrow();
             boolean seenSinceDeadline = polled.isPresent() && !polled.get().at().isBefore(deadline);
@@ -129,16 +149,20 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                 askPoll(run, plan, Duration.ZERO);
             }
             polled = calls.take(run, Kind.POLL);
-            if (polled.isEmpty() || polled.get().failed() || polled.get().value().running()) {
+            if (polled.isEmpty()
+                    || polled.get().failed()
+                    || polled.get().value().running()) {
                 Duration left = Duration.between(now, deadline.plus(LAST_LOOK));
-                return polled.isEmpty() ? UpdateControl.<Run>noUpdate().rescheduleAfter(min(RECHECK, left))
+                return polled.isEmpty()
+                        ? UpdateControl.<Run>noUpdate().rescheduleAfter(min(RECHECK, left))
                         : timeOut(run, plan, current.getRemoteId(), context);
             }
         }
         if (polled.isEmpty()) {
             if (!calls.busy(run)) {
                 Duration sinceLast = calls.lastPoll(run)
-                        .map(last -> Duration.between(now, last.plus(plan.pollInterval()))).orElse(Duration.ZERO);
+                        .map(last -> Duration.between(now, last.plus(plan.pollInterval())))
+                        .orElse(Duration.ZERO);
                 Duration wait = sinceLast.compareTo(calls.retryDelay(run)) >= 0 ? sinceLast : calls.retryDelay(run);
                 askPoll(run, plan, timing.nextPoll(now, wait));
                 polled = calls.take(run, Kind.POLL);
@@ -162,7 +186,11 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
             }
         }
         if (!job.running()) {
-            LOG.info("Run {}/{}: job {} {}", run.getMetadata().getNamespace(), run.getMetadata().getName(), job.id(),
+            LOG.info(
+                    "Run {}/{}: job {} {}",
+                    run.getMetadata().getNamespace(),
+                    run.getMetadata().getName(),
+                    job.id(),
                     job.state());
             return end(run);
         }
@@ -188,26 +216,43 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         Optional<JobCalls.Started> job = calls.started(run);
         if (job.isEmpty()) {
             if (tried.isPresent() && tried.get().timedOut(clock.instant()) && calls.withdrawUnsent(run)) {
-                write(run, statuses.failed(run, RunStatuses.REASON_TIMEOUT, "the job could not be started within "
-                        + plan.timeout().orElseThrow().toSeconds() + "s"), context);
+                write(
+                        run,
+                        statuses.failed(
+                                run,
+                                RunStatuses.REASON_TIMEOUT,
+                                "the job could not be started within "
+                                        + plan.timeout().orElseThrow().toSeconds() + "s"),
+                        context);
                 return end(run);
             }
-            Map<String, String> params = run.getSpec().getJob().getParams() == null ? Map.of()
+            Map<String, String> params = run.getSpec().getJob().getParams() == null
+                    ? Map.of()
                     : Map.copyOf(run.getSpec().getJob().getParams());
             String name = run.getSpec().getJob().getName();
             String key = run.getMetadata().getUid();
-            calls.ask(run, Kind.START, plan.server(), () -> jobs.start(plan.server(), name, params, key),
-                    calls.retryDelay(run), plan.startBodyBytes());
+            calls.ask(
+                    run,
+                    Kind.START,
+                    plan.server(),
+                    () -> jobs.start(plan.server(), name, params, key),
+                    calls.retryDelay(run),
+                    plan.startBodyBytes());
             answer = calls.take(run, Kind.START);
             if (answer.isPresent() && answer.get().failed()) {
-                return failure(run, answer.get().failure(), context, new RunTiming(calls.firstStart(run)
-                        .orElse(clock.instant()), plan.timeout()));
+                return failure(
+                        run,
+                        answer.get().failure(),
+                        context,
+                        new RunTiming(calls.firstStart(run).orElse(clock.instant()), plan.timeout()));
             }
             job = calls.started(run);
             if (job.isEmpty()) {
                 // past the deadline with the start out, its answer's event is what comes next (not a look at once)
-                return UpdateControl.<Run>noUpdate().rescheduleAfter(tried.filter(t -> !t.timedOut(clock.instant()))
-                        .map(t -> t.nextPoll(clock.instant(), RECHECK)).orElse(RECHECK));
+                return UpdateControl.<Run>noUpdate()
+                        .rescheduleAfter(tried.filter(t -> !t.timedOut(clock.instant()))
+                                .map(t -> t.nextPoll(clock.instant(), RECHECK))
+                                .orElse(RECHECK));
             }
         }
         // where the start went, which spec.server may no longer name: the job is followed there
@@ -217,15 +262,28 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         Instant answered = job.get().at() != null ? job.get().at() : clock.instant();
         if (sinceFirstTry.isPresent() && sinceFirstTry.get().timedOut(answered)) {
             // answered only after spec.timeout, counted from the first try: cancelled, not given a timeout afresh
-            return cancelAndEnd(run, server, id, context, problem -> statuses.startedTooLate(run, id, server,
-                    plan.timeout().orElseThrow(), problem));
+            return cancelAndEnd(
+                    run,
+                    server,
+                    id,
+                    context,
+                    problem -> statuses.startedTooLate(
+                            run, id, server, plan.timeout().orElseThrow(), problem));
         }
         write(run, statuses.started(run, id, server), context);
         calls.polled(run);
-        LOG.info("Run {}/{}: started job {} on {}", run.getMetadata().getNamespace(), run.getMetadata().getName(), id,
+        LOG.info(
+                "Run {}/{}: started job {} on {}",
+                run.getMetadata().getNamespace(),
+                run.getMetadata().getName(),
+                id,
                 server);
         RunTiming timing = new RunTiming(clock.instant(), plan.timeout());
-        calls.ask(run, Kind.POLL, server, () -> jobs.get(server, id, LogTail.MAX_BYTES),
+        calls.ask(
+                run,
+                Kind.POLL,
+                server,
+                () -> jobs.get(server, id, LogTail.MAX_BYTES),
                 timing.nextPoll(clock.instant(), plan.pollInterval()));
         return UpdateControl.<Run>noUpdate().rescheduleAfter(timing.nextPoll(clock.instant(), RECHECK));
     }
@@ -248,10 +306,18 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         // of a service that fails every other call
         String line = "Run {}/{}: {}; trying again in {}";
         if (written) {
-            LOG.info(line, run.getMetadata().getNamespace(), run.getMetadata().getName(), e.getMessage(),
+            LOG.info(
+                    line,
+                    run.getMetadata().getNamespace(),
+                    run.getMetadata().getName(),
+                    e.getMessage(),
                     calls.retryDelay(run));
         } else {
-            LOG.debug(line, run.getMetadata().getNamespace(), run.getMetadata().getName(), e.getMessage(),
+            LOG.debug(
+                    line,
+                    run.getMetadata().getNamespace(),
+                    run.getMetadata().getName(),
+                    e.getMessage(),
                     calls.retryDelay(run));
         }
         return UpdateControl.<Run>noUpdate().rescheduleAfter(timing.nextPoll(clock.instant(), calls.retryDelay(run)));
@@ -267,13 +333,17 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     }
 
     private UpdateControl<Run> timeOut(Run run, RunPlan plan, String id, Context<Run> context) {
-        return cancelAndEnd(run, plan.server(), id, context,
+        return cancelAndEnd(
+                run,
+                plan.server(),
+                id,
+                context,
                 problem -> statuses.timedOut(run, plan.timeout().orElseThrow(), problem));
     }
 
     /** Cancels the job, then ends the Run with the status {@code ended} makes of the cancel's problem (null if none). */
-    private UpdateControl<Run> cancelAndEnd(Run run, JobServerUrl server, String id, Context<Run> context,
-            Function<String, RunStatus> ended) {
+    private UpdateControl<Run> cancelAndEnd(
+            Run run, JobServerUrl server, String id, Context<Run> context, Function<String, RunStatus> ended) {
         Optional<Done<Void>> cancelled = calls.take(run, Kind.CANCEL);
         if (cancelled.isEmpty()) {
             calls.ask(run, Kind.CANCEL, server, () -> jobs.cancel(server, id));
@@ -284,7 +354,11 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         }
         String problem = cancelled.get().failed() ? cancelled.get().failure().getMessage() : null;
         write(run, ended.apply(problem), context);
-        LOG.info("Run {}/{}: ended, job {} {}", run.getMetadata().getNamespace(), run.getMetadata().getName(), id,
+        LOG.info(
+                "Run {}/{}: ended, job {} {}",
+                run.getMetadata().getNamespace(),
+                run.getMetadata().getName(),
+                id,
                 problem == null ? "cancelled" : "not cancelled: " + problem);
         return end(run);
     }
@@ -306,12 +380,15 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         if (!RunStatuses.onlyProgress(current, next) || intervalPassed(run)) {
             return true;
         }
-        return RunStatuses.reachabilityChanged(current, next) && calls.lastFlip(run)
-                .map(last -> !clock.instant().isBefore(last.plus(settings.statusInterval()))).orElse(true);
+        return RunStatuses.reachabilityChanged(current, next)
+                && calls.lastFlip(run)
+                        .map(last -> !clock.instant().isBefore(last.plus(settings.statusInterval())))
+                        .orElse(true);
     }
 
     private boolean intervalPassed(Run run) {
-        return calls.lastWrite(run).map(last -> !clock.instant().isBefore(last.plus(settings.statusInterval())))
+        return calls.lastWrite(run)
+                .map(last -> !clock.instant().isBefore(last.plus(settings.statusInterval())))
                 .orElse(true);
     }
 

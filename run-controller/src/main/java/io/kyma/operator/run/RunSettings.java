@@ -13,11 +13,18 @@ import java.util.Optional;
  * @param statusInterval the least time between two status writes of a running Run that only report what its job says
  *        (state text, log); a phase or condition change is written at once
  */
-public record RunSettings(Optional<JobServerUrl> defaultServer, Duration pollInterval, Duration cleanupTimeout,
-        ServerAllowList allowList, Duration statusInterval) {
+public record RunSettings(
+        Optional<JobServerUrl> defaultServer,
+        Duration pollInterval,
+        Duration cleanupTimeout,
+        ServerAllowList allowList,
+        Duration statusInterval) {
 
     /** Settings without a status interval: every change is written when it is seen. */
-    public RunSettings(Optional<JobServerUrl> defaultServer, Duration pollInterval, Duration cleanupTimeout,
+    public RunSettings(
+            Optional<JobServerUrl> defaultServer,
+            Duration pollInterval,
+            Duration cleanupTimeout,
             ServerAllowList allowList) {
         this(defaultServer, pollInterval, cleanupTimeout, allowList, Duration.ZERO);
     }

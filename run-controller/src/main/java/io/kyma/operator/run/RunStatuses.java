@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.kyma.operator.api.Run;
@@ -54,15 +55,23 @@ public final class RunStatuses {
             status.setPhase(job.succeeded() ? RunPhase.SUCCEEDED : RunPhase.FAILED);
             status.setCompletionTime(Conditions.timestamp(clock.instant()));
             status.setMessage("job " + job.state() + lastLine(job.log()));
-            String reason = job.succeeded() ? "JobSucceeded" : "cancelled".equals(job.state()) ? "JobCancelled"
-                    : "JobFailed";
-            status.setConditions(Conditions.replace(status.getConditions(), conditions.condition(
-                    status.getConditions(), SUCCEEDED, job.succeeded(), reason, status.getMessage(),
-                    run.getMetadata().getGeneration())));
+            String reason =
+                    job.succeeded() ? "JobSucceeded" : "cancelled".equals(job.state()) ? "JobCancelled" : "JobFailed";
+            status.setConditions(Conditions.replace(
+                    status.getConditions(),
+                    conditions.condition(
+                            status.getConditions(),
+                            SUCCEEDED,
+                            job.succeeded(),
+                            reason,
+                            status.getMessage(),
+                            run.getMetadata().getGeneration())));
         } else {
             // running, or a state this operator does not know (queued)
-            status.setMessage("job " + job.state() + movedTo.map(to -> "; spec.server now names " + to
-                    + ", but the job stays on the server it was started on").orElse(""));
+            status.setMessage("job " + job.state()
+                    + movedTo.map(to -> "; spec.server now names " + to
+                                    + ", but the job stays on the server it was started on")
+                            .orElse(""));
         }
         return reachable(run, status);
     }
@@ -73,22 +82,35 @@ public final class RunStatuses {
         status.setPhase(RunPhase.FAILED);
         status.setCompletionTime(Conditions.timestamp(clock.instant()));
         status.setMessage(message);
-        status.setConditions(Conditions.replace(status.getConditions(), conditions.condition(status.getConditions(),
-                SUCCEEDED, false, reason, message, run.getMetadata().getGeneration())));
+        status.setConditions(Conditions.replace(
+                status.getConditions(),
+                conditions.condition(
+                        status.getConditions(),
+                        SUCCEEDED,
+                        false,
+                        reason,
+                        message,
+                        run.getMetadata().getGeneration())));
         return status;
     }
 
     /** The job ran past spec.timeout and was cancelled. */
     public RunStatus timedOut(Run run, Duration timeout, String cancelProblem) {
-        return failed(run, REASON_TIMEOUT, "the job did not finish within " + timeout.toSeconds()
-                + "s and was cancelled" + (cancelProblem == null ? "" : "; cancelling failed: " + cancelProblem));
+        return failed(
+                run,
+                REASON_TIMEOUT,
+                "the job did not finish within " + timeout.toSeconds() + "s and was cancelled"
+                        + (cancelProblem == null ? "" : "; cancelling failed: " + cancelProblem));
     }
 
     /** The job's start was answered only after spec.timeout (counted from the first try); it was cancelled. */
-    public RunStatus startedTooLate(Run run, String remoteId, JobServerUrl server, Duration timeout,
-            String cancelProblem) {
-        RunStatus status = failed(run, REASON_TIMEOUT, "the job was started only after " + timeout.toSeconds()
-                + "s and was cancelled" + (cancelProblem == null ? "" : "; cancelling failed: " + cancelProblem));
+    public RunStatus startedTooLate(
+            Run run, String remoteId, JobServerUrl server, Duration timeout, String cancelProblem) {
+        RunStatus status = failed(
+                run,
+                REASON_TIMEOUT,
+                "the job was started only after " + timeout.toSeconds() + "s and was cancelled"
+                        + (cancelProblem == null ? "" : "; cancelling failed: " + cancelProblem));
         status.setRemoteId(remoteId);
         recordServer(status, server);
         return status;
@@ -103,9 +125,15 @@ public final class RunStatuses {
     /** The server could not be used this time; the phase does not change, and the operator tries again. */
     public RunStatus unreachable(Run run, RemoteJobException problem) {
         RunStatus status = copy(run);
-        status.setConditions(Conditions.replace(status.getConditions(), conditions.condition(status.getConditions(),
-                REMOTE_REACHABLE, false, problem.reason(), problem.getMessage() + "; retrying with backoff",
-                run.getMetadata().getGeneration())));
+        status.setConditions(Conditions.replace(
+                status.getConditions(),
+                conditions.condition(
+                        status.getConditions(),
+                        REMOTE_REACHABLE,
+                        false,
+                        problem.reason(),
+                        problem.getMessage() + "; retrying with backoff",
+                        run.getMetadata().getGeneration())));
         return status;
     }
 
@@ -128,8 +156,11 @@ public final class RunStatuses {
      */
     public static boolean failedBeforeStart(Run run) {
         RunStatus status = run.getStatus();
-        return status != null && status.getPhase() == RunPhase.FAILED && status.getRemoteId() == null
-                && !java.util.Objects.equals(status.getObservedGeneration(), run.getMetadata().getGeneration());
+        return status != null
+                && status.getPhase() == RunPhase.FAILED
+                && status.getRemoteId() == null
+                && !Objects.equals(
+                        status.getObservedGeneration(), run.getMetadata().getGeneration());
     }
 
     /** Whether {@code next} differs from {@code current} in anything but timestamps of unchanged conditions. */
@@ -156,7 +187,8 @@ public final class RunStatuses {
      * once per interval.
      */
     public static boolean onlyProgress(RunStatus current, RunStatus next) {
-        if (current == null || current.getPhase() != next.getPhase()
+        if (current == null
+                || current.getPhase() != next.getPhase()
                 || !Objects.equals(current.getRemoteId(), next.getRemoteId())
                 || !Objects.equals(current.getServer(), next.getServer())
                 || !Objects.equals(current.getServerAddress(), next.getServerAddress())
@@ -164,7 +196,8 @@ public final class RunStatuses {
                 || !Objects.equals(current.getObservedGeneration(), next.getObservedGeneration())) {
             return false;
         }
-        return sameConditions(Conditions.without(current.getConditions(), REMOTE_REACHABLE),
+        return sameConditions(
+                Conditions.without(current.getConditions(), REMOTE_REACHABLE),
                 Conditions.without(next.getConditions(), REMOTE_REACHABLE));
     }
 
@@ -179,13 +212,23 @@ public final class RunStatuses {
     }
 
     private static String reachability(RunStatus status) {
-        return status == null ? null
-                : Conditions.find(status.getConditions(), REMOTE_REACHABLE).map(Condition::getStatus).orElse(null);
+        return status == null
+                ? null
+                : Conditions.find(status.getConditions(), REMOTE_REACHABLE)
+                        .map(Condition::getStatus)
+                        .orElse(null);
     }
 
     private RunStatus reachable(Run run, RunStatus status) {
-        status.setConditions(Conditions.replace(status.getConditions(), conditions.condition(status.getConditions(),
-                REMOTE_REACHABLE, true, "Answered", "the job server answered", run.getMetadata().getGeneration())));
+        status.setConditions(Conditions.replace(
+                status.getConditions(),
+                conditions.condition(
+                        status.getConditions(),
+                        REMOTE_REACHABLE,
+                        true,
+                        "Answered",
+                        "the job server answered",
+                        run.getMetadata().getGeneration())));
         return status;
     }
 
@@ -203,9 +246,11 @@ public final class RunStatuses {
         status.setLogsTruncated(old.getLogsTruncated());
         status.setMessage(old.getMessage());
         status.setObservedGeneration(run.getMetadata().getGeneration());
-        status.setConditions(new ArrayList<>(ShardLabelCondition.apply(conditions,
-                old.getConditions() == null ? List.of() : old.getConditions(), run.getMetadata().getGeneration(),
-                java.util.stream.Stream.of(run))));
+        status.setConditions(new ArrayList<>(ShardLabelCondition.apply(
+                conditions,
+                old.getConditions() == null ? List.of() : old.getConditions(),
+                run.getMetadata().getGeneration(),
+                Stream.of(run))));
         return status;
     }
 
@@ -218,8 +263,10 @@ public final class RunStatuses {
         for (int i = 0; i < left.size(); i++) {
             Condition x = left.get(i);
             Condition y = right.get(i);
-            if (!Objects.equals(x.getType(), y.getType()) || !Objects.equals(x.getStatus(), y.getStatus())
-                    || !Objects.equals(x.getReason(), y.getReason()) || !Objects.equals(x.getMessage(), y.getMessage())) {
+            if (!Objects.equals(x.getType(), y.getType())
+                    || !Objects.equals(x.getStatus(), y.getStatus())
+                    || !Objects.equals(x.getReason(), y.getReason())
+                    || !Objects.equals(x.getMessage(), y.getMessage())) {
                 return false;
             }
         }

@@ -16,7 +16,10 @@ public record RunTiming(Instant startTime, Optional<Duration> timeout) {
 
     /** The next poll: after the poll interval, or at the deadline if that comes first. */
     public Duration nextPoll(Instant now, Duration pollInterval) {
-        return deadline().map(d -> Duration.between(now, d)).filter(untilDeadline -> untilDeadline.compareTo(pollInterval) < 0)
-                .map(d -> d.isNegative() ? Duration.ZERO : d).orElse(pollInterval);
+        return deadline()
+                .map(d -> Duration.between(now, d))
+                .filter(untilDeadline -> untilDeadline.compareTo(pollInterval) < 0)
+                .map(d -> d.isNegative() ? Duration.ZERO : d)
+                .orElse(pollInterval);
     }
 }

@@ -7,9 +7,11 @@ import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Where a Run's calls may connect, decided on the addresses a server's name resolves to, just before each call (so a
@@ -45,8 +47,8 @@ public final class ServerAddresses {
         this(allowList, defaultServer, own, InetAddress::getAllByName);
     }
 
-    ServerAddresses(ServerAllowList allowList, Optional<JobServerUrl> defaultServer, Set<InetAddress> own,
-            Resolver resolver) {
+    ServerAddresses(
+            ServerAllowList allowList, Optional<JobServerUrl> defaultServer, Set<InetAddress> own, Resolver resolver) {
         this.allowList = allowList;
         this.defaultServer = defaultServer;
         this.own = Set.copyOf(own);
@@ -55,10 +57,12 @@ public final class ServerAddresses {
 
     /** The addresses of this host's network interfaces, and those {@code hosts} resolve to now. */
     public static Set<InetAddress> ownAddresses(List<String> hosts) {
-        Set<InetAddress> own = new java.util.HashSet<>();
+        Set<InetAddress> own = new HashSet<>();
         try {
             for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-                own.addAll(Collections.list(nic.getInetAddresses()).stream().map(ServerAddresses::plain).toList());
+                own.addAll(Collections.list(nic.getInetAddresses()).stream()
+                        .map(ServerAddresses::plain)
+                        .toList());
             }
         } catch (SocketException e) {
             // no interfaces to list: loopback is denied all the same
@@ -121,7 +125,7 @@ public final class ServerAddresses {
         return !(host.contains(":") || IPV4.matcher(host).matches());
     }
 
-    private static final java.util.regex.Pattern IPV4 = java.util.regex.Pattern.compile(
+    private static final Pattern IPV4 = Pattern.compile(
             "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}");
 
     /** Whether a call to {@code server} may connect to {@code address}. */
@@ -141,8 +145,11 @@ public final class ServerAddresses {
     }
 
     private static boolean special(InetAddress address) {
-        return address.isLoopbackAddress() || address.isLinkLocalAddress() || address.isAnyLocalAddress()
-                || address.isMulticastAddress() || METADATA.contains(address);
+        return address.isLoopbackAddress()
+                || address.isLinkLocalAddress()
+                || address.isAnyLocalAddress()
+                || address.isMulticastAddress()
+                || METADATA.contains(address);
     }
 
     /** An IPv6 address without its scope, so that it compares equal to the same address named elsewhere. */

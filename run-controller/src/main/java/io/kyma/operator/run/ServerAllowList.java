@@ -6,6 +6,8 @@ import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -19,7 +21,8 @@ import java.util.regex.Pattern;
  * lifts the default denial: {@code localhost} does not allow 127.0.0.1, {@code 127.0.0.1} does.
  */
 public final class ServerAllowList {
-    private static final Pattern NAME = Pattern.compile("(\\*\\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final Pattern NAME =
+            Pattern.compile("(\\*\\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
     private final List<String> names;
     private final List<Range> ranges;
@@ -49,10 +52,14 @@ public final class ServerAllowList {
             } else if (NAME.matcher(pattern).matches() && pattern.length() <= 253) {
                 names.add(pattern);
             } else {
-                throw new IllegalArgumentException("'" + raw.trim() + "' is not a host name, *.domain, IP address or CIDR range");
+                throw new IllegalArgumentException(
+                        "'" + raw.trim() + "' is not a host name, *.domain, IP address or CIDR range");
             }
         }
-        return new ServerAllowList(List.copyOf(names), List.copyOf(ranges), String.join(",", text.trim().split("\\s*,\\s*")));
+        return new ServerAllowList(
+                List.copyOf(names),
+                List.copyOf(ranges),
+                String.join(",", text.trim().split("\\s*,\\s*")));
     }
 
     public boolean allowsAll() {
@@ -71,7 +78,7 @@ public final class ServerAllowList {
         if (literal) {
             try {
                 InetAddress address = InetAddress.getByName(host); // a literal: parsed, not looked up
-                return new ServerAddresses(this, java.util.Optional.empty(), java.util.Set.of()).allows(server, address);
+                return new ServerAddresses(this, Optional.empty(), Set.of()).allows(server, address);
             } catch (UnknownHostException e) {
                 return false;
             }
@@ -121,7 +128,8 @@ public final class ServerAllowList {
                 throw new IllegalArgumentException("'" + pattern + "' has no valid prefix length");
             }
             if (bits < 0 || bits > bytes.length * 8) {
-                throw new IllegalArgumentException("'" + pattern + "': the prefix length must be 0 to " + bytes.length * 8);
+                throw new IllegalArgumentException(
+                        "'" + pattern + "': the prefix length must be 0 to " + bytes.length * 8);
             }
             return new Range(bytes, bits);
         }

@@ -14,10 +14,10 @@ package io.kyma.operator.run;
 final class ServerText {
     /** The most characters of a server's message shown in a status. */
     static final int MAX_MESSAGE = 200;
+
     static final char REPLACEMENT = '\uFFFD';
 
-    private ServerText() {
-    }
+    private ServerText() {}
 
     /** One line of at most {@code max} characters, with "..." where it was cut. */
     static String line(String text, int max) {
@@ -72,7 +72,9 @@ final class ServerText {
 
     private static boolean hidden(char c) {
         int type = Character.getType(c);
-        return Character.isISOControl(c) || type == Character.FORMAT || type == Character.LINE_SEPARATOR
+        return Character.isISOControl(c)
+                || type == Character.FORMAT
+                || type == Character.LINE_SEPARATOR
                 || type == Character.PARAGRAPH_SEPARATOR;
     }
 }

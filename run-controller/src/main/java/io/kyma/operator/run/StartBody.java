@@ -13,15 +13,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 final class StartBody {
     /** The largest start body sent: the schema's most parameters, in plain text, fit. */
     static final int MAX_BYTES = 512 * 1024;
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private StartBody() {
-    }
+    private StartBody() {}
 
     static byte[] encode(String name, Map<String, String> params, String idempotencyKey) {
         try {
-            return JSON.writeValueAsBytes(JSON.createObjectNode().put("name", name).put("idempotencyKey",
-                    idempotencyKey).set("params", JSON.valueToTree(params)));
+            return JSON.writeValueAsBytes(JSON.createObjectNode()
+                    .put("name", name)
+                    .put("idempotencyKey", idempotencyKey)
+                    .set("params", JSON.valueToTree(params)));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a map of strings always encodes", e);
         }

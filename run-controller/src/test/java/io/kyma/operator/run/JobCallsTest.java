@@ -49,14 +49,21 @@ class JobCallsTest {
         JobCalls calls = new JobCalls(10, 10, 300, 100, Duration.ofSeconds(1), Duration.ofSeconds(60), clock, timer);
         ask(calls, run("a", "poll-1"), "http://jobs:9090");
         ask(calls, run("a", "poll-2"), "http://jobs:9090");
-        calls.ask(run("b", "big-start"), JobCalls.Kind.START, JobServerUrl.parse("http://jobs:9090"), () -> {
-            started.add("b/big-start");
-            CompletableFuture<Object> answer = new CompletableFuture<>();
-            open.add(answer);
-            return answer;
-        }, Duration.ZERO, 150);
+        calls.ask(
+                run("b", "big-start"),
+                JobCalls.Kind.START,
+                JobServerUrl.parse("http://jobs:9090"),
+                () -> {
+                    started.add("b/big-start");
+                    CompletableFuture<Object> answer = new CompletableFuture<>();
+                    open.add(answer);
+                    return answer;
+                },
+                Duration.ZERO,
+                150);
         ask(calls, run("c", "poll-3"), "http://jobs:9090");
-        assertThat(started).as("250 more would not fit beside 200, and the poll behind it waits too")
+        assertThat(started)
+                .as("250 more would not fit beside 200, and the poll behind it waits too")
                 .containsExactly("a/poll-1", "a/poll-2");
         open.get(0).complete("answer");
         assertThat(started).as("still 350 with it").containsExactly("a/poll-1", "a/poll-2");
@@ -74,7 +81,8 @@ class JobCallsTest {
         }
         ask(calls, run("a", "near"), "http://other:9090"); // behind 99 waiting for the slow server
         ask(calls, run("b", "other"), "http://other:9090");
-        assertThat(started).as("a's call beyond the look-ahead waits; b's line is looked at on its own")
+        assertThat(started)
+                .as("a's call beyond the look-ahead waits; b's line is looked at on its own")
                 .containsExactly("a/slow-0", "b/other");
         JobCalls few = calls(10, 1);
         started.clear();
@@ -119,7 +127,8 @@ class JobCallsTest {
         ask(calls, run("quiet", "one"), "http://jobs:9090");
         open.get(0).complete("answer");
         open.get(1).complete("answer");
-        assertThat(started).as("the quiet namespace's call goes second, not after a hundred")
+        assertThat(started)
+                .as("the quiet namespace's call goes second, not after a hundred")
                 .containsExactly("busy/first", "busy/r0", "quiet/one");
     }
 
@@ -161,8 +170,12 @@ class JobCallsTest {
         assertThat(calls.take(run, JobCalls.Kind.POLL)).isEmpty();
         open.get(0).completeExceptionally(new RemoteJobException(RemoteJobException.Kind.SERVER_ERROR, "503", null));
         assertThat(calls.lastPoll(run)).contains(clock.instant());
-        assertThat(calls.take(run, JobCalls.Kind.START)).as("an answer of another kind is not this one's").isEmpty();
-        assertThat(calls.take(run, JobCalls.Kind.POLL)).as("nor is it lost by the question").isPresent();
+        assertThat(calls.take(run, JobCalls.Kind.START))
+                .as("an answer of another kind is not this one's")
+                .isEmpty();
+        assertThat(calls.take(run, JobCalls.Kind.POLL))
+                .as("nor is it lost by the question")
+                .isPresent();
         assertThat(calls.take(run, JobCalls.Kind.POLL)).as("taken once").isEmpty();
         ask(calls, run, "http://jobs:9090");
         open.get(1).completeExceptionally(new IllegalStateException("a bug"));
@@ -206,7 +219,8 @@ class JobCallsTest {
     @Test
     void theAnswerBudgetBoundsTheCallsInFlight() {
         long mib = 1 << 20;
-        assertThat(JobCalls.inFlightFor(18 * mib, 256 << 10, 32)).as("18 MiB / (3 x 256 KiB + 64 KiB of headers)")
+        assertThat(JobCalls.inFlightFor(18 * mib, 256 << 10, 32))
+                .as("18 MiB / (3 x 256 KiB + 64 KiB of headers)")
                 .isEqualTo(22);
         assertThat(JobCalls.inFlightFor(1024 * mib, 256 << 10, 32)).isEqualTo(32);
         assertThat(JobCalls.inFlightFor(mib, 1 << 30, 32)).as("never none").isEqualTo(1);
@@ -216,13 +230,20 @@ class JobCallsTest {
     void aScheduledCallGetsInLineAtItsTimeAndACancelTakesItsPlace() {
         JobCalls calls = calls(4, 4);
         Run run = run("a", "r");
-        calls.ask(run, JobCalls.Kind.POLL, JobServerUrl.parse("http://jobs:9090"), () -> {
-            started.add("poll");
-            return new CompletableFuture<>();
-        }, Duration.ofSeconds(5));
+        calls.ask(
+                run,
+                JobCalls.Kind.POLL,
+                JobServerUrl.parse("http://jobs:9090"),
+                () -> {
+                    started.add("poll");
+                    return new CompletableFuture<>();
+                },
+                Duration.ofSeconds(5));
         assertThat(started).isEmpty();
         assertThat(calls.busy(run)).isTrue();
-        assertThat(ask(calls, run, "http://jobs:9090")).as("another poll waits for the scheduled one").isFalse();
+        assertThat(ask(calls, run, "http://jobs:9090"))
+                .as("another poll waits for the scheduled one")
+                .isFalse();
         calls.ask(run, JobCalls.Kind.CANCEL, JobServerUrl.parse("http://jobs:9090"), () -> {
             started.add("cancel");
             return CompletableFuture.completedFuture(null);
@@ -251,7 +272,10 @@ class JobCallsTest {
 
     private static Run run(String namespace, String name) {
         Run run = new Run();
-        run.setMetadata(new ObjectMetaBuilder().withNamespace(namespace).withName(name).withUid(namespace + "-" + name)
+        run.setMetadata(new ObjectMetaBuilder()
+                .withNamespace(namespace)
+                .withName(name)
+                .withUid(namespace + "-" + name)
                 .build());
         return run;
     }

@@ -5,17 +5,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class JobServerUrlTest {
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "http://h:9090|http://h:9090/jobs|http://h:9090/jobs/a%20b?tailBytes=5",
-            "http://h/api|http://h/api/jobs|http://h/api/jobs/a%20b?tailBytes=5",
-            "https://h/api/|https://h/api/jobs|https://h/api/jobs/a%20b?tailBytes=5",
-            "HTTP://[::1]:80|http://[::1]:80/jobs|http://[::1]:80/jobs/a%20b?tailBytes=5" })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "http://h:9090|http://h:9090/jobs|http://h:9090/jobs/a%20b?tailBytes=5",
+                "http://h/api|http://h/api/jobs|http://h/api/jobs/a%20b?tailBytes=5",
+                "https://h/api/|https://h/api/jobs|https://h/api/jobs/a%20b?tailBytes=5",
+                "HTTP://[::1]:80|http://[::1]:80/jobs|http://[::1]:80/jobs/a%20b?tailBytes=5"
+            })
     void keepsTheBasePathForEveryRequest(String base, String jobs, String job) {
         JobServerUrl url = JobServerUrl.parse(base);
         assertThat(url.jobs()).hasToString(jobs);
@@ -23,30 +27,41 @@ class JobServerUrlTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "http://127.0.0.1:99999|the port must be between 1 and 65535",
-            "http://127.0.0.1:0|the port must be between 1 and 65535",
-            "http://127.0.0.1:9090/a%zz|not a valid URL: Malformed escape pair",
-            "http://job_server:9090|no valid host name",
-            "ftp://h|the scheme must be http or https",
-            "http://u:p@h|credentials in the URL are not allowed",
-            "http://h/?q=1|a base URL has no query or fragment",
-            "http://h/a^b|not a valid URL: Illegal character" })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "http://127.0.0.1:99999|the port must be between 1 and 65535",
+                "http://127.0.0.1:0|the port must be between 1 and 65535",
+                "http://127.0.0.1:9090/a%zz|not a valid URL: Malformed escape pair",
+                "http://job_server:9090|no valid host name",
+                "ftp://h|the scheme must be http or https",
+                "http://u:p@h|credentials in the URL are not allowed",
+                "http://h/?q=1|a base URL has no query or fragment",
+                "http://h/a^b|not a valid URL: Illegal character"
+            })
     void rejectsWhatTheHttpClientCouldNotUseSayingWhyWithoutEchoingIt(String text, String why) {
-        assertThatThrownBy(() -> JobServerUrl.parse(text)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> JobServerUrl.parse(text))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(why);
     }
 
     @Test
     void oneAddressWrittenManyWaysIsOneServiceForThePerServerLimit() {
-        for (String spelling : List.of("http://10.96.5.5", "http://10.96.5.5:80", "http://[::ffff:10.96.5.5]",
-                "http://[::ffff:a60:505]", "http://010.096.005.005", "http://174064901")) {
+        for (String spelling : List.of(
+                "http://10.96.5.5",
+                "http://10.96.5.5:80",
+                "http://[::ffff:10.96.5.5]",
+                "http://[::ffff:a60:505]",
+                "http://010.096.005.005",
+                "http://174064901")) {
             assertThat(JobServerUrl.parse(spelling).origin()).as(spelling).isEqualTo("http://10.96.5.5:80");
         }
-        assertThat(JobServerUrl.parse("http://[2001:DB8:0::1]:8080").origin()).isEqualTo("http://[2001:db8:0:0:0:0:0:1]:8080");
+        assertThat(JobServerUrl.parse("http://[2001:DB8:0::1]:8080").origin())
+                .isEqualTo("http://[2001:db8:0:0:0:0:0:1]:8080");
         assertThat(JobServerUrl.parse("http://Jobs.Example:9090").origin()).isEqualTo("http://jobs.example:9090");
         for (String shortForm : List.of("http://10.96.1285", "http://1.2.3.4.5")) {
-            assertThatThrownBy(() -> JobServerUrl.parse(shortForm)).as("the URL's grammar has no such address")
+            assertThatThrownBy(() -> JobServerUrl.parse(shortForm))
+                    .as("the URL's grammar has no such address")
                     .isInstanceOf(IllegalArgumentException.class);
         }
         assertThat(JobServerUrl.ipv4("10.6292741")).contains("10.96.5.5");
@@ -58,8 +73,9 @@ class JobServerUrlTest {
     void aRecordedAddressIsReadOnlyWhenWrittenAsOne() {
         assertThat(JobServerUrl.literal(JobServerUrl.address("10.0.0.5"))).isEqualTo("10.0.0.5");
         assertThat(JobServerUrl.literal(JobServerUrl.address("fd00::5"))).isEqualTo("fd00:0:0:0:0:0:0:5");
-        for (String notOne : new String[] { "metadata.internal", "10.1", "167118085", "localhost", "", "::1%eth0" }) {
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> JobServerUrl.address(notOne)).as(notOne)
+        for (String notOne : new String[] {"metadata.internal", "10.1", "167118085", "localhost", "", "::1%eth0"}) {
+            Assertions.assertThatThrownBy(() -> JobServerUrl.address(notOne))
+                    .as(notOne)
                     .isInstanceOf(IllegalArgumentException.class);
         }
     }

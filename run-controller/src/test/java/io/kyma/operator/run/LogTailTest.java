@@ -17,7 +17,8 @@ class LogTailTest {
 
     @Test
     void aLongLogKeepsItsLastWholeLinesWithinTheBudget() {
-        String log = IntStream.rangeClosed(1, 10_000).mapToObj(i -> "line " + i).collect(Collectors.joining("\n", "", "\n"));
+        String log =
+                IntStream.rangeClosed(1, 10_000).mapToObj(i -> "line " + i).collect(Collectors.joining("\n", "", "\n"));
         LogTail tail = LogTail.of(log);
         assertThat(tail.truncated()).isTrue();
         assertThat(tail.text().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(LogTail.MAX_BYTES);

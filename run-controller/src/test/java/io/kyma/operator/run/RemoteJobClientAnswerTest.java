@@ -50,15 +50,15 @@ class RemoteJobClientAnswerTest {
     }
 
     private static RemoteJobClient client() {
-        ServerAddresses addresses = new ServerAddresses(ServerAllowList.parse("127.0.0.1"), Optional.empty(),
-                Set.of(), InetAddress::getAllByName);
+        ServerAddresses addresses = new ServerAddresses(
+                ServerAllowList.parse("127.0.0.1"), Optional.empty(), Set.of(), InetAddress::getAllByName);
         return new RemoteJobClient(Duration.ofSeconds(2), Duration.ofSeconds(5), 256 * 1024, addresses);
     }
 
     private RemoteJobException start(JobServerUrl url) {
         try (RemoteJobClient client = client()) {
-            Throwable thrown = catchThrowable(() -> client.start(url, "build",
-                    Map.of(), "uid").join());
+            Throwable thrown = catchThrowable(
+                    () -> client.start(url, "build", Map.of(), "uid").join());
             assertThat(thrown).isInstanceOf(CompletionException.class);
             return (RemoteJobException) thrown.getCause();
         }
@@ -67,13 +67,13 @@ class RemoteJobClientAnswerTest {
     @Test
     void aServiceSayingNotNowIsTriedAgainAndOneSayingNoFailsTheRun() throws IOException {
         JobServerUrl url = serve();
-        for (int notNow : new int[] { 408, 409, 425, 429, 503 }) {
+        for (int notNow : new int[] {408, 409, 425, 429, 503}) {
             code = notNow;
             RemoteJobException e = start(url);
             assertThat(e.transientFailure()).as("HTTP %d", notNow).isTrue();
             assertThat(e.getMessage()).isEqualTo("the job service answered HTTP " + notNow + ": not now");
         }
-        for (int no : new int[] { 400, 403, 422 }) {
+        for (int no : new int[] {400, 403, 422}) {
             code = no;
             assertThat(start(url).transientFailure()).as("HTTP %d", no).isFalse();
         }
@@ -87,7 +87,9 @@ class RemoteJobClientAnswerTest {
         try (RemoteJobClient client = client()) {
             JobService.Start start = client.start(url, "build", Map.of(), "uid").join();
             assertThat(start.id()).isEqualTo("job-1");
-            assertThat(start.server().pinned()).as("an address is not looked up, so not pinned").isEmpty();
+            assertThat(start.server().pinned())
+                    .as("an address is not looked up, so not pinned")
+                    .isEmpty();
         }
     }
 
@@ -107,14 +109,17 @@ class RemoteJobClientAnswerTest {
         try (RemoteJobClient client = client()) {
             RemoteJob job = client.get(url, "j", LogTail.MAX_BYTES).join();
             assertThat(job.log().getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(LogTail.MAX_BYTES);
-            assertThat(job.log().length()).as("half the characters of the tail's bytes").isEqualTo(LogTail.MAX_BYTES / 2);
+            assertThat(job.log().length())
+                    .as("half the characters of the tail's bytes")
+                    .isEqualTo(LogTail.MAX_BYTES / 2);
             assertThat(job.logTruncated()).isTrue();
         }
     }
 
     @Test
     void anAnswersHeadersAreBoundedAsTheAnswerBudgetCountsThem() throws IOException {
-        assertThat(Integer.getInteger("jdk.http.maxHeaderSize")).as("set as Main sets it")
+        assertThat(Integer.getInteger("jdk.http.maxHeaderSize"))
+                .as("set as Main sets it")
                 .isEqualTo(RemoteJobClient.MAX_HEADER_BYTES);
         JobServerUrl url = serve();
         code = 200;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
@@ -26,7 +28,7 @@ class RemoteJobClientLookupTest {
     private final Map<String, Integer> lookedUp = new ConcurrentHashMap<>();
     private final CountDownLatch nameServerAnswers = new CountDownLatch(1);
 
-    private java.net.InetAddress[] resolve(String host) throws UnknownHostException {
+    private InetAddress[] resolve(String host) throws UnknownHostException {
         lookedUp.merge(host, 1, Integer::sum);
         if (host.startsWith("slow")) {
             try {
@@ -40,14 +42,16 @@ class RemoteJobClientLookupTest {
 
     @Test
     void lookUpsOfCallsThatEndedWhileWaitingForAThreadAreDropped() {
-        ServerAddresses addresses = new ServerAddresses(ServerAllowList.allowAll(), Optional.empty(), Set.of(),
-                this::resolve);
-        try (RemoteJobClient client = new RemoteJobClient(Duration.ofSeconds(1), Duration.ofSeconds(3), 1024,
-                addresses)) {
+        ServerAddresses addresses =
+                new ServerAddresses(ServerAllowList.allowAll(), Optional.empty(), Set.of(), this::resolve);
+        try (RemoteJobClient client =
+                new RemoteJobClient(Duration.ofSeconds(1), Duration.ofSeconds(3), 1024, addresses)) {
             List<CompletableFuture<RemoteJob>> slow = IntStream.range(0, 20)
-                    .mapToObj(i -> client.get(JobServerUrl.parse("http://slow-" + i + ".test"), "job", 0)).toList();
+                    .mapToObj(i -> client.get(JobServerUrl.parse("http://slow-" + i + ".test"), "job", 0))
+                    .toList();
             for (CompletableFuture<RemoteJob> call : slow) {
-                assertThatThrownBy(call::join).as("each call ends at its request timeout")
+                assertThatThrownBy(call::join)
+                        .as("each call ends at its request timeout")
                         .hasCauseInstanceOf(RemoteJobException.class);
             }
             await().atMost(Duration.ofSeconds(10)).until(() -> slowLookUps() == 8);
@@ -56,29 +60,35 @@ class RemoteJobClientLookupTest {
             CompletableFuture<RemoteJob> next = client.get(JobServerUrl.parse("http://fast.test"), "job", 0);
             assertThatThrownBy(next::join).hasCauseInstanceOf(RemoteJobException.class);
             assertThat(lookedUp).containsEntry("fast.test", 1);
-            assertThat(slowLookUps()).as("only the look-ups that had a thread before their calls ended").isEqualTo(8);
+            assertThat(slowLookUps())
+                    .as("only the look-ups that had a thread before their calls ended")
+                    .isEqualTo(8);
         }
     }
 
     @Test
     void withAThreadPerCallInFlightNoLookUpWaitsForAnother() {
-        ServerAddresses addresses = new ServerAddresses(ServerAllowList.allowAll(), Optional.empty(), Set.of(),
-                this::resolve);
-        try (RemoteJobClient client = new RemoteJobClient(Duration.ofSeconds(1), Duration.ofSeconds(30), 1024,
-                addresses, 21)) {
+        ServerAddresses addresses =
+                new ServerAddresses(ServerAllowList.allowAll(), Optional.empty(), Set.of(), this::resolve);
+        try (RemoteJobClient client =
+                new RemoteJobClient(Duration.ofSeconds(1), Duration.ofSeconds(30), 1024, addresses, 21)) {
             List<CompletableFuture<RemoteJob>> slow = IntStream.range(0, 20)
-                    .mapToObj(i -> client.get(JobServerUrl.parse("http://slow-" + i + ".test"), "job", 0)).toList();
+                    .mapToObj(i -> client.get(JobServerUrl.parse("http://slow-" + i + ".test"), "job", 0))
+                    .toList();
             await().atMost(Duration.ofSeconds(10)).until(() -> slowLookUps() == 20);
             CompletableFuture<RemoteJob> next = client.get(JobServerUrl.parse("http://fast.test"), "job", 0);
-            assertThatThrownBy(() -> next.get(10, java.util.concurrent.TimeUnit.SECONDS))
-                    .as("looked up while twenty look-ups hang").hasCauseInstanceOf(RemoteJobException.class);
+            assertThatThrownBy(() -> next.get(10, TimeUnit.SECONDS))
+                    .as("looked up while twenty look-ups hang")
+                    .hasCauseInstanceOf(RemoteJobException.class);
             assertThat(slow).noneMatch(CompletableFuture::isDone);
             nameServerAnswers.countDown();
         }
     }
 
     private int slowLookUps() {
-        return lookedUp.entrySet().stream().filter(e -> e.getKey().startsWith("slow")).mapToInt(Map.Entry::getValue)
+        return lookedUp.entrySet().stream()
+                .filter(e -> e.getKey().startsWith("slow"))
+                .mapToInt(Map.Entry::getValue)
                 .sum();
     }
 }

@@ -36,7 +36,8 @@ class RemoteJobClientPinningTest {
     private int serve(String address, int port, String state) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(address), port), 8);
         server.createContext("/", exchange -> {
-            heard.add(address + " " + exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + " "
+            heard.add(address + " " + exchange.getRequestMethod() + " "
+                    + exchange.getRequestURI().getPath() + " "
                     + exchange.getRequestHeaders().getFirst("Host"));
             byte[] body = ("{\"id\":\"victim-job\",\"state\":\"" + state + "\"}").getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(200, body.length);
@@ -52,11 +53,12 @@ class RemoteJobClientPinningTest {
     void pollsAndCancelsGoWhereTheStartConnectedWhateverTheNameResolvesToLater() throws IOException {
         int port = serve("127.0.0.1", 0, "running"); // the tenant's own service
         serve("127.0.0.2", port, "succeeded"); // another team's service, on the same port of another address
-        ServerAddresses addresses = new ServerAddresses(ServerAllowList.parse("127.0.0.0/8"), Optional.empty(),
-                Set.of(), host -> new InetAddress[] { resolvesTo });
+        ServerAddresses addresses =
+                new ServerAddresses(ServerAllowList.parse("127.0.0.0/8"), Optional.empty(), Set.of(), host ->
+                        new InetAddress[] {resolvesTo});
         JobServerUrl url = JobServerUrl.parse("http://jobs.tenant.test:" + port);
-        try (RemoteJobClient client = new RemoteJobClient(Duration.ofSeconds(2), Duration.ofSeconds(5), 64 * 1024,
-                addresses)) {
+        try (RemoteJobClient client =
+                new RemoteJobClient(Duration.ofSeconds(2), Duration.ofSeconds(5), 64 * 1024, addresses)) {
             resolvesTo = InetAddress.getByName("127.0.0.1");
             JobService.Start start = client.start(url, "build", Map.of(), "uid").join();
             assertThat(start.server()).isEqualTo(url);
@@ -65,10 +67,13 @@ class RemoteJobClientPinningTest {
             resolvesTo = InetAddress.getByName("127.0.0.2"); // the name now points at the other service
             assertThat(client.get(start.server(), start.id(), 0).join().state()).isEqualTo("running");
             client.cancel(start.server(), start.id()).join();
-            assertThat(heard).allMatch(line -> line.startsWith("127.0.0.1 "))
-                    .allMatch(line -> line.endsWith(" jobs.tenant.test:" + port)).hasSize(3);
+            assertThat(heard)
+                    .allMatch(line -> line.startsWith("127.0.0.1 "))
+                    .allMatch(line -> line.endsWith(" jobs.tenant.test:" + port))
+                    .hasSize(3);
 
-            assertThat(client.get(url, start.id(), 0).join().state()).as("a call not pinned follows the name")
+            assertThat(client.get(url, start.id(), 0).join().state())
+                    .as("a call not pinned follows the name")
                     .isEqualTo("succeeded");
         }
     }

@@ -19,7 +19,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -40,8 +39,10 @@ import com.sun.net.httpserver.HttpsServer;
  */
 class RemoteJobClientTlsTest {
     private static final char[] PASSWORD = "changeit".toCharArray();
+
     @TempDir
     static Path dir;
+
     private static KeyStore tenant;
     private static KeyStore other;
 
@@ -64,10 +65,31 @@ class RemoteJobClientTlsTest {
     /** A key pair and a certificate for {@code name}, made by the JDK's keytool. */
     private static KeyStore keyStore(String name) throws Exception {
         Path file = dir.resolve(name + ".p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=" + name,
-                "-ext", "san=dns:" + name, "-validity", "2", "-storetype", "PKCS12", "-keystore", file.toString(),
-                "-storepass", new String(PASSWORD), "-keypass", new String(PASSWORD)).redirectErrorStream(true)
+        Process keytool = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "keytool")
+                                .toString(),
+                        "-genkeypair",
+                        "-alias",
+                        "server",
+                        "-keyalg",
+                        "EC",
+                        "-groupname",
+                        "secp256r1",
+                        "-dname",
+                        "CN=" + name,
+                        "-ext",
+                        "san=dns:" + name,
+                        "-validity",
+                        "2",
+                        "-storetype",
+                        "PKCS12",
+                        "-keystore",
+                        file.toString(),
+                        "-storepass",
+                        new String(PASSWORD),
+                        "-keypass",
+                        new String(PASSWORD))
+                .redirectErrorStream(true)
                 .start();
         String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(keytool.waitFor()).as(output).isZero();
@@ -86,7 +108,8 @@ class RemoteJobClientTlsTest {
         HttpsServer server = HttpsServer.create(new InetSocketAddress(InetAddress.getByName(address), port), 8);
         server.setHttpsConfigurator(new HttpsConfigurator(context));
         server.createContext("/", exchange -> {
-            heard.add(address + " " + exchange.getRequestMethod() + " " + exchange.getRequestHeaders().getFirst("Host"));
+            heard.add(address + " " + exchange.getRequestMethod() + " "
+                    + exchange.getRequestHeaders().getFirst("Host"));
             if (exchange.getRequestMethod().equals("GET") && unansweredGets.getAndDecrement() > 0) {
                 exchange.close(); // the connection closes without a byte of an answer: the JDK's client retries
                 return;
@@ -110,8 +133,9 @@ class RemoteJobClientTlsTest {
         tmf.init(trusted);
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(null, tmf.getTrustManagers(), null);
-        ServerAddresses addresses = new ServerAddresses(ServerAllowList.parse("127.0.0.0/8"), Optional.empty(),
-                Set.of(), host -> new InetAddress[] { resolvesTo });
+        ServerAddresses addresses =
+                new ServerAddresses(ServerAllowList.parse("127.0.0.0/8"), Optional.empty(), Set.of(), host ->
+                        new InetAddress[] {resolvesTo});
         return new RemoteJobClient(Duration.ofSeconds(2), Duration.ofSeconds(5), 64 * 1024, addresses, 2, context);
     }
 
@@ -128,9 +152,13 @@ class RemoteJobClientTlsTest {
             resolvesTo = InetAddress.getByName("127.0.0.2");
             unansweredGets.set(1);
             assertThat(client.get(start.server(), "job-1", 0).join().state()).isEqualTo("running");
-            assertThat(heard).as("the start, the poll closed unanswered, and the JDK's retry of it, all at the start's"
-                    + " address with the name as Host").containsExactly("127.0.0.1 POST jobs.tenant.test:" + port,
-                            "127.0.0.1 GET jobs.tenant.test:" + port, "127.0.0.1 GET jobs.tenant.test:" + port);
+            assertThat(heard)
+                    .as("the start, the poll closed unanswered, and the JDK's retry of it, all at the start's"
+                            + " address with the name as Host")
+                    .containsExactly(
+                            "127.0.0.1 POST jobs.tenant.test:" + port,
+                            "127.0.0.1 GET jobs.tenant.test:" + port,
+                            "127.0.0.1 GET jobs.tenant.test:" + port);
         }
     }
 
@@ -140,9 +168,14 @@ class RemoteJobClientTlsTest {
         resolvesTo = InetAddress.getByName("127.0.0.1");
         try (RemoteJobClient client = client()) {
             assertThatThrownBy(() -> client.get(JobServerUrl.parse("https://jobs.tenant.test:" + port), "job-1", 0)
-                    .join()).as("a certificate for another name").hasCauseInstanceOf(RemoteJobException.class);
-            assertThat(client.get(JobServerUrl.parse("https://other.test:" + port), "job-1", 0).join().state())
-                    .as("the certificate's own name").isEqualTo("running");
+                            .join())
+                    .as("a certificate for another name")
+                    .hasCauseInstanceOf(RemoteJobException.class);
+            assertThat(client.get(JobServerUrl.parse("https://other.test:" + port), "job-1", 0)
+                            .join()
+                            .state())
+                    .as("the certificate's own name")
+                    .isEqualTo("running");
         }
     }
 }

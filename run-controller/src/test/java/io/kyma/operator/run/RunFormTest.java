@@ -2,11 +2,16 @@ package io.kyma.operator.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.HashMap;
+import java.util.Map;
+
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.kyma.operator.api.JobSpec;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
+import io.kyma.operator.api.RunSpec;
 import io.kyma.operator.api.RunStatus;
 import io.kyma.operator.common.LeanCache;
 
@@ -38,26 +43,32 @@ class RunFormTest {
         assertThat(params(failedBeforeStart)).as("ended with its spec observed").isNull();
 
         failedBeforeStart.getMetadata().setGeneration(2L);
-        failedBeforeStart.getSpec().getJob().setParams(new java.util.HashMap<>(java.util.Map.of("k", "v")));
-        assertThat(params(failedBeforeStart)).as("a new spec, to be planned again").containsEntry("k", "v");
+        failedBeforeStart.getSpec().getJob().setParams(new HashMap<>(Map.of("k", "v")));
+        assertThat(params(failedBeforeStart))
+                .as("a new spec, to be planned again")
+                .containsEntry("k", "v");
     }
 
-    private static java.util.Map<String, String> params(Run run) {
+    private static Map<String, String> params(Run run) {
         return LeanCache.lean(new RunForm(), run).getSpec().getJob().getParams();
     }
 
     private static Run withParams(Run run) {
         run.getMetadata().setGeneration(1L);
-        run.setSpec(new io.kyma.operator.api.RunSpec());
-        run.getSpec().setJob(new io.kyma.operator.api.JobSpec());
+        run.setSpec(new RunSpec());
+        run.getSpec().setJob(new JobSpec());
         run.getSpec().getJob().setName("build");
-        run.getSpec().getJob().setParams(new java.util.HashMap<>(java.util.Map.of("k", "v")));
+        run.getSpec().getJob().setParams(new HashMap<>(Map.of("k", "v")));
         return run;
     }
 
     private static Run run(RunPhase phase) {
         Run run = new Run();
-        run.setMetadata(new ObjectMetaBuilder().withName("r").withNamespace("ns").withUid("u").build());
+        run.setMetadata(new ObjectMetaBuilder()
+                .withName("r")
+                .withNamespace("ns")
+                .withUid("u")
+                .build());
         run.setStatus(new RunStatus());
         run.getStatus().setPhase(phase);
         run.getStatus().setRemoteId("job-1");

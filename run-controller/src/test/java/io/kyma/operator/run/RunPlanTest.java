@@ -17,8 +17,11 @@ import io.kyma.operator.api.RunSpec;
 
 /** What the Run controller makes of a spec: the plan it carries out, or why it cannot. */
 class RunPlanTest {
-    private static final RunSettings SETTINGS = new RunSettings(Optional.of(JobServerUrl.parse("http://default:9090")),
-            Duration.ofSeconds(5), Duration.ofMinutes(5), ServerAllowList.parse("*.allowed.example,127.0.0.1"));
+    private static final RunSettings SETTINGS = new RunSettings(
+            Optional.of(JobServerUrl.parse("http://default:9090")),
+            Duration.ofSeconds(5),
+            Duration.ofMinutes(5),
+            ServerAllowList.parse("*.allowed.example,127.0.0.1"));
 
     @Test
     void usesTheDefaultsWhereTheSpecIsSilent() throws RunPlan.Invalid {
@@ -46,8 +49,9 @@ class RunPlanTest {
         }
         assertThatThrownBy(() -> RunPlan.of(run, SETTINGS)).isInstanceOfSatisfying(RunPlan.Invalid.class, e -> {
             assertThat(e.reason()).isEqualTo("InvalidSpec");
-            assertThat(e.getMessage()).isEqualTo("spec.job.params: 528 KiB once encoded for the job service, more than"
-                    + " the 512 KiB a start may send");
+            assertThat(e.getMessage())
+                    .isEqualTo("spec.job.params: 528 KiB once encoded for the job service, more than"
+                            + " the 512 KiB a start may send");
         });
         run.getSpec().getJob().getParams().clear();
         for (int i = 0; i < 64; i++) {
@@ -59,19 +63,24 @@ class RunPlanTest {
 
     @Test
     void raisesPollIntervalsBelowTheFloor() throws RunPlan.Invalid {
-        assertThat(RunPlan.of(run("http://a.allowed.example", "0s", "1m"), SETTINGS).pollInterval())
+        assertThat(RunPlan.of(run("http://a.allowed.example", "0s", "1m"), SETTINGS)
+                        .pollInterval())
                 .isEqualTo(RunPlan.MIN_POLL);
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', nullValues = "-", value = {
-            "http://127.0.0.1:99999|-|-|InvalidServer|spec.server: the port must be between 1 and 65535",
-            "http://a.allowed.example/%zz|-|-|InvalidServer|spec.server: not a valid URL",
-            "http://127.0.0.2|-|-|ServerNotAllowed|spec.server: the host 127.0.0.2 is not allowed",
-            "-|99999999999999h|-|InvalidSpec|spec.pollInterval: '99999999999999h' is longer than the longest duration",
-            "-|-|9999999999h|InvalidSpec|spec.timeout: '9999999999h' is longer than the longest duration" })
-    void aSpecItCannotCarryOutIsInvalidWithAReasonAndTheField(String server, String poll, String timeout,
-            String reason, String message) {
+    @CsvSource(
+            delimiter = '|',
+            nullValues = "-",
+            value = {
+                "http://127.0.0.1:99999|-|-|InvalidServer|spec.server: the port must be between 1 and 65535",
+                "http://a.allowed.example/%zz|-|-|InvalidServer|spec.server: not a valid URL",
+                "http://127.0.0.2|-|-|ServerNotAllowed|spec.server: the host 127.0.0.2 is not allowed",
+                "-|99999999999999h|-|InvalidSpec|spec.pollInterval: '99999999999999h' is longer than the longest duration",
+                "-|-|9999999999h|InvalidSpec|spec.timeout: '9999999999h' is longer than the longest duration"
+            })
+    void aSpecItCannotCarryOutIsInvalidWithAReasonAndTheField(
+            String server, String poll, String timeout, String reason, String message) {
         assertThatThrownBy(() -> RunPlan.of(run(server, poll, timeout), SETTINGS))
                 .isInstanceOfSatisfying(RunPlan.Invalid.class, e -> {
                     assertThat(e.reason()).isEqualTo(reason);
@@ -81,15 +90,20 @@ class RunPlanTest {
 
     @Test
     void withoutAnyServerTheRunCannotStart() {
-        RunSettings none = new RunSettings(Optional.empty(), Duration.ofSeconds(5), Duration.ofMinutes(5),
-                ServerAllowList.allowAll());
+        RunSettings none = new RunSettings(
+                Optional.empty(), Duration.ofSeconds(5), Duration.ofMinutes(5), ServerAllowList.allowAll());
         assertThatThrownBy(() -> RunPlan.of(run(null, null, null), none))
-                .isInstanceOfSatisfying(RunPlan.Invalid.class, e -> assertThat(e.reason()).isEqualTo("NoServer"));
+                .isInstanceOfSatisfying(
+                        RunPlan.Invalid.class, e -> assertThat(e.reason()).isEqualTo("NoServer"));
     }
 
     private static Run run(String server, String poll, String timeout) {
         Run run = new Run();
-        run.setMetadata(new ObjectMetaBuilder().withName("r").withNamespace("ns").withGeneration(1L).build());
+        run.setMetadata(new ObjectMetaBuilder()
+                .withName("r")
+                .withNamespace("ns")
+                .withGeneration(1L)
+                .build());
         run.setSpec(new RunSpec());
         run.getSpec().setServer(server);
         run.getSpec().setPollInterval(poll);

@@ -3,6 +3,7 @@ package io.kyma.operator.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,9 +12,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.kyma.operator.api.JobSpec;
@@ -32,20 +35,27 @@ class RunReconcilerTest {
     private final List<RunStatus> written = new ArrayList<>();
     /** Status writes still to refuse, as the API server would with a 409. */
     private int refuseWrites;
+
     private final List<Runnable> timed = new ArrayList<>();
     private final JobCalls.Timer timer = (delay, task) -> {
         timed.add(task);
         return () -> timed.remove(task);
     };
     private final JobCalls calls = new JobCalls(4, 2, Duration.ofSeconds(1), Duration.ofSeconds(60), clock, timer);
-    private final RunReconciler reconciler = new RunReconciler(clock, new RunSettings(
-            Optional.of(JobServerUrl.parse("http://jobs:9090")), Duration.ofSeconds(5), Duration.ofMinutes(5),
-            ServerAllowList.parse("jobs,other"), Duration.ofSeconds(10)), jobs, calls,
+    private final RunReconciler reconciler = new RunReconciler(
+            clock,
+            new RunSettings(
+                    Optional.of(JobServerUrl.parse("http://jobs:9090")),
+                    Duration.ofSeconds(5),
+                    Duration.ofMinutes(5),
+                    ServerAllowList.parse("jobs,other"),
+                    Duration.ofSeconds(10)),
+            jobs,
+            calls,
             (run, status, context) -> {
                 if (refuseWrites > 0) {
                     refuseWrites--;
-                    throw new io.fabric8.kubernetes.client.KubernetesClientException("the object has been modified",
-                            409, null);
+                    throw new KubernetesClientException("the object has been modified", 409, null);
                 }
                 written.add(status);
             });
@@ -57,8 +67,9 @@ class RunReconcilerTest {
         UpdateControl<Run> control = reconcile(run);
         assertThat(jobs.calls).isEmpty();
         assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
-        assertThat(last().getConditions()).singleElement().satisfies(c -> assertThat(c.getReason())
-                .isEqualTo("ServerNotAllowed"));
+        assertThat(last().getConditions())
+                .singleElement()
+                .satisfies(c -> assertThat(c.getReason()).isEqualTo("ServerNotAllowed"));
         assertThat(control.getScheduleDelay()).isEmpty();
     }
 
@@ -68,13 +79,15 @@ class RunReconcilerTest {
         assertThat(jobs.calls).containsExactly("start build uid-r on http://jobs:9090");
         assertThat(last().getRemoteId()).isEqualTo("job-1");
         assertThat(last().getPhase()).isEqualTo(RunPhase.UNKNOWN);
-        assertThat(timed).as("the first poll is asked for with the start's answer").hasSize(1);
+        assertThat(timed)
+                .as("the first poll is asked for with the start's answer")
+                .hasSize(1);
         assertThat(control.getScheduleDelay()).contains(RunReconciler.RECHECK.toMillis());
     }
 
     @Test
     void aJobIsFollowedAtTheAddressItsStartConnectedToWhereverItsNamePointsLater() throws Exception {
-        jobs.connectedTo = java.net.InetAddress.getByName("10.0.0.5");
+        jobs.connectedTo = InetAddress.getByName("10.0.0.5");
         Run run = run(null);
         reconcile(run);
         assertThat(last().getServer()).isEqualTo("http://jobs:9090");
@@ -95,9 +108,11 @@ class RunReconcilerTest {
         Run run = run("job-1");
         run.getStatus().setServerAddress("metadata.internal");
         reconcile(run);
-        assertThat(jobs.calls).as("nothing called at a name written as the address").doesNotContain(
-                "get job-1 on http://jobs:9090");
-        assertThat(last().getConditions()).anySatisfy(c -> assertThat(c.getReason()).isEqualTo("InvalidServer"));
+        assertThat(jobs.calls)
+                .as("nothing called at a name written as the address")
+                .doesNotContain("get job-1 on http://jobs:9090");
+        assertThat(last().getConditions())
+                .anySatisfy(c -> assertThat(c.getReason()).isEqualTo("InvalidServer"));
     }
 
     @Test
@@ -115,7 +130,9 @@ class RunReconcilerTest {
         Run run = run("job-1");
         assertThat(reconcile(run).getScheduleDelay()).contains(1000L);
         clock.advance(Duration.ofSeconds(5));
-        assertThat(reconcile(run).getScheduleDelay()).as("the second failure in a row").contains(2000L);
+        assertThat(reconcile(run).getScheduleDelay())
+                .as("the second failure in a row")
+                .contains(2000L);
         assertThat(last().getPhase()).isEqualTo(RunPhase.UNKNOWN);
         assertThat(last().getConditions()).anySatisfy(c -> {
             assertThat(c.getType()).isEqualTo("RemoteReachable");
@@ -129,7 +146,8 @@ class RunReconcilerTest {
         jobs.failure = new RemoteJobException(RemoteJobException.Kind.TOO_LARGE, "too large", null);
         UpdateControl<Run> control = reconcile(run("job-1"));
         assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
-        assertThat(last().getConditions()).anySatisfy(c -> assertThat(c.getReason()).isEqualTo("AnswerTooLarge"));
+        assertThat(last().getConditions())
+                .anySatisfy(c -> assertThat(c.getReason()).isEqualTo("AnswerTooLarge"));
         assertThat(control.getScheduleDelay()).isEmpty();
     }
 
@@ -149,7 +167,8 @@ class RunReconcilerTest {
         jobs.hold = true;
         Run run = run(null);
         UpdateControl<Run> first = reconcile(run);
-        assertThat(first.getScheduleDelay()).as("looks again only if the answer's event is lost")
+        assertThat(first.getScheduleDelay())
+                .as("looks again only if the answer's event is lost")
                 .contains(RunReconciler.RECHECK.toMillis());
         assertThat(written).isEmpty();
         reconcile(run);
@@ -169,7 +188,9 @@ class RunReconcilerTest {
         reconcile(run);
         assertThat(jobs.calls).containsExactly("get job-1 on http://jobs:9090");
         later(Duration.ofSeconds(5));
-        assertThat(jobs.calls).as("asked for with the last answer: no reconcile needed").hasSize(2);
+        assertThat(jobs.calls)
+                .as("asked for with the last answer: no reconcile needed")
+                .hasSize(2);
         reconcile(run);
         assertThat(jobs.calls).hasSize(2);
     }
@@ -180,8 +201,9 @@ class RunReconcilerTest {
         run.getSpec().setServer("http://other:9090");
         reconcile(run);
         assertThat(jobs.calls).containsExactly("get job-1 on http://jobs:9090");
-        assertThat(last().getMessage()).isEqualTo("job running; spec.server now names http://other:9090, but the job"
-                + " stays on the server it was started on");
+        assertThat(last().getMessage())
+                .isEqualTo("job running; spec.server now names http://other:9090, but the job"
+                        + " stays on the server it was started on");
         run.getSpec().setTimeout("1s");
         clock.advance(Duration.ofSeconds(5));
         reconcile(run); // past the deadline: a last look at the job first
@@ -197,7 +219,8 @@ class RunReconcilerTest {
         run.getStatus().setServer("http://169.254.169.254");
         reconcile(run);
         assertThat(jobs.calls).isEmpty();
-        assertThat(last().getConditions()).anySatisfy(c -> assertThat(c.getReason()).isEqualTo("ServerNotAllowed"));
+        assertThat(last().getConditions())
+                .anySatisfy(c -> assertThat(c.getReason()).isEqualTo("ServerNotAllowed"));
     }
 
     @Test
@@ -214,7 +237,8 @@ class RunReconcilerTest {
         assertThat(jobs.calls).containsExactly("start build uid-r on http://other:9090");
         assertThat(last().getPhase()).isEqualTo(RunPhase.UNKNOWN);
         assertThat(last().getCompletionTime()).isNull();
-        assertThat(last().getConditions()).noneSatisfy(c -> assertThat(c.getType()).isEqualTo("Succeeded"));
+        assertThat(last().getConditions())
+                .noneSatisfy(c -> assertThat(c.getType()).isEqualTo("Succeeded"));
     }
 
     @Test
@@ -255,9 +279,12 @@ class RunReconcilerTest {
         }
         assertThat(jobs.calls.size()).as("polled all along").isGreaterThan(20);
         // a change of RemoteReachable at most once per interval, anything else the service says as well
-        assertThat(written.size()).as("two minutes at a status interval of 10 s").isLessThanOrEqualTo(2 * 120 / 10 + 1);
-        System.out.printf("a service answering every other call for 120 s: %d polls, %d status writes%n", jobs.calls.size(),
-                written.size());
+        assertThat(written.size())
+                .as("two minutes at a status interval of 10 s")
+                .isLessThanOrEqualTo(2 * 120 / 10 + 1);
+        System.out.printf(
+                "a service answering every other call for 120 s: %d polls, %d status writes%n",
+                jobs.calls.size(), written.size());
         assertThat(last().getPhase()).isEqualTo(RunPhase.UNKNOWN);
     }
 
@@ -284,8 +311,7 @@ class RunReconcilerTest {
         reconcile(run);
         ((CompletableFuture<RemoteJob>) jobs.held.get(0)).complete(new RemoteJob("job-1", "succeeded", "done\n"));
         refuseWrites = 1;
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> reconcile(run))
-                .isInstanceOf(io.fabric8.kubernetes.client.KubernetesClientException.class);
+        Assertions.assertThatThrownBy(() -> reconcile(run)).isInstanceOf(KubernetesClientException.class);
         clock.advance(Duration.ofSeconds(2)); // the retry comes after the deadline
         reconcile(run);
         assertThat(last().getPhase()).isEqualTo(RunPhase.SUCCEEDED);
@@ -299,11 +325,14 @@ class RunReconcilerTest {
         reconcile(run);
         run.getMetadata().setDeletionTimestamp(clock.instant().toString());
         assertThat(reconciler.cleanup(run, new FakeContext<>(run, List.of())).isRemoveFinalizer())
-                .as("waits for the start's answer").isFalse();
+                .as("waits for the start's answer")
+                .isFalse();
         startAnswered("job-9");
         jobs.hold = false;
-        assertThat(reconciler.cleanup(run, new FakeContext<>(run, List.of())).isRemoveFinalizer()).isTrue();
-        assertThat(jobs.calls).containsExactly("start build uid-r on http://jobs:9090", "cancel job-9 on http://jobs:9090");
+        assertThat(reconciler.cleanup(run, new FakeContext<>(run, List.of())).isRemoveFinalizer())
+                .isTrue();
+        assertThat(jobs.calls)
+                .containsExactly("start build uid-r on http://jobs:9090", "cancel job-9 on http://jobs:9090");
     }
 
     @Test
@@ -311,7 +340,8 @@ class RunReconcilerTest {
         Run run = run("job-4");
         run.getSpec().setPollInterval("99999999999999h"); // edited after the start, never reconciled since
         run.getMetadata().setDeletionTimestamp(clock.instant().toString());
-        assertThat(reconciler.cleanup(run, new FakeContext<>(run, List.of())).isRemoveFinalizer()).isTrue();
+        assertThat(reconciler.cleanup(run, new FakeContext<>(run, List.of())).isRemoveFinalizer())
+                .isTrue();
         assertThat(jobs.calls).containsExactly("cancel job-4 on http://jobs:9090");
     }
 
@@ -326,9 +356,12 @@ class RunReconcilerTest {
         jobs.hold = false;
         reconcile(run);
         assertThat(last().getRemoteId()).isEqualTo("job-7");
-        assertThat(last().getServer()).as("where the start went, not the edited spec.server").isEqualTo("http://jobs:9090");
+        assertThat(last().getServer())
+                .as("where the start went, not the edited spec.server")
+                .isEqualTo("http://jobs:9090");
         later(Duration.ofSeconds(5));
-        assertThat(jobs.calls).containsExactly("start build uid-r on http://jobs:9090", "get job-7 on http://jobs:9090");
+        assertThat(jobs.calls)
+                .containsExactly("start build uid-r on http://jobs:9090", "get job-7 on http://jobs:9090");
     }
 
     @Test
@@ -340,8 +373,10 @@ class RunReconcilerTest {
         run.getMetadata().setDeletionTimestamp(clock.instant().toString());
         startAnswered("job-9");
         jobs.hold = false;
-        assertThat(reconciler.cleanup(run, new FakeContext<>(run, List.of())).isRemoveFinalizer()).isTrue();
-        assertThat(jobs.calls).containsExactly("start build uid-r on http://jobs:9090", "cancel job-9 on http://jobs:9090");
+        assertThat(reconciler.cleanup(run, new FakeContext<>(run, List.of())).isRemoveFinalizer())
+                .isTrue();
+        assertThat(jobs.calls)
+                .containsExactly("start build uid-r on http://jobs:9090", "cancel job-9 on http://jobs:9090");
     }
 
     /** Found by ReliabilityIT: the cancel's answer was dropped by the look for a poll's, and the Run cancelled again. */
@@ -359,7 +394,8 @@ class RunReconcilerTest {
         reconcile(run);
         assertThat(jobs.calls).as("one look, one cancel").hasSize(2);
         assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
-        assertThat(last().getConditions()).anySatisfy(c -> assertThat(c.getReason()).isEqualTo("Timeout"));
+        assertThat(last().getConditions())
+                .anySatisfy(c -> assertThat(c.getReason()).isEqualTo("Timeout"));
     }
 
     @Test
@@ -372,7 +408,9 @@ class RunReconcilerTest {
         jobs.failure = new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, RemoteJobClient.UNREACHABLE, null);
         later(Duration.ofSeconds(5));
         reconcile(run);
-        assertThat(written).as("5 s after the last write, within the status interval").hasSize(before + 1);
+        assertThat(written)
+                .as("5 s after the last write, within the status interval")
+                .hasSize(before + 1);
         assertThat(last().getConditions()).anySatisfy(c -> {
             assertThat(c.getType()).isEqualTo("RemoteReachable");
             assertThat(c.getStatus()).isEqualTo("False");
@@ -389,7 +427,8 @@ class RunReconcilerTest {
         jobs.answer = new RemoteJob("job-1", "succeeded", "done\n"); // ends at 8 s
         clock.advance(Duration.ofSeconds(5));
         reconcile(run); // at the deadline, before the poll due then
-        assertThat(jobs.calls).as("the poll due at the deadline is not replaced by a cancel")
+        assertThat(jobs.calls)
+                .as("the poll due at the deadline is not replaced by a cancel")
                 .noneMatch(c -> c.startsWith("cancel"));
         later(Duration.ZERO);
         reconcile(run);
@@ -401,7 +440,7 @@ class RunReconcilerTest {
     void aStartAnsweredWhoseStatusWriteFailedIsRecordedNotStartedAgainAfterAServerEdit() {
         Run run = run(null);
         refuseWrites = 1;
-        assertThatThrownBy(() -> reconcile(run)).isInstanceOf(io.fabric8.kubernetes.client.KubernetesClientException.class);
+        assertThatThrownBy(() -> reconcile(run)).isInstanceOf(KubernetesClientException.class);
         run.getSpec().setServer("http://other:9090");
         reconcile(run);
         assertThat(jobs.calls).containsExactly("start build uid-r on http://jobs:9090");
@@ -421,7 +460,8 @@ class RunReconcilerTest {
         startAnswered("job-5");
         jobs.hold = false;
         reconcile(run);
-        assertThat(jobs.calls).containsExactly("start build uid-r on http://jobs:9090", "cancel job-5 on http://jobs:9090");
+        assertThat(jobs.calls)
+                .containsExactly("start build uid-r on http://jobs:9090", "cancel job-5 on http://jobs:9090");
         assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
         assertThat(last().getMessage()).endsWith("; the job was cancelled");
     }
@@ -434,7 +474,8 @@ class RunReconcilerTest {
         reconcile(run);
         assertThat(jobs.calls).containsExactly("cancel job-1 on http://jobs:9090");
         assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
-        assertThat(last().getConditions()).anySatisfy(c -> assertThat(c.getReason()).isEqualTo("InvalidSpec"));
+        assertThat(last().getConditions())
+                .anySatisfy(c -> assertThat(c.getReason()).isEqualTo("InvalidSpec"));
         assertThat(last().getMessage()).endsWith("; the job was cancelled");
     }
 
@@ -459,19 +500,23 @@ class RunReconcilerTest {
         run.getSpec().setTimeout("5s");
         reconcile(run);
         clock.advance(Duration.ofSeconds(6));
-        assertThat(reconcile(run).getScheduleDelay()).as("not a look at once, again and again: the answer's event")
+        assertThat(reconcile(run).getScheduleDelay())
+                .as("not a look at once, again and again: the answer's event")
                 .contains(RunReconciler.RECHECK.toMillis());
         assertThat(written).as("the start is out: its answer decides").isEmpty();
         startAnswered("job-3");
         reconcile(run);
-        assertThat(jobs.calls).as("started after its timeout: cancelled, not given the timeout afresh").last()
+        assertThat(jobs.calls)
+                .as("started after its timeout: cancelled, not given the timeout afresh")
+                .last()
                 .isEqualTo("cancel job-3 on http://jobs:9090");
         ((CompletableFuture<Void>) jobs.held.get(1)).complete(null);
         reconcile(run);
         assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
         assertThat(last().getRemoteId()).isEqualTo("job-3");
         assertThat(last().getMessage()).isEqualTo("the job was started only after 5s and was cancelled");
-        assertThat(last().getConditions()).anySatisfy(c -> assertThat(c.getReason()).isEqualTo("Timeout"));
+        assertThat(last().getConditions())
+                .anySatisfy(c -> assertThat(c.getReason()).isEqualTo("Timeout"));
     }
 
     @Test
@@ -495,10 +540,12 @@ class RunReconcilerTest {
         run.getSpec().setTimeout("0s");
         jobs.hold = true;
         UpdateControl<Run> waiting = reconcile(run);
-        assertThat(waiting.getScheduleDelay()).as("no later than the last look's bound")
+        assertThat(waiting.getScheduleDelay())
+                .as("no later than the last look's bound")
                 .contains(RunReconciler.LAST_LOOK.toMillis());
-        ((CompletableFuture<RemoteJob>) jobs.held.get(0)).completeExceptionally(
-                new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, RemoteJobClient.UNREACHABLE, null));
+        ((CompletableFuture<RemoteJob>) jobs.held.get(0))
+                .completeExceptionally(
+                        new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, RemoteJobClient.UNREACHABLE, null));
         reconcile(run);
         assertThat(jobs.calls).last().isEqualTo("cancel job-1 on http://jobs:9090");
         ((CompletableFuture<Void>) jobs.held.get(1)).complete(null);
@@ -544,8 +591,13 @@ class RunReconcilerTest {
 
     private Run run(String remoteId) {
         Run run = new Run();
-        run.setMetadata(new ObjectMetaBuilder().withName("r").withNamespace("ns").withUid("uid-r").withGeneration(1L)
-                .withCreationTimestamp("2026-01-01T00:00:00Z").build());
+        run.setMetadata(new ObjectMetaBuilder()
+                .withName("r")
+                .withNamespace("ns")
+                .withUid("uid-r")
+                .withGeneration(1L)
+                .withCreationTimestamp("2026-01-01T00:00:00Z")
+                .build());
         run.setSpec(new RunSpec());
         run.getSpec().setJob(new JobSpec());
         run.getSpec().getJob().setName("build");
@@ -567,15 +619,16 @@ class RunReconcilerTest {
         RemoteJobException failure;
         /** Answers every other call with this failure. */
         RemoteJobException flapping;
+
         int answered;
         boolean hold;
 
         /** The address a start says it connected to, if any. */
-        java.net.InetAddress connectedTo;
+        InetAddress connectedTo;
 
         @Override
-        public CompletableFuture<JobService.Start> start(JobServerUrl server, String name,
-                Map<String, String> params, String key) {
+        public CompletableFuture<JobService.Start> start(
+                JobServerUrl server, String name, Map<String, String> params, String key) {
             calls.add("start " + name + " " + key + " on " + on(server));
             return answer(new JobService.Start("job-1", connectedTo == null ? server : server.pinnedTo(connectedTo)));
         }
@@ -593,7 +646,8 @@ class RunReconcilerTest {
         }
 
         private static String on(JobServerUrl server) {
-            return server + server.pinned().map(a -> " at " + JobServerUrl.literal(a)).orElse("");
+            return server
+                    + server.pinned().map(a -> " at " + JobServerUrl.literal(a)).orElse("");
         }
 
         private <T> CompletableFuture<T> answer(T value) {

@@ -6,12 +6,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-
+import java.util.Map;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.api.RunStatus;
@@ -37,7 +38,9 @@ class RunStatusesTest {
     void nothingIsWrittenWhileNeitherStateNorLogChanged() {
         Run run = run(statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090")));
         RunStatus first = statuses.polled(run, new RemoteJob("job-1", "running", "a\n"), Optional.empty());
-        assertThat(RunStatuses.needsWrite(run.getStatus(), first)).as("the log appeared").isTrue();
+        assertThat(RunStatuses.needsWrite(run.getStatus(), first))
+                .as("the log appeared")
+                .isTrue();
         run.setStatus(first);
         RunStatus same = statuses.polled(run, new RemoteJob("job-1", "running", "a\n"), Optional.empty());
         assertThat(RunStatuses.needsWrite(run.getStatus(), same)).isFalse();
@@ -48,7 +51,7 @@ class RunStatusesTest {
     @Test
     void aDrainLabelOutsideTheHandOverIsReportedAndTheReportIsANewWrite() {
         Run run = run(statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090")));
-        run.getMetadata().setLabels(java.util.Map.of(io.kyma.operator.api.Labels.SHARD_DRAIN, "hold"));
+        run.getMetadata().setLabels(Map.of(Labels.SHARD_DRAIN, "hold"));
         RunStatus next = statuses.polled(run, new RemoteJob("job-1", "running", null), Optional.empty());
         assertThat(next.getConditions()).anySatisfy(c -> {
             assertThat(c.getType()).isEqualTo("ShardLabels");
@@ -56,17 +59,21 @@ class RunStatusesTest {
             assertThat(c.getMessage()).startsWith("Run r has kyma-project.io/shard-drain=hold: ignored");
         });
         assertThat(RunStatuses.needsWrite(run.getStatus(), next)).isTrue();
-        assertThat(RunStatuses.onlyProgress(run.getStatus(), next)).as("written at once, not paced").isFalse();
+        assertThat(RunStatuses.onlyProgress(run.getStatus(), next))
+                .as("written at once, not paced")
+                .isFalse();
         run.setStatus(next);
-        run.getMetadata().setLabels(java.util.Map.of());
+        run.getMetadata().setLabels(Map.of());
         RunStatus cleared = statuses.polled(run, new RemoteJob("job-1", "running", null), Optional.empty());
-        assertThat(cleared.getConditions()).noneSatisfy(c -> assertThat(c.getType()).isEqualTo("ShardLabels"));
+        assertThat(cleared.getConditions())
+                .noneSatisfy(c -> assertThat(c.getType()).isEqualTo("ShardLabels"));
     }
 
     @Test
     void completionSetsPhaseTimeAndMessageFromTheLastLogLine() {
         Run run = run(statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090")));
-        RunStatus done = statuses.polled(run, new RemoteJob("job-1", "failed", "step 1\njob x failed\n"), Optional.empty());
+        RunStatus done =
+                statuses.polled(run, new RemoteJob("job-1", "failed", "step 1\njob x failed\n"), Optional.empty());
         assertThat(done.getPhase()).isEqualTo(RunPhase.FAILED);
         assertThat(done.getCompletionTime()).isEqualTo("2026-01-01T00:00:00Z");
         assertThat(done.getMessage()).isEqualTo("job failed: job x failed");
@@ -75,10 +82,15 @@ class RunStatusesTest {
     @Test
     void anEndedJobSaysSoInTheSucceededCondition() {
         Run run = run(statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090")));
-        for (String[] ending : new String[][] { { "succeeded", "True", "JobSucceeded" },
-                { "failed", "False", "JobFailed" }, { "cancelled", "False", "JobCancelled" } }) {
+        for (String[] ending : new String[][] {
+            {"succeeded", "True", "JobSucceeded"},
+            {"failed", "False", "JobFailed"},
+            {"cancelled", "False", "JobCancelled"}
+        }) {
             RunStatus done = statuses.polled(run, new RemoteJob("job-1", ending[0], ""), Optional.empty());
-            assertThat(done.getConditions()).filteredOn(c -> c.getType().equals("Succeeded")).singleElement()
+            assertThat(done.getConditions())
+                    .filteredOn(c -> c.getType().equals("Succeeded"))
+                    .singleElement()
                     .satisfies(c -> {
                         assertThat(c.getStatus()).isEqualTo(ending[1]);
                         assertThat(c.getReason()).isEqualTo(ending[2]);
@@ -93,22 +105,26 @@ class RunStatusesTest {
         assertThat(RunStatuses.unreachable(fresh)).as("no status yet").isFalse();
         Run started = run(statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090")));
         assertThat(RunStatuses.unreachable(started)).isFalse();
-        RemoteJobException refused = new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, "connection refused",
-                null);
+        RemoteJobException refused =
+                new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, "connection refused", null);
         Run down = run(statuses.unreachable(started, refused));
         assertThat(RunStatuses.unreachable(down)).isTrue();
         Run notStartedYet = run(statuses.unreachable(fresh, refused));
-        assertThat(RunStatuses.unreachable(notStartedYet)).as("the start itself found no service").isTrue();
+        assertThat(RunStatuses.unreachable(notStartedYet))
+                .as("the start itself found no service")
+                .isTrue();
         Run failed = run(statuses.unreachable(started, refused));
         failed.getStatus().setPhase(RunPhase.FAILED);
-        assertThat(RunStatuses.unreachable(failed)).as("an ended Run no longer retries").isFalse();
+        assertThat(RunStatuses.unreachable(failed))
+                .as("an ended Run no longer retries")
+                .isFalse();
     }
 
     @Test
     void anOutageFlipsRemoteReachableOnceAndRepeatsOfItWriteNothing() {
         Run run = run(statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090")));
-        RemoteJobException refused = new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, "connection refused",
-                null);
+        RemoteJobException refused =
+                new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, "connection refused", null);
         RunStatus down = statuses.unreachable(run, refused);
         assertThat(down.getPhase()).isEqualTo(RunPhase.UNKNOWN);
         assertThat(down.getConditions()).singleElement().satisfies(c -> {
@@ -118,7 +134,8 @@ class RunStatusesTest {
         });
         assertThat(RunStatuses.needsWrite(run.getStatus(), down)).isTrue();
         run.setStatus(down);
-        assertThat(RunStatuses.needsWrite(run.getStatus(), statuses.unreachable(run, refused))).isFalse();
+        assertThat(RunStatuses.needsWrite(run.getStatus(), statuses.unreachable(run, refused)))
+                .isFalse();
     }
 
     @Test
@@ -135,7 +152,11 @@ class RunStatusesTest {
 
     private static Run run(RunStatus status) {
         Run run = new Run();
-        run.setMetadata(new ObjectMetaBuilder().withName("r").withNamespace("ns").withGeneration(2L).build());
+        run.setMetadata(new ObjectMetaBuilder()
+                .withName("r")
+                .withNamespace("ns")
+                .withGeneration(2L)
+                .build());
         run.setStatus(status);
         return run;
     }

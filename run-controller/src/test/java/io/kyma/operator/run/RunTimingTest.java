@@ -23,9 +23,11 @@ class RunTimingTest {
         RunTiming timing = new RunTiming(START, Optional.of(Duration.ofSeconds(12)));
         assertThat(timing.deadline()).contains(START.plusSeconds(12));
         assertThat(timing.nextPoll(START.plusSeconds(5), Duration.ofSeconds(5))).isEqualTo(Duration.ofSeconds(5));
-        assertThat(timing.nextPoll(START.plusSeconds(10), Duration.ofSeconds(5))).isEqualTo(Duration.ofSeconds(2));
+        assertThat(timing.nextPoll(START.plusSeconds(10), Duration.ofSeconds(5)))
+                .isEqualTo(Duration.ofSeconds(2));
         assertThat(timing.timedOut(START.plusMillis(11_999))).isFalse();
         assertThat(timing.timedOut(START.plusSeconds(12))).isTrue();
-        assertThat(timing.nextPoll(START.plusSeconds(13), Duration.ofSeconds(5))).isZero();
+        assertThat(timing.nextPoll(START.plusSeconds(13), Duration.ofSeconds(5)))
+                .isZero();
     }
 }

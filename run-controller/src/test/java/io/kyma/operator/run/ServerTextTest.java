@@ -29,6 +29,8 @@ class ServerTextTest {
     void bidirectionalOverridesZeroWidthAndUnicodeLineBreaksBecomeSpaces() {
         assertThat(ServerText.line("safe\u202Etxt.exe\u202C", 50)).isEqualTo("safe txt.exe ");
         assertThat(ServerText.log("a\u2066b\u2069c\u200Bd\u2028e\u2029f")).isEqualTo("a b c d e f");
-        assertThat(ServerText.line("\uDB40\uDC01tag", 50)).as("a format character beyond the BMP").isEqualTo(" tag");
+        assertThat(ServerText.line("\uDB40\uDC01tag", 50))
+                .as("a format character beyond the BMP")
+                .isEqualTo(" tag");
     }
 }

@@ -41,12 +41,29 @@ import io.fabric8.kubernetes.client.internal.SSLUtils;
  * proxy (the client's name), the verb, the path, the answer, when it began and ended.
  */
 public final class ApiFaultProxy implements AutoCloseable {
-    private static final Set<String> HOP_BY_HOP = Set.of("host", "connection", "content-length", "expect", "upgrade",
-            "te", "transfer-encoding", "keep-alive", "http2-settings", "proxy-connection", "trailer");
+    private static final Set<String> HOP_BY_HOP = Set.of(
+            "host",
+            "connection",
+            "content-length",
+            "expect",
+            "upgrade",
+            "te",
+            "transfer-encoding",
+            "keep-alive",
+            "http2-settings",
+            "proxy-connection",
+            "trailer");
 
     /** One request as the proxy saw it; {@code injected} when the proxy answered it instead of the API server. */
-    public record Exchange(String client, String method, String path, boolean watch, int status, boolean injected,
-            Instant start, Instant end) {
+    public record Exchange(
+            String client,
+            String method,
+            String path,
+            boolean watch,
+            int status,
+            boolean injected,
+            Instant start,
+            Instant end) {
         /** A request that changes something on the API server (not a read, not a watch). */
         public boolean write() {
             return !method.equals("GET") && !method.equals("HEAD");
@@ -61,8 +78,7 @@ public final class ApiFaultProxy implements AutoCloseable {
      * A fault for ordinary requests (watches are left alone): answer {@code share} of them (0..1) with {@code status},
      * with a {@code Retry-After} header of {@code retryAfter} when it is not null.
      */
-    public record Fault(int status, double share, Duration retryAfter) {
-    }
+    public record Fault(int status, double share, Duration retryAfter) {}
 
     private final String name;
     private final URI upstream;
@@ -94,9 +110,12 @@ public final class ApiFaultProxy implements AutoCloseable {
             throw new IllegalArgumentException("an API fault proxy forwards to loopback only, not " + upstream);
         }
         try {
-            this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                    .sslContext(SSLUtils.sslContext(upstreamConfig)).connectTimeout(Duration.ofSeconds(5))
-                    .executor(workers).build();
+            this.http = HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .sslContext(SSLUtils.sslContext(upstreamConfig))
+                    .connectTimeout(Duration.ofSeconds(5))
+                    .executor(workers)
+                    .build();
         } catch (Exception e) {
             throw new IllegalStateException("cannot use the credentials of " + upstream, e);
         }
@@ -240,7 +259,8 @@ public final class ApiFaultProxy implements AutoCloseable {
         boolean watch = query != null && (query.contains("watch=true") || query.contains("watch=1"));
         int status = 502;
         boolean injected = false;
-        boolean websocket = "websocket".equalsIgnoreCase(exchange.getRequestHeaders().getFirst("Upgrade"));
+        boolean websocket =
+                "websocket".equalsIgnoreCase(exchange.getRequestHeaders().getFirst("Upgrade"));
         try (exchange) {
             byte[] body = exchange.getRequestBody().readAllBytes();
             if (websocket) {
@@ -257,9 +277,13 @@ public final class ApiFaultProxy implements AutoCloseable {
                 answer(exchange, now);
                 return;
             }
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(upstream + exchange.getRequestURI()
-                    .toString())).method(method, body.length == 0 ? HttpRequest.BodyPublishers.noBody()
-                            : HttpRequest.BodyPublishers.ofByteArray(body));
+            HttpRequest.Builder request = HttpRequest.newBuilder(
+                            URI.create(upstream + exchange.getRequestURI().toString()))
+                    .method(
+                            method,
+                            body.length == 0
+                                    ? HttpRequest.BodyPublishers.noBody()
+                                    : HttpRequest.BodyPublishers.ofByteArray(body));
             exchange.getRequestHeaders().forEach((header, values) -> {
                 if (!HOP_BY_HOP.contains(header.toLowerCase(Locale.ROOT))) {
                     values.forEach(v -> request.header(header, v));
@@ -312,11 +336,13 @@ public final class ApiFaultProxy implements AutoCloseable {
             default -> "InternalError";
         };
         byte[] status = ("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
-                + "\"message\":\"injected by the fault proxy\",\"reason\":\"" + reason + "\",\"code\":"
-                + fault.status() + "}").getBytes(StandardCharsets.UTF_8);
+                        + "\"message\":\"injected by the fault proxy\",\"reason\":\"" + reason + "\",\"code\":"
+                        + fault.status() + "}")
+                .getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         if (fault.retryAfter() != null) {
-            exchange.getResponseHeaders().set("Retry-After", Long.toString(fault.retryAfter().toSeconds()));
+            exchange.getResponseHeaders()
+                    .set("Retry-After", Long.toString(fault.retryAfter().toSeconds()));
         }
         exchange.sendResponseHeaders(fault.status(), status.length);
         exchange.getResponseBody().write(status);
@@ -341,8 +367,8 @@ public final class ApiFaultProxy implements AutoCloseable {
                     if (watch.loseNext) {
                         watchEventsLost.incrementAndGet();
                         out.write(("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\","
-                                + "\"metadata\":{},\"status\":\"Failure\",\"message\":\"too old resource version"
-                                + " (events lost by the fault proxy)\",\"reason\":\"Expired\",\"code\":410}}\n")
+                                        + "\"metadata\":{},\"status\":\"Failure\",\"message\":\"too old resource version"
+                                        + " (events lost by the fault proxy)\",\"reason\":\"Expired\",\"code\":410}}\n")
                                 .getBytes(StandardCharsets.UTF_8));
                         out.flush();
                         watch.end();

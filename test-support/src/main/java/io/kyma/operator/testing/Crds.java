@@ -15,8 +15,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 
 /** Installs the repository's committed CRDs, the same files a user applies. */
 public final class Crds {
-    private Crds() {
-    }
+    private Crds() {}
 
     /** The repository's root: the nearest directory upwards that holds {@code config/crd/bases}. */
     public static Path repositoryRoot() {
@@ -25,7 +24,8 @@ public final class Crds {
             dir = dir.getParent();
         }
         if (dir == null) {
-            throw new IllegalStateException("config/crd/bases not found above " + Path.of("").toAbsolutePath());
+            throw new IllegalStateException(
+                    "config/crd/bases not found above " + Path.of("").toAbsolutePath());
         }
         return dir;
     }
@@ -34,13 +34,19 @@ public final class Crds {
     public static List<CustomResourceDefinition> install(KubernetesClient client) {
         List<CustomResourceDefinition> installed = new ArrayList<>();
         try (Stream<Path> files = Files.list(repositoryRoot().resolve("config/crd/bases"))) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+            for (Path file :
+                    files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
                 try (InputStream in = Files.newInputStream(file)) {
-                    CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions()
-                            .load(in).item();
+                    CustomResourceDefinition crd = client.apiextensions()
+                            .v1()
+                            .customResourceDefinitions()
+                            .load(in)
+                            .item();
                     crd.getMetadata().setManagedFields(null);
                     client.resource(crd).forceConflicts().serverSideApply();
-                    installed.add(client.apiextensions().v1().customResourceDefinitions()
+                    installed.add(client.apiextensions()
+                            .v1()
+                            .customResourceDefinitions()
                             .withName(crd.getMetadata().getName())
                             .waitUntilCondition(Crds::established, 30, TimeUnit.SECONDS));
                 }
@@ -52,8 +58,10 @@ public final class Crds {
     }
 
     private static boolean established(CustomResourceDefinition crd) {
-        return crd != null && crd.getStatus() != null && crd.getStatus().getConditions() != null
+        return crd != null
+                && crd.getStatus() != null
+                && crd.getStatus().getConditions() != null
                 && crd.getStatus().getConditions().stream()
-                .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
+                        .anyMatch(c -> "Established".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 }

@@ -18,8 +18,8 @@ import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
  */
 public final class EmbeddedControlPlane {
     public static final String KUBERNETES_VERSION = "1.20.2";
-    private static final Path BINARIES = Path.of(System.getProperty("user.home"), ".kubeapitest", "k8s",
-            KUBERNETES_VERSION + "-linux-amd64");
+    private static final Path BINARIES =
+            Path.of(System.getProperty("user.home"), ".kubeapitest", "k8s", KUBERNETES_VERSION + "-linux-amd64");
     private static final List<String> REQUIRED_BINARIES = List.of("kube-apiserver", "etcd", "kubectl");
 
     private static EmbeddedControlPlane instance;
@@ -43,8 +43,9 @@ public final class EmbeddedControlPlane {
     private static EmbeddedControlPlane start() {
         for (String binary : REQUIRED_BINARIES) {
             if (!Files.isExecutable(BINARIES.resolve(binary))) {
-                throw new IllegalStateException("The embedded control plane is not installed: " + BINARIES.resolve(binary)
-                        + " is missing. Run `hack/control-plane.sh install` (or `make test`, which does it).");
+                throw new IllegalStateException(
+                        "The embedded control plane is not installed: " + BINARIES.resolve(binary)
+                                + " is missing. Run `hack/control-plane.sh install` (or `make test`, which does it).");
             }
         }
         long started = System.nanoTime();
@@ -57,9 +58,11 @@ public final class EmbeddedControlPlane {
         EmbeddedControlPlane plane = new EmbeddedControlPlane(server);
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "embedded-control-plane-stop"));
         try (KubernetesClient client = plane.newClient()) {
-            System.out.printf("Embedded control plane: kube-apiserver v%s (%s) started in %d ms%n",
+            System.out.printf(
+                    "Embedded control plane: kube-apiserver v%s (%s) started in %d ms%n",
                     client.getKubernetesVersion().getGitVersion().replaceFirst("^v", ""),
-                    client.getMasterUrl(), (System.nanoTime() - started) / 1_000_000);
+                    client.getMasterUrl(),
+                    (System.nanoTime() - started) / 1_000_000);
         }
         return plane;
     }

@@ -22,11 +22,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  */
 public final class EtcdHistory {
     /** One stored version of one object: its etcd key, the revision that wrote it, and the object's JSON. */
-    public record Version(String key, long revision, String json) {
-    }
+    public record Version(String key, long revision, String json) {}
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final URI range;
 
     public EtcdHistory(String etcdUrl) {
@@ -74,8 +74,11 @@ public final class EtcdHistory {
             body.put("revision", revision);
         }
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(range).timeout(Duration.ofSeconds(10))
-                    .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(),
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(range)
+                            .timeout(Duration.ofSeconds(10))
+                            .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 throw new IllegalStateException("etcd answered " + response.statusCode() + ": " + response.body());

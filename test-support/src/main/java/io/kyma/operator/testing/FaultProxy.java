@@ -119,25 +119,28 @@ public final class FaultProxy implements AutoCloseable {
 
     /** Copies from one socket to the other until either ends; {@code pause} null means the configured delay. */
     private void pump(Socket from, Socket to, Duration pause, String direction) {
-        Thread thread = new Thread(() -> {
-            byte[] buffer = new byte[16 * 1024];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                int read;
-                while ((read = in.read(buffer)) >= 0) {
-                    Duration wait = pause == null ? delay : pause;
-                    if (!wait.isZero()) {
-                        Thread.sleep(wait.toMillis());
+        Thread thread = new Thread(
+                () -> {
+                    byte[] buffer = new byte[16 * 1024];
+                    try (InputStream in = from.getInputStream();
+                            OutputStream out = to.getOutputStream()) {
+                        int read;
+                        while ((read = in.read(buffer)) >= 0) {
+                            Duration wait = pause == null ? delay : pause;
+                            if (!wait.isZero()) {
+                                Thread.sleep(wait.toMillis());
+                            }
+                            out.write(buffer, 0, read);
+                            out.flush();
+                        }
+                    } catch (IOException | InterruptedException e) {
+                        // a reset or a close: the other direction ends too
+                    } finally {
+                        close(from);
+                        close(to);
                     }
-                    out.write(buffer, 0, read);
-                    out.flush();
-                }
-            } catch (IOException | InterruptedException e) {
-                // a reset or a close: the other direction ends too
-            } finally {
-                close(from);
-                close(to);
-            }
-        }, "fault-proxy-" + direction + "-" + from.getPort());
+                },
+                "fault-proxy-" + direction + "-" + from.getPort());
         thread.setDaemon(true);
         thread.start();
     }

@@ -17,8 +17,7 @@ import java.util.function.BiFunction;
  */
 public final class LifecycleOracle {
     /** One version of one object as the watch delivered it: its state and when it entered that state. */
-    public record Observation(String object, String state, Instant since) {
-    }
+    public record Observation(String object, String state, Instant since) {}
 
     /**
      * What the oracle found; each list holds one line per violation, naming the object.
@@ -26,7 +25,12 @@ public final class LifecycleOracle {
      * @param objects objects seen
      * @param finished objects in the last state at the end
      */
-    public record Verdict(int objects, int finished, List<String> skipped, List<String> repeated, List<String> early,
+    public record Verdict(
+            int objects,
+            int finished,
+            List<String> skipped,
+            List<String> repeated,
+            List<String> early,
             List<String> unfinished) {
         public boolean passed() {
             return skipped.isEmpty() && repeated.isEmpty() && early.isEmpty() && unfinished.isEmpty();
@@ -88,8 +92,9 @@ public final class LifecycleOracle {
                 Observation now = states.get(i);
                 int index = order.indexOf(now.state());
                 if (index != expected) {
-                    (index < expected ? repeated : skipped).add(object + ": " + now.state() + " after "
-                            + (i == 0 ? "nothing" : states.get(i - 1).state()));
+                    (index < expected ? repeated : skipped)
+                            .add(object + ": " + now.state() + " after "
+                                    + (i == 0 ? "nothing" : states.get(i - 1).state()));
                 }
                 if (i > 0 && now.since() != null && states.get(i - 1).since() != null) {
                     Observation before = states.get(i - 1);
@@ -104,7 +109,8 @@ public final class LifecycleOracle {
             if (states.get(states.size() - 1).state().equals(order.get(order.size() - 1))) {
                 finished++;
             } else {
-                unfinished.add(object + ": ended in " + states.get(states.size() - 1).state());
+                unfinished.add(
+                        object + ": ended in " + states.get(states.size() - 1).state());
             }
         }
         return new Verdict(entered.size(), finished, skipped, repeated, early, unfinished);

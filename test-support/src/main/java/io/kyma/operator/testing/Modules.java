@@ -8,11 +8,25 @@ import java.util.List;
  * {@code service-catalog-addons}, sets a Kyma's time to Ready (67 units).
  */
 public final class Modules {
-    public static final List<String> EIGHTEEN = List.of("istio", "cluster-essentials", "certificates",
-            "istio-resources", "logging", "tracing", "kiali", "monitoring", "eventing", "ory", "api-gateway",
-            "service-catalog", "service-catalog-addons", "rafter", "helm-broker", "cluster-users", "serverless",
+    public static final List<String> EIGHTEEN = List.of(
+            "istio",
+            "cluster-essentials",
+            "certificates",
+            "istio-resources",
+            "logging",
+            "tracing",
+            "kiali",
+            "monitoring",
+            "eventing",
+            "ory",
+            "api-gateway",
+            "service-catalog",
+            "service-catalog-addons",
+            "rafter",
+            "helm-broker",
+            "cluster-users",
+            "serverless",
             "application-connector");
 
-    private Modules() {
-    }
+    private Modules() {}
 }

@@ -5,12 +5,16 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 
 /** Test namespaces on the embedded control plane, which never deletes one (it has no namespace controller). */
 public final class Namespaces {
-    private Namespaces() {
-    }
+    private Namespaces() {}
 
     /** Creates the namespace unless it exists; returns its name. */
     public static String apply(KubernetesClient client, String name) {
-        client.resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).serverSideApply();
+        client.resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .build())
+                .serverSideApply();
         return name;
     }
 }

@@ -4,8 +4,7 @@ import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
 
 /** Builders for JOSDK's test extension, set up for the embedded control plane. */
 public final class OperatorExtensions {
-    private OperatorExtensions() {
-    }
+    private OperatorExtensions() {}
 
     /**
      * A {@link LocallyRunOperatorExtension} builder on a client of the embedded control plane. It does not wait for

@@ -3,6 +3,8 @@ package io.kyma.operator.testing;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -43,7 +45,8 @@ public final class PrometheusServer implements AutoCloseable {
     private final Process process;
     private final Path dir;
     private final URI url;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private PrometheusServer(Process process, Path dir, URI url) {
         this.process = process;
@@ -55,8 +58,10 @@ public final class PrometheusServer implements AutoCloseable {
     public static synchronized Path binary() throws IOException, InterruptedException {
         Optional<Path> found = onPath();
         if (found.isEmpty()) {
-            Process install = new ProcessBuilder(Crds.repositoryRoot().resolve("hack/prometheus.sh").toString(),
-                    "install").inheritIO().start();
+            Process install = new ProcessBuilder(
+                            Crds.repositoryRoot().resolve("hack/prometheus.sh").toString(), "install")
+                    .inheritIO()
+                    .start();
             if (install.waitFor() != 0) {
                 throw new IllegalStateException("hack/prometheus.sh install failed (exit " + install.exitValue()
                         + "); install Debian's prometheus package");
@@ -68,7 +73,9 @@ public final class PrometheusServer implements AutoCloseable {
 
     private static Optional<Path> onPath() {
         return Stream.of(System.getenv().getOrDefault("PATH", "/usr/bin").split(File.pathSeparator))
-                .map(p -> Path.of(p, "prometheus")).filter(Files::isExecutable).findFirst();
+                .map(p -> Path.of(p, "prometheus"))
+                .filter(Files::isExecutable)
+                .findFirst();
     }
 
     /**
@@ -78,13 +85,21 @@ public final class PrometheusServer implements AutoCloseable {
     public static PrometheusServer start(String target, String pod, int port) throws IOException, InterruptedException {
         Path config = Crds.repositoryRoot().resolve("config/prometheus");
         Path dir = Files.createTempDirectory("prometheus-");
-        Files.writeString(dir.resolve("prometheus.yaml"), Files.readString(config.resolve("scrape-config.yaml"))
-                .replace("\"TARGET\"", "\"" + target + "\"").replace("POD", pod));
+        Files.writeString(
+                dir.resolve("prometheus.yaml"),
+                Files.readString(config.resolve("scrape-config.yaml"))
+                        .replace("\"TARGET\"", "\"" + target + "\"")
+                        .replace("POD", pod));
         Files.copy(config.resolve("alerts.yaml"), dir.resolve("alerts.yaml"));
         int listen = port == 0 ? freePort() : port;
-        Process process = new ProcessBuilder(binary().toString(), "--config.file=" + dir.resolve("prometheus.yaml"),
-                "--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + listen,
-                "--log.level=warn").redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile())
+        Process process = new ProcessBuilder(
+                        binary().toString(),
+                        "--config.file=" + dir.resolve("prometheus.yaml"),
+                        "--storage.tsdb.path=" + dir.resolve("data"),
+                        "--web.listen-address=127.0.0.1:" + listen,
+                        "--log.level=warn")
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("prometheus.log").toFile())
                 .start();
         PrometheusServer server = new PrometheusServer(process, dir, URI.create("http://127.0.0.1:" + listen));
         server.awaitReady();
@@ -118,7 +133,8 @@ public final class PrometheusServer implements AutoCloseable {
     public List<Series> queryRange(String expr, Instant start, Instant end, Duration step)
             throws IOException, InterruptedException {
         return series(get("/api/v1/query_range?query=" + encode(expr) + "&start=" + start.getEpochSecond() + "&end="
-                + end.getEpochSecond() + "&step=" + step.toSeconds()).path("data"));
+                        + end.getEpochSecond() + "&step=" + step.toSeconds())
+                .path("data"));
     }
 
     /** The loaded alerting rules by name, each with its health ("ok" once evaluated without error) and state. */
@@ -140,12 +156,17 @@ public final class PrometheusServer implements AutoCloseable {
     }
 
     private JsonNode get(String path) throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(url.resolve(path))
-                .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(url.resolve(path))
+                        .timeout(Duration.ofSeconds(30))
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         JsonNode body = JSON.readTree(response.body());
-        if (response.statusCode() != 200 || !"success".equals(body.path("status").asText())) {
-            throw new IOException("Prometheus answered " + response.statusCode() + " to " + path + ": "
-                    + response.body());
+        if (response.statusCode() != 200
+                || !"success".equals(body.path("status").asText())) {
+            throw new IOException(
+                    "Prometheus answered " + response.statusCode() + " to " + path + ": " + response.body());
         }
         return body;
     }
@@ -154,7 +175,9 @@ public final class PrometheusServer implements AutoCloseable {
         List<Series> result = new ArrayList<>();
         for (JsonNode s : data.path("result")) {
             Map<String, String> labels = new LinkedHashMap<>();
-            s.path("metric").fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
+            s.path("metric")
+                    .fields()
+                    .forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
             List<double[]> samples = new ArrayList<>();
             if (s.has("value")) {
                 samples.add(sample(s.path("value")));
@@ -166,7 +189,9 @@ public final class PrometheusServer implements AutoCloseable {
     }
 
     private static double[] sample(JsonNode pair) {
-        return new double[] { pair.get(0).asDouble(), Double.parseDouble(pair.get(1).asText()) };
+        return new double[] {
+            pair.get(0).asDouble(), Double.parseDouble(pair.get(1).asText())
+        };
     }
 
     private void awaitReady() throws InterruptedException, IOException {
@@ -176,8 +201,11 @@ public final class PrometheusServer implements AutoCloseable {
                 throw new IOException("prometheus exited with " + process.exitValue() + ": " + log());
             }
             try {
-                HttpResponse<String> ready = http.send(HttpRequest.newBuilder(url.resolve("/-/ready"))
-                        .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> ready = http.send(
+                        HttpRequest.newBuilder(url.resolve("/-/ready"))
+                                .timeout(Duration.ofSeconds(2))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
                 if (ready.statusCode() == 200) {
                     return;
                 }
@@ -195,7 +223,7 @@ public final class PrometheusServer implements AutoCloseable {
     }
 
     private static int freePort() throws IOException {
-        try (var socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (var socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }
     }

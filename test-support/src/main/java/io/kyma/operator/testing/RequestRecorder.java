@@ -18,8 +18,15 @@ public final class RequestRecorder implements Interceptor {
             "^/api(?:s/([^/]+))?/v[^/]+(?:/namespaces/[^/]+)?/([a-z0-9.-]+)(?:/([^/?]+))?(?:/([a-z]+))?");
 
     /** One answered request, with the RBAC verb it needs and its query string (empty if none). */
-    public record Request(String method, String group, String resource, String name, String subresource, String verb,
-            int code, String query) {
+    public record Request(
+            String method,
+            String group,
+            String resource,
+            String name,
+            String subresource,
+            String verb,
+            int code,
+            String query) {
         public boolean isWrite() {
             return !method.equals("GET") && code < 400;
         }
@@ -43,8 +50,8 @@ public final class RequestRecorder implements Interceptor {
         String subresource = matched && m.group(4) != null ? m.group(4) : "";
         String method = request.method().toUpperCase(Locale.ROOT);
         String query = request.uri().getQuery() == null ? "" : request.uri().getQuery();
-        requests.add(new Request(method, group, resource, name, subresource, verb(method, name, query),
-                response.code(), query));
+        requests.add(new Request(
+                method, group, resource, name, subresource, verb(method, name, query), response.code(), query));
     }
 
     private static String verb(String method, String name, String query) {
@@ -64,13 +71,17 @@ public final class RequestRecorder implements Interceptor {
 
     /** Successful writes (create, update, patch, delete) to a resource type, for example {@code kymas}. */
     public long writes(String resource) {
-        return requests.stream().filter(r -> r.isWrite() && r.resource().equals(resource)).count();
+        return requests.stream()
+                .filter(r -> r.isWrite() && r.resource().equals(resource))
+                .count();
     }
 
     /** Successful writes to the status subresource of a resource type. */
     public long statusWrites(String resource) {
         return requests.stream()
-                .filter(r -> r.isWrite() && r.resource().equals(resource) && r.subresource().equals("status"))
+                .filter(r -> r.isWrite()
+                        && r.resource().equals(resource)
+                        && r.subresource().equals("status"))
                 .count();
     }
 

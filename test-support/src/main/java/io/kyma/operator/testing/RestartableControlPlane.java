@@ -31,7 +31,10 @@ import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
  * admits one admin token.
  */
 public final class RestartableControlPlane implements AutoCloseable {
-    private static final Path BINARIES = Path.of(System.getProperty("user.home"), ".kubeapitest", "k8s",
+    private static final Path BINARIES = Path.of(
+            System.getProperty("user.home"),
+            ".kubeapitest",
+            "k8s",
             EmbeddedControlPlane.KUBERNETES_VERSION + "-linux-amd64");
 
     private final Path dir;
@@ -54,8 +57,11 @@ public final class RestartableControlPlane implements AutoCloseable {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-        Files.writeString(dir.resolve("certs/sa.key"), pem("PRIVATE KEY", keys.getPrivate().getEncoded()));
-        Files.writeString(dir.resolve("certs/sa.pub"), pem("PUBLIC KEY", keys.getPublic().getEncoded()));
+        Files.writeString(
+                dir.resolve("certs/sa.key"),
+                pem("PRIVATE KEY", keys.getPrivate().getEncoded()));
+        Files.writeString(
+                dir.resolve("certs/sa.pub"), pem("PUBLIC KEY", keys.getPublic().getEncoded()));
     }
 
     /** Starts etcd and kube-apiserver and waits until the API server is ready. */
@@ -72,12 +78,18 @@ public final class RestartableControlPlane implements AutoCloseable {
 
     /** The admin configuration: the token, and the API server's self-signed certificate trusted. */
     public Config config() {
-        return new ConfigBuilder(Config.empty()).withMasterUrl("https://127.0.0.1:" + apiPort).withOauthToken(token)
-                .withTrustCerts(true).withNamespace("default").build();
+        return new ConfigBuilder(Config.empty())
+                .withMasterUrl("https://127.0.0.1:" + apiPort)
+                .withOauthToken(token)
+                .withTrustCerts(true)
+                .withNamespace("default")
+                .build();
     }
 
     public KubernetesClient newClient() {
-        return new KubernetesClientBuilder().withConfig(config()).withHttpClientFactory(new JdkHttpClientFactory())
+        return new KubernetesClientBuilder()
+                .withConfig(config())
+                .withHttpClientFactory(new JdkHttpClientFactory())
                 .build();
     }
 
@@ -94,14 +106,32 @@ public final class RestartableControlPlane implements AutoCloseable {
 
     /** Starts kube-apiserver again on the same port and waits until it is ready. */
     public synchronized void startApiServer() {
-        List<String> command = List.of(BINARIES.resolve("kube-apiserver").toString(), "--etcd-servers", etcdUrl(),
-                "--bind-address", "127.0.0.1", "--secure-port", Integer.toString(apiPort), "--cert-dir",
-                dir.resolve("certs").toString(), "--token-auth-file", dir.resolve("tokens.csv").toString(),
-                "--authorization-mode", "RBAC", "--service-account-issuer", "https://kubernetes.default.svc",
-                "--service-account-key-file", dir.resolve("certs/sa.pub").toString(),
-                "--service-account-signing-key-file", dir.resolve("certs/sa.key").toString(),
-                "--service-cluster-ip-range", "10.0.0.0/24", "--disable-admission-plugins", "ServiceAccount",
-                "--etcd-compaction-interval", "0");
+        List<String> command = List.of(
+                BINARIES.resolve("kube-apiserver").toString(),
+                "--etcd-servers",
+                etcdUrl(),
+                "--bind-address",
+                "127.0.0.1",
+                "--secure-port",
+                Integer.toString(apiPort),
+                "--cert-dir",
+                dir.resolve("certs").toString(),
+                "--token-auth-file",
+                dir.resolve("tokens.csv").toString(),
+                "--authorization-mode",
+                "RBAC",
+                "--service-account-issuer",
+                "https://kubernetes.default.svc",
+                "--service-account-key-file",
+                dir.resolve("certs/sa.pub").toString(),
+                "--service-account-signing-key-file",
+                dir.resolve("certs/sa.key").toString(),
+                "--service-cluster-ip-range",
+                "10.0.0.0/24",
+                "--disable-admission-plugins",
+                "ServiceAccount",
+                "--etcd-compaction-interval",
+                "0");
         apiServer = launch(command, "apiserver.log");
         awaitReady();
     }
@@ -120,9 +150,23 @@ public final class RestartableControlPlane implements AutoCloseable {
 
     public synchronized void startEtcd() {
         String peer = "http://127.0.0.1:" + etcdPeerPort;
-        etcd = launch(List.of(BINARIES.resolve("etcd").toString(), "--data-dir", dir.resolve("etcd").toString(),
-                "--listen-client-urls", etcdUrl(), "--advertise-client-urls", etcdUrl(), "--listen-peer-urls", peer,
-                "--initial-advertise-peer-urls", peer, "--initial-cluster", "default=" + peer, "--name", "default"),
+        etcd = launch(
+                List.of(
+                        BINARIES.resolve("etcd").toString(),
+                        "--data-dir",
+                        dir.resolve("etcd").toString(),
+                        "--listen-client-urls",
+                        etcdUrl(),
+                        "--advertise-client-urls",
+                        etcdUrl(),
+                        "--listen-peer-urls",
+                        peer,
+                        "--initial-advertise-peer-urls",
+                        peer,
+                        "--initial-cluster",
+                        "default=" + peer,
+                        "--name",
+                        "default"),
                 "etcd.log");
     }
 
@@ -149,8 +193,11 @@ public final class RestartableControlPlane implements AutoCloseable {
 
     private Process launch(List<String> command, String log) {
         try {
-            return new ProcessBuilder(new ArrayList<>(command)).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(log).toFile())).start();
+            return new ProcessBuilder(new ArrayList<>(command))
+                    .redirectErrorStream(true)
+                    .redirectOutput(
+                            ProcessBuilder.Redirect.appendTo(dir.resolve(log).toFile()))
+                    .start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + command.get(0), e);
         }
@@ -192,8 +239,8 @@ public final class RestartableControlPlane implements AutoCloseable {
     }
 
     private static String pem(String type, byte[] der) {
-        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der)
-                + "\n-----END " + type + "-----\n";
+        return "-----BEGIN " + type + "-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der) + "\n-----END " + type + "-----\n";
     }
 
     private static int freePort() {

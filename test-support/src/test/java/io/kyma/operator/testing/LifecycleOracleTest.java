@@ -13,7 +13,8 @@ import io.kyma.operator.testing.LifecycleOracle.Observation;
 
 class LifecycleOracleTest {
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
-    private final LifecycleOracle oracle = new LifecycleOracle(List.of("pending", "started", "failing", "success"),
+    private final LifecycleOracle oracle = new LifecycleOracle(
+            List.of("pending", "started", "failing", "success"),
             (object, state) -> state.equals("pending") ? Duration.ofSeconds(1) : Duration.ofSeconds(3));
 
     @Test
@@ -54,7 +55,7 @@ class LifecycleOracleTest {
     }
 
     private static List<Observation> walk(String object, int... seconds) {
-        String[] states = { "pending", "started", "failing", "success" };
+        String[] states = {"pending", "started", "failing", "success"};
         List<Observation> seen = new ArrayList<>();
         for (int i = 0; i < seconds.length; i++) {
             seen.add(new Observation(object, states[i], T0.plusSeconds(seconds[i])));

@@ -43,8 +43,8 @@ import io.kyma.operator.manager.watch.OnePassSerialization;
 @Fork(1)
 public class SerializationBench {
     private final KubernetesSerialization fabric8 = new KubernetesSerialization();
-    private final OnePassSerialization onePass = new OnePassSerialization(List.of(Kyma.class, HelmComponent.class,
-            Run.class));
+    private final OnePassSerialization onePass =
+            new OnePassSerialization(List.of(Kyma.class, HelmComponent.class, Run.class));
     private final HelmComponent component = component();
     private final String event = "{\"type\":\"MODIFIED\",\"object\":" + fabric8.asJson(component) + "}";
     private final byte[] answer = fabric8.asJson(component).getBytes(StandardCharsets.UTF_8);
@@ -53,7 +53,8 @@ public class SerializationBench {
     @Benchmark
     public Object watchEventFabric8() {
         WatchEvent read = fabric8.unmarshal(event, WatchEvent.class);
-        return read.getObject() instanceof HelmComponent typed ? typed
+        return read.getObject() instanceof HelmComponent typed
+                ? typed
                 : fabric8.convertValue(read.getObject(), HelmComponent.class);
     }
 
@@ -75,28 +76,57 @@ public class SerializationBench {
     /** A component as the API server sends it mid-installation: labels, owner, managedFields of two managers. */
     static HelmComponent component() {
         HelmComponent component = new HelmComponent();
-        component.setMetadata(new ObjectMetaBuilder().withName("kyma-7-istio").withNamespace("pb")
-                .withUid("5a7a1c55-1f0e-4a84-a3a4-5d8f0c2b9e01").withResourceVersion("48151").withGeneration(1L)
+        component.setMetadata(new ObjectMetaBuilder()
+                .withName("kyma-7-istio")
+                .withNamespace("pb")
+                .withUid("5a7a1c55-1f0e-4a84-a3a4-5d8f0c2b9e01")
+                .withResourceVersion("48151")
+                .withGeneration(1L)
                 .withCreationTimestamp("2026-11-24T00:10:01Z")
                 .withLabels(Map.of("inventory.kyma-project.io/kyma", "kyma-7", "inventory.kyma-project.io/shard", "0"))
-                .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("inventory.kyma-project.io/v1alpha1")
-                        .withKind("Kyma").withName("kyma-7").withUid("0b6f3c1e-4b38-4f4e-9c51-8a0d1f1f2d11")
-                        .withController(true).withBlockOwnerDeletion(true).build())
+                .withOwnerReferences(new OwnerReferenceBuilder()
+                        .withApiVersion("inventory.kyma-project.io/v1alpha1")
+                        .withKind("Kyma")
+                        .withName("kyma-7")
+                        .withUid("0b6f3c1e-4b38-4f4e-9c51-8a0d1f1f2d11")
+                        .withController(true)
+                        .withBlockOwnerDeletion(true)
+                        .build())
                 .withManagedFields(
-                        new ManagedFieldsEntryBuilder().withManager("kyma-operator").withOperation("Apply")
-                                .withApiVersion("inventory.kyma-project.io/v1alpha1").withFieldsType("FieldsV1")
+                        new ManagedFieldsEntryBuilder()
+                                .withManager("kyma-operator")
+                                .withOperation("Apply")
+                                .withApiVersion("inventory.kyma-project.io/v1alpha1")
+                                .withFieldsType("FieldsV1")
                                 .withTime("2026-11-24T00:10:01Z")
-                                .withFieldsV1(fields(Map.of("f:metadata", Map.of("f:labels", Map.of(
-                                        "f:inventory.kyma-project.io/kyma", Map.of()), "f:ownerReferences", Map.of(
-                                                "k:{\"uid\":\"0b6f3c1e-4b38-4f4e-9c51-8a0d1f1f2d11\"}", Map.of())),
-                                        "f:spec", Map.of("f:kyma", Map.of(), "f:module", Map.of(), "f:version",
-                                                Map.of()))))
+                                .withFieldsV1(fields(Map.of(
+                                        "f:metadata",
+                                        Map.of(
+                                                "f:labels",
+                                                Map.of("f:inventory.kyma-project.io/kyma", Map.of()),
+                                                "f:ownerReferences",
+                                                Map.of(
+                                                        "k:{\"uid\":\"0b6f3c1e-4b38-4f4e-9c51-8a0d1f1f2d11\"}",
+                                                        Map.of())),
+                                        "f:spec",
+                                        Map.of("f:kyma", Map.of(), "f:module", Map.of(), "f:version", Map.of()))))
                                 .build(),
-                        new ManagedFieldsEntryBuilder().withManager("kyma-operator").withOperation("Apply")
-                                .withApiVersion("inventory.kyma-project.io/v1alpha1").withFieldsType("FieldsV1")
-                                .withTime("2026-11-24T00:10:05Z").withSubresource("status")
-                                .withFieldsV1(fields(Map.of("f:status", Map.of("f:lastTransitionTime",
-                                        Map.of(), "f:observedGeneration", Map.of(), "f:state", Map.of()))))
+                        new ManagedFieldsEntryBuilder()
+                                .withManager("kyma-operator")
+                                .withOperation("Apply")
+                                .withApiVersion("inventory.kyma-project.io/v1alpha1")
+                                .withFieldsType("FieldsV1")
+                                .withTime("2026-11-24T00:10:05Z")
+                                .withSubresource("status")
+                                .withFieldsV1(fields(Map.of(
+                                        "f:status",
+                                        Map.of(
+                                                "f:lastTransitionTime",
+                                                Map.of(),
+                                                "f:observedGeneration",
+                                                Map.of(),
+                                                "f:state",
+                                                Map.of()))))
                                 .build())
                 .build());
         HelmComponentSpec spec = new HelmComponentSpec();

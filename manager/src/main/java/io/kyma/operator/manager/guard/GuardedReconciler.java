@@ -1,10 +1,9 @@
 package io.kyma.operator.manager.guard;
 
+import java.time.Duration;
 import java.util.List;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.kyma.operator.common.SharedStore;
-import io.kyma.operator.manager.shard.ShardDrain;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
@@ -12,6 +11,8 @@ import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.kyma.operator.common.SharedStore;
+import io.kyma.operator.manager.shard.ShardDrain;
 
 /**
  * A controller's reconciler run through its {@link ReconcileGuard}, unless the object is being handed to another
@@ -21,7 +22,8 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
  */
 public class GuardedReconciler<P extends HasMetadata> implements Reconciler<P> {
     /** How soon a replica that could not answer a drain tries again. */
-    static final java.time.Duration DRAIN_RETRY = java.time.Duration.ofSeconds(2);
+    static final Duration DRAIN_RETRY = Duration.ofSeconds(2);
+
     protected final Reconciler<P> delegate;
     protected final ReconcileGuard guard;
     protected final ShardDrain.Responder drain;
@@ -36,9 +38,10 @@ public class GuardedReconciler<P extends HasMetadata> implements Reconciler<P> {
         return wrap(delegate, guard, ShardDrain.Responder.NONE);
     }
 
-    public static <P extends HasMetadata> Reconciler<P> wrap(Reconciler<P> delegate, ReconcileGuard guard,
-            ShardDrain.Responder drain) {
-        return delegate instanceof Cleaner<?> ? new WithCleanup<>(delegate, guard, drain)
+    public static <P extends HasMetadata> Reconciler<P> wrap(
+            Reconciler<P> delegate, ReconcileGuard guard, ShardDrain.Responder drain) {
+        return delegate instanceof Cleaner<?>
+                ? new WithCleanup<>(delegate, guard, drain)
                 : new GuardedReconciler<>(delegate, guard, drain);
     }
 
@@ -75,7 +78,8 @@ public class GuardedReconciler<P extends HasMetadata> implements Reconciler<P> {
         if (store == null) {
             return resource;
         }
-        var cloner = context.getControllerConfiguration().getConfigurationService().getResourceCloner();
+        var cloner =
+                context.getControllerConfiguration().getConfigurationService().getResourceCloner();
         return store.newest(resource, cloner::clone);
     }
 

@@ -66,13 +66,15 @@ public final class MissedExecutions {
                 // Still marked: nothing else can run or be queued for it (JOSDK submits a resource only unmarked).
                 latest.ifPresent(r -> processor.handleEvent(new ResourceEvent(ResourceAction.UPDATED, id, r)));
                 released.apply(controller).increment();
-                LOG.info("{} {}: its reconcile found it missing from the cache; {}", controller, id,
+                LOG.info(
+                        "{} {}: its reconcile found it missing from the cache; {}",
+                        controller,
+                        id,
                         latest.isPresent() ? "it is back and reconciled afresh" : "forgotten until it is seen again");
             }
         } catch (RuntimeException e) {
             // called inside JOSDK's executor; an exception here would skip the rest of its clean-up
-            LOG.warn("{} {}: could not free it after its reconcile found it missing from the cache", controller, id,
-                    e);
+            LOG.warn("{} {}: could not free it after its reconcile found it missing from the cache", controller, id, e);
         }
     }
 }

@@ -57,8 +57,7 @@ public final class ReconcileGuard {
         FAILED
     }
 
-    public record Result<T>(Outcome outcome, T value, Duration delay) {
-    }
+    public record Result<T>(Outcome outcome, T value, Duration delay) {}
 
     /** The work of one reconcile. */
     @FunctionalInterface
@@ -67,8 +66,15 @@ public final class ReconcileGuard {
     }
 
     /** @param gate the gate of {@code --max-reconcile-rate}, passed after any backoff */
-    public ReconcileGuard(String controller, RequeueLimiter limiter, GlobalGate gate, Duration timeout,
-            Duration syncPeriod, Clock clock, ScheduledExecutorService watchdog, OperatorMetrics metrics) {
+    public ReconcileGuard(
+            String controller,
+            RequeueLimiter limiter,
+            GlobalGate gate,
+            Duration timeout,
+            Duration syncPeriod,
+            Clock clock,
+            ScheduledExecutorService watchdog,
+            OperatorMetrics metrics) {
         this.controller = controller;
         this.limiter = limiter;
         this.gate = gate;
@@ -80,7 +86,7 @@ public final class ReconcileGuard {
         this.reconcileTime = metrics.reconcileTime(controller);
         this.activeWorkers = metrics.activeWorkers(controller);
         // Like controller-runtime, every series exists from the start, so rates and alerts see a zero.
-        for (String result : new String[] { "success", "error", "requeue", "requeue_after" }) {
+        for (String result : new String[] {"success", "error", "requeue", "requeue_after"}) {
             metrics.reconciles(controller, result);
         }
         metrics.reconcileErrors(controller);
@@ -95,8 +101,11 @@ public final class ReconcileGuard {
     public <T> Result<T> run(HasMetadata resource, Work<T> work) {
         // By UID, so that an object created again under the same name starts afresh; and the epoch, so that a new
         // generation or a deletion is tried at once rather than after the backoff its earlier failures earned.
-        String key = controller + "/" + (resource.getMetadata().getUid() != null ? resource.getMetadata().getUid()
-                : resource.getMetadata().getNamespace() + "/" + resource.getMetadata().getName());
+        String key = controller + "/"
+                + (resource.getMetadata().getUid() != null
+                        ? resource.getMetadata().getUid()
+                        : resource.getMetadata().getNamespace() + "/"
+                                + resource.getMetadata().getName());
         String epoch = resource.getMetadata().getGeneration() + (resource.isMarkedForDeletion() ? "/deleting" : "");
         // retries wait for the shared bucket in a line per namespace
         String flow = resource.getMetadata().getNamespace();
@@ -107,15 +116,21 @@ public final class ReconcileGuard {
         Instant started = clock.instant();
         Thread thread = Thread.currentThread();
         AtomicBoolean finished = new AtomicBoolean();
-        ScheduledFuture<?> alarm = watchdog.schedule(() -> {
-            synchronized (finished) {
-                if (!finished.get()) {
-                    LOG.warn("{} {}: reconcile still running after {}; interrupting it", resource.getKind(),
-                            name(resource), timeout);
-                    thread.interrupt();
-                }
-            }
-        }, timeout.toNanos(), TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> alarm = watchdog.schedule(
+                () -> {
+                    synchronized (finished) {
+                        if (!finished.get()) {
+                            LOG.warn(
+                                    "{} {}: reconcile still running after {}; interrupting it",
+                                    resource.getKind(),
+                                    name(resource),
+                                    timeout);
+                            thread.interrupt();
+                        }
+                    }
+                },
+                timeout.toNanos(),
+                TimeUnit.NANOSECONDS);
         activeWorkers.incrementAndGet();
         T value = null;
         Throwable failure = null;
@@ -147,8 +162,12 @@ public final class ReconcileGuard {
             metrics.reconcileConflicts(controller).increment();
             metrics.reconciles(controller, "requeue").increment();
             metrics.queueRetries(controller).increment();
-            LOG.info("{} {}: write conflict on resourceVersion {}, retrying on fresh data in {}: {}",
-                    resource.getKind(), name(resource), resource.getMetadata().getResourceVersion(), delay,
+            LOG.info(
+                    "{} {}: write conflict on resourceVersion {}, retrying on fresh data in {}: {}",
+                    resource.getKind(),
+                    name(resource),
+                    resource.getMetadata().getResourceVersion(),
+                    delay,
                     failure.getMessage());
             return new Result<>(Outcome.FAILED, null, delay);
         }
@@ -159,8 +178,11 @@ public final class ReconcileGuard {
             Duration delay = limiter.failed(key, epoch, flow);
             metrics.reconciles(controller, "requeue").increment();
             metrics.queueRetries(controller).increment();
-            LOG.info("{} {}: not found (deleted, or not served yet after an API server start), retrying in {}",
-                    resource.getKind(), name(resource), delay);
+            LOG.info(
+                    "{} {}: not found (deleted, or not served yet after an API server start), retrying in {}",
+                    resource.getKind(),
+                    name(resource),
+                    delay);
             return new Result<>(Outcome.FAILED, null, delay);
         }
         if (failure != null && ApiFailure.permanent(failure)) {
@@ -170,8 +192,12 @@ public final class ReconcileGuard {
             metrics.reconcileErrors(controller).increment();
             metrics.terminalReconcileErrors(controller).increment();
             metrics.reconciles(controller, "error").increment();
-            LOG.error("{} {}: reconcile failed and will fail again, not retrying before the next change or {}: {}",
-                    resource.getKind(), name(resource), syncPeriod, failure.toString());
+            LOG.error(
+                    "{} {}: reconcile failed and will fail again, not retrying before the next change or {}: {}",
+                    resource.getKind(),
+                    name(resource),
+                    syncPeriod,
+                    failure.toString());
             return new Result<>(Outcome.FAILED, null, syncPeriod);
         }
         if (failure != null) {
@@ -179,8 +205,14 @@ public final class ReconcileGuard {
             metrics.reconcileErrors(controller).increment();
             metrics.reconciles(controller, "error").increment();
             metrics.queueRetries(controller).increment();
-            LOG.warn("{} {}: reconcile failed (attempt {}), retrying in {}: {}", resource.getKind(), name(resource),
-                    limiter.failures(key), delay, failure.toString(), failure);
+            LOG.warn(
+                    "{} {}: reconcile failed (attempt {}), retrying in {}: {}",
+                    resource.getKind(),
+                    name(resource),
+                    limiter.failures(key),
+                    delay,
+                    failure.toString(),
+                    failure);
             return new Result<>(Outcome.FAILED, null, delay);
         }
         limiter.succeeded(key);
@@ -189,12 +221,16 @@ public final class ReconcileGuard {
 
     /** The reschedule to use: the controller's own, but never later than the sync period. */
     public Duration capToSyncPeriod(Optional<Long> requestedMillis) {
-        return requestedMillis.map(Duration::ofMillis).filter(d -> d.compareTo(syncPeriod) < 0).orElse(syncPeriod);
+        return requestedMillis
+                .map(Duration::ofMillis)
+                .filter(d -> d.compareTo(syncPeriod) < 0)
+                .orElse(syncPeriod);
     }
 
     /** Counts a finished reconcile by its result, as controller-runtime does. */
     public void countSuccess(boolean requeueAfter) {
-        metrics.reconciles(controller, requeueAfter ? "requeue_after" : "success").increment();
+        metrics.reconciles(controller, requeueAfter ? "requeue_after" : "success")
+                .increment();
     }
 
     private static boolean isConflict(Throwable failure) {
@@ -202,13 +238,15 @@ public final class ReconcileGuard {
     }
 
     private static String name(HasMetadata resource) {
-        return resource.getMetadata().getNamespace() + "/" + resource.getMetadata().getName();
+        return resource.getMetadata().getNamespace() + "/"
+                + resource.getMetadata().getName();
     }
 
     /** A reconcile that took longer than the configured timeout. */
     public static final class ReconcileTimeoutException extends Exception {
         ReconcileTimeoutException(Duration took, Duration timeout) {
-            super("reconcile took " + took.toMillis() + " ms, longer than the timeout of " + timeout.toMillis() + " ms");
+            super("reconcile took " + took.toMillis() + " ms, longer than the timeout of " + timeout.toMillis()
+                    + " ms");
         }
     }
 }

@@ -10,8 +10,7 @@ import java.util.Random;
 
 /** Max-min fair shares of a limited number of places between flows (namespaces) that ask for different numbers. */
 public final class FairShares {
-    private FairShares() {
-    }
+    private FairShares() {}
 
     /**
      * Each flow's share of {@code limit}: the flows that ask for the fewest take all they ask for, the rest split what

@@ -28,6 +28,7 @@ public final class FairTokenQueue {
     private final ArrayDeque<Flow> round = new ArrayDeque<>();
     /** Nanoseconds between two tokens, rounded up. */
     private final long interval;
+
     private double tokens;
     private Instant last;
 
@@ -35,6 +36,7 @@ public final class FairTokenQueue {
     public static final class Ticket {
         /** While it waits; cleared once granted or cancelled, so that a ticket kept by its caller holds no queue. */
         private Flow flow;
+
         private final long seq;
         private Instant grantedAt;
         private boolean cancelled;

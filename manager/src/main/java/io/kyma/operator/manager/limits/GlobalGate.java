@@ -17,8 +17,7 @@ import java.util.function.Consumer;
  */
 public final class GlobalGate {
     /** The gate when {@code --max-reconcile-rate} is 0: every reconcile passes. */
-    public static final GlobalGate OPEN = new GlobalGate(null, d -> {
-    }, Clock.systemUTC());
+    public static final GlobalGate OPEN = new GlobalGate(null, d -> {}, Clock.systemUTC());
     /** A token granted this long ago whose resource did not come back for it: the resource is gone. */
     static final Duration STALE = Duration.ofMinutes(1);
 
@@ -69,7 +68,9 @@ public final class GlobalGate {
 
     private void forgetStale() {
         Instant before = clock.instant().minus(STALE);
-        reserved.values().removeIf(t -> !bucket.waiting(t) && bucket.grantedAt(t) != null
-                && bucket.grantedAt(t).isBefore(before));
+        reserved.values()
+                .removeIf(t -> !bucket.waiting(t)
+                        && bucket.grantedAt(t) != null
+                        && bucket.grantedAt(t).isBefore(before));
     }
 }

@@ -33,12 +33,15 @@ public final class RequeueLimiter {
      * @param epoch what the failures were failures of (a generation, a deletion): a new epoch starts afresh
      * @param token the retry's place in the bucket's line
      */
-    private record Backoff(int failures, Instant retryAt, Object epoch, FairTokenQueue.Ticket token) {
-    }
+    private record Backoff(int failures, Instant retryAt, Object epoch, FairTokenQueue.Ticket token) {}
 
     private final AtomicLong failuresSeen = new AtomicLong();
 
-    public RequeueLimiter(Duration baseDelay, Duration maxDelay, FairTokenQueue bucket, Clock clock,
+    public RequeueLimiter(
+            Duration baseDelay,
+            Duration maxDelay,
+            FairTokenQueue bucket,
+            Clock clock,
             Consumer<Duration> waitRecorder) {
         this.baseDelay = baseDelay;
         this.maxDelay = maxDelay;
@@ -63,8 +66,7 @@ public final class RequeueLimiter {
         }
         Instant now = clock.instant();
         Backoff next = backoffs.compute(key, (k, previous) -> {
-            int failures = previous == null || !Objects.equals(previous.epoch(), epoch) ? 1
-                    : previous.failures() + 1;
+            int failures = previous == null || !Objects.equals(previous.epoch(), epoch) ? 1 : previous.failures() + 1;
             if (previous != null) {
                 bucket.cancel(previous.token());
             }
@@ -94,8 +96,8 @@ public final class RequeueLimiter {
         if (backoff == null || !Objects.equals(backoff.epoch(), epoch)) {
             return Optional.empty();
         }
-        Duration remaining = wholeMillis(max(Duration.between(clock.instant(), backoff.retryAt()),
-                bucket.waitFor(backoff.token())));
+        Duration remaining =
+                wholeMillis(max(Duration.between(clock.instant(), backoff.retryAt()), bucket.waitFor(backoff.token())));
         return remaining.isNegative() || remaining.isZero() ? Optional.empty() : Optional.of(remaining);
     }
 

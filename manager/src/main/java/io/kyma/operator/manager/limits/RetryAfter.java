@@ -29,8 +29,10 @@ public final class RetryAfter implements Interceptor {
     private final Function<Duration, CompletableFuture<Boolean>> delay;
 
     public RetryAfter(Clock clock) {
-        this(clock, wait -> CompletableFuture.supplyAsync(() -> false,
-                CompletableFuture.delayedExecutor(wait.toMillis(), TimeUnit.MILLISECONDS)));
+        this(
+                clock,
+                wait -> CompletableFuture.supplyAsync(
+                        () -> false, CompletableFuture.delayedExecutor(wait.toMillis(), TimeUnit.MILLISECONDS)));
     }
 
     /** @param delay completes with false (no resend by the interceptor) once the given time has passed */
@@ -45,7 +47,8 @@ public final class RetryAfter implements Interceptor {
         if (code != 429 && code < 500) {
             return CompletableFuture.completedFuture(false); // fabric8 does not retry these
         }
-        return wait(response.header("Retry-After"), clock).map(delay)
+        return wait(response.header("Retry-After"), clock)
+                .map(delay)
                 .orElseGet(() -> CompletableFuture.completedFuture(false));
     }
 
@@ -63,8 +66,10 @@ public final class RetryAfter implements Interceptor {
             wait = value.length() > 6 ? MAX_WAIT : Duration.ofSeconds(Long.parseLong(value));
         } else {
             try {
-                wait = Duration.between(clock.instant(),
-                        ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
+                wait = Duration.between(
+                        clock.instant(),
+                        ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME)
+                                .toInstant());
             } catch (DateTimeParseException e) {
                 return Optional.empty();
             }

@@ -26,17 +26,17 @@ import io.fabric8.kubernetes.client.http.Interceptor;
 public final class InformerTraffic implements Interceptor {
     public static final String NAME = "informer-traffic";
     /** A collection: /api/v1[/namespaces/ns]/plural or /apis/group/version[/namespaces/ns]/plural. */
-    private static final Pattern COLLECTION = Pattern.compile(
-            "/(?:api/[^/]+|apis/[^/]+/[^/]+)(?:/namespaces/[^/]+)?/([a-z0-9.-]+)/?");
+    private static final Pattern COLLECTION =
+            Pattern.compile("/(?:api/[^/]+|apis/[^/]+/[^/]+)(?:/namespaces/[^/]+)?/([a-z0-9.-]+)/?");
 
     /** What a request is to an informer. */
     enum Kind {
-        LIST, WATCH
+        LIST,
+        WATCH
     }
 
     /** A request as this counts it: a list or a watch of a resource. */
-    record Call(Kind kind, String resource) {
-    }
+    record Call(Kind kind, String resource) {}
 
     /**
      * fabric8's informers end each watch themselves after five to ten minutes (its Reflector's minimum timeout and a

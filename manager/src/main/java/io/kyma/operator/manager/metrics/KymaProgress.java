@@ -3,10 +3,13 @@ package io.kyma.operator.manager.metrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.fabric8.kubernetes.api.model.Condition;
@@ -26,10 +29,10 @@ import io.micrometer.core.instrument.Timer;
 public final class KymaProgress {
     /** How many of the oldest Kymas of each phase that are not Ready are exported by name. */
     public static final int SLOWEST = 10;
+
     private static final String READY = "Ready";
 
-    private record Unready(String namespace, String name, Instant created, String phase) {
-    }
+    private record Unready(String namespace, String name, Instant created, String phase) {}
 
     private final Clock clock;
     private final Timer timeToReady;
@@ -57,15 +60,23 @@ public final class KymaProgress {
         Instant created = created(after);
         if (!ready(after)) {
             if (created != null) {
-                unready.put(key, new Unready(after.getMetadata().getNamespace(), after.getMetadata().getName(),
-                        created, phase(after)));
+                unready.put(
+                        key,
+                        new Unready(
+                                after.getMetadata().getNamespace(),
+                                after.getMetadata().getName(),
+                                created,
+                                phase(after)));
             }
             return;
         }
         unready.remove(key);
         if (before != null && !ready(before) && created != null) {
-            readySince(after).ifPresent(at -> timeToReady.record(Duration.between(created, at).isNegative()
-                    ? Duration.ZERO : Duration.between(created, at)));
+            readySince(after)
+                    .ifPresent(at -> timeToReady.record(
+                            Duration.between(created, at).isNegative()
+                                    ? Duration.ZERO
+                                    : Duration.between(created, at)));
         }
     }
 
@@ -76,32 +87,42 @@ public final class KymaProgress {
      */
     List<Map.Entry<Tags, Double>> slowest() {
         Instant now = clock.instant();
-        Comparator<Unready> oldestFirst = Comparator.comparing(Unready::created).thenComparing(Unready::namespace)
+        Comparator<Unready> oldestFirst = Comparator.comparing(Unready::created)
+                .thenComparing(Unready::namespace)
                 .thenComparing(Unready::name);
-        Map<String, Map<String, List<Unready>>> byPhase = new java.util.TreeMap<>();
-        unready.values().forEach(u -> byPhase.computeIfAbsent(u.phase(), p -> new java.util.TreeMap<>())
-                .computeIfAbsent(u.namespace(), n -> new java.util.ArrayList<>()).add(u));
-        List<Unready> shown = new java.util.ArrayList<>();
+        Map<String, Map<String, List<Unready>>> byPhase = new TreeMap<>();
+        unready.values()
+                .forEach(u -> byPhase.computeIfAbsent(u.phase(), p -> new TreeMap<>())
+                        .computeIfAbsent(u.namespace(), n -> new ArrayList<>())
+                        .add(u));
+        List<Unready> shown = new ArrayList<>();
         for (Map<String, List<Unready>> byNamespace : byPhase.values()) {
-            Map<String, Integer> counts = new java.util.HashMap<>();
+            Map<String, Integer> counts = new HashMap<>();
             byNamespace.forEach((ns, list) -> counts.put(ns, list.size()));
             // with more namespaces than places, those whose oldest Kyma is oldest come first
-            List<String> oldestFirstNamespaces = byNamespace.entrySet().stream().sorted(Comparator.comparing(
-                    e -> e.getValue().stream().min(oldestFirst).orElseThrow(), oldestFirst)).map(Map.Entry::getKey)
+            List<String> oldestFirstNamespaces = byNamespace.entrySet().stream()
+                    .sorted(Comparator.comparing(
+                            e -> e.getValue().stream().min(oldestFirst).orElseThrow(), oldestFirst))
+                    .map(Map.Entry::getKey)
                     .toList();
             Map<String, Integer> shares = FairShares.maxMin(counts, SLOWEST, oldestFirstNamespaces);
-            byNamespace.forEach((ns, list) -> list.stream().sorted(oldestFirst).limit(shares.get(ns))
-                    .forEach(shown::add));
+            byNamespace.forEach((ns, list) ->
+                    list.stream().sorted(oldestFirst).limit(shares.get(ns)).forEach(shown::add));
         }
-        return shown.stream().sorted(oldestFirst)
-                .map(u -> Map.entry(Tags.of("kyma_namespace", u.namespace(), "kyma", u.name(), "phase", u.phase()),
+        return shown.stream()
+                .sorted(oldestFirst)
+                .map(u -> Map.entry(
+                        Tags.of("kyma_namespace", u.namespace(), "kyma", u.name(), "phase", u.phase()),
                         Math.max(0, Duration.between(u.created(), now).toMillis() / 1000.0)))
                 .toList();
     }
 
     void refresh() {
-        slowest.register(slowest().stream()
-                .map(e -> MultiGauge.Row.of(e.getKey(), e.getValue())).toList(), true);
+        slowest.register(
+                slowest().stream()
+                        .map(e -> MultiGauge.Row.of(e.getKey(), e.getValue()))
+                        .toList(),
+                true);
     }
 
     private static boolean ready(Kyma kyma) {
@@ -109,7 +130,8 @@ public final class KymaProgress {
     }
 
     private static String phase(Kyma kyma) {
-        return kyma.getStatus() == null || kyma.getStatus().getPhase() == null ? "New"
+        return kyma.getStatus() == null || kyma.getStatus().getPhase() == null
+                ? "New"
                 : kyma.getStatus().getPhase().toString();
     }
 
@@ -124,7 +146,10 @@ public final class KymaProgress {
     private static Optional<Instant> readySince(Kyma kyma) {
         return kyma.getStatus().getConditions().stream()
                 .filter(c -> READY.equals(c.getType()) && "True".equals(c.getStatus()))
-                .map(Condition::getLastTransitionTime).filter(t -> t != null).findFirst().flatMap(t -> {
+                .map(Condition::getLastTransitionTime)
+                .filter(t -> t != null)
+                .findFirst()
+                .flatMap(t -> {
                     try {
                         return Optional.of(Instant.parse(t));
                     } catch (RuntimeException e) {

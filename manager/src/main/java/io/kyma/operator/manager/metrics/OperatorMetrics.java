@@ -9,8 +9,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToDoubleFunction;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -21,29 +21,35 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  */
 public final class OperatorMetrics {
     /** controller-runtime's buckets for reconcile time, in seconds. */
-    private static final double[] RECONCILE_BUCKETS = { 0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35,
-            0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20,
-            25, 30, 40, 50, 60 };
+    private static final double[] RECONCILE_BUCKETS = {
+        0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.25, 1.5,
+        1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60
+    };
     /** client-go's and workqueue's exponential buckets, in seconds. */
-    private static final double[] LATENCY_BUCKETS = { 0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.064, 0.128, 0.256,
-            0.512, 1.024, 2.048, 4.096, 8.192, 16.384, 32.768, 60, 120, 300, 1000 };
+    private static final double[] LATENCY_BUCKETS = {
+        0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.064, 0.128, 0.256, 0.512, 1.024, 2.048, 4.096, 8.192, 16.384,
+        32.768, 60, 120, 300, 1000
+    };
 
     /**
      * Queue wait and transition lateness: narrow enough that a percentile read off them, reported as the range of
      * its bucket, says something (up to 20 minutes, the longest waits of the N = 4000 bench).
      */
-    private static final double[] WAIT_BUCKETS = { 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.75, 1,
-            1.5, 2, 3, 4, 5, 7.5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 240, 300, 450, 600, 900, 1200 };
+    private static final double[] WAIT_BUCKETS = {
+        0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4, 5, 7.5, 10, 15, 20, 30, 45, 60,
+        90, 120, 180, 240, 300, 450, 600, 900, 1200
+    };
 
     /** Time to Ready of a Kyma: from seconds to the hour a burst of thousands takes. */
-    private static final double[] READY_BUCKETS = { 5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 240, 300, 450, 600, 900,
-            1200, 1800, 2700, 3600 };
+    private static final double[] READY_BUCKETS = {
+        5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 240, 300, 450, 600, 900, 1200, 1800, 2700, 3600
+    };
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final List<Runnable> beforeScrape = new CopyOnWriteArrayList<>();
     private final Map<String, AtomicInteger> gauges = new ConcurrentHashMap<>();
     /** Timers and counters by name and tags. */
-    private final Map<String, io.micrometer.core.instrument.Meter> meters = new ConcurrentHashMap<>();
+    private final Map<String, Meter> meters = new ConcurrentHashMap<>();
 
     public PrometheusMeterRegistry registry() {
         return registry;
@@ -82,7 +88,8 @@ public final class OperatorMetrics {
     }
 
     public void maxConcurrentReconciles(String controller, int value) {
-        gauge("controller_runtime_max_concurrent_reconciles", "controller", controller).set(value);
+        gauge("controller_runtime_max_concurrent_reconciles", "controller", controller)
+                .set(value);
     }
 
     public AtomicInteger queueDepth(String name) {
@@ -197,7 +204,10 @@ public final class OperatorMetrics {
             for (int i = 0; i < bucketsSeconds.length; i++) {
                 buckets[i] = Duration.ofNanos((long) (bucketsSeconds[i] * 1e9));
             }
-            return Timer.builder(name).tags(tags).serviceLevelObjectives(buckets).register(registry);
+            return Timer.builder(name)
+                    .tags(tags)
+                    .serviceLevelObjectives(buckets)
+                    .register(registry);
         });
     }
 

@@ -10,6 +10,7 @@ import java.util.function.BiConsumer;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
 import io.javaoperatorsdk.operator.api.reconciler.Constants;
+import io.javaoperatorsdk.operator.api.reconciler.RetryInfo;
 import io.javaoperatorsdk.operator.processing.event.Event;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 
@@ -25,9 +26,9 @@ public final class QueueMetrics implements Metrics {
     private final Map<String, Map<ResourceID, Instant>> running = new ConcurrentHashMap<>();
     /** How many resources of each namespace are queued, by controller. */
     private final Map<String, Map<String, Integer>> queuedIn = new ConcurrentHashMap<>();
+
     private final BiConsumer<String, HasMetadata> beforeSubmit;
-    private volatile BiConsumer<String, HasMetadata> missed = (controller, resource) -> {
-    };
+    private volatile BiConsumer<String, HasMetadata> missed = (controller, resource) -> {};
     /**
      * Whether the execution running on this worker started. JOSDK calls started and finished of one execution on its
      * worker; by resource alone a next execution of the same resource, handed to another worker before this one's
@@ -46,8 +47,7 @@ public final class QueueMetrics implements Metrics {
     }
 
     @Override
-    public void reconcileCustomResource(HasMetadata resource, io.javaoperatorsdk.operator.api.reconciler.RetryInfo retry,
-            Map<String, Object> metadata) {
+    public void reconcileCustomResource(HasMetadata resource, RetryInfo retry, Map<String, Object> metadata) {
         beforeSubmit.accept(controller(metadata), resource);
     }
 
@@ -102,21 +102,34 @@ public final class QueueMetrics implements Metrics {
     /** Seconds of work in progress and not yet counted in the work duration, over every running reconcile. */
     public double unfinishedWorkSeconds(String controller) {
         Instant now = clock.instant();
-        return running(controller).values().stream().mapToDouble(since -> seconds(since, now)).sum();
+        return running(controller).values().stream()
+                .mapToDouble(since -> seconds(since, now))
+                .sum();
     }
 
     /** Seconds the longest running reconcile of the controller has been running, 0 when none runs. */
     public double longestRunningSeconds(String controller) {
         Instant now = clock.instant();
-        return running(controller).values().stream().mapToDouble(since -> seconds(since, now)).max().orElse(0);
+        return running(controller).values().stream()
+                .mapToDouble(since -> seconds(since, now))
+                .max()
+                .orElse(0);
     }
 
     /** Registers the two gauges of work in progress for a controller. */
     public void measureWorkInProgress(String controller) {
-        metrics.gauge("workqueue_unfinished_work_seconds", this, q -> q.unfinishedWorkSeconds(controller), "name",
+        metrics.gauge(
+                "workqueue_unfinished_work_seconds",
+                this,
+                q -> q.unfinishedWorkSeconds(controller),
+                "name",
                 controller);
-        metrics.gauge("workqueue_longest_running_processor_seconds", this, q -> q.longestRunningSeconds(controller),
-                "name", controller);
+        metrics.gauge(
+                "workqueue_longest_running_processor_seconds",
+                this,
+                q -> q.longestRunningSeconds(controller),
+                "name",
+                controller);
     }
 
     private static double seconds(Instant since, Instant now) {
@@ -145,8 +158,11 @@ public final class QueueMetrics implements Metrics {
 
     /** A namespace's count goes when it is back to zero, so namespaces that come and go leave nothing behind. */
     private void countQueued(String controller, ResourceID id, int change) {
-        queuedIn.computeIfAbsent(controller, k -> new ConcurrentHashMap<>()).merge(id.getNamespace().orElse(""),
-                change, (count, delta) -> count + delta == 0 ? null : count + delta);
+        queuedIn.computeIfAbsent(controller, k -> new ConcurrentHashMap<>())
+                .merge(
+                        id.getNamespace().orElse(""),
+                        change,
+                        (count, delta) -> count + delta == 0 ? null : count + delta);
     }
 
     private Map<ResourceID, Instant> queue(String controller) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.WeakHashMap;
+import java.util.concurrent.TimeUnit;
 
 import io.fabric8.kubernetes.client.http.AsyncBody;
 import io.fabric8.kubernetes.client.http.HttpRequest;
@@ -26,8 +27,8 @@ public final class RestClientMetrics implements Interceptor {
     }
 
     @Override
-    public AsyncBody.Consumer<List<ByteBuffer>> consumer(AsyncBody.Consumer<List<ByteBuffer>> consumer,
-            HttpRequest request) {
+    public AsyncBody.Consumer<List<ByteBuffer>> consumer(
+            AsyncBody.Consumer<List<ByteBuffer>> consumer, HttpRequest request) {
         started.put(request, System.nanoTime());
         return consumer;
     }
@@ -35,18 +36,21 @@ public final class RestClientMetrics implements Interceptor {
     @Override
     public void after(HttpRequest request, HttpResponse<?> response, AsyncBody.Consumer<List<ByteBuffer>> consumer) {
         String method = request.method().toUpperCase(Locale.ROOT);
-        String host = request.uri().getHost() + (request.uri().getPort() > 0 ? ":" + request.uri().getPort() : "");
+        String host = request.uri().getHost()
+                + (request.uri().getPort() > 0 ? ":" + request.uri().getPort() : "");
         metrics.restRequests(Integer.toString(response.code()), method, host).increment();
         Long start = started.remove(request);
         if (start != null) {
-            metrics.restRequestDuration(method, host).record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+            metrics.restRequestDuration(method, host).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
         }
     }
 
     @Override
     public void afterConnectionFailure(HttpRequest request, Throwable failure) {
         started.remove(request);
-        String host = request.uri().getHost() + (request.uri().getPort() > 0 ? ":" + request.uri().getPort() : "");
-        metrics.restRequests("<error>", request.method().toUpperCase(Locale.ROOT), host).increment();
+        String host = request.uri().getHost()
+                + (request.uri().getPort() > 0 ? ":" + request.uri().getPort() : "");
+        metrics.restRequests("<error>", request.method().toUpperCase(Locale.ROOT), host)
+                .increment();
     }
 }

@@ -2,6 +2,7 @@ package io.kyma.operator.manager.queue;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -12,8 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * calls {@link #next} then, and the task that follows on that thread is queued in its namespace's flow and lane.
  */
 public final class PrioritizingExecutor extends ThreadPoolExecutor {
-    private record Tag(String flow, boolean canWait) {
-    }
+    private record Tag(String flow, boolean canWait) {}
 
     private final ThreadLocal<Tag> next = new ThreadLocal<>();
     private final PriorityWorkQueue queue;
@@ -65,7 +65,7 @@ public final class PrioritizingExecutor extends ThreadPoolExecutor {
         return queue.canWaitSize();
     }
 
-    private static final class Named implements java.util.concurrent.ThreadFactory {
+    private static final class Named implements ThreadFactory {
         private final AtomicInteger count = new AtomicInteger();
 
         @Override

@@ -8,15 +8,20 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntSupplier;
+import java.util.function.ObjIntConsumer;
+import java.util.function.Predicate;
 
 /**
  * The reconcile executor's queue, in two lanes: reconciles that are due, and reconciles that can wait. Due work goes
@@ -65,13 +70,13 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
     private static final class Lane {
         private final Map<String, ArrayDeque<Queued>> byFlow = new HashMap<>();
         private final ArrayDeque<String> turns = new ArrayDeque<>();
-        private final java.util.TreeSet<Queued> heads = new java.util.TreeSet<>(
-                java.util.Comparator.comparingLong(q -> q.seq));
+        private final TreeSet<Queued> heads = new TreeSet<>(Comparator.comparingLong(q -> q.seq));
         /** Told of each flow that comes to have tasks here (+1) or to have none left (-1). */
-        private final java.util.function.ObjIntConsumer<String> flowChange;
+        private final ObjIntConsumer<String> flowChange;
+
         private int size;
 
-        Lane(java.util.function.ObjIntConsumer<String> flowChange) {
+        Lane(ObjIntConsumer<String> flowChange) {
             this.flowChange = flowChange;
         }
 
@@ -106,7 +111,7 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
          * The head of the first flow in turn that {@code mayRun} lets run; the flows passed over keep their place at
          * the front. When it lets none, the head of the flow whose turn it is.
          */
-        Queued poll(java.util.function.Predicate<String> mayRun) {
+        Queued poll(Predicate<String> mayRun) {
             String flow = null;
             for (String candidate : turns) {
                 if (mayRun.test(candidate)) {
@@ -186,6 +191,7 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
      * as they change, so that a share costs no pass over the flows.
      */
     private final Map<String, Integer> active = new HashMap<>();
+
     private final Lane due = new Lane(this::activity);
     private final Lane canWait = new Lane(this::activity);
     /** Whether the last task taken was one that could wait: after an overdue one, a due one is next. */
@@ -194,6 +200,7 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
     private int workers;
     /** Workers held, by flow. */
     private final Map<String, Integer> running = new HashMap<>();
+
     private long arrivals;
 
     public PriorityWorkQueue(Clock clock, Duration maxWait) {
@@ -216,7 +223,7 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
         return locked(() -> due.flows() + canWait.flows());
     }
 
-    private int locked(java.util.function.IntSupplier read) {
+    private int locked(IntSupplier read) {
         lock.lock();
         try {
             return read.getAsInt();

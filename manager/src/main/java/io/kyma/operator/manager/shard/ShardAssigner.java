@@ -1,13 +1,17 @@
 package io.kyma.operator.manager.shard;
 
-import io.kyma.operator.common.DaemonThreads;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import org.slf4j.Logger;
@@ -26,6 +30,7 @@ import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Run;
+import io.kyma.operator.common.DaemonThreads;
 import io.kyma.operator.common.LeanCache;
 import io.kyma.operator.helmcomponent.HelmComponentForm;
 import io.kyma.operator.kyma.KymaForm;
@@ -61,9 +66,10 @@ public final class ShardAssigner implements AutoCloseable {
      */
     private final ExecutorService writer;
     /** When this replica first saw each object without a label: the others wait a resync from then, not creation. */
-    private final Map<String, Instant> unlabelledSince = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Instant> unlabelledSince = new ConcurrentHashMap<>();
     /** Objects with a label write queued, by resource and key: each is queued once however many events it has. */
-    private final java.util.Set<String> queued = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<String> queued = ConcurrentHashMap.newKeySet();
+
     private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
 
     /** @param assigned the counter of labels written, by resource */
@@ -72,8 +78,12 @@ public final class ShardAssigner implements AutoCloseable {
         this.clock = clock;
         this.shards = shards;
         this.assigned = assigned;
-        this.writer = new java.util.concurrent.ThreadPoolExecutor(WRITERS, WRITERS, 0,
-                java.util.concurrent.TimeUnit.MILLISECONDS, new PriorityWorkQueue(clock, java.time.Duration.ZERO),
+        this.writer = new ThreadPoolExecutor(
+                WRITERS,
+                WRITERS,
+                0,
+                TimeUnit.MILLISECONDS,
+                new PriorityWorkQueue(clock, Duration.ZERO),
                 DaemonThreads.named("shard-assigner"));
     }
 
@@ -82,8 +92,8 @@ public final class ShardAssigner implements AutoCloseable {
         // lean stores: anyone may give the objects they watch annotations, finalizers and owners by the megabyte
         informers.add(watch(Kyma.class, namespace, "kymas", LeanCache.store(new KymaForm())));
         informers.add(watch(Run.class, namespace, "runs", LeanCache.store(new RunForm())));
-        informers.add(watch(HelmComponent.class, namespace, "helmcomponents",
-                LeanCache.store(new HelmComponentForm())));
+        informers.add(
+                watch(HelmComponent.class, namespace, "helmcomponents", LeanCache.store(new HelmComponentForm())));
     }
 
     /** The shard of an object: its own name's for a Kyma or Run, its Kyma's for a HelmComponent. */
@@ -95,7 +105,8 @@ public final class ShardAssigner implements AutoCloseable {
     static String ownerName(HasMetadata object) {
         if (object instanceof HelmComponent component) {
             Map<String, String> labels = object.getMetadata().getLabels();
-            String kyma = labels != null && labels.get(Labels.KYMA) != null ? labels.get(Labels.KYMA)
+            String kyma = labels != null && labels.get(Labels.KYMA) != null
+                    ? labels.get(Labels.KYMA)
                     : component.getSpec() != null ? component.getSpec().getKyma() : null;
             if (kyma != null) {
                 return kyma;
@@ -104,12 +115,12 @@ public final class ShardAssigner implements AutoCloseable {
         return object.getMetadata().getName();
     }
 
-    private <R extends HasMetadata> SharedIndexInformer<R> watch(Class<R> kind, Optional<String> namespace,
-            String resource, ItemStore<R> store) {
+    private <R extends HasMetadata> SharedIndexInformer<R> watch(
+            Class<R> kind, Optional<String> namespace, String resource, ItemStore<R> store) {
         var resources = client.resources(kind);
         var selected = namespace.isPresent() ? resources.inNamespace(namespace.get()) : resources.inAnyNamespace();
-        SharedIndexInformer<R> informer = selected.withLabelSelector(Shards.unassigned())
-                .runnableInformer(RESYNC_MILLIS);
+        SharedIndexInformer<R> informer =
+                selected.withLabelSelector(Shards.unassigned()).runnableInformer(RESYNC_MILLIS);
         informer.itemStore(store);
         informer.addEventHandler(new ResourceEventHandler<R>() {
             @Override
@@ -126,14 +137,17 @@ public final class ShardAssigner implements AutoCloseable {
             private void queue(R object) {
                 String key = Cache.metaNamespaceKeyFunc(object);
                 if (queued.add(resource + "/" + key)) {
-                    writer.execute(new PriorityWorkQueue.Tagged(() -> {
-                        queued.remove(resource + "/" + key);
-                        // as it is now: gone from the selection once labelled (by any replica) or deleted
-                        R current = informer.getStore().getByKey(key);
-                        if (current != null) {
-                            label(kind, current, resource);
-                        }
-                    }, object.getMetadata().getNamespace(), false));
+                    writer.execute(new PriorityWorkQueue.Tagged(
+                            () -> {
+                                queued.remove(resource + "/" + key);
+                                // as it is now: gone from the selection once labelled (by any replica) or deleted
+                                R current = informer.getStore().getByKey(key);
+                                if (current != null) {
+                                    label(kind, current, resource);
+                                }
+                            },
+                            object.getMetadata().getNamespace(),
+                            false));
                 }
             }
 
@@ -165,8 +179,8 @@ public final class ShardAssigner implements AutoCloseable {
         if (shardOf(object) == shards.id()) {
             return true;
         }
-        Instant since = resource == null ? null
-                : unlabelledSince.get(resource + "/" + Cache.metaNamespaceKeyFunc(object));
+        Instant since =
+                resource == null ? null : unlabelledSince.get(resource + "/" + Cache.metaNamespaceKeyFunc(object));
         if (since == null) {
             String created = object.getMetadata().getCreationTimestamp();
             since = created == null ? null : Instant.parse(created);
@@ -181,13 +195,21 @@ public final class ShardAssigner implements AutoCloseable {
         String shard = Integer.toString(shardOf(object));
         try {
             // the object in hand, so that the client sends the patch without reading the object first
-            client.resources(kind).resource(object).patch(PatchContext.of(PatchType.JSON_MERGE),
-                    "{\"metadata\":{\"labels\":{\"" + Labels.SHARD + "\":\"" + shard + "\"}}}");
+            client.resources(kind)
+                    .resource(object)
+                    .patch(
+                            PatchContext.of(PatchType.JSON_MERGE),
+                            "{\"metadata\":{\"labels\":{\"" + Labels.SHARD + "\":\"" + shard + "\"}}}");
             assigned.apply(resource).increment();
         } catch (KubernetesClientException e) {
             if (e.getCode() != 404) { // deleted meanwhile: nothing to label
-                LOG.warn("{} {}/{}: could not label it for shard {} (tried again within 30 s): {}", resource,
-                        object.getMetadata().getNamespace(), object.getMetadata().getName(), shard, e.getMessage());
+                LOG.warn(
+                        "{} {}/{}: could not label it for shard {} (tried again within 30 s): {}",
+                        resource,
+                        object.getMetadata().getNamespace(),
+                        object.getMetadata().getName(),
+                        shard,
+                        e.getMessage());
             }
         }
     }

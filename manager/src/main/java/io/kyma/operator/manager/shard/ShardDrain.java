@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,7 +15,10 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.processing.event.source.filter.OnUpdateFilter;
+import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Labels;
+import io.kyma.operator.api.Run;
+import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.common.ApiFailure;
 
 /**
@@ -54,14 +58,13 @@ public final class ShardDrain {
         Responder NONE = (resource, client) -> Answer.RECONCILE;
 
         /** @param client the client to answer with, asked for only when there is something to write */
-        Answer answer(HasMetadata resource, java.util.function.Supplier<KubernetesClient> client);
+        Answer answer(HasMetadata resource, Supplier<KubernetesClient> client);
     }
 
-    private ShardDrain() {
-    }
+    private ShardDrain() {}
 
     /** The sharded replica's answer: stop at a drain, and say so once. */
-    public static Answer answer(HasMetadata resource, java.util.function.Supplier<KubernetesClient> client) {
+    public static Answer answer(HasMetadata resource, Supplier<KubernetesClient> client) {
         Optional<String> drain = state(resource);
         if (drain.isEmpty()) {
             return Answer.RECONCILE;
@@ -74,8 +77,13 @@ public final class ShardDrain {
             // Run still running, say it in their status (ShardLabels), and a running Run is reconciled up to ten
             // times a second: for those at DEBUG. A component or an ended Run has no status to say it in.
             String line = "{} {}/{}: ignoring the label {}={}, which is not a step of the hand-over";
-            Object[] args = { resource.getKind(), resource.getMetadata().getNamespace(),
-                    resource.getMetadata().getName(), Labels.SHARD_DRAIN, drain.get() };
+            Object[] args = {
+                resource.getKind(),
+                resource.getMetadata().getNamespace(),
+                resource.getMetadata().getName(),
+                Labels.SHARD_DRAIN,
+                drain.get()
+            };
             if (saidInStatus(resource)) {
                 LOG.debug(line, args);
             } else {
@@ -85,16 +93,24 @@ public final class ShardDrain {
         }
         try {
             client.get().resource(resource).patch(PatchContext.of(PatchType.JSON), acknowledge(shard(resource)));
-            LOG.debug("{} {}/{}: stopped, handed back for its move off shard {}", resource.getKind(),
-                    resource.getMetadata().getNamespace(), resource.getMetadata().getName(), shard(resource));
+            LOG.debug(
+                    "{} {}/{}: stopped, handed back for its move off shard {}",
+                    resource.getKind(),
+                    resource.getMetadata().getNamespace(),
+                    resource.getMetadata().getName(),
+                    shard(resource));
             return Answer.STOPPED;
         } catch (KubernetesClientException e) {
             if (e.getCode() == 404 || e.getCode() == 422 || ApiFailure.permanent(e)) {
                 // gone, or its labels changed meanwhile (moved, or the drain withdrawn): the next event says how
                 return Answer.STOPPED;
             }
-            LOG.info("{} {}/{}: could not answer the drain of shard {} (tried again shortly): {}", resource.getKind(),
-                    resource.getMetadata().getNamespace(), resource.getMetadata().getName(), shard(resource),
+            LOG.info(
+                    "{} {}/{}: could not answer the drain of shard {} (tried again shortly): {}",
+                    resource.getKind(),
+                    resource.getMetadata().getNamespace(),
+                    resource.getMetadata().getName(),
+                    shard(resource),
                     e.getMessage());
             return Answer.RETRY;
         }
@@ -102,12 +118,12 @@ public final class ShardDrain {
 
     /** Whether the object's status reports an unknown drain value: a Kyma's does, and a Run's until it ends. */
     private static boolean saidInStatus(HasMetadata resource) {
-        if (resource instanceof io.kyma.operator.api.Kyma) {
+        if (resource instanceof Kyma) {
             return true;
         }
-        if (resource instanceof io.kyma.operator.api.Run run) {
+        if (resource instanceof Run run) {
             var phase = run.getStatus() == null ? null : run.getStatus().getPhase();
-            return phase != io.kyma.operator.api.RunPhase.SUCCEEDED && phase != io.kyma.operator.api.RunPhase.FAILED;
+            return phase != RunPhase.SUCCEEDED && phase != RunPhase.FAILED;
         }
         return false;
     }
@@ -122,10 +138,12 @@ public final class ShardDrain {
     public static <R extends HasMetadata> OnUpdateFilter<R> updates(String finalizer) {
         return (now, before) -> {
             Long generation = before.getMetadata().getGeneration();
-            boolean newGeneration = generation == null || generation < Optional.ofNullable(now.getMetadata()
-                    .getGeneration()).orElse(generation);
-            boolean finalizerToAdd = finalizer != null && (!now.hasFinalizer(finalizer) || !before.hasFinalizer(
-                    finalizer));
+            boolean newGeneration = generation == null
+                    || generation
+                            < Optional.ofNullable(now.getMetadata().getGeneration())
+                                    .orElse(generation);
+            boolean finalizerToAdd =
+                    finalizer != null && (!now.hasFinalizer(finalizer) || !before.hasFinalizer(finalizer));
             boolean deleted = !before.isMarkedForDeletion() && now.isMarkedForDeletion();
             boolean drain = !Objects.equals(state(now), state(before));
             return newGeneration || finalizerToAdd || deleted || drain;
@@ -199,8 +217,7 @@ public final class ShardDrain {
      * @param step what to do
      * @param toAsk for {@link Step#ASK}, the members not asked yet
      */
-    record Decision(Step step, List<HasMetadata> toAsk) {
-    }
+    record Decision(Step step, List<HasMetadata> toAsk) {}
 
     /**
      * The next step for a Kyma or Run with a drain label and its components (none for a Run): the components on its
@@ -211,10 +228,13 @@ public final class ShardDrain {
             return new Decision(Step.WAIT, List.of());
         }
         String from = shard(root);
-        List<? extends HasMetadata> onShard = components.stream().filter(c -> moves(c, from)).toList();
+        List<? extends HasMetadata> onShard =
+                components.stream().filter(c -> moves(c, from)).toList();
         // a value other than the protocol's (written by hand) counts as not asked: asking overwrites it
-        List<HasMetadata> unasked = onShard.stream().filter(c -> !isStep(state(c).orElse(null)))
-                .map(c -> (HasMetadata) c).toList();
+        List<HasMetadata> unasked = onShard.stream()
+                .filter(c -> !isStep(state(c).orElse(null)))
+                .map(c -> (HasMetadata) c)
+                .toList();
         if (!unasked.isEmpty()) {
             return new Decision(Step.ASK, unasked);
         }

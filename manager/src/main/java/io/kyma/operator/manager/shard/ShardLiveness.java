@@ -33,8 +33,7 @@ public final class ShardLiveness {
      */
     public static final Duration START_BOUND = Duration.ofMinutes(5);
 
-    private ShardLiveness() {
-    }
+    private ShardLiveness() {}
 
     /**
      * The shards down: those whose Lease ran out, and those without a renewed Lease since longer than
@@ -71,10 +70,13 @@ public final class ShardLiveness {
     public static Set<Integer> held(Map<Integer, Lease> leases, Instant now) {
         Set<Integer> held = new TreeSet<>();
         leases.forEach((shard, lease) -> {
-            boolean named = lease != null && lease.getSpec() != null && lease.getSpec().getHolderIdentity() != null
+            boolean named = lease != null
+                    && lease.getSpec() != null
+                    && lease.getSpec().getHolderIdentity() != null
                     && !lease.getSpec().getHolderIdentity().isEmpty()
                     && !lease.getSpec().getHolderIdentity().startsWith(MOVER_PREFIX);
-            if (named && expiry(lease).filter(e -> now.isBefore(e.minus(MARGIN))).isPresent()) {
+            if (named
+                    && expiry(lease).filter(e -> now.isBefore(e.minus(MARGIN))).isPresent()) {
                 held.add(shard);
             }
         });
@@ -82,11 +84,14 @@ public final class ShardLiveness {
     }
 
     private static Optional<Instant> expiry(Lease lease) {
-        if (lease == null || lease.getSpec() == null || lease.getSpec().getRenewTime() == null
+        if (lease == null
+                || lease.getSpec() == null
+                || lease.getSpec().getRenewTime() == null
                 || lease.getSpec().getLeaseDurationSeconds() == null) {
             return Optional.empty();
         }
         Instant renewed = lease.getSpec().getRenewTime().toInstant();
-        return Optional.of(renewed.plusSeconds(lease.getSpec().getLeaseDurationSeconds()).plus(MARGIN));
+        return Optional.of(
+                renewed.plusSeconds(lease.getSpec().getLeaseDurationSeconds()).plus(MARGIN));
     }
 }

@@ -1,12 +1,18 @@
 package io.kyma.operator.manager.shard;
 
-import io.kyma.operator.common.DaemonThreads;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -27,6 +33,7 @@ import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Run;
+import io.kyma.operator.common.DaemonThreads;
 import io.micrometer.core.instrument.Counter;
 
 /**
@@ -55,16 +62,18 @@ public final class ShardMover implements AutoCloseable {
     private final Function<String, Counter> moved;
     private final ShardRebalancer rebalancer;
     /** How often the mover looks at the shards' Leases. */
-    public static final java.time.Duration CHECK = java.time.Duration.ofSeconds(2);
+    public static final Duration CHECK = Duration.ofSeconds(2);
     /** The most labels of shards beyond --shards that one look moves; the rest wait for the next look. */
     static final int GONE_LABELS = 64;
     /** How often to look for objects of shards beyond --shards: a list of every kind, so not at every check. */
-    static final java.time.Duration GONE_CHECK = java.time.Duration.ofSeconds(30);
-    private java.time.Instant lookedForGone;
+    static final Duration GONE_CHECK = Duration.ofSeconds(30);
+
+    private Instant lookedForGone;
     /** Shards of the fleet seen without a Lease, or with one never renewed, since when: see {@link ShardLiveness}. */
-    private final Map<Integer, java.time.Instant> unrenewedSince = new HashMap<>();
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
-            DaemonThreads.named("shard-mover"));
+    private final Map<Integer, Instant> unrenewedSince = new HashMap<>();
+
+    private final ScheduledExecutorService timer =
+            Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("shard-mover"));
 
     /**
      * @param leasePrefix the leader-election id; shard i's Lease is {@code <prefix>-shard-<i>}
@@ -72,8 +81,15 @@ public final class ShardMover implements AutoCloseable {
      * @param moved the counter of objects moved, by resource
      * @param drains the counter of drains asked for, by resource
      */
-    public ShardMover(KubernetesClient client, Shards shards, String leasePrefix, String leaseNamespace,
-            Optional<String> namespace, Clock clock, BooleanSupplier leading, Function<String, Counter> moved,
+    public ShardMover(
+            KubernetesClient client,
+            Shards shards,
+            String leasePrefix,
+            String leaseNamespace,
+            Optional<String> namespace,
+            Clock clock,
+            BooleanSupplier leading,
+            Function<String, Counter> moved,
             Function<String, Counter> drains) {
         this.client = client;
         this.shards = shards;
@@ -87,16 +103,22 @@ public final class ShardMover implements AutoCloseable {
     }
 
     public void start() {
-        timer.scheduleWithFixedDelay(() -> {
-            try {
-                Map<Integer, Lease> leases = leases();
-                moveOnce(leases);
-                rebalanceOnce(leases);
-            } catch (RuntimeException e) {
-                LOG.warn("could not check or move the shards' objects (tried again in {} s): {}", CHECK.toSeconds(),
-                        e.toString());
-            }
-        }, CHECK.toMillis(), CHECK.toMillis(), TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        Map<Integer, Lease> leases = leases();
+                        moveOnce(leases);
+                        rebalanceOnce(leases);
+                    } catch (RuntimeException e) {
+                        LOG.warn(
+                                "could not check or move the shards' objects (tried again in {} s): {}",
+                                CHECK.toSeconds(),
+                                e.toString());
+                    }
+                },
+                CHECK.toMillis(),
+                CHECK.toMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
     /** One look at the shards' Leases, moving what a dead shard holds; the number of objects moved. */
@@ -117,7 +139,10 @@ public final class ShardMover implements AutoCloseable {
     private Map<Integer, Lease> leases() {
         Map<Integer, Lease> leases = new HashMap<>();
         for (int shard = 0; shard < shards.count(); shard++) {
-            Lease lease = client.leases().inNamespace(leaseNamespace).withName(leaseName(shard)).get();
+            Lease lease = client.leases()
+                    .inNamespace(leaseNamespace)
+                    .withName(leaseName(shard))
+                    .get();
             if (lease != null) {
                 leases.put(shard, lease);
             }
@@ -154,7 +179,7 @@ public final class ShardMover implements AutoCloseable {
         List<Integer> live = alive.get();
         Set<Integer> dead = dead(leases);
         // each label to move off, with the Lease of its shard as read (null: none, or not a shard number)
-        Map<String, Lease> from = new java.util.TreeMap<>();
+        Map<String, Lease> from = new TreeMap<>();
         dead.forEach(shard -> from.put(Integer.toString(shard), leases.get(shard)));
         if (lookedForGone == null || !clock.instant().isBefore(lookedForGone.plus(GONE_CHECK))) {
             lookedForGone = clock.instant();
@@ -163,7 +188,7 @@ public final class ShardMover implements AutoCloseable {
         int count = 0;
         for (Map.Entry<String, Lease> shard : from.entrySet()) {
             Optional<Claim> claim = Optional.empty();
-            java.util.OptionalInt number = Shards.number(shard.getKey());
+            OptionalInt number = Shards.number(shard.getKey());
             // A Lease is created only for a shard of this fleet; beyond --shards only one that exists is held, so a
             // label written by hand cannot make the mover create Leases.
             if (number.isPresent() && (number.getAsInt() < shards.count() || shard.getValue() != null)) {
@@ -171,7 +196,8 @@ public final class ShardMover implements AutoCloseable {
                 // while the objects move keeps one from taking it halfway, and fails if one took it already.
                 claim = claim(number.getAsInt(), shard.getValue());
                 if (claim.isEmpty()) {
-                    LOG.info("shard {} was taken by a replica since its Lease was read: its objects stay",
+                    LOG.info(
+                            "shard {} was taken by a replica since its Lease was read: its objects stay",
                             shard.getKey());
                     continue;
                 }
@@ -198,25 +224,32 @@ public final class ShardMover implements AutoCloseable {
         for (int shard = 0; shard < shards.count(); shard++) {
             existing[shard] = Integer.toString(shard);
         }
-        Set<String> labels = new java.util.TreeSet<>();
-        Set<String> others = new java.util.TreeSet<>();
+        Set<String> labels = new TreeSet<>();
+        Set<String> others = new TreeSet<>();
         for (Class<? extends HasMetadata> kind : List.of(HelmComponent.class, Run.class, Kyma.class)) {
             labelsBeyond(kind, existing, labels, others);
         }
         labels.addAll(others);
-        Map<String, Lease> gone = new java.util.TreeMap<>();
+        Map<String, Lease> gone = new TreeMap<>();
         for (String label : labels) {
             if (Shards.number(label).isEmpty()) {
                 gone.put(label, null);
                 continue;
             }
             int shard = Shards.number(label).getAsInt();
-            Lease lease = client.leases().inNamespace(leaseNamespace).withName(leaseName(shard)).get();
-            if (lease == null || !ShardLiveness.dead(Map.of(shard, lease), clock.instant()).isEmpty()) {
+            Lease lease = client.leases()
+                    .inNamespace(leaseNamespace)
+                    .withName(leaseName(shard))
+                    .get();
+            if (lease == null
+                    || !ShardLiveness.dead(Map.of(shard, lease), clock.instant())
+                            .isEmpty()) {
                 gone.put(label, lease);
             } else {
-                LOG.info("shard {} is beyond --shards {} but its Lease is held: its objects move once it runs out",
-                        shard, shards.count());
+                LOG.info(
+                        "shard {} is beyond --shards {} but its Lease is held: its objects move once it runs out",
+                        shard,
+                        shards.count());
             }
         }
         return gone;
@@ -228,14 +261,14 @@ public final class ShardMover implements AutoCloseable {
      * other, which only a hand can have written, to {@code others}, up to {@link #GONE_LABELS}, so that such labels
      * cannot crowd out the shards of a lowered count.
      */
-    private <R extends HasMetadata> void labelsBeyond(Class<R> kind, String[] existing, Set<String> shards,
-            Set<String> others) {
+    private <R extends HasMetadata> void labelsBeyond(
+            Class<R> kind, String[] existing, Set<String> shards, Set<String> others) {
         // From the API server's watch cache (resourceVersion 0), which answers a selective list from memory: paged
         // from etcd, the API server would read every object to fill a page of the few that match. What it returns
         // is what waits to be moved, which each look moves; it is read an object at a time, since anyone may write
         // the label on objects of any size.
-        String selector = Labels.SHARD + (existing.length == 0 ? ""
-                : "," + Labels.SHARD + " notin (" + String.join(",", existing) + ")");
+        String selector = Labels.SHARD
+                + (existing.length == 0 ? "" : "," + Labels.SHARD + " notin (" + String.join(",", existing) + ")");
         StreamedList.each(client, kind, namespace, selector, StreamedList.Source.WATCH_CACHE, object -> {
             String label = object.getMetadata().getLabels().get(Labels.SHARD);
             if (fleetShard(label)) {
@@ -256,18 +289,34 @@ public final class ShardMover implements AutoCloseable {
      * none), which the API server refuses if a replica took the shard since. Empty if refused.
      */
     Optional<Claim> claim(int shard, Lease seen) {
-        java.time.ZonedDateTime now = java.time.ZonedDateTime.ofInstant(clock.instant(), java.time.ZoneOffset.UTC);
-        Lease claimed = seen != null ? new LeaseBuilder(seen).editOrNewSpec()
-                .withHolderIdentity(ShardLiveness.MOVER_PREFIX + shards.id()).withAcquireTime(now).withRenewTime(now)
-                .withLeaseDurationSeconds(CLAIM_SECONDS).endSpec().build()
-                : new LeaseBuilder().withNewMetadata().withName(leaseName(shard)).withNamespace(leaseNamespace)
-                        .endMetadata().withNewSpec().withHolderIdentity(ShardLiveness.MOVER_PREFIX + shards.id())
-                        .withAcquireTime(now).withRenewTime(now).withLeaseDurationSeconds(CLAIM_SECONDS).endSpec()
+        ZonedDateTime now = ZonedDateTime.ofInstant(clock.instant(), ZoneOffset.UTC);
+        Lease claimed = seen != null
+                ? new LeaseBuilder(seen)
+                        .editOrNewSpec()
+                        .withHolderIdentity(ShardLiveness.MOVER_PREFIX + shards.id())
+                        .withAcquireTime(now)
+                        .withRenewTime(now)
+                        .withLeaseDurationSeconds(CLAIM_SECONDS)
+                        .endSpec()
+                        .build()
+                : new LeaseBuilder()
+                        .withNewMetadata()
+                        .withName(leaseName(shard))
+                        .withNamespace(leaseNamespace)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withHolderIdentity(ShardLiveness.MOVER_PREFIX + shards.id())
+                        .withAcquireTime(now)
+                        .withRenewTime(now)
+                        .withLeaseDurationSeconds(CLAIM_SECONDS)
+                        .endSpec()
                         .build();
         try {
             var leases = client.leases().inNamespace(leaseNamespace);
-            return Optional.of(new Claim(seen != null ? leases.resource(claimed).update()
-                    : leases.resource(claimed).create()));
+            return Optional.of(new Claim(
+                    seen != null
+                            ? leases.resource(claimed).update()
+                            : leases.resource(claimed).create()));
         } catch (KubernetesClientException e) {
             LOG.debug("shard {}: its Lease changed since it was read ({})", shard, e.getMessage());
             return Optional.empty();
@@ -287,18 +336,25 @@ public final class ShardMover implements AutoCloseable {
 
         /** Renews the hold when a third of it has passed; false if the Lease was taken from the mover. */
         boolean renewIfDue() {
-            java.time.Instant renewed = lease.getSpec().getRenewTime().toInstant();
+            Instant renewed = lease.getSpec().getRenewTime().toInstant();
             if (clock.instant().isBefore(renewed.plusSeconds(CLAIM_SECONDS / 3))) {
                 return true;
             }
             try {
-                lease = client.leases().inNamespace(leaseNamespace).resource(new LeaseBuilder(lease).editSpec()
-                        .withRenewTime(java.time.ZonedDateTime.ofInstant(clock.instant(), java.time.ZoneOffset.UTC))
-                        .endSpec().build()).update();
+                lease = client.leases()
+                        .inNamespace(leaseNamespace)
+                        .resource(new LeaseBuilder(lease)
+                                .editSpec()
+                                .withRenewTime(ZonedDateTime.ofInstant(clock.instant(), ZoneOffset.UTC))
+                                .endSpec()
+                                .build())
+                        .update();
                 return true;
             } catch (KubernetesClientException e) {
-                LOG.warn("lost the hold on Lease {} while moving its objects; the rest stay: {}",
-                        lease.getMetadata().getName(), e.getMessage());
+                LOG.warn(
+                        "lost the hold on Lease {} while moving its objects; the rest stay: {}",
+                        lease.getMetadata().getName(),
+                        e.getMessage());
                 return false;
             }
         }
@@ -306,10 +362,18 @@ public final class ShardMover implements AutoCloseable {
         /** Gives the Lease up, so that a replica of the shard can take it at once. */
         void release() {
             try {
-                client.leases().inNamespace(leaseNamespace).resource(new LeaseBuilder(lease).editSpec()
-                        .withHolderIdentity("").endSpec().build()).update();
+                client.leases()
+                        .inNamespace(leaseNamespace)
+                        .resource(new LeaseBuilder(lease)
+                                .editSpec()
+                                .withHolderIdentity("")
+                                .endSpec()
+                                .build())
+                        .update();
             } catch (KubernetesClientException e) {
-                LOG.debug("Lease {} not given up ({}); it runs out by itself", lease.getMetadata().getName(),
+                LOG.debug(
+                        "Lease {} not given up ({}); it runs out by itself",
+                        lease.getMetadata().getName(),
                         e.getMessage());
             }
         }
@@ -320,9 +384,9 @@ public final class ShardMover implements AutoCloseable {
         return Shards.number(label).isPresent() && Shards.number(label).getAsInt() < Shards.MAX;
     }
 
-    private <R extends HasMetadata> int move(Class<R> kind, String resource, String from, List<Integer> live,
-            BooleanSupplier held) {
-        int[] count = { 0 };
+    private <R extends HasMetadata> int move(
+            Class<R> kind, String resource, String from, List<Integer> live, BooleanSupplier held) {
+        int[] count = {0};
         // Every object of a dead shard: from etcd, a page at a time. A label no fleet has (written by hand, on a few
         // objects): from the watch cache, which answers such a selective list from memory, where paged from etcd it
         // would read the kind's whole collection to fill each page.
@@ -342,8 +406,8 @@ public final class ShardMover implements AutoCloseable {
         return count[0];
     }
 
-    private <R extends HasMetadata> boolean moveOne(Class<R> kind, String resource, R object, String from,
-            List<Integer> live) {
+    private <R extends HasMetadata> boolean moveOne(
+            Class<R> kind, String resource, R object, String from, List<Integer> live) {
         String ns = object.getMetadata().getNamespace();
         int to = Shards.moveTo(ns, ShardAssigner.ownerName(object), live);
         // only if it is still on the dead shard: a test-and-replace patch fails on any other value
@@ -351,15 +415,19 @@ public final class ShardMover implements AutoCloseable {
                 + "\",\"value\":\"" + from + "\"},{\"op\":\"replace\",\"path\":\"/metadata/labels/"
                 + Labels.SHARD.replace("/", "~1") + "\",\"value\":\"" + to + "\"}"
                 // a hand-over the dead shard was asked for ends with the move
-                + (ShardDrain.state(object).isPresent() ? ",{\"op\":\"remove\",\"path\":\"/metadata/labels/"
-                        + Labels.SHARD_DRAIN.replace("/", "~1") + "\"}" : "") + "]";
+                + (ShardDrain.state(object).isPresent()
+                        ? ",{\"op\":\"remove\",\"path\":\"/metadata/labels/" + Labels.SHARD_DRAIN.replace("/", "~1")
+                                + "\"}"
+                        : "")
+                + "]";
         try {
             // the object in hand: the patch goes out without a read of the object first
             client.resources(kind).resource(object).patch(PatchContext.of(PatchType.JSON), patch);
             moved.apply(resource).increment();
             return true;
         } catch (KubernetesClientException e) {
-            LOG.debug("{} {}/{} not moved: {}", resource, ns, object.getMetadata().getName(), e.getMessage());
+            LOG.debug(
+                    "{} {}/{} not moved: {}", resource, ns, object.getMetadata().getName(), e.getMessage());
             return false;
         }
     }

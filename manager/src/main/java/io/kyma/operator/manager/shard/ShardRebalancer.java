@@ -9,7 +9,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Random;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import org.slf4j.Logger;
@@ -57,15 +60,21 @@ final class ShardRebalancer {
     private final Clock clock;
     private final Function<String, Counter> drains;
     private final Function<String, Counter> moves;
-    private final java.util.Random random = new java.util.Random();
+    private final Random random = new Random();
     /** Components found with a drain no hand-over stands behind at the last check (a sample). */
     private Set<String> orphansSeen = Set.of();
+
     private Instant scanned;
     /** The shards held at the last look that read every object, or null if the last look stopped early. */
     private Set<Integer> scannedFor;
 
-    ShardRebalancer(KubernetesClient client, Shards shards, Optional<String> namespace, Clock clock,
-            Function<String, Counter> drains, Function<String, Counter> moves) {
+    ShardRebalancer(
+            KubernetesClient client,
+            Shards shards,
+            Optional<String> namespace,
+            Clock clock,
+            Function<String, Counter> drains,
+            Function<String, Counter> moves) {
         this.client = client;
         this.shards = shards;
         this.namespace = namespace;
@@ -81,8 +90,8 @@ final class ShardRebalancer {
      * @return the objects moved
      */
     int rebalance(Set<Integer> held) {
-        int[] moved = { 0 };
-        int[] draining = { 0 };
+        int[] moved = {0};
+        int[] draining = {0};
         // Only the protocol's values: anyone may write the label, and another value is no hand-over. Every check:
         // from the API server's watch cache, which answers such a selective list from memory, an object at a time.
         // Anyone may also write those values, on any number of objects: each check takes the next step of at most
@@ -93,7 +102,8 @@ final class ShardRebalancer {
         String selector = Labels.SHARD_DRAIN + " in (" + ShardDrain.REQUESTED + "," + ShardDrain.DRAINED + ")";
         List<HasMetadata> batch = sample(List.of(Run.class, Kyma.class), selector, root -> root, root -> {
             if (root instanceof Kyma) {
-                kymasDraining.add(root.getMetadata().getNamespace() + "/" + root.getMetadata().getName());
+                kymasDraining.add(root.getMetadata().getNamespace() + "/"
+                        + root.getMetadata().getName());
             }
             if (!atHome(root)) {
                 draining[0]++;
@@ -112,9 +122,14 @@ final class ShardRebalancer {
                     break;
                 }
                 // every object of the kind: paged from etcd, so that the look holds one page at a time
-                complete &= StreamedList.each(client, kind, namespace, Labels.SHARD + "," + Labels.SHARD_DRAIN
-                        + " notin (" + ShardDrain.REQUESTED + "," + ShardDrain.DRAINED + ")",
-                        StreamedList.Source.PAGES, root -> {
+                complete &= StreamedList.each(
+                        client,
+                        kind,
+                        namespace,
+                        Labels.SHARD + "," + Labels.SHARD_DRAIN + " notin (" + ShardDrain.REQUESTED + ","
+                                + ShardDrain.DRAINED + ")",
+                        StreamedList.Source.PAGES,
+                        root -> {
                             if (start(root, held)) {
                                 draining[0]++;
                             }
@@ -147,8 +162,9 @@ final class ShardRebalancer {
         Function<HasMetadata, String> orphan = c -> {
             String owner = c.getMetadata().getLabels().get(Labels.KYMA);
             String ns = c.getMetadata().getNamespace();
-            return owner != null && kymasDraining.contains(ns + "/" + owner) ? null : ns + "/" + c.getMetadata()
-                    .getName();
+            return owner != null && kymasDraining.contains(ns + "/" + owner)
+                    ? null
+                    : ns + "/" + c.getMetadata().getName();
         };
         List<String> sample = sample(List.of(HelmComponent.class), selector, orphan, c -> {
             String key = orphan.apply(c);
@@ -160,8 +176,11 @@ final class ShardRebalancer {
         for (HasMetadata component : again) {
             String value = component.getMetadata().getLabels().get(Labels.SHARD_DRAIN);
             if (patch(component, ShardDrain.withdraw(value))) {
-                LOG.info("HelmComponent {}/{}: took back the label {}={}, which no hand-over of its Kyma stands behind",
-                        component.getMetadata().getNamespace(), component.getMetadata().getName(), Labels.SHARD_DRAIN,
+                LOG.info(
+                        "HelmComponent {}/{}: took back the label {}={}, which no hand-over of its Kyma stands behind",
+                        component.getMetadata().getNamespace(),
+                        component.getMetadata().getName(),
+                        Labels.SHARD_DRAIN,
                         value);
             }
         }
@@ -172,8 +191,11 @@ final class ShardRebalancer {
      * returns null for the others), shared fairly between namespaces ({@link FairSample}): the list is read a second
      * time only when more than that many were kept. {@code seen} is called for every object of the first read.
      */
-    private <T> List<T> sample(List<Class<? extends HasMetadata>> kinds, String selector,
-            Function<HasMetadata, T> pick, java.util.function.Consumer<HasMetadata> seen) {
+    private <T> List<T> sample(
+            List<Class<? extends HasMetadata>> kinds,
+            String selector,
+            Function<HasMetadata, T> pick,
+            Consumer<HasMetadata> seen) {
         Map<String, Integer> counts = new HashMap<>();
         List<T> first = new ArrayList<>();
         for (Class<? extends HasMetadata> kind : kinds) {
@@ -207,9 +229,12 @@ final class ShardRebalancer {
 
     /** Whether the object's shard label names the shard it belongs on. */
     private boolean atHome(HasMetadata root) {
-        java.util.OptionalInt on = Shards.number(ShardDrain.shard(root));
-        return on.isPresent() && on.getAsInt() == shards.of(root.getMetadata().getNamespace(),
-                root.getMetadata().getName());
+        OptionalInt on = Shards.number(ShardDrain.shard(root));
+        return on.isPresent()
+                && on.getAsInt()
+                        == shards.of(
+                                root.getMetadata().getNamespace(),
+                                root.getMetadata().getName());
     }
 
     /** Asks the replica of the object's shard to let it go, if it sits off its own shard and both replicas run. */
@@ -218,17 +243,25 @@ final class ShardRebalancer {
         if (root.getMetadata().getDeletionTimestamp() != null || !shards.exists(from)) {
             return false; // being deleted, or not one of the shards (the mover takes those)
         }
-        int own = shards.of(root.getMetadata().getNamespace(), root.getMetadata().getName());
+        int own =
+                shards.of(root.getMetadata().getNamespace(), root.getMetadata().getName());
         if (own == Integer.parseInt(from) || !held.contains(own) || !held.contains(Integer.parseInt(from))) {
             return false;
         }
-        LOG.info("{} {}/{} belongs on shard {}: asking shard {} to hand it over", root.getKind(),
-                root.getMetadata().getNamespace(), root.getMetadata().getName(), own, from);
+        LOG.info(
+                "{} {}/{} belongs on shard {}: asking shard {} to hand it over",
+                root.getKind(),
+                root.getMetadata().getNamespace(),
+                root.getMetadata().getName(),
+                own,
+                from);
         if (!ask(root, from)) {
             return false; // its components are asked only once the Kyma is: a drain on them alone would be taken back
         }
         if (root instanceof Kyma) {
-            components(root, true).stream().filter(c -> ShardDrain.moves(c, from)).forEach(c -> ask(c, from));
+            components(root, true).stream()
+                    .filter(c -> ShardDrain.moves(c, from))
+                    .forEach(c -> ask(c, from));
         }
         return true;
     }
@@ -237,13 +270,16 @@ final class ShardRebalancer {
     private int finish(HasMetadata root, Set<Integer> held) {
         // the components only once the Kyma has answered: until then there is nothing to decide on them
         List<HasMetadata> components = root instanceof Kyma
-                && ShardDrain.DRAINED.equals(ShardDrain.state(root).orElse(null)) ? components(root, false) : List.of();
+                        && ShardDrain.DRAINED.equals(ShardDrain.state(root).orElse(null))
+                ? components(root, false)
+                : List.of();
         ShardDrain.Decision decision = ShardDrain.decide(root, components);
         String from = ShardDrain.shard(root);
         switch (decision.step()) {
             case ASK -> decision.toAsk().forEach(c -> ask(c, from));
             case HAND_OVER -> {
-                int own = shards.of(root.getMetadata().getNamespace(), root.getMetadata().getName());
+                int own = shards.of(
+                        root.getMetadata().getNamespace(), root.getMetadata().getName());
                 // its own shard went down meanwhile: it stays where it is, and only the drain ends
                 String to = held.contains(own) ? Integer.toString(own) : from;
                 int moved = 0;
@@ -259,9 +295,14 @@ final class ShardRebalancer {
                 // component went, so that none is left drained behind it (the next check moves the rest first)
                 if (all && handOver(root, from, to)) {
                     moved++;
-                    LOG.info("{} {}/{}{}: moved from shard {} to shard {}", root.getKind(),
-                            root.getMetadata().getNamespace(), root.getMetadata().getName(),
-                            components.isEmpty() ? "" : " and its components", from, to);
+                    LOG.info(
+                            "{} {}/{}{}: moved from shard {} to shard {}",
+                            root.getKind(),
+                            root.getMetadata().getNamespace(),
+                            root.getMetadata().getName(),
+                            components.isEmpty() ? "" : " and its components",
+                            from,
+                            to);
                 }
                 return to.equals(from) ? 0 : moved;
             }
@@ -295,8 +336,12 @@ final class ShardRebalancer {
             client.resource(object).patch(PatchContext.of(PatchType.JSON), patch);
             return true;
         } catch (KubernetesClientException e) {
-            LOG.debug("{} {}/{}: not written ({}), looked at again", object.getKind(),
-                    object.getMetadata().getNamespace(), object.getMetadata().getName(), e.getMessage());
+            LOG.debug(
+                    "{} {}/{}: not written ({}), looked at again",
+                    object.getKind(),
+                    object.getMetadata().getNamespace(),
+                    object.getMetadata().getName(),
+                    e.getMessage());
             return false;
         }
     }
@@ -308,9 +353,13 @@ final class ShardRebalancer {
      */
     private List<HasMetadata> components(HasMetadata kyma, boolean fromCache) {
         List<HasMetadata> components = new ArrayList<>();
-        StreamedList.each(client, HelmComponent.class, Optional.of(kyma.getMetadata().getNamespace()),
+        StreamedList.each(
+                client,
+                HelmComponent.class,
+                Optional.of(kyma.getMetadata().getNamespace()),
                 Labels.KYMA + "=" + kyma.getMetadata().getName(),
-                fromCache ? StreamedList.Source.WATCH_CACHE : StreamedList.Source.PAGES, components::add);
+                fromCache ? StreamedList.Source.WATCH_CACHE : StreamedList.Source.PAGES,
+                components::add);
         return components;
     }
 

@@ -1,6 +1,9 @@
 package io.kyma.operator.manager.shard;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.OptionalInt;
+import java.util.stream.IntStream;
 
 import io.kyma.operator.api.Labels;
 
@@ -33,14 +36,15 @@ public record Shards(int count, int id) {
      * or leading zeros, of at most nine digits. Anyone who may edit an object may write the label, and {@code "07"}
      * or {@code "+7"} would be selected by no replica's informer ({@code shard=7}): such values name no shard.
      */
-    public static java.util.OptionalInt number(String label) {
-        return label != null && label.matches("0|[1-9][0-9]{0,8}") ? java.util.OptionalInt.of(Integer.parseInt(label))
-                : java.util.OptionalInt.empty();
+    public static OptionalInt number(String label) {
+        return label != null && label.matches("0|[1-9][0-9]{0,8}")
+                ? OptionalInt.of(Integer.parseInt(label))
+                : OptionalInt.empty();
     }
 
     /** Whether the label value names one of this fleet's shards, 0 to {@code count - 1}. */
     public boolean exists(String label) {
-        java.util.OptionalInt shard = number(label);
+        OptionalInt shard = number(label);
         return shard.isPresent() && shard.getAsInt() < count;
     }
 
@@ -60,7 +64,7 @@ public record Shards(int count, int id) {
      * one in {@code count}; a hash modulo the count would move almost all of them.
      */
     public int of(String namespace, String name) {
-        return moveTo(namespace, name, java.util.stream.IntStream.range(0, count).boxed().toList());
+        return moveTo(namespace, name, IntStream.range(0, count).boxed().toList());
     }
 
     /**
@@ -68,7 +72,7 @@ public record Shards(int count, int id) {
      * (rendezvous hashing), so that the objects of a dead shard spread over the live ones and nothing else moves, and
      * an object whose own shard is live stays there.
      */
-    public static int moveTo(String namespace, String name, java.util.Collection<Integer> live) {
+    public static int moveTo(String namespace, String name, Collection<Integer> live) {
         long key = Integer.toUnsignedLong(fnv(namespace + "/" + name));
         int best = -1;
         long bestScore = 0;

@@ -51,23 +51,23 @@ import io.kyma.operator.common.LeanCache;
 final class StreamedList {
     /** Where a list is read from. */
     enum Source {
-        WATCH_CACHE, PAGES
+        WATCH_CACHE,
+        PAGES
     }
 
     /** Objects per page from etcd. */
     static final int PAGE = 500;
+
     private static final long TIMEOUT_SECONDS = 60;
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
             .addMixIn(ObjectMeta.class, SkippedMetadata.class);
 
     /** What is skipped unread of an object's metadata: the mover reads neither. */
-    @JsonIgnoreProperties({ "managedFields", "annotations" })
-    private abstract static class SkippedMetadata {
-    }
+    @JsonIgnoreProperties({"managedFields", "annotations"})
+    private abstract static class SkippedMetadata {}
 
-    private StreamedList() {
-    }
+    private StreamedList() {}
 
     /**
      * Hands a lean copy of each object of {@code kind} that {@code labelSelector} selects to {@code each}, until it
@@ -76,17 +76,24 @@ final class StreamedList {
      * @param namespace the namespace to list in; empty for all
      * @return whether the list was read to its end
      */
-    static <R extends HasMetadata> boolean each(KubernetesClient client, Class<R> kind, Optional<String> namespace,
-            String labelSelector, Source source, Predicate<? super R> each) {
+    static <R extends HasMetadata> boolean each(
+            KubernetesClient client,
+            Class<R> kind,
+            Optional<String> namespace,
+            String labelSelector,
+            Source source,
+            Predicate<? super R> each) {
         if (source == Source.WATCH_CACHE) {
-            return get(client, kind, url(client, kind, namespace, labelSelector) + "&resourceVersion=0",
-                    body -> read(body, kind, each, token -> {
-                    }));
+            return get(
+                    client,
+                    kind,
+                    url(client, kind, namespace, labelSelector) + "&resourceVersion=0",
+                    body -> read(body, kind, each, token -> {}));
         }
         String next = null;
         do {
             List<R> page = new ArrayList<>();
-            String[] onward = { null };
+            String[] onward = {null};
             String url = url(client, kind, namespace, labelSelector) + "&limit=" + PAGE
                     + (next == null ? "" : "&continue=" + URLEncoder.encode(next, StandardCharsets.UTF_8));
             try {
@@ -111,11 +118,12 @@ final class StreamedList {
     }
 
     /** The list request, its answer read by {@code reader}; an answer other than a list is an exception. */
-    private static boolean get(KubernetesClient client, Class<? extends HasMetadata> kind, String url,
-            BodyReader reader) {
-        HttpRequest request = client.getHttpClient().newHttpRequestBuilder().uri(url).build();
-        CompletableFuture<HttpResponse<InputStream>> sent = client.getHttpClient().sendAsync(request,
-                InputStream.class);
+    private static boolean get(
+            KubernetesClient client, Class<? extends HasMetadata> kind, String url, BodyReader reader) {
+        HttpRequest request =
+                client.getHttpClient().newHttpRequestBuilder().uri(url).build();
+        CompletableFuture<HttpResponse<InputStream>> sent =
+                client.getHttpClient().sendAsync(request, InputStream.class);
         HttpResponse<InputStream> response;
         try {
             response = sent.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -132,11 +140,16 @@ final class StreamedList {
                 JsonNode status = MAPPER.readTree(body.readNBytes(64 * 1024));
                 String message = status == null ? "" : status.path("message").asText("");
                 if (response.code() == 410) {
-                    throw new Expired(status == null ? null : status.path("metadata").path("continue").asText(null),
+                    throw new Expired(
+                            status == null
+                                    ? null
+                                    : status.path("metadata").path("continue").asText(null),
                             message);
                 }
-                throw new KubernetesClientException("cannot list " + HasMetadata.getPlural(kind) + ": HTTP "
-                        + response.code() + " " + message, response.code(), null);
+                throw new KubernetesClientException(
+                        "cannot list " + HasMetadata.getPlural(kind) + ": HTTP " + response.code() + " " + message,
+                        response.code(),
+                        null);
             }
             return reader.read(body);
         } catch (IOException e) {
@@ -148,8 +161,9 @@ final class StreamedList {
      * Reads {@code {"metadata": {"continue": ...}, "items": [ ... ]}} one item at a time, each handed on as a lean
      * copy; every other field is skipped.
      */
-    static <R extends HasMetadata> boolean read(InputStream body, Class<R> kind, Predicate<? super R> each,
-            Consumer<String> continueToken) throws IOException {
+    static <R extends HasMetadata> boolean read(
+            InputStream body, Class<R> kind, Predicate<? super R> each, Consumer<String> continueToken)
+            throws IOException {
         ObjectReader reader = MAPPER.readerFor(kind);
         try (JsonParser parser = MAPPER.getFactory().createParser(body)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
@@ -201,10 +215,15 @@ final class StreamedList {
                 }
             });
         }
-        copy.setMetadata(new ObjectMetaBuilder().withName(meta.getName()).withNamespace(meta.getNamespace())
-                .withUid(meta.getUid()).withResourceVersion(meta.getResourceVersion())
-                .withGeneration(meta.getGeneration()).withLabels(labels)
-                .withCreationTimestamp(meta.getCreationTimestamp()).withDeletionTimestamp(meta.getDeletionTimestamp())
+        copy.setMetadata(new ObjectMetaBuilder()
+                .withName(meta.getName())
+                .withNamespace(meta.getNamespace())
+                .withUid(meta.getUid())
+                .withResourceVersion(meta.getResourceVersion())
+                .withGeneration(meta.getGeneration())
+                .withLabels(labels)
+                .withCreationTimestamp(meta.getCreationTimestamp())
+                .withDeletionTimestamp(meta.getDeletionTimestamp())
                 .build());
         if (object instanceof HelmComponent component && component.getSpec() != null) {
             HelmComponentSpec spec = new HelmComponentSpec();
@@ -214,7 +233,10 @@ final class StreamedList {
         return copy;
     }
 
-    private static String url(KubernetesClient client, Class<? extends HasMetadata> kind, Optional<String> namespace,
+    private static String url(
+            KubernetesClient client,
+            Class<? extends HasMetadata> kind,
+            Optional<String> namespace,
             String labelSelector) {
         String apiVersion = HasMetadata.getApiVersion(kind);
         String base = client.getMasterUrl().toString().replaceAll("/+$", "");

@@ -3,6 +3,7 @@ package io.kyma.operator.manager.watch;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,7 +48,7 @@ public final class OnePassSerialization extends KubernetesSerialization {
     private OnePassSerialization(ObjectMapper mapper, List<Class<? extends HasMetadata>> kinds) {
         super(mapper, true);
         this.mapper = mapper;
-        var byKey = new java.util.HashMap<String, Class<? extends HasMetadata>>();
+        var byKey = new HashMap<String, Class<? extends HasMetadata>>();
         for (Class<? extends HasMetadata> kind : kinds) {
             registerKubernetesResource(kind);
             byKey.put(key(HasMetadata.getApiVersion(kind), HasMetadata.getKind(kind)), kind);
@@ -63,8 +64,7 @@ public final class OnePassSerialization extends KubernetesSerialization {
 
     /** Server-side apply's bookkeeping, often bigger than the rest of an object; nothing in the operator reads it. */
     @JsonIgnoreProperties("managedFields")
-    private abstract static class WithoutManagedFields {
-    }
+    private abstract static class WithoutManagedFields {}
 
     @Override
     public <T> T unmarshal(String str, Class<T> type) {
@@ -83,8 +83,8 @@ public final class OnePassSerialization extends KubernetesSerialization {
      */
     @Override
     public <T> T unmarshal(InputStream is, TypeReference<T> type) {
-        Class<? extends HasMetadata> kind = type.getType() instanceof Class<?> c && kinds.containsValue(c)
-                ? c.asSubclass(HasMetadata.class) : null;
+        Class<? extends HasMetadata> kind =
+                type.getType() instanceof Class<?> c && kinds.containsValue(c) ? c.asSubclass(HasMetadata.class) : null;
         if (kind == null) {
             return super.unmarshal(is, type);
         }
@@ -132,7 +132,9 @@ public final class OnePassSerialization extends KubernetesSerialization {
                     return null;
                 }
             }
-            if (parser.currentToken() != JsonToken.END_OBJECT || parser.nextToken() != null || eventType == null
+            if (parser.currentToken() != JsonToken.END_OBJECT
+                    || parser.nextToken() != null
+                    || eventType == null
                     || object == null) {
                 return null;
             }
@@ -171,7 +173,8 @@ public final class OnePassSerialization extends KubernetesSerialization {
         HasMetadata resource = readers.computeIfAbsent(type, mapper::readerFor).readValue(parser);
         // the kind's class sets its apiVersion and kind itself; they must be the ones of the event
         return resource != null && apiVersion.equals(resource.getApiVersion()) && kind.equals(resource.getKind())
-                ? resource : null;
+                ? resource
+                : null;
     }
 
     private static String key(String apiVersion, String kind) {

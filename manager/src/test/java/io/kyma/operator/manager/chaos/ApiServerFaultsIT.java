@@ -26,26 +26,33 @@ class ApiServerFaultsIT {
     @RegisterExtension
     static final ChaosEnvironment ENV = new ChaosEnvironment();
 
-
     @Test
     void everyKindOfMisbehaviourLeavesTheSameEndStateWithoutAmplifyingLoad() {
         List<Faults> kinds = List.of(
-                Faults.of("429 with Retry-After: 1 to 30 % of requests",
+                Faults.of(
+                        "429 with Retry-After: 1 to 30 % of requests",
                         p -> p.inject(new ApiFaultProxy.Fault(429, 0.3, RETRY_AFTER)), p -> p.inject(null)),
-                Faults.of("500 to 20 % of requests", p -> p.inject(new ApiFaultProxy.Fault(500, 0.2, null)),
-                        p -> p.inject(null)),
-                Faults.of("503 to 20 % of requests", p -> p.inject(new ApiFaultProxy.Fault(503, 0.2, null)),
-                        p -> p.inject(null)),
-                Faults.of("504 to 20 % of requests", p -> p.inject(new ApiFaultProxy.Fault(504, 0.2, null)),
-                        p -> p.inject(null)),
-                Faults.of("every answer 200 ms late", p -> p.delayAnswers(Duration.ofMillis(200)),
+                Faults.of(
+                        "500 to 20 % of requests",
+                        p -> p.inject(new ApiFaultProxy.Fault(500, 0.2, null)), p -> p.inject(null)),
+                Faults.of(
+                        "503 to 20 % of requests",
+                        p -> p.inject(new ApiFaultProxy.Fault(503, 0.2, null)), p -> p.inject(null)),
+                Faults.of(
+                        "504 to 20 % of requests",
+                        p -> p.inject(new ApiFaultProxy.Fault(504, 0.2, null)), p -> p.inject(null)),
+                Faults.of(
+                        "every answer 200 ms late",
+                        p -> p.delayAnswers(Duration.ofMillis(200)),
                         p -> p.delayAnswers(Duration.ZERO)),
-                new Faults("every watch ended, every 300 ms", p -> { }, ApiFaultProxy::endWatches, p -> { }));
+                new Faults("every watch ended, every 300 ms", p -> {}, ApiFaultProxy::endWatches, p -> {}));
         // the first run of a JVM is slower while the JIT compiles: not a fair baseline
         if (ChaosEnvironment.coldJvm()) {
             Faults.NONE.run(ENV.admin(), "api-warm-up", LOAD, ENV.jobs(), WINDOW, List.of());
         }
-        Outcome baseline = Faults.NONE.run(ENV.admin(), "api-baseline", LOAD, ENV.jobs(), WINDOW, List.of()).outcome();
+        Outcome baseline = Faults.NONE
+                .run(ENV.admin(), "api-baseline", LOAD, ENV.jobs(), WINDOW, List.of())
+                .outcome();
         List<ChaosRow> rows = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         int index = 0;
@@ -90,11 +97,14 @@ class ApiServerFaultsIT {
         Duration least = Duration.ofDays(1);
         for (int i = 0; i < seen.size(); i++) {
             ApiFaultProxy.Exchange throttled = seen.get(i);
-            if (!throttled.injected() || throttled.status() != 429 || throttled.method().equals("POST")) {
+            if (!throttled.injected()
+                    || throttled.status() != 429
+                    || throttled.method().equals("POST")) {
                 continue;
             }
             for (ApiFaultProxy.Exchange next : seen) {
-                if (next.start().isAfter(throttled.end()) && next.method().equals(throttled.method())
+                if (next.start().isAfter(throttled.end())
+                        && next.method().equals(throttled.method())
                         && next.path().equals(throttled.path())) {
                     Duration gap = Duration.between(throttled.end(), next.start());
                     least = gap.compareTo(least) < 0 ? gap : least;

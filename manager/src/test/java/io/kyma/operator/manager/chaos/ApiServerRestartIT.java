@@ -28,27 +28,34 @@ class ApiServerRestartIT {
     private static final Duration BEGIN = ChaosLoad.full() ? Duration.ofSeconds(3) : Duration.ofSeconds(1);
 
     /** A restart: what it does, for how long the part is down, and how the table names it. */
-    private record Restart(String name, Duration down, Consumer<RestartableControlPlane> stop,
-            Consumer<RestartableControlPlane> start) {
-    }
+    private record Restart(
+            String name,
+            Duration down,
+            Consumer<RestartableControlPlane> stop,
+            Consumer<RestartableControlPlane> start) {}
 
     @Test
     void afterEveryRestartTheLoadEndsAsWithoutOneAndNoWriteIsLostOrMadeTwice() {
         List<Restart> restarts = new ArrayList<>();
         for (int seconds : ChaosLoad.full() ? List.of(5, 15, 30) : List.of(5)) {
-            restarts.add(new Restart("kube-apiserver stopped for " + seconds + " s (etcd keeps running)",
-                    Duration.ofSeconds(seconds), RestartableControlPlane::stopApiServer,
+            restarts.add(new Restart(
+                    "kube-apiserver stopped for " + seconds + " s (etcd keeps running)",
+                    Duration.ofSeconds(seconds),
+                    RestartableControlPlane::stopApiServer,
                     RestartableControlPlane::startApiServer));
         }
-        restarts.add(new Restart("etcd restarted under a running kube-apiserver", Duration.ZERO,
-                RestartableControlPlane::restartEtcd, p -> { }));
+        restarts.add(new Restart(
+                "etcd restarted under a running kube-apiserver",
+                Duration.ZERO,
+                RestartableControlPlane::restartEtcd,
+                p -> {}));
         try (RestartableControlPlane plane = RestartableControlPlane.start();
                 KubernetesClient admin = plane.newClient();
                 JobServer jobs = JobServer.start("127.0.0.1", 0)) {
             Crds.install(admin);
             EtcdHistory etcd = new EtcdHistory(plane.etcdUrl());
             // without faults: the same schedule as the shortest stop, nothing stopped
-            Restart none = new Restart("none", restarts.get(0).down(), p -> { }, p -> { });
+            Restart none = new Restart("none", restarts.get(0).down(), p -> {}, p -> {});
             run(plane, admin, jobs, etcd, "restart-warm-up", none); // its control plane is fresh too
             Outcome baseline = run(plane, admin, jobs, etcd, "restart-baseline", none);
             List<ChaosRow> rows = new ArrayList<>();
@@ -64,11 +71,16 @@ class ApiServerRestartIT {
         }
     }
 
-    private static Outcome run(RestartableControlPlane plane, KubernetesClient admin, JobServer jobs,
-            EtcdHistory etcd, String namespace, Restart restart) {
+    private static Outcome run(
+            RestartableControlPlane plane,
+            KubernetesClient admin,
+            JobServer jobs,
+            EtcdHistory etcd,
+            String namespace,
+            Restart restart) {
         try (Trial trial = new Trial(admin, namespace, LOAD);
-                InProcessOperator operator = new InProcessOperator(plane.config(), trial.namespace(),
-                        LOAD.operatorFlags(jobs.url()))) {
+                InProcessOperator operator =
+                        new InProcessOperator(plane.config(), trial.namespace(), LOAD.operatorFlags(jobs.url()))) {
             trial.createLoad();
             trial.at(BEGIN);
             trial.faultsBegin(operator.metrics());
@@ -77,9 +89,11 @@ class ApiServerRestartIT {
             restart.start().accept(plane);
             trial.faultsEnd(operator.metrics());
             trial.awaitSettled(Duration.ofMinutes(ChaosLoad.full() ? 10 : 3));
-            List<HelmComponent> written = etcd.versions(EtcdHistory.prefix("inventory.kyma-project.io",
-                    "helmcomponents", trial.namespace())).stream()
-                    .map(v -> Serialization.unmarshal(v.json(), HelmComponent.class)).toList();
+            List<HelmComponent> written = etcd
+                    .versions(EtcdHistory.prefix("inventory.kyma-project.io", "helmcomponents", trial.namespace()))
+                    .stream()
+                    .map(v -> Serialization.unmarshal(v.json(), HelmComponent.class))
+                    .toList();
             return trial.outcome(jobs, List.of(), written, operator.metrics());
         }
     }

@@ -31,8 +31,11 @@ class ChaosDocTest {
         String text = Files.readString(doc);
         List<String> recorded;
         try (Stream<Path> files = Files.list(root.resolve("docs/chaos"))) {
-            recorded = files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".csv"))
-                    .map(n -> n.substring(0, n.length() - 4)).sorted().toList();
+            recorded = files.map(f -> f.getFileName().toString())
+                    .filter(n -> n.endsWith(".csv"))
+                    .map(n -> n.substring(0, n.length() - 4))
+                    .sorted()
+                    .toList();
         }
         Matcher tables = TABLE.matcher(text);
         StringBuilder rewritten = new StringBuilder();
@@ -44,29 +47,46 @@ class ChaosDocTest {
             assertThat(csv).as("the data of the table for " + scenario).exists();
             ChaosReport.Recorded data = ChaosReport.read(csv);
             boolean writers = scenario.endsWith("-writers");
-            String expected = writers ? WriterRow.markdown(data.environment(), data.writerRows())
-                    : ChaosReport.markdown(data);
+            String expected =
+                    writers ? WriterRow.markdown(data.environment(), data.writerRows()) : ChaosReport.markdown(data);
             if (!Boolean.getBoolean("chaos.write")) {
-                assertThat(tables.group(2)).as("docs/reliability.md's table for %s differs from %s; rerun make chaos"
-                        + " or this test with -Dchaos.write=true", scenario, csv).isEqualTo(expected);
+                assertThat(tables.group(2))
+                        .as(
+                                "docs/reliability.md's table for %s differs from %s; rerun make chaos"
+                                        + " or this test with -Dchaos.write=true",
+                                scenario, csv)
+                        .isEqualTo(expected);
             }
-            tables.appendReplacement(rewritten, Matcher.quoteReplacement("<!-- table: generated from docs/chaos/"
-                    + scenario + ".csv -->\n" + expected + "<!-- end of table -->\n"));
+            tables.appendReplacement(
+                    rewritten,
+                    Matcher.quoteReplacement("<!-- table: generated from docs/chaos/" + scenario + ".csv -->\n"
+                            + expected + "<!-- end of table -->\n"));
             if (writers) {
                 for (WriterRow row : data.writerRows()) {
-                    assertThat(row.overlapping() + row.interleaved()).as(scenario + ": " + row.faults()).isZero();
-                    assertThat(row.scale()).as("the document shows the full runs of make chaos").isEqualTo("full");
+                    assertThat(row.overlapping() + row.interleaved())
+                            .as(scenario + ": " + row.faults())
+                            .isZero();
+                    assertThat(row.scale())
+                            .as("the document shows the full runs of make chaos")
+                            .isEqualTo("full");
                 }
                 continue;
             }
             for (ChaosRow row : data.rows()) {
-                assertThat(row.skipped() + row.repeated() + row.early()).as(scenario + ": " + row.faults()).isZero();
-                assertThat(row.runsStartedTwice()).as(scenario + ": " + row.faults()).isZero();
-                assertThat(row.scale()).as("the document shows the full runs of make chaos").isEqualTo("full");
+                assertThat(row.skipped() + row.repeated() + row.early())
+                        .as(scenario + ": " + row.faults())
+                        .isZero();
+                assertThat(row.runsStartedTwice())
+                        .as(scenario + ": " + row.faults())
+                        .isZero();
+                assertThat(row.scale())
+                        .as("the document shows the full runs of make chaos")
+                        .isEqualTo("full");
             }
         }
         tables.appendTail(rewritten);
-        assertThat(shown).as("every recorded scenario has a table in docs/reliability.md")
+        assertThat(shown)
+                .as("every recorded scenario has a table in docs/reliability.md")
                 .containsExactlyInAnyOrderElementsOf(recorded);
         if (Boolean.getBoolean("chaos.write")) {
             Files.writeString(doc, rewritten.toString());

@@ -1,5 +1,7 @@
 package io.kyma.operator.manager.chaos;
 
+import java.util.concurrent.atomic.AtomicBoolean;
+
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -14,7 +16,7 @@ import io.kyma.operator.testing.EmbeddedControlPlane;
  * installed and a job service for the Runs. Register it with {@code @RegisterExtension}.
  */
 final class ChaosEnvironment implements BeforeAllCallback, AfterAllCallback {
-    private static final java.util.concurrent.atomic.AtomicBoolean WARM = new java.util.concurrent.atomic.AtomicBoolean();
+    private static final AtomicBoolean WARM = new AtomicBoolean();
 
     /**
      * Whether this JVM still has to run a scenario once before a baseline: its first run is slower while the JIT

@@ -33,8 +33,13 @@ public record ChaosLoad(int kymas, int runs, Duration unit, int jobSeconds) {
 
     /** The flags every operator of a scenario runs with. */
     public List<String> operatorFlags(String jobServerUrl) {
-        return List.of("--transition-unit", GoDuration.format(unit), "--remote-server-url", jobServerUrl,
-                "--failure-base-delay", "200ms");
+        return List.of(
+                "--transition-unit",
+                GoDuration.format(unit),
+                "--remote-server-url",
+                jobServerUrl,
+                "--failure-base-delay",
+                "200ms");
     }
 
     public void create(KubernetesClient admin, String namespace) {
@@ -42,8 +47,14 @@ public record ChaosLoad(int kymas, int runs, Duration unit, int jobSeconds) {
             admin.resource(Samples.kyma(namespace, "k" + i, Samples.MODULES)).create();
         }
         for (int i = 0; i < runs; i++) {
-            admin.resource(Samples.run(namespace, "r" + i, "build",
-                    Map.of("durationSeconds", Integer.toString(jobSeconds)), "200ms", null)).create();
+            admin.resource(Samples.run(
+                            namespace,
+                            "r" + i,
+                            "build",
+                            Map.of("durationSeconds", Integer.toString(jobSeconds)),
+                            "200ms",
+                            null))
+                    .create();
         }
     }
 }

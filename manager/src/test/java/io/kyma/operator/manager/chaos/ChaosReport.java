@@ -14,21 +14,31 @@ import java.util.Locale;
  * are rendered.
  */
 final class ChaosReport {
-    private ChaosReport() {
-    }
+    private ChaosReport() {}
 
     static void record(String scenario, String environment, List<ChaosRow> rows) {
-        record(scenario, environment, ChaosRow.HEADER, rows.stream().map(ChaosRow::fields).toList());
+        record(
+                scenario,
+                environment,
+                ChaosRow.HEADER,
+                rows.stream().map(ChaosRow::fields).toList());
     }
 
     /** The writers table of a scenario with several replicas, as {@code <scenario>-writers.csv}. */
     static void recordWriters(String scenario, String environment, List<WriterRow> rows) {
-        record(scenario + "-writers", environment, WriterRow.HEADER, rows.stream().map(WriterRow::fields).toList());
+        record(
+                scenario + "-writers",
+                environment,
+                WriterRow.HEADER,
+                rows.stream().map(WriterRow::fields).toList());
     }
 
     private static void record(String scenario, String environment, List<String> header, List<List<String>> rows) {
-        StringBuilder csv = new StringBuilder("# ").append(environment).append('\n')
-                .append(ChaosRow.csvLine(header)).append('\n');
+        StringBuilder csv = new StringBuilder("# ")
+                .append(environment)
+                .append('\n')
+                .append(ChaosRow.csvLine(header))
+                .append('\n');
         for (List<String> row : rows) {
             csv.append(ChaosRow.csvLine(row)).append('\n');
             System.out.println(scenario + ": " + ChaosRow.csvLine(row));
@@ -48,8 +58,8 @@ final class ChaosReport {
     /** The JVM that ran the scenario, as the table's caption says it. */
     static String environment() {
         return "OpenJDK " + System.getProperty("java.specification.version") + " (" + System.getProperty("java.vm.name")
-                + "), operator JVM flags: default; kube-apiserver v1.20.2 and etcd on " + Runtime.getRuntime()
-                        .availableProcessors() + " cores";
+                + "), operator JVM flags: default; kube-apiserver v1.20.2 and etcd on "
+                + Runtime.getRuntime().availableProcessors() + " cores";
     }
 
     /** The lines of a recorded file, as fields, and the line that says what produced them. */
@@ -87,14 +97,33 @@ final class ChaosReport {
                 + " |\n");
         table.append("|---|---|---|---|---|---|---|---|---|---|\n");
         for (ChaosRow row : recorded.rows()) {
-            table.append(String.format(Locale.ROOT, "| %s | %s | %s | %.1f s | %d (%d) | %d (%d), %d | %s (%s) |"
-                    + " %d / %d / %d | %d | %s |%n", row.faults(), row.load(), row.endState(), row.convergedSeconds(),
-                    row.requestsFault(), row.requestsBaseline(), row.requestsTotal(), row.requestsTotalBaseline(),
-                    row.injected(), figure(row.reconcilesFault()), figure(row.reconcilesBaseline()),
-                    row.skipped(), row.repeated(), row.early(), row.runsStartedTwice(), row.metrics()));
+            table.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %s | %.1f s | %d (%d) | %d (%d), %d | %s (%s) |" + " %d / %d / %d | %d | %s |%n",
+                    row.faults(),
+                    row.load(),
+                    row.endState(),
+                    row.convergedSeconds(),
+                    row.requestsFault(),
+                    row.requestsBaseline(),
+                    row.requestsTotal(),
+                    row.requestsTotalBaseline(),
+                    row.injected(),
+                    figure(row.reconcilesFault()),
+                    figure(row.reconcilesBaseline()),
+                    row.skipped(),
+                    row.repeated(),
+                    row.early(),
+                    row.runsStartedTwice(),
+                    row.metrics()));
         }
-        table.append("\n").append(recorded.rows().isEmpty() ? "" : "Scale: " + recorded.rows().get(0).scale() + ". ")
-                .append(recorded.environment()).append(".\n");
+        table.append("\n")
+                .append(
+                        recorded.rows().isEmpty()
+                                ? ""
+                                : "Scale: " + recorded.rows().get(0).scale() + ". ")
+                .append(recorded.environment())
+                .append(".\n");
         return table.toString();
     }
 

@@ -36,27 +36,36 @@ class ConnectionResetIT {
             }
             Outcome baseline = run(admin, jobs, apiServer, "resets-baseline", false);
             Outcome faulted = run(admin, jobs, apiServer, "resets-fault", true);
-            ChaosReport.record("connection-resets", ChaosReport.environment(), List.of(ChaosRow.of("every connection"
-                    + " reset " + RESETS + " times, 400 ms apart, then connections refused for 1 s", LOAD, baseline,
-                    faulted)));
+            ChaosReport.record(
+                    "connection-resets",
+                    ChaosReport.environment(),
+                    List.of(ChaosRow.of(
+                            "every connection" + " reset " + RESETS
+                                    + " times, 400 ms apart, then connections refused for 1 s",
+                            LOAD,
+                            baseline,
+                            faulted)));
 
             assertThat(faulted.differencesFrom(baseline)).isEmpty();
-            assertThat(faulted.components().passed()).as(faulted.components().toString()).isTrue();
+            assertThat(faulted.components().passed())
+                    .as(faulted.components().toString())
+                    .isTrue();
             assertThat(faulted.components().finished()).isEqualTo(LOAD.components());
             assertThat(faulted.runsStartedTwice()).isZero();
-            assertThat(faulted.duringFault().connectionErrors()).as("rest_client_requests_total{code=\"<error>\"}")
+            assertThat(faulted.duringFault().connectionErrors())
+                    .as("rest_client_requests_total{code=\"<error>\"}")
                     .isPositive();
         }
     }
 
-    private static Outcome run(KubernetesClient admin, JobServer jobs, URI apiServer, String namespace,
-            boolean faults) {
+    private static Outcome run(
+            KubernetesClient admin, JobServer jobs, URI apiServer, String namespace, boolean faults) {
         try (FaultProxy proxy = FaultProxy.to(apiServer.getHost(), apiServer.getPort());
                 Trial trial = new Trial(admin, namespace, LOAD)) {
             Config viaProxy = EmbeddedControlPlane.get().config();
             viaProxy.setMasterUrl("https://" + apiServer.getHost() + ":" + proxy.port());
-            try (InProcessOperator operator = new InProcessOperator(viaProxy, trial.namespace(),
-                    LOAD.operatorFlags(jobs.url()))) {
+            try (InProcessOperator operator =
+                    new InProcessOperator(viaProxy, trial.namespace(), LOAD.operatorFlags(jobs.url()))) {
                 trial.createLoad();
                 trial.at(BEGIN);
                 trial.faultsBegin(operator.metrics());

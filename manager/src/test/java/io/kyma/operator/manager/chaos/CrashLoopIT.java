@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -30,7 +29,8 @@ import io.kyma.operator.testing.EmbeddedControlPlane;
  */
 class CrashLoopIT {
     // slow enough that the load lasts through every kill (a new JVM takes seconds to start)
-    private static final ChaosLoad LOAD = ChaosLoad.full() ? ChaosLoad.standard(Duration.ofSeconds(1), 40)
+    private static final ChaosLoad LOAD = ChaosLoad.full()
+            ? ChaosLoad.standard(Duration.ofSeconds(1), 40)
             : ChaosLoad.standard(Duration.ofMillis(600), 20);
     private static final int KILLS = ChaosLoad.full() ? 20 : 10;
     /** The kills that come between a job's start and the status write that records it. */
@@ -41,22 +41,31 @@ class CrashLoopIT {
     /** Kills that came while some Kyma was still progressing: the ones that fell on the load. */
     private static int killsDuringLoad;
 
-
     @Test
     void killedAtRandomMomentsItLosesNothingAndDoesNothingTwice() throws IOException {
         Outcome baseline = run("crash-baseline", false);
         Outcome crashed = run("crash-kills", true);
-        ChaosRow row = ChaosRow.of(KILLS + " kills with SIGKILL (" + killsDuringLoad + " while Kymas progressed), 0.2"
-                + " to 1 s after each start (" + AFTER_A_JOB_START.size() + " right after a job start), each followed by"
-                + " a new process", LOAD, baseline, crashed);
+        ChaosRow row = ChaosRow.of(
+                KILLS + " kills with SIGKILL (" + killsDuringLoad + " while Kymas progressed), 0.2"
+                        + " to 1 s after each start (" + AFTER_A_JOB_START.size()
+                        + " right after a job start), each followed by"
+                        + " a new process",
+                LOAD,
+                baseline,
+                crashed);
         ChaosReport.record("crash-loop", ChaosReport.environment(), List.of(row));
 
-        assertThat(killsDuringLoad).as("kills that fell on the load").isGreaterThanOrEqualTo(ChaosLoad.full() ? 10
-                : KILLS / 2);
+        assertThat(killsDuringLoad)
+                .as("kills that fell on the load")
+                .isGreaterThanOrEqualTo(ChaosLoad.full() ? 10 : KILLS / 2);
         assertThat(crashed.differencesFrom(baseline)).isEmpty();
-        assertThat(crashed.components().passed()).as(crashed.components().toString()).isTrue();
+        assertThat(crashed.components().passed())
+                .as(crashed.components().toString())
+                .isTrue();
         assertThat(crashed.components().finished()).isEqualTo(LOAD.components());
-        assertThat(crashed.jobStarts()).as("jobs started per Run").hasSize(LOAD.runs() + AFTER_A_JOB_START.size())
+        assertThat(crashed.jobStarts())
+                .as("jobs started per Run")
+                .hasSize(LOAD.runs() + AFTER_A_JOB_START.size())
                 .allSatisfy((run, starts) -> assertThat(starts).as(run).isEqualTo(1L));
     }
 
@@ -79,16 +88,28 @@ class CrashLoopIT {
                     if (AFTER_A_JOB_START.contains(k)) {
                         // the job service starts the job at once and answers 3 s later: the kill falls in between
                         ENV.jobs().faults().latency(Duration.ofSeconds(3));
-                        Run run = ENV.admin().resource(Samples.run(trial.namespace(), "c" + k, "build",
-                                Map.of("durationSeconds", "1"), "200ms", null)).create();
-                        trial.until(Duration.ofSeconds(30),
-                                () -> ENV.jobs().jobsStartedPerKey().containsKey(run.getMetadata().getUid()));
+                        Run run = ENV.admin()
+                                .resource(Samples.run(
+                                        trial.namespace(),
+                                        "c" + k,
+                                        "build",
+                                        Map.of("durationSeconds", "1"),
+                                        "200ms",
+                                        null))
+                                .create();
+                        trial.until(
+                                Duration.ofSeconds(30),
+                                () -> ENV.jobs()
+                                        .jobsStartedPerKey()
+                                        .containsKey(run.getMetadata().getUid()));
                     } else {
-                        LockSupport.parkNanos(Duration.ofMillis(200 + random.nextInt(800)).toNanos());
+                        LockSupport.parkNanos(
+                                Duration.ofMillis(200 + random.nextInt(800)).toNanos());
                     }
                     if (kill) {
                         if (ENV.admin().resources(Kyma.class).inNamespace(trial.namespace()).list().getItems().stream()
-                                .anyMatch(y -> y.getStatus() == null || y.getStatus().getPhase() != KymaPhase.READY)) {
+                                .anyMatch(y ->
+                                        y.getStatus() == null || y.getStatus().getPhase() != KymaPhase.READY)) {
                             killsDuringLoad++;
                         }
                         ended = ended.plus(operator.metrics());

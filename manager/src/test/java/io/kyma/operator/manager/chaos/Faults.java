@@ -1,6 +1,7 @@
 package io.kyma.operator.manager.chaos;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -17,30 +18,33 @@ import io.kyma.operator.testing.EmbeddedControlPlane;
  * @param name how the table names it
  */
 record Faults(String name, Consumer<ApiFaultProxy> begin, Consumer<ApiFaultProxy> tick, Consumer<ApiFaultProxy> end) {
-    static final Faults NONE = new Faults("none", p -> { }, p -> { }, p -> { });
+    static final Faults NONE = new Faults("none", p -> {}, p -> {}, p -> {});
     static final Duration TICK = Duration.ofMillis(300);
 
     static Faults of(String name, Consumer<ApiFaultProxy> begin, Consumer<ApiFaultProxy> end) {
-        return new Faults(name, begin, p -> { }, end);
+        return new Faults(name, begin, p -> {}, end);
     }
 
     /** The window of a scenario: when the faults begin after the load was created, and how long they last. */
-    record Window(Duration begin, Duration length) {
-    }
+    record Window(Duration begin, Duration length) {}
 
     /** A run of the load and the proxy that saw its requests. */
-    record Result(Outcome outcome, ApiFaultProxy proxy, Trial trial) {
-    }
+    record Result(Outcome outcome, ApiFaultProxy proxy, Trial trial) {}
 
     /**
      * Runs the load in namespace {@code namespace} with these faults; the operator runs with the load's flags and
      * {@code flags}. The trial's history stays readable after the run.
      */
-    Result run(KubernetesClient admin, String namespace, ChaosLoad load, JobServer jobs, Window window,
+    Result run(
+            KubernetesClient admin,
+            String namespace,
+            ChaosLoad load,
+            JobServer jobs,
+            Window window,
             List<String> flags) {
         try (ApiFaultProxy proxy = ApiFaultProxy.to(EmbeddedControlPlane.get().config(), "operator");
                 Trial trial = new Trial(admin, namespace, load)) {
-            List<String> all = new java.util.ArrayList<>(load.operatorFlags(jobs.url()));
+            List<String> all = new ArrayList<>(load.operatorFlags(jobs.url()));
             all.addAll(flags);
             try (InProcessOperator operator = new InProcessOperator(proxy, trial.namespace(), all)) {
                 trial.createLoad();

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.fabric8.kubernetes.client.Config;
 import io.kyma.operator.manager.KymaOperator;
 import io.kyma.operator.manager.ManagerConfig;
 import io.kyma.operator.testing.ApiFaultProxy;
@@ -18,12 +19,12 @@ final class InProcessOperator implements AutoCloseable {
     }
 
     /** The operator reaching the API server of {@code client} directly. */
-    InProcessOperator(io.fabric8.kubernetes.client.Config client, String namespace, List<String> flags) {
-        List<String> args = new ArrayList<>(List.of("--metrics-bind-address", "0", "--health-probe-bind-address", "0",
-                "--namespace", namespace));
+    InProcessOperator(Config client, String namespace, List<String> flags) {
+        List<String> args = new ArrayList<>(
+                List.of("--metrics-bind-address", "0", "--health-probe-bind-address", "0", "--namespace", namespace));
         args.addAll(flags);
-        manager = new KymaOperator(ManagerConfig.parse(args.toArray(String[]::new), Map.of()), client,
-                Clock.systemUTC(), List.of());
+        manager = new KymaOperator(
+                ManagerConfig.parse(args.toArray(String[]::new), Map.of()), client, Clock.systemUTC(), List.of());
         manager.start();
     }
 

@@ -30,20 +30,31 @@ class JobServiceOutageIT {
     @RegisterExtension
     static final ChaosEnvironment ENV = new ChaosEnvironment();
 
-
     @Test
     void runsSayTheServiceIsUnreachableWhileItIsAndEndAsWithoutFaults() {
         List<Faults> outages = List.of(
-                Faults.of("job service down (connections refused)", p -> ENV.jobs().refuseFor(WINDOW.length()), p -> { }),
-                Faults.of("job service answers after 1.5 s, beyond the 1 s request timeout",
-                        p -> ENV.jobs().faults().latency(Duration.ofMillis(1500)), p -> ENV.jobs().faults().latency(Duration.ZERO)),
-                Faults.of("job service answers 503", p -> ENV.jobs().faults().errorRate(1.0), p -> ENV.jobs().faults().errorRate(0)),
-                Faults.of("job service answers garbage (HTML)", p -> ENV.jobs().faults().garbageRate(1.0),
+                Faults.of(
+                        "job service down (connections refused)",
+                        p -> ENV.jobs().refuseFor(WINDOW.length()),
+                        p -> {}),
+                Faults.of(
+                        "job service answers after 1.5 s, beyond the 1 s request timeout",
+                        p -> ENV.jobs().faults().latency(Duration.ofMillis(1500)),
+                        p -> ENV.jobs().faults().latency(Duration.ZERO)),
+                Faults.of(
+                        "job service answers 503",
+                        p -> ENV.jobs().faults().errorRate(1.0),
+                        p -> ENV.jobs().faults().errorRate(0)),
+                Faults.of(
+                        "job service answers garbage (HTML)",
+                        p -> ENV.jobs().faults().garbageRate(1.0),
                         p -> ENV.jobs().faults().garbageRate(0)));
         if (ChaosEnvironment.coldJvm()) {
             Faults.NONE.run(ENV.admin(), "jobs-warm-up", LOAD, ENV.jobs(), WINDOW, FLAGS);
         }
-        Outcome baseline = Faults.NONE.run(ENV.admin(), "jobs-baseline", LOAD, ENV.jobs(), WINDOW, FLAGS).outcome();
+        Outcome baseline = Faults.NONE
+                .run(ENV.admin(), "jobs-baseline", LOAD, ENV.jobs(), WINDOW, FLAGS)
+                .outcome();
         List<ChaosRow> rows = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         int index = 0;
@@ -61,15 +72,22 @@ class JobServiceOutageIT {
         }
 
         // once every Run has started its job, so that every Run has one to lose
-        Faults forgetful = Faults.of("job service restarts with an empty store, every job running", p -> {
-            await().atMost(Duration.ofMinutes(1)).until(() -> ENV.admin().resources(Run.class).inNamespace(RESTART_NS).list()
-                    .getItems().stream().allMatch(r -> r.getStatus() != null && r.getStatus().getRemoteId() != null));
-            ENV.jobs().restart();
-        }, p -> { });
+        Faults forgetful = Faults.of(
+                "job service restarts with an empty store, every job running",
+                p -> {
+                    await().atMost(Duration.ofMinutes(1))
+                            .until(() ->
+                                    ENV.admin().resources(Run.class).inNamespace(RESTART_NS).list().getItems().stream()
+                                            .allMatch(r -> r.getStatus() != null
+                                                    && r.getStatus().getRemoteId() != null));
+                    ENV.jobs().restart();
+                },
+                p -> {});
         Faults.Result restarted = forgetful.run(ENV.admin(), RESTART_NS, LOAD, ENV.jobs(), WINDOW, FLAGS);
         rows.add(ChaosRow.of(forgetful.name(), LOAD, baseline, restarted.outcome()));
         failures.addAll(restarted.outcome().violations(forgetful.name(), LOAD));
-        assertThat(restarted.outcome().runs().values()).as("a job the service forgot cannot be finished or restarted")
+        assertThat(restarted.outcome().runs().values())
+                .as("a job the service forgot cannot be finished or restarted")
                 .containsOnly("Failed/JobLost");
 
         ChaosReport.record("job-service-outages", ChaosReport.environment(), rows);
@@ -80,9 +98,13 @@ class JobServiceOutageIT {
     private static List<String> reachability(List<Run> versions) {
         List<String> seen = new ArrayList<>();
         for (Run run : versions) {
-            String value = run.getStatus() == null ? null : run.getStatus().getConditions().stream()
-                    .filter(c -> c.getType().equals("RemoteReachable")).map(Condition::getStatus).findFirst()
-                    .orElse(null);
+            String value = run.getStatus() == null
+                    ? null
+                    : run.getStatus().getConditions().stream()
+                            .filter(c -> c.getType().equals("RemoteReachable"))
+                            .map(Condition::getStatus)
+                            .findFirst()
+                            .orElse(null);
             if (value != null && (seen.isEmpty() || !seen.get(seen.size() - 1).equals(value))) {
                 seen.add(value);
             }

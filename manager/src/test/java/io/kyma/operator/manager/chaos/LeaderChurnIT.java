@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
@@ -24,55 +26,82 @@ import io.kyma.operator.api.KymaPhase;
  * writes fall into terms of one writer each that do not overlap, and no process writes again after another took over.
  */
 class LeaderChurnIT {
-    private static final ChaosLoad LOAD = ChaosLoad.full() ? ChaosLoad.standard(Duration.ofSeconds(3), 90)
+    private static final ChaosLoad LOAD = ChaosLoad.full()
+            ? ChaosLoad.standard(Duration.ofSeconds(3), 90)
             : ChaosLoad.standard(Duration.ofMillis(700), 30);
     private static final int REPLICAS = 3;
     /** A fault every period after the load was created, as chaosduck kills a leader every 30 s. */
     private static final Duration PERIOD = Duration.ofSeconds(ChaosLoad.full() ? 30 : 20);
+
     private static final int FAULTS = ChaosLoad.full() ? 6 : 2;
     /** The fault (counted from 0) that partitions the leader instead of killing it. */
     private static final int PARTITIONED = ChaosLoad.full() ? 3 : 1;
     /** Longer than the 15 s lease, so that another replica takes over while the leader is cut off. */
     private static final Duration PARTITION = Duration.ofSeconds(20);
+
     private static final String LEASE = "kyma-operator-leader";
 
     @RegisterExtension
     static final ChaosEnvironment ENV = new ChaosEnvironment();
 
     /** One run of the load with three replicas and what its proxies recorded. */
-    private record Churn(Outcome outcome, Writers.Verdict writers, int processes, int leaseHolders,
-            int faultsOnTheLoad, String partition, List<String> problems) {
-    }
+    private record Churn(
+            Outcome outcome,
+            Writers.Verdict writers,
+            int processes,
+            int leaseHolders,
+            int faultsOnTheLoad,
+            String partition,
+            List<String> problems) {}
 
     @Test
     void atMostOneReplicaWritesAtATimeAndTheLoadEndsAsWithoutChurn() {
         Churn baseline = run("churn-baseline", false);
         Churn churn = run("churn-kills", true);
-        String faults = (FAULTS - 1) + (FAULTS == 2 ? " leader" : " leaders") + " killed with SIGKILL and 1 cut off from the API server for "
+        String faults = (FAULTS - 1) + (FAULTS == 2 ? " leader" : " leaders")
+                + " killed with SIGKILL and 1 cut off from the API server for "
                 + PARTITION.toSeconds() + " s, one every " + PERIOD.toSeconds() + " s (" + churn.faultsOnTheLoad()
                 + " while Kymas progressed), " + REPLICAS + " replicas";
-        ChaosReport.record("leader-churn", ChaosReport.environment(),
+        ChaosReport.record(
+                "leader-churn",
+                ChaosReport.environment(),
                 List.of(ChaosRow.of(faults, LOAD, baseline.outcome(), churn.outcome())));
-        ChaosReport.recordWriters("leader-churn", ChaosReport.environment(), List.of(
-                WriterRow.of("none, " + REPLICAS + " replicas", baseline.processes(), baseline.leaseHolders(),
-                        baseline.writers(), "-"),
-                WriterRow.of(faults, churn.processes(), churn.leaseHolders(), churn.writers(), churn.partition())));
+        ChaosReport.recordWriters(
+                "leader-churn",
+                ChaosReport.environment(),
+                List.of(
+                        WriterRow.of(
+                                "none, " + REPLICAS + " replicas",
+                                baseline.processes(),
+                                baseline.leaseHolders(),
+                                baseline.writers(),
+                                "-"),
+                        WriterRow.of(
+                                faults, churn.processes(), churn.leaseHolders(), churn.writers(), churn.partition())));
 
         assertThat(baseline.problems()).isEmpty();
         assertThat(churn.problems()).isEmpty();
         for (Churn run : List.of(baseline, churn)) {
             assertThat(run.writers().overlapping()).as("writers overlapping").isEmpty();
-            assertThat(run.writers().interleaved()).as("processes that wrote again after another took over")
+            assertThat(run.writers().interleaved())
+                    .as("processes that wrote again after another took over")
                     .isEmpty();
-            assertThat(run.writers().terms().size()).as("terms of writes against the lease's holders")
+            assertThat(run.writers().terms().size())
+                    .as("terms of writes against the lease's holders")
                     .isBetween(1, run.leaseHolders());
         }
-        assertThat(baseline.leaseHolders()).as("without faults the first leader keeps the lease").isEqualTo(1);
-        assertThat(baseline.writers().terms()).as("without faults the first leader writes everything").hasSize(1);
-        assertThat(churn.writers().terms().size()).as("each fault hands the writing over")
+        assertThat(baseline.leaseHolders())
+                .as("without faults the first leader keeps the lease")
+                .isEqualTo(1);
+        assertThat(baseline.writers().terms())
+                .as("without faults the first leader writes everything")
+                .hasSize(1);
+        assertThat(churn.writers().terms().size())
+                .as("each fault hands the writing over")
                 .isGreaterThanOrEqualTo(FAULTS);
         assertThat(churn.faultsOnTheLoad()).as("faults that fell on the load").isEqualTo(FAULTS);
-        assertThat(churn.outcome().violations("churn", LOAD, baseline.outcome())).isEmpty();
+        assertThat(churn.outcome().violations("churn", LOAD, baseline.outcome()))
+                .isEmpty();
         assertThat(baseline.outcome().violations("baseline", LOAD)).isEmpty();
     }
 
@@ -109,16 +138,30 @@ class LeaderChurnIT {
             trial.awaitSettled(Duration.ofMinutes(ChaosLoad.full() ? 10 : 3));
             List<Writers.Write> writes = new ArrayList<>();
             replicas.forEach(r -> writes.addAll(r.writes()));
-            writes.sort(java.util.Comparator.comparing(Writers.Write::start));
-            ChaosReport.writeLines(namespace + "-writes.txt", writes.stream().map(w -> w.start() + " " + w.end() + " "
-                    + w.writer() + " " + w.what()).toList());
-            Outcome outcome = trial.outcome(ENV.jobs(), replicas.stream().map(Replica::proxy).toList());
+            writes.sort(Comparator.comparing(Writers.Write::start));
+            ChaosReport.writeLines(
+                    namespace + "-writes.txt",
+                    writes.stream()
+                            .map(w -> w.start() + " " + w.end() + " " + w.writer() + " " + w.what())
+                            .toList());
+            Outcome outcome = trial.outcome(
+                    ENV.jobs(), replicas.stream().map(Replica::proxy).toList());
             // the default Lease of an operator that watches one namespace names it
-            Lease lease = ENV.admin().leases().inNamespace(trial.namespace()).withName(LEASE + "-" + trial.namespace())
+            Lease lease = ENV.admin()
+                    .leases()
+                    .inNamespace(trial.namespace())
+                    .withName(LEASE + "-" + trial.namespace())
                     .get();
-            int holders = Optional.ofNullable(lease.getSpec().getLeaseTransitions()).orElse(0) + 1;
-            return new Churn(outcome, Writers.judge(writes), replicas.stream().mapToInt(Replica::incarnations).sum(),
-                    holders, onTheLoad, partition, problems);
+            int holders =
+                    Optional.ofNullable(lease.getSpec().getLeaseTransitions()).orElse(0) + 1;
+            return new Churn(
+                    outcome,
+                    Writers.judge(writes),
+                    replicas.stream().mapToInt(Replica::incarnations).sum(),
+                    holders,
+                    onTheLoad,
+                    partition,
+                    problems);
         } finally {
             replicas.forEach(Replica::close);
         }
@@ -143,8 +186,12 @@ class LeaderChurnIT {
         Trial.until(cut.plus(PARTITION));
         leader.proxy().heal();
         leader.restart();
-        return String.format(java.util.Locale.ROOT, "exited %.1f s after the cut; %s led %.1f s after it",
-                steppedDown.toMillis() / 1000.0, next.name(), tookOver.toMillis() / 1000.0);
+        return String.format(
+                Locale.ROOT,
+                "exited %.1f s after the cut; %s led %.1f s after it",
+                steppedDown.toMillis() / 1000.0,
+                next.name(),
+                tookOver.toMillis() / 1000.0);
     }
 
     /** Waits until one replica leads and returns it; more than one saying so at once is a problem. */
@@ -156,8 +203,8 @@ class LeaderChurnIT {
             return !leading.isEmpty();
         });
         if (leading.size() > 1) {
-            problems.add("at " + Instant.now() + " " + leading.stream().map(Replica::name).toList()
-                    + " all said they led");
+            problems.add("at " + Instant.now() + " "
+                    + leading.stream().map(Replica::name).toList() + " all said they led");
         }
         return leading.get(0);
     }

@@ -23,7 +23,8 @@ import java.util.concurrent.CompletableFuture;
  * SIGKILL at any moment: no shutdown hook, no lease released, no in-flight write finished.
  */
 final class OperatorJar implements AutoCloseable {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     private final Process process;
     private final URI metrics;
     private final URI probe;
@@ -54,16 +55,29 @@ final class OperatorJar implements AutoCloseable {
         }
         int metricsPort = freePort();
         int probesPort = freePort();
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-jar", jar.toString(), "--kubeconfig", kubeconfig.toString(), "--namespace", namespace,
-                "--metrics-bind-address", "127.0.0.1:" + metricsPort, "--health-probe-bind-address",
-                "127.0.0.1:" + probesPort, "--log-level", "warn"));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                jar.toString(),
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--namespace",
+                namespace,
+                "--metrics-bind-address",
+                "127.0.0.1:" + metricsPort,
+                "--health-probe-bind-address",
+                "127.0.0.1:" + probesPort,
+                "--log-level",
+                "warn"));
         command.addAll(flags);
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            Process process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .start();
             OperatorJar operator = new OperatorJar(process, metricsPort, probesPort, probe);
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(50))
                     .until(() -> !process.isAlive() || operator.ready());
             if (!process.isAlive()) {
                 throw new IllegalStateException("the operator ended with " + process.exitValue() + "; see " + log);
@@ -76,8 +90,13 @@ final class OperatorJar implements AutoCloseable {
 
     private boolean ready() {
         try {
-            return HTTP.send(HttpRequest.newBuilder(probe).timeout(Duration.ofSeconds(1)).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            return HTTP.send(
+                                    HttpRequest.newBuilder(probe)
+                                            .timeout(Duration.ofSeconds(1))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.discarding())
+                            .statusCode()
+                    == 200;
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {
@@ -94,14 +113,17 @@ final class OperatorJar implements AutoCloseable {
 
     /** Whether the operator says it leads ({@code leader_election_master_status} 1); false if it cannot be read. */
     boolean leading() {
-        return scrape().lines().anyMatch(line -> line.startsWith("leader_election_master_status")
-                && Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)) == 1.0);
+        return scrape().lines()
+                .anyMatch(line -> line.startsWith("leader_election_master_status")
+                        && Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)) == 1.0);
     }
 
     /** The sum of every series of the counter or gauge {@code metric} now; zero if it cannot be read. */
     double sum(String metric) {
-        return scrape().lines().filter(line -> line.startsWith(metric + "{") || line.startsWith(metric + " "))
-                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
+        return scrape().lines()
+                .filter(line -> line.startsWith(metric + "{") || line.startsWith(metric + " "))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .sum();
     }
 
     /** When the process was started. */
@@ -116,8 +138,12 @@ final class OperatorJar implements AutoCloseable {
 
     private String scrape() {
         try {
-            return HTTP.send(HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(2)).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
+            return HTTP.send(
+                            HttpRequest.newBuilder(metrics)
+                                    .timeout(Duration.ofSeconds(2))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
         } catch (IOException e) {
             return "";
         } catch (InterruptedException e) {

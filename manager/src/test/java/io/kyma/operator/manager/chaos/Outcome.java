@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import io.kyma.operator.testing.LifecycleOracle;
 
@@ -21,9 +22,17 @@ import io.kyma.operator.testing.LifecycleOracle;
  * @param injected requests the fault proxy answered itself with an error
  * @param duringFault what the operator's metrics counted during the fault window (null when not read)
  */
-record Outcome(Map<String, String> kymas, Map<String, String> runs, LifecycleOracle.Verdict components,
-        Map<String, Long> jobStarts, Duration converged, Duration faultWindow, long requestsDuringFault,
-        long requests, long injected, ReplicaMetrics.Snapshot duringFault) {
+record Outcome(
+        Map<String, String> kymas,
+        Map<String, String> runs,
+        LifecycleOracle.Verdict components,
+        Map<String, Long> jobStarts,
+        Duration converged,
+        Duration faultWindow,
+        long requestsDuringFault,
+        long requests,
+        long injected,
+        ReplicaMetrics.Snapshot duringFault) {
 
     /**
      * What the oracle holds against this run, one line each, named {@code name}: components that skipped, repeated or
@@ -72,7 +81,7 @@ record Outcome(Map<String, String> kymas, Map<String, String> runs, LifecycleOra
 
     /** The differences from {@code baseline} grouped: "6 Runs Failed/JobLost (without faults: Succeeded/Completed)". */
     List<String> differenceSummary(Outcome baseline) {
-        Map<String, Integer> groups = new java.util.TreeMap<>();
+        Map<String, Integer> groups = new TreeMap<>();
         baseline.kymas.forEach((name, phase) -> {
             if (!phase.equals(kymas.get(name))) {
                 groups.merge("Kymas " + kymas.get(name) + " (without faults: " + phase + ")", 1, Integer::sum);

@@ -107,15 +107,18 @@ final class Replica implements AutoCloseable {
     List<Writers.Write> writes() {
         List<Writers.Write> writes = new ArrayList<>();
         for (ApiFaultProxy.Exchange e : proxy.exchanges()) {
-            if (e.write() && e.succeeded() && !e.path().contains("/leases") && !e.path().contains("/events")
+            if (e.write()
+                    && e.succeeded()
+                    && !e.path().contains("/leases")
+                    && !e.path().contains("/events")
                     && !e.path().startsWith("/apis/authorization.k8s.io/")) {
                 int incarnation = 0;
                 while (incarnation + 1 < incarnations.size()
                         && !incarnations.get(incarnation + 1).started().isAfter(e.start())) {
                     incarnation++;
                 }
-                writes.add(new Writers.Write(name + "#" + (incarnation + 1), e.start(), e.end(),
-                        e.method() + " " + e.path()));
+                writes.add(new Writers.Write(
+                        name + "#" + (incarnation + 1), e.start(), e.end(), e.method() + " " + e.path()));
             }
         }
         return writes;

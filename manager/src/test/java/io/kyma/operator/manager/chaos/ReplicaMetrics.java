@@ -9,31 +9,51 @@ import java.util.function.Supplier;
  */
 final class ReplicaMetrics {
     /** Counters summed over controllers, and the API answers by class. */
-    record Snapshot(double reconciles, double errors, double retries, double conflicts, double requests,
-            double throttled, double serverErrors, double connectionErrors) {
+    record Snapshot(
+            double reconciles,
+            double errors,
+            double retries,
+            double conflicts,
+            double requests,
+            double throttled,
+            double serverErrors,
+            double connectionErrors) {
         Snapshot minus(Snapshot earlier) {
-            return new Snapshot(reconciles - earlier.reconciles, errors - earlier.errors, retries - earlier.retries,
-                    conflicts - earlier.conflicts, requests - earlier.requests, throttled - earlier.throttled,
-                    serverErrors - earlier.serverErrors, connectionErrors - earlier.connectionErrors);
+            return new Snapshot(
+                    reconciles - earlier.reconciles,
+                    errors - earlier.errors,
+                    retries - earlier.retries,
+                    conflicts - earlier.conflicts,
+                    requests - earlier.requests,
+                    throttled - earlier.throttled,
+                    serverErrors - earlier.serverErrors,
+                    connectionErrors - earlier.connectionErrors);
         }
 
         Snapshot plus(Snapshot other) {
-            return new Snapshot(reconciles + other.reconciles, errors + other.errors, retries + other.retries,
-                    conflicts + other.conflicts, requests + other.requests, throttled + other.throttled,
-                    serverErrors + other.serverErrors, connectionErrors + other.connectionErrors);
+            return new Snapshot(
+                    reconciles + other.reconciles,
+                    errors + other.errors,
+                    retries + other.retries,
+                    conflicts + other.conflicts,
+                    requests + other.requests,
+                    throttled + other.throttled,
+                    serverErrors + other.serverErrors,
+                    connectionErrors + other.connectionErrors);
         }
 
         static final Snapshot ZERO = new Snapshot(0, 0, 0, 0, 0, 0, 0, 0);
 
         /** The figures an operator would look at, as the table shows them. */
         String describe() {
-            return String.format("429: %.0f, 5xx: %.0f, conn errors: %.0f, reconcile errors: %.0f, retries: %.0f,"
-                    + " conflicts: %.0f", throttled, serverErrors, connectionErrors, errors, retries, conflicts);
+            return String.format(
+                    "429: %.0f, 5xx: %.0f, conn errors: %.0f, reconcile errors: %.0f, retries: %.0f,"
+                            + " conflicts: %.0f",
+                    throttled, serverErrors, connectionErrors, errors, retries, conflicts);
         }
     }
 
-    private ReplicaMetrics() {
-    }
+    private ReplicaMetrics() {}
 
     static Snapshot read(Supplier<String> scrape) {
         String text = scrape.get();
@@ -68,11 +88,10 @@ final class ReplicaMetrics {
                         connectionErrors += value;
                     }
                 }
-                default -> {
-                }
+                default -> {}
             }
         }
-        return new Snapshot(reconciles, errors, retries, conflicts, requests, throttled, serverErrors,
-                connectionErrors);
+        return new Snapshot(
+                reconciles, errors, retries, conflicts, requests, throttled, serverErrors, connectionErrors);
     }
 }

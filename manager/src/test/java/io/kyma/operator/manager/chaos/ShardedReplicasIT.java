@@ -8,25 +8,26 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Run;
-import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.kyma.operator.manager.shard.ShardLiveness;
 import io.kyma.operator.manager.shard.ShardMover;
 import io.kyma.operator.manager.shard.Shards;
+import io.kyma.operator.testing.ApiFaultProxy;
 
 /**
  * Three operator processes split the standard load as three shards, each behind a proxy that records the writer of
@@ -37,7 +38,8 @@ import io.kyma.operator.manager.shard.Shards;
  * wins are handed to it, and no object is ever written by two processes at once.
  */
 class ShardedReplicasIT {
-    private static final ChaosLoad LOAD = ChaosLoad.full() ? ChaosLoad.standard(Duration.ofSeconds(1), 20)
+    private static final ChaosLoad LOAD = ChaosLoad.full()
+            ? ChaosLoad.standard(Duration.ofSeconds(1), 20)
             : ChaosLoad.standard(Duration.ofMillis(300), 5);
     private static final int SHARDS = 3;
     /** Time for the mover's label writes of one shard's objects of the load. */
@@ -56,12 +58,19 @@ class ShardedReplicasIT {
             trial.createLoad();
             trial.awaitSettled(Duration.ofMinutes(ChaosLoad.full() ? 10 : 4));
 
-            assertThat(trial.outcome(ENV.jobs(), proxies(replicas)).violations("sharded", LOAD)).isEmpty();
+            assertThat(trial.outcome(ENV.jobs(), proxies(replicas)).violations("sharded", LOAD))
+                    .isEmpty();
             Map<String, String> shardOf = shards(trial);
-            assertThat(new TreeSet<>(shardOf.values())).as("the load spreads over the shards").hasSize(SHARDS);
+            assertThat(new TreeSet<>(shardOf.values()))
+                    .as("the load spreads over the shards")
+                    .hasSize(SHARDS);
             Map<String, List<Writers.Write>> writes = writesByObject(replicas);
-            assertThat(writes.keySet()).as("every object had its status written").containsAll(shardOf.keySet());
-            writes.forEach((object, all) -> assertThat(all).as(object + " written by").extracting(Writers.Write::writer)
+            assertThat(writes.keySet())
+                    .as("every object had its status written")
+                    .containsAll(shardOf.keySet());
+            writes.forEach((object, all) -> assertThat(all)
+                    .as(object + " written by")
+                    .extracting(Writers.Write::writer)
                     .allSatisfy(w -> assertThat(w).startsWith("shard-" + shardOf.get(object) + "#")));
         } finally {
             replicas.forEach(Replica::close);
@@ -76,32 +85,52 @@ class ShardedReplicasIT {
             KubernetesClient admin = ENV.admin();
             // the default Lease of an operator that watches one namespace names it
             String lease = "kyma-operator-leader-" + trial.namespace() + "-shard-";
-            trial.until(Duration.ofSeconds(60), () -> java.util.stream.IntStream.range(0, SHARDS).allMatch(i -> admin
-                    .leases().inNamespace(trial.namespace()).withName(lease + i).get() != null));
+            trial.until(
+                    Duration.ofSeconds(60),
+                    () -> IntStream.range(0, SHARDS)
+                            .allMatch(i -> admin.leases()
+                                            .inNamespace(trial.namespace())
+                                            .withName(lease + i)
+                                            .get()
+                                    != null));
             trial.createLoad();
-            trial.until(Duration.ofSeconds(60), () -> !labelled(admin, trial.namespace(), "1").isEmpty());
+            trial.until(
+                    Duration.ofSeconds(60),
+                    () -> !labelled(admin, trial.namespace(), "1").isEmpty());
             trial.at(Duration.ofSeconds(3));
             Replica killed = replicas.get(1);
             killed.kill();
             Instant killedAt = Instant.now();
 
             // the Lease lasts 15 s after its last renewal; then the leader of shard 0 moves shard 1's objects
-            trial.until(Duration.ofSeconds(90), () -> labelled(admin, trial.namespace(), "1").isEmpty());
+            trial.until(
+                    Duration.ofSeconds(90),
+                    () -> labelled(admin, trial.namespace(), "1").isEmpty());
             Duration moved = Duration.between(killedAt, Instant.now());
-            assertThat(moved).as("nothing moved while the Lease could still be held").isGreaterThan(Duration.ofSeconds(10));
+            assertThat(moved)
+                    .as("nothing moved while the Lease could still be held")
+                    .isGreaterThan(Duration.ofSeconds(10));
             // the Lease's time from its last renewal (before the kill), the margin, one look of the mover, and the
             // label writes, which wait their turn in shard 0's client limiter behind its own reconciles
-            Duration bound = LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE.plus(ShardLiveness.MARGIN)
-                    .plus(ShardMover.CHECK).plus(MOVE_WRITES);
-            assertThat(moved).as("moved within the Lease's time and one look of the mover").isLessThan(bound);
+            Duration bound = LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE
+                    .plus(ShardLiveness.MARGIN)
+                    .plus(ShardMover.CHECK)
+                    .plus(MOVE_WRITES);
+            assertThat(moved)
+                    .as("moved within the Lease's time and one look of the mover")
+                    .isLessThan(bound);
             trial.awaitSettled(Duration.ofMinutes(ChaosLoad.full() ? 10 : 4));
 
-            assertThat(trial.outcome(ENV.jobs(), proxies(replicas)).violations("shard-down", LOAD)).isEmpty();
+            assertThat(trial.outcome(ENV.jobs(), proxies(replicas)).violations("shard-down", LOAD))
+                    .isEmpty();
             Map<String, String> shardOf = shards(trial);
             assertThat(shardOf.values()).as("nothing left on the killed shard").doesNotContain("1");
             writesByObject(replicas).forEach((object, all) -> {
-                List<String> writers = all.stream().sorted(Comparator.comparing(Writers.Write::start))
-                        .map(w -> w.writer().substring(0, w.writer().indexOf('#'))).distinct().toList();
+                List<String> writers = all.stream()
+                        .sorted(Comparator.comparing(Writers.Write::start))
+                        .map(w -> w.writer().substring(0, w.writer().indexOf('#')))
+                        .distinct()
+                        .toList();
                 String owner = "shard-" + shardOf.get(object);
                 // an object of the killed shard: its writes first, then its new shard's, never the other way round
                 assertThat(writers).as(object + " writers in order").isIn(List.of(owner), List.of("shard-1", owner));
@@ -118,15 +147,17 @@ class ShardedReplicasIT {
         Map<String, Replica> replicas = new TreeMap<>();
         try (Trial trial = new Trial(ENV.admin(), "shard-up", load)) {
             KubernetesClient admin = ENV.admin();
-            List<String> elect = List.of("--leader-elect", "--leader-election-namespace", trial.namespace(),
-                    "--log-level", "info");
+            List<String> elect =
+                    List.of("--leader-elect", "--leader-election-namespace", trial.namespace(), "--log-level", "info");
             for (int shard = 0; shard < 2; shard++) {
                 replicas.put("two-" + shard, replica(load, trial, "two-" + shard, 2, shard, elect));
             }
             trial.until(Duration.ofSeconds(60), () -> replicas.values().stream().allMatch(Replica::leading));
             trial.createLoad();
-            trial.until(Duration.ofSeconds(60), () -> admin.resources(Kyma.class).inNamespace(trial.namespace())
-                    .list().getItems().stream().allMatch(k -> k.getMetadata().getLabels().containsKey(Labels.SHARD)));
+            trial.until(
+                    Duration.ofSeconds(60),
+                    () -> admin.resources(Kyma.class).inNamespace(trial.namespace()).list().getItems().stream()
+                            .allMatch(k -> k.getMetadata().getLabels().containsKey(Labels.SHARD)));
 
             // rolled as a StatefulSet rolls: the new shard first, then the others from the highest down
             replicas.put("three-2", replica(load, trial, "three-2", 3, 2, elect));
@@ -141,21 +172,29 @@ class ShardedReplicasIT {
             trial.awaitSettled(Duration.ofMinutes(ChaosLoad.full() ? 10 : 4));
 
             List<Replica> all = List.copyOf(replicas.values());
-            assertThat(trial.outcome(ENV.jobs(), proxies(all)).violations("shard-up", load)).isEmpty();
+            assertThat(trial.outcome(ENV.jobs(), proxies(all)).violations("shard-up", load))
+                    .isEmpty();
             Map<String, String> shardOf = shards(trial);
-            assertThat(new TreeSet<>(shardOf.values())).as("the new shard has its share").contains("2");
+            assertThat(new TreeSet<>(shardOf.values()))
+                    .as("the new shard has its share")
+                    .contains("2");
             assertThat(replicas.get("three-0").process().sum("kyma_operator_shard_drains_total")
-                    + replicas.get("three-1").process().sum("kyma_operator_shard_drains_total"))
-                    .as("objects were handed over between live shards").isPositive();
-            writesByObject(all).forEach((object, writes) -> assertThat(Writers.judge(writes).passed())
-                    .as(object + ": one writer at a time, each once: " + Writers.judge(writes).terms()).isTrue());
+                            + replicas.get("three-1").process().sum("kyma_operator_shard_drains_total"))
+                    .as("objects were handed over between live shards")
+                    .isPositive();
+            writesByObject(all)
+                    .forEach(
+                            (object, writes) -> assertThat(Writers.judge(writes).passed())
+                                    .as(object + ": one writer at a time, each once: "
+                                            + Writers.judge(writes).terms())
+                                    .isTrue());
         } finally {
             replicas.values().forEach(Replica::close);
         }
     }
 
-    private static Replica replica(ChaosLoad load, Trial trial, String name, int shards, int shard,
-            List<String> extra) {
+    private static Replica replica(
+            ChaosLoad load, Trial trial, String name, int shards, int shard, List<String> extra) {
         List<String> flags = new ArrayList<>(load.operatorFlags(ENV.jobs().url()));
         flags.addAll(List.of("--shards", Integer.toString(shards), "--shard-id", Integer.toString(shard)));
         flags.addAll(extra);
@@ -166,9 +205,11 @@ class ShardedReplicasIT {
     private static boolean onOwnShards(KubernetesClient admin, String namespace, Shards shards) {
         Map<String, String> kymas = new TreeMap<>();
         for (Class<? extends HasMetadata> kind : List.of(Kyma.class, Run.class)) {
-            for (HasMetadata root : admin.resources(kind).inNamespace(namespace).list().getItems()) {
+            for (HasMetadata root :
+                    admin.resources(kind).inNamespace(namespace).list().getItems()) {
                 Map<String, String> labels = root.getMetadata().getLabels();
-                String own = Integer.toString(shards.of(namespace, root.getMetadata().getName()));
+                String own =
+                        Integer.toString(shards.of(namespace, root.getMetadata().getName()));
                 if (!own.equals(labels.get(Labels.SHARD)) || labels.containsKey(Labels.SHARD_DRAIN)) {
                     return false;
                 }
@@ -176,8 +217,11 @@ class ShardedReplicasIT {
             }
         }
         return admin.resources(HelmComponent.class).inNamespace(namespace).list().getItems().stream()
-                .allMatch(c -> !c.getMetadata().getLabels().containsKey(Labels.SHARD_DRAIN) && c.getMetadata()
-                        .getLabels().get(Labels.SHARD).equals(kymas.get(c.getMetadata().getLabels().get(Labels.KYMA))));
+                .allMatch(c -> !c.getMetadata().getLabels().containsKey(Labels.SHARD_DRAIN)
+                        && c.getMetadata()
+                                .getLabels()
+                                .get(Labels.SHARD)
+                                .equals(kymas.get(c.getMetadata().getLabels().get(Labels.KYMA))));
     }
 
     private static void start(List<Replica> replicas, Trial trial, List<String> extra) {
@@ -189,14 +233,17 @@ class ShardedReplicasIT {
         }
     }
 
-    private static List<io.kyma.operator.testing.ApiFaultProxy> proxies(List<Replica> replicas) {
+    private static List<ApiFaultProxy> proxies(List<Replica> replicas) {
         return replicas.stream().map(Replica::proxy).toList();
     }
 
     private static List<HasMetadata> labelled(KubernetesClient admin, String namespace, String shard) {
         List<HasMetadata> found = new ArrayList<>();
         for (Class<? extends HasMetadata> kind : List.of(Kyma.class, Run.class, HelmComponent.class)) {
-            found.addAll(admin.resources(kind).inNamespace(namespace).withLabel(Labels.SHARD, shard).list()
+            found.addAll(admin.resources(kind)
+                    .inNamespace(namespace)
+                    .withLabel(Labels.SHARD, shard)
+                    .list()
                     .getItems());
         }
         return found;
@@ -206,14 +253,29 @@ class ShardedReplicasIT {
     private static Map<String, String> shards(Trial trial) {
         Map<String, String> shardOf = new TreeMap<>();
         KubernetesClient admin = ENV.admin();
-        admin.resources(Kyma.class).inNamespace(trial.namespace()).list().getItems().forEach(k ->
-                shardOf.put("kymas/" + k.getMetadata().getName(), k.getMetadata().getLabels().get(Labels.SHARD)));
-        admin.resources(Run.class).inNamespace(trial.namespace()).list().getItems().forEach(r ->
-                shardOf.put("runs/" + r.getMetadata().getName(), r.getMetadata().getLabels().get(Labels.SHARD)));
-        for (HelmComponent c : admin.resources(HelmComponent.class).inNamespace(trial.namespace()).list().getItems()) {
+        admin.resources(Kyma.class)
+                .inNamespace(trial.namespace())
+                .list()
+                .getItems()
+                .forEach(k -> shardOf.put(
+                        "kymas/" + k.getMetadata().getName(),
+                        k.getMetadata().getLabels().get(Labels.SHARD)));
+        admin.resources(Run.class)
+                .inNamespace(trial.namespace())
+                .list()
+                .getItems()
+                .forEach(r -> shardOf.put(
+                        "runs/" + r.getMetadata().getName(),
+                        r.getMetadata().getLabels().get(Labels.SHARD)));
+        for (HelmComponent c : admin.resources(HelmComponent.class)
+                .inNamespace(trial.namespace())
+                .list()
+                .getItems()) {
             String shard = c.getMetadata().getLabels().get(Labels.SHARD);
-            assertThat(shard).as(c.getMetadata().getName() + " carries its Kyma's shard")
-                    .isEqualTo(shardOf.get("kymas/" + c.getMetadata().getLabels().get(Labels.KYMA)));
+            assertThat(shard)
+                    .as(c.getMetadata().getName() + " carries its Kyma's shard")
+                    .isEqualTo(
+                            shardOf.get("kymas/" + c.getMetadata().getLabels().get(Labels.KYMA)));
             shardOf.put("helmcomponents/" + c.getMetadata().getName(), shard);
         }
         assertThat(shardOf.values()).as("every object has a shard").doesNotContainNull();
@@ -233,7 +295,8 @@ class ShardedReplicasIT {
                 if (!m.find() || (write.what().startsWith("PATCH") && m.group(3) == null)) {
                     continue;
                 }
-                writes.computeIfAbsent(m.group(1) + "/" + m.group(2), k -> new ArrayList<>()).add(write);
+                writes.computeIfAbsent(m.group(1) + "/" + m.group(2), k -> new ArrayList<>())
+                        .add(write);
             }
         }
         return writes;

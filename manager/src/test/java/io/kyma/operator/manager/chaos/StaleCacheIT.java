@@ -26,28 +26,38 @@ class StaleCacheIT {
     @RegisterExtension
     static final ChaosEnvironment ENV = new ChaosEnvironment();
 
-
     @Test
     void decisionsOnStaleViewsNeverWriteAWrongState() {
         List<Faults> kinds = List.of(
-                Faults.of("every watch event 300 ms late (the lag grows while events queue)",
-                        p -> p.delayWatchEvents(Duration.ofMillis(300)), p -> p.delayWatchEvents(Duration.ZERO)),
-                new Faults("every 300 ms each watch loses an event and ends with 410 Gone: relist", p -> { },
-                        ApiFaultProxy::loseNextWatchEvents, p -> { }));
+                Faults.of(
+                        "every watch event 300 ms late (the lag grows while events queue)",
+                        p -> p.delayWatchEvents(Duration.ofMillis(300)),
+                        p -> p.delayWatchEvents(Duration.ZERO)),
+                new Faults(
+                        "every 300 ms each watch loses an event and ends with 410 Gone: relist",
+                        p -> {},
+                        ApiFaultProxy::loseNextWatchEvents,
+                        p -> {}));
         if (ChaosEnvironment.coldJvm()) {
             Faults.NONE.run(ENV.admin(), "stale-warm-up", LOAD, ENV.jobs(), WINDOW, List.of());
         }
-        Outcome baseline = Faults.NONE.run(ENV.admin(), "stale-baseline", LOAD, ENV.jobs(), WINDOW, List.of()).outcome();
+        Outcome baseline = Faults.NONE
+                .run(ENV.admin(), "stale-baseline", LOAD, ENV.jobs(), WINDOW, List.of())
+                .outcome();
         List<ChaosRow> rows = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         int index = 0;
         for (Faults kind : kinds) {
-            Faults.Result faulted = kind.run(ENV.admin(), "stale-fault-" + index++, LOAD, ENV.jobs(), WINDOW, List.of());
+            Faults.Result faulted =
+                    kind.run(ENV.admin(), "stale-fault-" + index++, LOAD, ENV.jobs(), WINDOW, List.of());
             Outcome outcome = faulted.outcome();
             rows.add(ChaosRow.of(kind.name(), LOAD, baseline, outcome));
             failures.addAll(outcome.violations(kind.name(), LOAD, baseline));
-            System.out.printf("%s: %d watch events lost, %d watches ended%n", kind.name(),
-                    faulted.proxy().watchEventsLost(), faulted.proxy().watchesEnded());
+            System.out.printf(
+                    "%s: %d watch events lost, %d watches ended%n",
+                    kind.name(),
+                    faulted.proxy().watchEventsLost(),
+                    faulted.proxy().watchesEnded());
         }
         ChaosReport.record("stale-caches", ChaosReport.environment(), rows);
         assertThat(failures).isEmpty();

@@ -1,15 +1,16 @@
 package io.kyma.operator.manager.chaos;
 
-import org.awaitility.Awaitility;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
+
+import org.awaitility.Awaitility;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kyma.operator.api.ComponentState;
@@ -97,7 +98,8 @@ final class Trial implements AutoCloseable {
     }
 
     private boolean settled() {
-        for (Kyma kyma : admin.resources(Kyma.class).inNamespace(namespace).list().getItems()) {
+        for (Kyma kyma :
+                admin.resources(Kyma.class).inNamespace(namespace).list().getItems()) {
             KymaPhase phase = kyma.getStatus() == null ? null : kyma.getStatus().getPhase();
             if (phase != KymaPhase.READY && phase != KymaPhase.ERROR) {
                 return false;
@@ -125,11 +127,17 @@ final class Trial implements AutoCloseable {
      * @param atEnd the operator's metrics now, when no proxy counted its requests (null otherwise): the requests then
      *        come from its own {@code rest_client_requests_total}
      */
-    Outcome outcome(JobServer jobs, List<ApiFaultProxy> proxies, List<HelmComponent> components,
+    Outcome outcome(
+            JobServer jobs,
+            List<ApiFaultProxy> proxies,
+            List<HelmComponent> components,
             ReplicaMetrics.Snapshot atEnd) {
         Map<String, String> kymas = new TreeMap<>();
-        for (Kyma kyma : admin.resources(Kyma.class).inNamespace(namespace).list().getItems()) {
-            kymas.put(kyma.getMetadata().getName(), String.valueOf(kyma.getStatus().getPhase()));
+        for (Kyma kyma :
+                admin.resources(Kyma.class).inNamespace(namespace).list().getItems()) {
+            kymas.put(
+                    kyma.getMetadata().getName(),
+                    String.valueOf(kyma.getStatus().getPhase()));
         }
         Map<String, String> runs = new TreeMap<>();
         Map<String, Long> starts = new TreeMap<>();
@@ -137,24 +145,37 @@ final class Trial implements AutoCloseable {
         for (Run run : admin.resources(Run.class).inNamespace(namespace).list().getItems()) {
             String name = run.getMetadata().getName();
             String phase = run.getStatus().getPhase().name();
-            runs.put(name, phase.charAt(0) + phase.substring(1).toLowerCase(java.util.Locale.ROOT) + "/" + reason(run));
+            runs.put(name, phase.charAt(0) + phase.substring(1).toLowerCase(Locale.ROOT) + "/" + reason(run));
             starts.put(name, perKey.getOrDefault(run.getMetadata().getUid(), 0L));
         }
         long requests = 0;
         long total = 0;
         long injected = 0;
         for (ApiFaultProxy proxy : proxies) {
-            requests += proxy.exchanges().stream().filter(e -> !e.watch() && within(e.start())).count();
+            requests += proxy.exchanges().stream()
+                    .filter(e -> !e.watch() && within(e.start()))
+                    .count();
             total += proxy.exchanges().stream().filter(e -> !e.watch()).count();
-            injected += proxy.exchanges().stream().filter(ApiFaultProxy.Exchange::injected).count();
+            injected += proxy.exchanges().stream()
+                    .filter(ApiFaultProxy.Exchange::injected)
+                    .count();
         }
         if (atEnd != null) {
-            requests = atFaultStart == null ? 0 : Math.round(atFaultEnd.minus(atFaultStart).requests());
+            requests = atFaultStart == null
+                    ? 0
+                    : Math.round(atFaultEnd.minus(atFaultStart).requests());
             total = Math.round(atEnd.requests());
         }
         Instant end = faultsEnded == null ? created : faultsEnded;
-        return new Outcome(kymas, runs, componentVerdict(components), starts, Duration.between(end, converged),
-                faultsBegan == null ? Duration.ZERO : Duration.between(faultsBegan, faultsEnded), requests, total,
+        return new Outcome(
+                kymas,
+                runs,
+                componentVerdict(components),
+                starts,
+                Duration.between(end, converged),
+                faultsBegan == null ? Duration.ZERO : Duration.between(faultsBegan, faultsEnded),
+                requests,
+                total,
                 injected,
                 atFaultStart == null || atFaultEnd == null ? null : atFaultEnd.minus(atFaultStart));
     }
@@ -164,8 +185,11 @@ final class Trial implements AutoCloseable {
     }
 
     private static String reason(Run run) {
-        return run.getStatus().getConditions().stream().filter(c -> c.getType().equals("Succeeded"))
-                .map(c -> c.getReason()).findFirst().orElse("-");
+        return run.getStatus().getConditions().stream()
+                .filter(c -> c.getType().equals("Succeeded"))
+                .map(c -> c.getReason())
+                .findFirst()
+                .orElse("-");
     }
 
     /** Every version of every component that the trial's watch delivered, in order. */
@@ -182,13 +206,17 @@ final class Trial implements AutoCloseable {
     /** The lifecycle oracle on these component versions. */
     LifecycleOracle.Verdict componentVerdict(List<HelmComponent> versions) {
         ComponentLifecycle lifecycle = new ComponentLifecycle(load.unit());
-        LifecycleOracle oracle = new LifecycleOracle(List.of("pending", "started", "failing", "retrying", "success"),
-                (name, state) -> lifecycle.dwell(ComponentState.valueOf(state.toUpperCase()), module(name))
+        LifecycleOracle oracle = new LifecycleOracle(
+                List.of("pending", "started", "failing", "retrying", "success"),
+                (name, state) -> lifecycle
+                        .dwell(ComponentState.valueOf(state.toUpperCase()), module(name))
                         .orElse(Duration.ZERO));
         List<LifecycleOracle.Observation> seen = new ArrayList<>();
         for (HelmComponent c : versions) {
             if (c.getStatus() != null && c.getStatus().getState() != null) {
-                seen.add(new LifecycleOracle.Observation(c.getMetadata().getName(), c.getStatus().getState().wireName(),
+                seen.add(new LifecycleOracle.Observation(
+                        c.getMetadata().getName(),
+                        c.getStatus().getState().wireName(),
                         Instant.parse(c.getStatus().getLastTransitionTime())));
             }
         }

@@ -20,29 +20,75 @@ import java.util.Locale;
  * @param longestGapSeconds the longest such time
  * @param partition what the partitioned leader did ("-" without a partition)
  */
-record WriterRow(String scale, String faults, int processes, int leaseHolders, int writeTerms, int writes,
-        int overlapping, int interleaved, double leastGapSeconds, double longestGapSeconds, String partition) {
+record WriterRow(
+        String scale,
+        String faults,
+        int processes,
+        int leaseHolders,
+        int writeTerms,
+        int writes,
+        int overlapping,
+        int interleaved,
+        double leastGapSeconds,
+        double longestGapSeconds,
+        String partition) {
 
-    static final List<String> HEADER = List.of("scale", "faults", "processes", "lease_holders", "write_terms",
-            "writes", "overlapping", "interleaved", "least_handover_gap_s", "longest_handover_gap_s",
+    static final List<String> HEADER = List.of(
+            "scale",
+            "faults",
+            "processes",
+            "lease_holders",
+            "write_terms",
+            "writes",
+            "overlapping",
+            "interleaved",
+            "least_handover_gap_s",
+            "longest_handover_gap_s",
             "partitioned_leader");
 
     static WriterRow of(String faults, int processes, int leaseHolders, Writers.Verdict verdict, String partition) {
-        return new WriterRow(ChaosLoad.full() ? "full" : "short", faults, processes, leaseHolders,
-                verdict.terms().size(), verdict.writes(), verdict.overlapping().size(), verdict.interleaved().size(),
-                seconds(verdict.leastGap()), seconds(verdict.longestGap()), partition);
+        return new WriterRow(
+                ChaosLoad.full() ? "full" : "short",
+                faults,
+                processes,
+                leaseHolders,
+                verdict.terms().size(),
+                verdict.writes(),
+                verdict.overlapping().size(),
+                verdict.interleaved().size(),
+                seconds(verdict.leastGap()),
+                seconds(verdict.longestGap()),
+                partition);
     }
 
     List<String> fields() {
-        return List.of(scale, faults, Integer.toString(processes), Integer.toString(leaseHolders),
-                Integer.toString(writeTerms), Integer.toString(writes), Integer.toString(overlapping),
-                Integer.toString(interleaved), format(leastGapSeconds), format(longestGapSeconds), partition);
+        return List.of(
+                scale,
+                faults,
+                Integer.toString(processes),
+                Integer.toString(leaseHolders),
+                Integer.toString(writeTerms),
+                Integer.toString(writes),
+                Integer.toString(overlapping),
+                Integer.toString(interleaved),
+                format(leastGapSeconds),
+                format(longestGapSeconds),
+                partition);
     }
 
     static WriterRow parse(List<String> f) {
-        return new WriterRow(f.get(0), f.get(1), Integer.parseInt(f.get(2)), Integer.parseInt(f.get(3)),
-                Integer.parseInt(f.get(4)), Integer.parseInt(f.get(5)), Integer.parseInt(f.get(6)),
-                Integer.parseInt(f.get(7)), Double.parseDouble(f.get(8)), Double.parseDouble(f.get(9)), f.get(10));
+        return new WriterRow(
+                f.get(0),
+                f.get(1),
+                Integer.parseInt(f.get(2)),
+                Integer.parseInt(f.get(3)),
+                Integer.parseInt(f.get(4)),
+                Integer.parseInt(f.get(5)),
+                Integer.parseInt(f.get(6)),
+                Integer.parseInt(f.get(7)),
+                Double.parseDouble(f.get(8)),
+                Double.parseDouble(f.get(9)),
+                f.get(10));
     }
 
     /** The table as docs/reliability.md shows it. */
@@ -52,13 +98,24 @@ record WriterRow(String scale, String faults, int processes, int leaseHolders, i
                 + " terms | handover gap, least to longest | the partitioned leader |\n");
         table.append("|---|---|---|---|---|---|---|---|\n");
         for (WriterRow row : rows) {
-            table.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %d / %d | %s | %s |%n", row.faults(),
-                    row.processes(), row.leaseHolders(), row.writeTerms(), row.writes(), row.overlapping(),
-                    row.interleaved(), Double.isNaN(row.leastGapSeconds()) ? "-"
+            table.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %d | %d | %d | %d | %d / %d | %s | %s |%n",
+                    row.faults(),
+                    row.processes(),
+                    row.leaseHolders(),
+                    row.writeTerms(),
+                    row.writes(),
+                    row.overlapping(),
+                    row.interleaved(),
+                    Double.isNaN(row.leastGapSeconds())
+                            ? "-"
                             : format(row.leastGapSeconds()) + " to " + format(row.longestGapSeconds()) + " s",
                     row.partition()));
         }
-        table.append("\n").append(rows.isEmpty() ? "" : "Scale: " + rows.get(0).scale() + ". ").append(environment)
+        table.append("\n")
+                .append(rows.isEmpty() ? "" : "Scale: " + rows.get(0).scale() + ". ")
+                .append(environment)
                 .append(".\n");
         return table.toString();
     }

@@ -15,8 +15,7 @@ import java.util.Set;
  * replica that was followed by another never writes again in the same process).
  */
 final class Writers {
-    private Writers() {
-    }
+    private Writers() {}
 
     /** One successful write of {@code writer} (an incarnation, "replica-2#3"), as the proxy saw it: "PATCH /apis/...". */
     record Write(String writer, Instant start, Instant end, String what) {
@@ -26,8 +25,7 @@ final class Writers {
     }
 
     /** A run of writes by one writer. */
-    record Term(String writer, Instant first, Instant last, int writes) {
-    }
+    record Term(String writer, Instant first, Instant last, int writes) {}
 
     /**
      * @param terms the runs of writes by one writer, in order
@@ -36,7 +34,11 @@ final class Writers {
      * @param leastGap the shortest time from one writer's last write to the next writer's first (null with one term)
      * @param longestGap the longest such time (null with one term)
      */
-    record Verdict(List<Term> terms, List<String> overlapping, List<String> interleaved, Duration leastGap,
+    record Verdict(
+            List<Term> terms,
+            List<String> overlapping,
+            List<String> interleaved,
+            Duration leastGap,
             Duration longestGap) {
         boolean passed() {
             return overlapping.isEmpty() && interleaved.isEmpty();

@@ -18,8 +18,11 @@ class WritersTest {
     @Test
     void handoversWithGapsPassAndTheGapsAreMeasured() {
         Writers.Verdict verdict = Writers.judge(List.of(
-                write("r1#1", 0, 10), write("r1#1", 500, 520), write("r2#1", 16_000, 16_010),
-                write("r2#1", 17_000, 17_020), write("r3#1", 40_000, 40_030)));
+                write("r1#1", 0, 10),
+                write("r1#1", 500, 520),
+                write("r2#1", 16_000, 16_010),
+                write("r2#1", 17_000, 17_020),
+                write("r3#1", 40_000, 40_030)));
 
         assertThat(verdict.passed()).isTrue();
         assertThat(verdict.terms()).extracting(Writers.Term::writer).containsExactly("r1#1", "r2#1", "r3#1");
@@ -41,15 +44,21 @@ class WritersTest {
         Writers.Verdict verdict = Writers.judge(List.of(write("r1#1", 0, 300), write("r2#1", 100, 120)));
 
         assertThat(verdict.passed()).isFalse();
-        assertThat(verdict.overlapping()).singleElement().asString().contains("r1#1 wrote until")
+        assertThat(verdict.overlapping())
+                .singleElement()
+                .asString()
+                .contains("r1#1 wrote until")
                 .contains("r2#1 from");
         assertThat(verdict.leastGap()).isNegative();
     }
 
     @Test
     void anOldWriterThatWritesAgainAfterANewOneIsInterleaved() {
-        Writers.Verdict verdict = Writers.judge(List.of(write("r1#1", 0, 10), write("r2#1", 1_000, 1_010),
-                write("r1#1", 2_000, 2_010), write("r2#1", 3_000, 3_010)));
+        Writers.Verdict verdict = Writers.judge(List.of(
+                write("r1#1", 0, 10),
+                write("r2#1", 1_000, 1_010),
+                write("r1#1", 2_000, 2_010),
+                write("r2#1", 3_000, 3_010)));
 
         assertThat(verdict.passed()).isFalse();
         assertThat(verdict.interleaved()).containsExactly("r1#1", "r2#1");

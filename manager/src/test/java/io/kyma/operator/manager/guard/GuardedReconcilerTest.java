@@ -19,9 +19,9 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
-import io.kyma.operator.manager.limits.RequeueLimiter;
 import io.kyma.operator.manager.limits.FairTokenQueue;
 import io.kyma.operator.manager.limits.GlobalGate;
+import io.kyma.operator.manager.limits.RequeueLimiter;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.manager.shard.ShardDrain;
 import io.kyma.operator.testing.FakeContext;
@@ -31,13 +31,22 @@ import io.kyma.operator.testing.MutableClock;
 class GuardedReconcilerTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor();
-    private final ReconcileGuard guard = new ReconcileGuard("test",
-            new RequeueLimiter(Duration.ofMillis(500), Duration.ofSeconds(60), new FairTokenQueue(10, 100, clock), clock,
-                    d -> {
-                    }),
-            GlobalGate.OPEN, Duration.ofMinutes(1), Duration.ofMinutes(10), clock, watchdog, new OperatorMetrics());
-    private final ConfigMap resource = new ConfigMapBuilder().withNewMetadata().withName("r").withNamespace("ns")
-            .endMetadata().build();
+    private final ReconcileGuard guard = new ReconcileGuard(
+            "test",
+            new RequeueLimiter(
+                    Duration.ofMillis(500), Duration.ofSeconds(60), new FairTokenQueue(10, 100, clock), clock, d -> {}),
+            GlobalGate.OPEN,
+            Duration.ofMinutes(1),
+            Duration.ofMinutes(10),
+            clock,
+            watchdog,
+            new OperatorMetrics());
+    private final ConfigMap resource = new ConfigMapBuilder()
+            .withNewMetadata()
+            .withName("r")
+            .withNamespace("ns")
+            .endMetadata()
+            .build();
     private final Context<ConfigMap> context = new FakeContext<>(resource, List.of());
     private final Counting delegate = new Counting();
 
@@ -57,18 +66,22 @@ class GuardedReconcilerTest {
 
     @Test
     void aReplicaThatHasAnsweredADrainDoesNothingMore() throws Exception {
-        UpdateControl<ConfigMap> control = GuardedReconciler.wrap(delegate, guard,
-                (r, client) -> ShardDrain.Answer.STOPPED).reconcile(resource, context);
+        UpdateControl<ConfigMap> control = GuardedReconciler.wrap(
+                        delegate, guard, (r, client) -> ShardDrain.Answer.STOPPED)
+                .reconcile(resource, context);
 
-        assertThat(delegate.reconciles.get()).as("the other shard's replica takes it from here").isZero();
+        assertThat(delegate.reconciles.get())
+                .as("the other shard's replica takes it from here")
+                .isZero();
         assertThat(control.getScheduleDelay()).isEmpty();
         assertThat(control.isNoUpdate()).isTrue();
     }
 
     @Test
     void anAnswerThatCouldNotBeWrittenIsTriedAgainShortlyWithoutReconciling() throws Exception {
-        UpdateControl<ConfigMap> control = GuardedReconciler.wrap(delegate, guard,
-                (r, client) -> ShardDrain.Answer.RETRY).reconcile(resource, context);
+        UpdateControl<ConfigMap> control = GuardedReconciler.wrap(
+                        delegate, guard, (r, client) -> ShardDrain.Answer.RETRY)
+                .reconcile(resource, context);
 
         assertThat(delegate.reconciles.get()).isZero();
         assertThat(control.getScheduleDelay()).contains(GuardedReconciler.DRAIN_RETRY.toMillis());
@@ -78,15 +91,17 @@ class GuardedReconcilerTest {
     void aDeletedObjectBeingHandedOverIsCleanedUpByItsNewShard() throws Exception {
         CountingCleaner cleaner = new CountingCleaner();
         @SuppressWarnings("unchecked")
-        Cleaner<ConfigMap> wrapped = (Cleaner<ConfigMap>) GuardedReconciler.wrap(cleaner, guard,
-                (r, client) -> ShardDrain.Answer.STOPPED);
+        Cleaner<ConfigMap> wrapped =
+                (Cleaner<ConfigMap>) GuardedReconciler.wrap(cleaner, guard, (r, client) -> ShardDrain.Answer.STOPPED);
 
         DeleteControl control = wrapped.cleanup(resource, context);
 
         assertThat(cleaner.cleanups.get()).isZero();
         assertThat(control.isRemoveFinalizer()).isFalse();
         assertThat(((Cleaner<ConfigMap>) GuardedReconciler.wrap(cleaner, guard, ShardDrain.Responder.NONE))
-                .cleanup(resource, context).isRemoveFinalizer()).isTrue();
+                        .cleanup(resource, context)
+                        .isRemoveFinalizer())
+                .isTrue();
         assertThat(cleaner.cleanups.get()).isEqualTo(1);
     }
 

@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.kyma.operator.manager.limits.RequeueLimiter;
 import io.kyma.operator.manager.limits.FairTokenQueue;
 import io.kyma.operator.manager.limits.GlobalGate;
+import io.kyma.operator.manager.limits.RequeueLimiter;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.testing.MutableClock;
 
@@ -23,13 +23,22 @@ class ReconcileGuardTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final OperatorMetrics metrics = new OperatorMetrics();
     private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor();
-    private final ReconcileGuard guard = new ReconcileGuard("test",
-            new RequeueLimiter(Duration.ofMillis(500), Duration.ofSeconds(60), new FairTokenQueue(10, 100, clock), clock,
-                    d -> {
-                    }),
-            GlobalGate.OPEN, Duration.ofMinutes(1), Duration.ofMinutes(10), clock, watchdog, metrics);
-    private final ConfigMap resource = new ConfigMapBuilder().withNewMetadata().withName("r").withNamespace("ns")
-            .endMetadata().build();
+    private final ReconcileGuard guard = new ReconcileGuard(
+            "test",
+            new RequeueLimiter(
+                    Duration.ofMillis(500), Duration.ofSeconds(60), new FairTokenQueue(10, 100, clock), clock, d -> {}),
+            GlobalGate.OPEN,
+            Duration.ofMinutes(1),
+            Duration.ofMinutes(10),
+            clock,
+            watchdog,
+            metrics);
+    private final ConfigMap resource = new ConfigMapBuilder()
+            .withNewMetadata()
+            .withName("r")
+            .withNamespace("ns")
+            .endMetadata()
+            .build();
 
     @AfterEach
     void stopWatchdog() {
@@ -84,32 +93,54 @@ class ReconcileGuardTest {
 
     @Test
     void aNewGenerationADeletionOrANewObjectOfTheSameNameDoesNotWaitOutAnEarlierBackoff() {
-        ConfigMap failing = new ConfigMapBuilder().withNewMetadata().withName("r").withNamespace("ns").withUid("u1")
-                .withGeneration(1L).endMetadata().build();
+        ConfigMap failing = new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("r")
+                .withNamespace("ns")
+                .withUid("u1")
+                .withGeneration(1L)
+                .endMetadata()
+                .build();
         for (int i = 0; i < 5; i++) {
             clock.advance(guard.run(failing, () -> {
-                throw new IllegalStateException("broken");
-            }).delay());
+                        throw new IllegalStateException("broken");
+                    })
+                    .delay());
         }
         guard.run(failing, () -> {
             throw new IllegalStateException("broken");
         });
         assertThat(guard.run(failing, () -> "ran").outcome()).isEqualTo(ReconcileGuard.Outcome.DEFERRED);
-        ConfigMap edited = new ConfigMapBuilder(failing).editMetadata().withGeneration(2L).endMetadata().build();
-        assertThat(guard.run(edited, () -> "ran").value()).as("a new generation").isEqualTo("ran");
+        ConfigMap edited = new ConfigMapBuilder(failing)
+                .editMetadata()
+                .withGeneration(2L)
+                .endMetadata()
+                .build();
+        assertThat(guard.run(edited, () -> "ran").value())
+                .as("a new generation")
+                .isEqualTo("ran");
 
         guard.run(failing, () -> {
             throw new IllegalStateException("broken");
         });
-        ConfigMap deleting = new ConfigMapBuilder(failing).editMetadata()
-                .withDeletionTimestamp("2026-01-01T00:10:00Z").endMetadata().build();
+        ConfigMap deleting = new ConfigMapBuilder(failing)
+                .editMetadata()
+                .withDeletionTimestamp("2026-01-01T00:10:00Z")
+                .endMetadata()
+                .build();
         assertThat(guard.run(deleting, () -> "ran").value()).as("a deletion").isEqualTo("ran");
 
         guard.run(failing, () -> {
             throw new IllegalStateException("broken");
         });
-        ConfigMap again = new ConfigMapBuilder(failing).editMetadata().withUid("u2").endMetadata().build();
-        assertThat(guard.run(again, () -> "ran").value()).as("created again under the same name").isEqualTo("ran");
+        ConfigMap again = new ConfigMapBuilder(failing)
+                .editMetadata()
+                .withUid("u2")
+                .endMetadata()
+                .build();
+        assertThat(guard.run(again, () -> "ran").value())
+                .as("created again under the same name")
+                .isEqualTo("ran");
     }
 
     /**

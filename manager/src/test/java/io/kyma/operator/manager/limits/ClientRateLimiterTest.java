@@ -15,19 +15,26 @@ class ClientRateLimiterTest {
 
     @Test
     void theFlowIsTheNamespaceInThePath() {
-        assertThat(ClientRateLimiter.flowOf(URI.create(
-                "https://api:6443/apis/inventory.kyma-project.io/v1alpha1/namespaces/team-a/helmcomponents/x/status")))
+        assertThat(
+                        ClientRateLimiter.flowOf(
+                                URI.create(
+                                        "https://api:6443/apis/inventory.kyma-project.io/v1alpha1/namespaces/team-a/helmcomponents/x/status")))
                 .isEqualTo("team-a");
-        assertThat(ClientRateLimiter.flowOf(URI.create("https://api:6443/api/v1/namespaces/team-b"))).isEqualTo("team-b");
+        assertThat(ClientRateLimiter.flowOf(URI.create("https://api:6443/api/v1/namespaces/team-b")))
+                .isEqualTo("team-b");
         assertThat(ClientRateLimiter.flowOf(URI.create(
-                "https://api:6443/apis/inventory.kyma-project.io/v1alpha1/kymas?watch=true&resourceVersion=1")))
-                .as("a watch across namespaces").isEmpty();
+                        "https://api:6443/apis/inventory.kyma-project.io/v1alpha1/kymas?watch=true&resourceVersion=1")))
+                .as("a watch across namespaces")
+                .isEmpty();
         assertThat(ClientRateLimiter.flowOf(URI.create("https://api:6443/apis/x/v1/kymas?labelSelector=namespaces/a")))
-                .as("the query is not the path").isEmpty();
+                .as("the query is not the path")
+                .isEmpty();
         assertThat(ClientRateLimiter.flowOf(URI.create("https://api:6443/apis/g.io/v1/widgets/namespaces")))
-                .as("a cluster-scoped object named namespaces").isEmpty();
+                .as("a cluster-scoped object named namespaces")
+                .isEmpty();
         assertThat(ClientRateLimiter.flowOf(URI.create("https://proxy/clusters/namespaces/x/api/v1/namespaces/c/pods")))
-                .as("behind a proxy whose own path has the word").isEqualTo("c");
+                .as("behind a proxy whose own path has the word")
+                .isEqualTo("c");
         assertThat(ClientRateLimiter.flowOf(null)).isEmpty();
     }
 
@@ -36,8 +43,7 @@ class ClientRateLimiterTest {
         // 10 tokens a second: first come first served, the quiet request would leave after all the busy ones waiting
         FairTokenQueue bucket = new FairTokenQueue(10, 1, Clock.systemUTC());
         List<String> left = new ArrayList<>();
-        ClientRateLimiter limiter = new ClientRateLimiter(bucket, Clock.systemUTC(), d -> {
-        });
+        ClientRateLimiter limiter = new ClientRateLimiter(bucket, Clock.systemUTC(), d -> {});
         List<Thread> busy = new ArrayList<>();
         for (int i = 0; i < 41; i++) {
             Thread thread = new Thread(() -> {
@@ -62,8 +68,9 @@ class ClientRateLimiterTest {
             thread.join(20_000);
         }
         int busyBefore = left.indexOf("quiet") - (int) (41 - waiting);
-        assertThat(busyBefore).as("busy requests that left after the quiet one came and before it left, of %d waiting",
-                waiting).isLessThan(10);
+        assertThat(busyBefore)
+                .as("busy requests that left after the quiet one came and before it left, of %d waiting", waiting)
+                .isLessThan(10);
         assertThat(left).hasSize(42);
     }
 }

@@ -19,7 +19,9 @@ class FairTokenQueueTest {
     void withOneFlowItIsThePlainBucket() {
         FairTokenQueue queue = new FairTokenQueue(20, 30, clock);
         for (int i = 0; i < 30; i++) {
-            assertThat(queue.waitFor(queue.enqueue("a"))).as("token %d of the burst", i).isZero();
+            assertThat(queue.waitFor(queue.enqueue("a")))
+                    .as("token %d of the burst", i)
+                    .isZero();
         }
         FairTokenQueue.Ticket first = queue.enqueue("a");
         FairTokenQueue.Ticket second = queue.enqueue("a");
@@ -49,8 +51,11 @@ class FairTokenQueueTest {
             busy.add(queue.enqueue("busy"));
         }
         FairTokenQueue.Ticket quiet = queue.enqueue("quiet");
-        assertThat(queue.waitFor(busy.get(999))).as("the busy flow waits for itself").isEqualTo(Duration.ofSeconds(100));
-        assertThat(queue.waitFor(quiet)).as("the next token is the busy flow's, the one after it the quiet one's")
+        assertThat(queue.waitFor(busy.get(999)))
+                .as("the busy flow waits for itself")
+                .isEqualTo(Duration.ofSeconds(100));
+        assertThat(queue.waitFor(quiet))
+                .as("the next token is the busy flow's, the one after it the quiet one's")
                 .isEqualTo(Duration.ofMillis(200));
         clock.advance(Duration.ofMillis(200));
         assertThat(queue.grantedAt(quiet)).isEqualTo(clock.instant());
@@ -62,7 +67,7 @@ class FairTokenQueueTest {
         FairTokenQueue queue = new FairTokenQueue(10, 1, clock);
         List<FairTokenQueue.Ticket> tickets = new ArrayList<>();
         List<String> flows = new ArrayList<>();
-        for (String flow : new String[] { "a", "a", "a", "a", "b", "b", "c" }) {
+        for (String flow : new String[] {"a", "a", "a", "a", "b", "b", "c"}) {
             tickets.add(queue.enqueue(flow));
             flows.add(flow);
         }
@@ -91,7 +96,9 @@ class FairTokenQueueTest {
         clock.advance(Duration.ofSeconds(5));
         assertThat(queue.grantedAt(b)).isEqualTo(Instant.parse("2026-01-01T00:00:00.200Z"));
         assertThat(queue.grantedAt(a)).isEqualTo(Instant.parse("2026-01-01T00:00:00.100Z"));
-        assertThat(queue.waitFor(queue.enqueue("c"))).as("the idle bucket refilled to its burst").isZero();
+        assertThat(queue.waitFor(queue.enqueue("c")))
+                .as("the idle bucket refilled to its burst")
+                .isZero();
     }
 
     @Test
@@ -104,13 +111,17 @@ class FairTokenQueueTest {
         queue.cancel(gone);
         assertThat(queue.waitFor(gone)).isZero();
         clock.advance(Duration.ofMillis(100));
-        assertThat(queue.grantedAt(next)).as("the token went past the cancelled ticket").isEqualTo(clock.instant());
+        assertThat(queue.grantedAt(next))
+                .as("the token went past the cancelled ticket")
+                .isEqualTo(clock.instant());
         queue.cancel(other);
         queue.cancel(other);
         assertThat(queue.flowsWaiting()).isZero();
         clock.advance(Duration.ofMillis(100));
         assertThat(queue.grantedAt(gone)).isNull();
-        assertThat(queue.waitFor(queue.enqueue("c"))).as("the cancelled tickets left the token").isZero();
+        assertThat(queue.waitFor(queue.enqueue("c")))
+                .as("the cancelled tickets left the token")
+                .isZero();
     }
 
     @Test
@@ -119,7 +130,9 @@ class FairTokenQueueTest {
         queue.enqueue("a");
         FairTokenQueue.Ticket waiting = queue.enqueue("a");
         clock.advance(Duration.ofHours(-1));
-        assertThat(queue.waitFor(waiting)).as("one token's time from now, not an hour").isEqualTo(Duration.ofMillis(100));
+        assertThat(queue.waitFor(waiting))
+                .as("one token's time from now, not an hour")
+                .isEqualTo(Duration.ofMillis(100));
         clock.advance(Duration.ofMillis(100));
         assertThat(queue.waitFor(waiting)).isZero();
     }

@@ -14,8 +14,7 @@ class GlobalGateTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
 
     private GlobalGate gate(double rate, int burst) {
-        return new GlobalGate(new FairTokenQueue(rate, burst, clock), d -> {
-        }, clock);
+        return new GlobalGate(new FairTokenQueue(rate, burst, clock), d -> {}, clock);
     }
 
     @Test
@@ -33,7 +32,8 @@ class GlobalGateTest {
         gate.admit("first", "ns");
         assertThat(gate.admit("r", "ns")).contains(Duration.ofMillis(100));
         clock.advance(Duration.ofMillis(40));
-        assertThat(gate.admit("r", "ns")).as("asked early: still waiting, nothing new taken")
+        assertThat(gate.admit("r", "ns"))
+                .as("asked early: still waiting, nothing new taken")
                 .contains(Duration.ofMillis(60));
         clock.advance(Duration.ofMillis(60));
         assertThat(gate.admit("r", "ns")).isEmpty();
@@ -45,7 +45,8 @@ class GlobalGateTest {
     void anotherNamespaceWaitsForOneTokenPerNamespaceNotForTheBurst() {
         GlobalGate gate = gate(10, 1);
         IntStream.range(0, 50).forEach(i -> gate.admit("busy-" + i, "busy"));
-        assertThat(gate.admit("quiet-0", "quiet")).as("first come first served it would wait 5 s")
+        assertThat(gate.admit("quiet-0", "quiet"))
+                .as("first come first served it would wait 5 s")
                 .hasValueSatisfying(wait -> assertThat(wait).isLessThanOrEqualTo(Duration.ofMillis(200)));
     }
 

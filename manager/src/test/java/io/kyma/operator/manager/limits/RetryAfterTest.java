@@ -33,7 +33,9 @@ class RetryAfterTest {
         assertThat(waits).containsExactly(Duration.ofSeconds(3));
         assertThat(held).isNotDone();
         pending.complete(false);
-        assertThat(held.join()).as("fabric8 itself retries; the interceptor never resends").isFalse();
+        assertThat(held.join())
+                .as("fabric8 itself retries; the interceptor never resends")
+                .isFalse();
     }
 
     @Test
@@ -52,8 +54,8 @@ class RetryAfterTest {
 
     @Test
     void valuesAreSecondsOrAnHttpDateCappedAndNeverNegative() {
-        String inTenSeconds = DateTimeFormatter.RFC_1123_DATE_TIME.format(clock.instant().plusSeconds(10)
-                .atZone(ZoneOffset.UTC));
+        String inTenSeconds = DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                clock.instant().plusSeconds(10).atZone(ZoneOffset.UTC));
         assertThat(RetryAfter.wait("1", clock)).contains(Duration.ofSeconds(1));
         assertThat(RetryAfter.wait(" 7 ", clock)).contains(Duration.ofSeconds(7));
         assertThat(RetryAfter.wait(inTenSeconds, clock)).contains(Duration.ofSeconds(10));
@@ -61,7 +63,9 @@ class RetryAfterTest {
         assertThat(RetryAfter.wait("99999999999999999999", clock)).contains(RetryAfter.MAX_WAIT);
         assertThat(RetryAfter.wait("0", clock)).isEmpty();
         assertThat(RetryAfter.wait("-1", clock)).isEmpty();
-        assertThat(RetryAfter.wait("Thu, 01 Jan 2025 00:00:00 GMT", clock)).as("a date in the past").isEmpty();
+        assertThat(RetryAfter.wait("Thu, 01 Jan 2025 00:00:00 GMT", clock))
+                .as("a date in the past")
+                .isEmpty();
         assertThat(RetryAfter.wait("soon", clock)).isEmpty();
         assertThat(RetryAfter.wait(null, clock)).isEmpty();
     }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
@@ -17,13 +19,14 @@ import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.KymaStatus;
 import io.kyma.operator.common.SharedStore;
 import io.kyma.operator.testing.MutableClock;
+import io.micrometer.core.instrument.Tags;
 
 class KymaProgressTest {
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
     private final MutableClock clock = new MutableClock(T0);
     private final OperatorMetrics metrics = new OperatorMetrics();
-    private final SharedStore<Kyma> store = new SharedStore<>(null, new BasicItemStore<>(Cache::metaNamespaceKeyFunc),
-            10);
+    private final SharedStore<Kyma> store =
+            new SharedStore<>(null, new BasicItemStore<>(Cache::metaNamespaceKeyFunc), 10);
     private final KymaProgress progress = new KymaProgress(store, clock, metrics);
 
     @Test
@@ -33,7 +36,7 @@ class KymaProgressTest {
         put(kyma("a", T0, KymaPhase.READY, T0.plusSeconds(42)));
         put(kyma("a", T0, KymaPhase.READY, T0.plusSeconds(42))); // a resync: still Ready, not observed again
         assertThat(metrics.kymaTimeToReady().count()).isEqualTo(1);
-        assertThat(metrics.kymaTimeToReady().totalTime(java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(42);
+        assertThat(metrics.kymaTimeToReady().totalTime(TimeUnit.SECONDS)).isEqualTo(42);
     }
 
     @Test
@@ -49,13 +52,18 @@ class KymaProgressTest {
         }
         put(kyma("k0", T0, KymaPhase.READY, T0.plusSeconds(30)));
         clock.advance(Duration.ofSeconds(100));
-        List<java.util.Map.Entry<io.micrometer.core.instrument.Tags, Double>> slowest = progress.slowest();
+        List<Map.Entry<Tags, Double>> slowest = progress.slowest();
         assertThat(slowest).hasSize(2 * KymaProgress.SLOWEST);
-        assertThat(slowest.get(0).getKey().stream().map(t -> t.getKey() + "=" + t.getValue()).toList())
+        assertThat(slowest.get(0).getKey().stream()
+                        .map(t -> t.getKey() + "=" + t.getValue())
+                        .toList())
                 .containsExactly("kyma=k1", "kyma_namespace=ns", "phase=Processing");
         assertThat(slowest.get(0).getValue()).isEqualTo(99.0);
-        assertThat(slowest).filteredOn(e -> e.getKey().stream().anyMatch(t -> t.getValue().equals("Processing")))
-                .hasSize(KymaProgress.SLOWEST).last().satisfies(e -> assertThat(e.getValue()).isEqualTo(90.0));
+        assertThat(slowest)
+                .filteredOn(e -> e.getKey().stream().anyMatch(t -> t.getValue().equals("Processing")))
+                .hasSize(KymaProgress.SLOWEST)
+                .last()
+                .satisfies(e -> assertThat(e.getValue()).isEqualTo(90.0));
     }
 
     @Test
@@ -69,7 +77,9 @@ class KymaProgressTest {
         stuck.getMetadata().setNamespace("team-z");
         put(stuck);
         clock.advance(Duration.ofHours(2));
-        assertThat(progress.slowest()).hasSize(KymaProgress.SLOWEST).first()
+        assertThat(progress.slowest())
+                .hasSize(KymaProgress.SLOWEST)
+                .first()
                 .satisfies(e -> assertThat(e.getValue()).isEqualTo(7200.0));
     }
 
@@ -84,8 +94,11 @@ class KymaProgressTest {
         stuck.getMetadata().setNamespace("quiet");
         put(stuck);
         clock.advance(Duration.ofSeconds(100));
-        assertThat(progress.slowest()).hasSize(KymaProgress.SLOWEST)
-                .anySatisfy(e -> assertThat(e.getKey().stream().map(t -> t.getKey() + "=" + t.getValue()).toList())
+        assertThat(progress.slowest())
+                .hasSize(KymaProgress.SLOWEST)
+                .anySatisfy(e -> assertThat(e.getKey().stream()
+                                .map(t -> t.getKey() + "=" + t.getValue())
+                                .toList())
                         .containsExactly("kyma=stuck", "kyma_namespace=quiet", "phase=Processing"));
     }
 
@@ -106,14 +119,21 @@ class KymaProgressTest {
 
     private static Kyma kyma(String name, Instant created, KymaPhase phase, Instant readySince) {
         Kyma kyma = new Kyma();
-        kyma.setMetadata(new ObjectMetaBuilder().withNamespace("ns").withName(name)
-                .withCreationTimestamp(created.toString()).build());
+        kyma.setMetadata(new ObjectMetaBuilder()
+                .withNamespace("ns")
+                .withName(name)
+                .withCreationTimestamp(created.toString())
+                .build());
         if (phase != null) {
             KymaStatus status = new KymaStatus();
             status.setPhase(phase);
             if (readySince != null) {
-                status.getConditions().add(new ConditionBuilder().withType("Ready").withStatus("True")
-                        .withLastTransitionTime(readySince.toString()).build());
+                status.getConditions()
+                        .add(new ConditionBuilder()
+                                .withType("Ready")
+                                .withStatus("True")
+                                .withLastTransitionTime(readySince.toString())
+                                .build());
             }
             kyma.setStatus(status);
         }

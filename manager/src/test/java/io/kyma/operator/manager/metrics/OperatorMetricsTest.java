@@ -20,7 +20,8 @@ class OperatorMetricsTest {
         metrics.workDuration("kyma").record(Duration.ofMillis(4));
         metrics.reconciles("kyma", "success").increment();
         String scrape = metrics.scrape();
-        assertThat(scrape).contains("workqueue_work_duration_seconds_count{name=\"kyma\"} 2")
+        assertThat(scrape)
+                .contains("workqueue_work_duration_seconds_count{name=\"kyma\"} 2")
                 .contains("workqueue_work_duration_seconds_bucket{name=\"kyma\",le=")
                 .contains("controller_runtime_reconcile_total{controller=\"kyma\",result=\"success\"} 1");
     }

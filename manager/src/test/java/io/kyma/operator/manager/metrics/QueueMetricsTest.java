@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -17,8 +21,7 @@ import io.kyma.operator.testing.MutableClock;
 class QueueMetricsTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final OperatorMetrics metrics = new OperatorMetrics();
-    private final QueueMetrics queue = new QueueMetrics(metrics, clock, (controller, resource) -> {
-    });
+    private final QueueMetrics queue = new QueueMetrics(metrics, clock, (controller, resource) -> {});
     private final Map<String, Object> kyma = Map.of(Constants.CONTROLLER_NAME, "kyma");
 
     @Test
@@ -32,8 +35,10 @@ class QueueMetricsTest {
 
         assertThat(queue.longestRunningSeconds("kyma")).isEqualTo(5.0);
         assertThat(queue.unfinishedWorkSeconds("kyma")).isEqualTo(7.0);
-        assertThat(metrics.scrape()).contains("workqueue_longest_running_processor_seconds{name=\"kyma\"} 5.0",
-                "workqueue_unfinished_work_seconds{name=\"kyma\"} 7.0");
+        assertThat(metrics.scrape())
+                .contains(
+                        "workqueue_longest_running_processor_seconds{name=\"kyma\"} 5.0",
+                        "workqueue_unfinished_work_seconds{name=\"kyma\"} 7.0");
 
         queue.reconciliationExecutionFinished(map("a"), kyma);
         assertThat(queue.longestRunningSeconds("kyma")).isEqualTo(2.0);
@@ -45,9 +50,9 @@ class QueueMetricsTest {
 
     @Test
     void anExecutionThatFinishesWithoutHavingStartedIsReportedAsMissed() {
-        java.util.List<String> missed = new java.util.ArrayList<>();
-        queue.onMissedExecution((controller, resource) -> missed.add(controller + " " + resource.getMetadata()
-                .getName()));
+        List<String> missed = new ArrayList<>();
+        queue.onMissedExecution((controller, resource) ->
+                missed.add(controller + " " + resource.getMetadata().getName()));
         queue.reconciliationExecutionStarted(map("a"), kyma);
         queue.reconciliationExecutionFinished(map("a"), kyma);
         assertThat(missed).isEmpty();
@@ -58,16 +63,21 @@ class QueueMetricsTest {
 
     @Test
     void aNextExecutionOfTheSameResourceFinishingOnAnotherWorkerIsNotMistakenForAMissedOne() throws Exception {
-        java.util.List<String> missed = new java.util.concurrent.CopyOnWriteArrayList<>();
-        queue.onMissedExecution((controller, resource) -> missed.add(resource.getMetadata().getName()));
-        var otherWorker = java.util.concurrent.Executors.newSingleThreadExecutor();
+        List<String> missed = new CopyOnWriteArrayList<>();
+        queue.onMissedExecution(
+                (controller, resource) -> missed.add(resource.getMetadata().getName()));
+        var otherWorker = Executors.newSingleThreadExecutor();
         try {
             // this worker's execution hands the next one of the same resource to another worker, which starts it
             // before this one's finished is called; the other one's finished comes last
             queue.reconciliationExecutionStarted(map("a"), kyma);
-            otherWorker.submit(() -> queue.reconciliationExecutionStarted(map("a"), kyma)).get();
+            otherWorker
+                    .submit(() -> queue.reconciliationExecutionStarted(map("a"), kyma))
+                    .get();
             queue.reconciliationExecutionFinished(map("a"), kyma);
-            otherWorker.submit(() -> queue.reconciliationExecutionFinished(map("a"), kyma)).get();
+            otherWorker
+                    .submit(() -> queue.reconciliationExecutionFinished(map("a"), kyma))
+                    .get();
             assertThat(missed).isEmpty();
         } finally {
             otherWorker.shutdownNow();
@@ -75,6 +85,11 @@ class QueueMetricsTest {
     }
 
     private static ConfigMap map(String name) {
-        return new ConfigMapBuilder().withNewMetadata().withNamespace("ns").withName(name).endMetadata().build();
+        return new ConfigMapBuilder()
+                .withNewMetadata()
+                .withNamespace("ns")
+                .withName(name)
+                .endMetadata()
+                .build();
     }
 }

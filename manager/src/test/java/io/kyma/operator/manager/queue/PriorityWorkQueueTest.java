@@ -20,8 +20,7 @@ class PriorityWorkQueueTest {
     private static Runnable task(String name) {
         return new Runnable() {
             @Override
-            public void run() {
-            }
+            public void run() {}
 
             @Override
             public String toString() {
@@ -166,8 +165,9 @@ class PriorityWorkQueueTest {
         assertThat(queue.flowsQueued()).isEqualTo(3);
         List<String> order = pollAll();
         assertThat(order).hasSize(1003);
-        assertThat(order.subList(0, 6)).containsExactly("tenant-a/k1", "tenant-b/k1", "tenant-c/k1", "tenant-a/k2",
-                "tenant-b/k2", "tenant-a/k3");
+        assertThat(order.subList(0, 6))
+                .containsExactly(
+                        "tenant-a/k1", "tenant-b/k1", "tenant-c/k1", "tenant-a/k2", "tenant-b/k2", "tenant-a/k3");
         assertThat(order.subList(6, 1003)).allMatch(name -> name.startsWith("tenant-a/"));
         assertThat(queue.flowsQueued()).isZero();
     }
@@ -194,8 +194,8 @@ class PriorityWorkQueueTest {
         queue.offer(in("a", "due-1"));
         queue.offer(in("a", "due-2"));
         queue.offer(in("b", "due-1"));
-        assertThat(pollAll()).containsExactly("a/resync-1", "a/due-1", "b/due-1", "a/due-2", "b/resync-1",
-                "a/resync-2");
+        assertThat(pollAll())
+                .containsExactly("a/resync-1", "a/due-1", "b/due-1", "a/due-2", "b/resync-1", "a/resync-2");
     }
 
     @Test

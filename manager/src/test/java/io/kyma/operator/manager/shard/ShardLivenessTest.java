@@ -29,7 +29,13 @@ class ShardLivenessTest {
     @Test
     void aShardWithoutALeaseOrARenewalIsStartingNotDown() {
         Map<Integer, Lease> leases = new TreeMap<>();
-        leases.put(0, new LeaseBuilder().withNewSpec().withLeaseDurationSeconds(15).endSpec().build());
+        leases.put(
+                0,
+                new LeaseBuilder()
+                        .withNewSpec()
+                        .withLeaseDurationSeconds(15)
+                        .endSpec()
+                        .build());
         assertThat(ShardLiveness.dead(leases, NOW)).isEmpty();
     }
 
@@ -37,11 +43,19 @@ class ShardLivenessTest {
     void aShardThatNeverRenewedALeaseCountsAsDownOnceTheStartBoundHasPassed() {
         Map<Integer, Lease> leases = Map.of(0, lease(NOW.minusSeconds(3)));
         Instant firstSeen = NOW.minus(ShardLiveness.START_BOUND);
-        assertThat(ShardLiveness.dead(leases, Map.of(1, firstSeen), NOW)).as("still within the bound").isEmpty();
-        assertThat(ShardLiveness.dead(leases, Map.of(1, firstSeen.minusSeconds(1)), NOW)).containsExactly(1);
+        assertThat(ShardLiveness.dead(leases, Map.of(1, firstSeen), NOW))
+                .as("still within the bound")
+                .isEmpty();
+        assertThat(ShardLiveness.dead(leases, Map.of(1, firstSeen.minusSeconds(1)), NOW))
+                .containsExactly(1);
         assertThat(ShardLiveness.renewed(null)).isFalse();
-        assertThat(ShardLiveness.renewed(new LeaseBuilder().withNewSpec().withLeaseDurationSeconds(15).endSpec()
-                .build())).as("created, never renewed").isFalse();
+        assertThat(ShardLiveness.renewed(new LeaseBuilder()
+                        .withNewSpec()
+                        .withLeaseDurationSeconds(15)
+                        .endSpec()
+                        .build()))
+                .as("created, never renewed")
+                .isFalse();
         assertThat(ShardLiveness.renewed(lease(NOW))).isTrue();
     }
 
@@ -54,7 +68,9 @@ class ShardLivenessTest {
         leases.put(3, lease(NOW.minusSeconds(1))); // no holder named
         leases.put(4, held("replica-4", NOW.minusSeconds(14)));
         assertThat(ShardLiveness.held(leases, NOW)).containsExactly(0, 4);
-        assertThat(ShardLiveness.dead(leases, NOW)).as("a shard neither held nor down is on its way").isEmpty();
+        assertThat(ShardLiveness.dead(leases, NOW))
+                .as("a shard neither held nor down is on its way")
+                .isEmpty();
     }
 
     @Test
@@ -67,7 +83,8 @@ class ShardLivenessTest {
             if (to == 0) {
                 assertThat(Shards.moveTo("pb", "kyma-" + i, List.of(0))).isZero();
             }
-            assertThat(Shards.moveTo("pb", "kyma-" + i, List.of(2, 0))).as("the order of the live list is no matter")
+            assertThat(Shards.moveTo("pb", "kyma-" + i, List.of(2, 0)))
+                    .as("the order of the live list is no matter")
                     .isEqualTo(to);
         }
         assertThat(moved.keySet()).containsExactly(0, 2);
@@ -82,7 +99,11 @@ class ShardLivenessTest {
     }
 
     private static Lease lease(Instant renewed) {
-        return new LeaseBuilder().withNewSpec().withLeaseDurationSeconds(15)
-                .withRenewTime(renewed.atZone(ZoneOffset.UTC)).endSpec().build();
+        return new LeaseBuilder()
+                .withNewSpec()
+                .withLeaseDurationSeconds(15)
+                .withRenewTime(renewed.atZone(ZoneOffset.UTC))
+                .endSpec()
+                .build();
     }
 }

@@ -4,17 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZonedDateTime;
 import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
@@ -68,36 +72,45 @@ class ShardMoverIT {
         kyma("on-one", "1");
         ShardMover mover = mover(new Shards(2, 0), NS, clock, () -> true, registry);
 
-        assertThat(mover.moveOnce()).as("shard 5 has no Lease, 'blue' names no shard; shard 7 is led").isEqualTo(3);
+        assertThat(mover.moveOnce())
+                .as("shard 5 has no Lease, 'blue' names no shard; shard 7 is led")
+                .isEqualTo(3);
         List<Integer> live = List.of(0, 1);
         int five = Shards.moveTo(NS, "left-on-five", live);
         assertThat(shardOf(Kyma.class, "left-on-five")).isEqualTo(Integer.toString(five));
-        assertThat(shardOf(HelmComponent.class, "left-on-five-istio")).as("with its Kyma")
+        assertThat(shardOf(HelmComponent.class, "left-on-five-istio"))
+                .as("with its Kyma")
                 .isEqualTo(Integer.toString(five));
-        assertThat(shardOf(Kyma.class, "hand-labelled")).isEqualTo(Integer.toString(Shards.moveTo(NS,
-                "hand-labelled", live)));
-        assertThat(shardOf(Kyma.class, "left-on-seven")).as("its replica may still reconcile it").isEqualTo("7");
+        assertThat(shardOf(Kyma.class, "hand-labelled"))
+                .isEqualTo(Integer.toString(Shards.moveTo(NS, "hand-labelled", live)));
+        assertThat(shardOf(Kyma.class, "left-on-seven"))
+                .as("its replica may still reconcile it")
+                .isEqualTo("7");
         assertThat(shardOf(Kyma.class, "on-one")).isEqualTo("1");
         assertThat(admin.leases().inNamespace(NS).withName(PREFIX + "-shard-5").get())
-                .as("no Lease is made for a shard beyond --shards, whatever labels say").isNull();
+                .as("no Lease is made for a shard beyond --shards, whatever labels say")
+                .isNull();
 
         // shard 7's replica stopped: its Lease runs out; shards 0 and 1 renew theirs
         clock.advance(ShardMover.GONE_CHECK.plusSeconds(1));
         lease(0, clock.instant());
         lease(1, clock.instant());
         assertThat(mover.moveOnce()).isEqualTo(1);
-        assertThat(shardOf(Kyma.class, "left-on-seven")).isEqualTo(Integer.toString(Shards.moveTo(NS,
-                "left-on-seven", live)));
+        assertThat(shardOf(Kyma.class, "left-on-seven"))
+                .isEqualTo(Integer.toString(Shards.moveTo(NS, "left-on-seven", live)));
         assertThat(registry.counter("moved", "resource", "kymas").count()).isEqualTo(3);
-        assertThat(registry.counter("moved", "resource", "helmcomponents").count()).isEqualTo(1);
+        assertThat(registry.counter("moved", "resource", "helmcomponents").count())
+                .isEqualTo(1);
 
         // on another shard, or not leading: nothing to do
         kyma("left-on-nine", "9");
         clock.advance(ShardMover.GONE_CHECK.plusSeconds(1));
         lease(0, clock.instant());
         lease(1, clock.instant());
-        assertThat(mover(new Shards(2, 1), NS, clock, () -> true, registry).moveOnce()).isZero();
-        assertThat(mover(new Shards(2, 0), NS, clock, () -> false, registry).moveOnce()).isZero();
+        assertThat(mover(new Shards(2, 1), NS, clock, () -> true, registry).moveOnce())
+                .isZero();
+        assertThat(mover(new Shards(2, 0), NS, clock, () -> false, registry).moveOnce())
+                .isZero();
         assertThat(shardOf(Kyma.class, "left-on-nine")).isEqualTo("9");
     }
 
@@ -129,7 +142,8 @@ class ShardMoverIT {
         assertThat(drain(ns, HelmComponent.class, family + "-a")).isEqualTo(ShardDrain.REQUESTED);
         assertThat(drain(ns, Kyma.class, other)).isEqualTo(ShardDrain.REQUESTED);
         assertThat(drain(ns, Kyma.class, home)).as("on its own shard").isNull();
-        assertThat(registry.counter("drains", "resource", "helmcomponents").count()).isEqualTo(2);
+        assertThat(registry.counter("drains", "resource", "helmcomponents").count())
+                .isEqualTo(2);
 
         // shard 0's replica answers for the Kyma and one component; a component created meanwhile was not asked
         answer(ns, Kyma.class, family);
@@ -137,14 +151,19 @@ class ShardMoverIT {
         component(ns, family + "-late", family, "0");
         awaitCached(ns, Kyma.class, family, "0", ShardDrain.DRAINED);
         assertThat(mover.rebalanceOnce()).isZero();
-        assertThat(drain(ns, HelmComponent.class, family + "-late")).as("asked before anything moves")
+        assertThat(drain(ns, HelmComponent.class, family + "-late"))
+                .as("asked before anything moves")
                 .isEqualTo(ShardDrain.REQUESTED);
-        assertThat(shardOf(ns, HelmComponent.class, family + "-a")).as("its family is not done").isEqualTo("0");
+        assertThat(shardOf(ns, HelmComponent.class, family + "-a"))
+                .as("its family is not done")
+                .isEqualTo("0");
 
         answer(ns, HelmComponent.class, family + "-b");
         answer(ns, HelmComponent.class, family + "-late");
         awaitCached(ns, Kyma.class, family, "0", ShardDrain.DRAINED);
-        assertThat(mover.rebalanceOnce()).as("the Kyma and its three components").isEqualTo(4);
+        assertThat(mover.rebalanceOnce())
+                .as("the Kyma and its three components")
+                .isEqualTo(4);
         for (String name : List.of(family + "-a", family + "-b", family + "-late")) {
             assertThat(shardOf(ns, HelmComponent.class, name)).isEqualTo("2");
             assertThat(drain(ns, HelmComponent.class, name)).isNull();
@@ -176,19 +195,25 @@ class ShardMoverIT {
         kyma(ns, kyma, "0");
         component(ns, kyma + "-a", kyma, "0");
         // what a tenant may write: the replica stops working on the component at once (it answers the drain)
-        admin.resources(HelmComponent.class).inNamespace(ns).withName(kyma + "-a").edit(c -> {
-            c.getMetadata().getLabels().put(Labels.SHARD_DRAIN, ShardDrain.REQUESTED);
-            return c;
-        });
+        admin.resources(HelmComponent.class)
+                .inNamespace(ns)
+                .withName(kyma + "-a")
+                .edit(c -> {
+                    c.getMetadata().getLabels().put(Labels.SHARD_DRAIN, ShardDrain.REQUESTED);
+                    return c;
+                });
         answer(ns, HelmComponent.class, kyma + "-a");
         awaitCached(ns, HelmComponent.class, kyma + "-a", "0", ShardDrain.DRAINED);
         ShardMover mover = mover(two, ns, clock, () -> true, registry);
 
         mover.rebalanceOnce();
-        assertThat(drain(ns, HelmComponent.class, kyma + "-a")).as("seen once: it may be a hand-over just begun")
+        assertThat(drain(ns, HelmComponent.class, kyma + "-a"))
+                .as("seen once: it may be a hand-over just begun")
                 .isEqualTo(ShardDrain.DRAINED);
         mover.rebalanceOnce();
-        assertThat(drain(ns, HelmComponent.class, kyma + "-a")).as("seen twice with no hand-over of its Kyma").isNull();
+        assertThat(drain(ns, HelmComponent.class, kyma + "-a"))
+                .as("seen twice with no hand-over of its Kyma")
+                .isNull();
         assertThat(shardOf(ns, HelmComponent.class, kyma + "-a")).isEqualTo("0");
         assertThat(drain(ns, Kyma.class, kyma)).isNull();
     }
@@ -203,12 +228,18 @@ class ShardMoverIT {
         lease(ns, 1, clock.instant());
         // more than the hand-overs allowed at once and than a look takes the next step of (so the look reads the
         // drains twice, to share its batch between namespaces), each on its own shard; no replica answers them here
-        List<String> home = java.util.stream.IntStream.range(0, 3000).mapToObj(i -> "home-" + i)
-                .filter(n -> two.of(ns, n) == 0).limit(ShardRebalancer.FINISH_BATCH + 20).toList();
+        List<String> home = IntStream.range(0, 3000)
+                .mapToObj(i -> "home-" + i)
+                .filter(n -> two.of(ns, n) == 0)
+                .limit(ShardRebalancer.FINISH_BATCH + 20)
+                .toList();
         for (String name : home) {
             Kyma kyma = new Kyma();
-            kyma.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).withLabels(Map.of(Labels.SHARD,
-                    "0", Labels.SHARD_DRAIN, ShardDrain.REQUESTED)).build());
+            kyma.setMetadata(new ObjectMetaBuilder()
+                    .withName(name)
+                    .withNamespace(ns)
+                    .withLabels(Map.of(Labels.SHARD, "0", Labels.SHARD_DRAIN, ShardDrain.REQUESTED))
+                    .build());
             kyma.setSpec(new KymaSpec());
             kyma.getSpec().setModules(List.of(new Module("istio", null)));
             admin.resource(kyma).create();
@@ -219,26 +250,40 @@ class ShardMoverIT {
         awaitCached(ns, Kyma.class, home.get(home.size() - 1), "0", ShardDrain.REQUESTED);
 
         mover(two, ns, clock, () -> true, new SimpleMeterRegistry()).rebalanceOnce();
-        assertThat(drain(ns, Kyma.class, away)).as("a real hand-over is started").isEqualTo(ShardDrain.REQUESTED);
+        assertThat(drain(ns, Kyma.class, away))
+                .as("a real hand-over is started")
+                .isEqualTo(ShardDrain.REQUESTED);
     }
 
     /** A mover of {@code shards} for the objects and Leases of {@code ns}, counting into {@code registry}. */
-    private static ShardMover mover(Shards shards, String ns, MutableClock clock,
-            java.util.function.BooleanSupplier leading, SimpleMeterRegistry registry) {
-        return new ShardMover(admin, shards, PREFIX, ns, Optional.of(ns), clock, leading,
-                r -> registry.counter("moved", "resource", r), r -> registry.counter("drains", "resource", r));
+    private static ShardMover mover(
+            Shards shards, String ns, MutableClock clock, BooleanSupplier leading, SimpleMeterRegistry registry) {
+        return new ShardMover(
+                admin,
+                shards,
+                PREFIX,
+                ns,
+                Optional.of(ns),
+                clock,
+                leading,
+                r -> registry.counter("moved", "resource", r),
+                r -> registry.counter("drains", "resource", r));
     }
 
     /** Until the API server's watch cache shows the object with these labels (it lags the write a little). */
-    private static <R extends HasMetadata> void awaitCached(String ns, Class<R> kind, String name, String shard,
-            String drain) {
+    private static <R extends HasMetadata> void awaitCached(
+            String ns, Class<R> kind, String name, String shard, String drain) {
         Instant deadline = Instant.now().plusSeconds(10);
         while (true) {
-            List<R> cached = admin.resources(kind).inNamespace(ns).withField("metadata.name", name)
-                    .list(new io.fabric8.kubernetes.api.model.ListOptionsBuilder().withResourceVersion("0").build())
+            List<R> cached = admin.resources(kind)
+                    .inNamespace(ns)
+                    .withField("metadata.name", name)
+                    .list(new ListOptionsBuilder().withResourceVersion("0").build())
                     .getItems();
-            if (!cached.isEmpty() && shard.equals(cached.get(0).getMetadata().getLabels().get(Labels.SHARD))
-                    && java.util.Objects.equals(drain, cached.get(0).getMetadata().getLabels().get(Labels.SHARD_DRAIN))) {
+            if (!cached.isEmpty()
+                    && shard.equals(cached.get(0).getMetadata().getLabels().get(Labels.SHARD))
+                    && Objects.equals(
+                            drain, cached.get(0).getMetadata().getLabels().get(Labels.SHARD_DRAIN))) {
                 return;
             }
             assertThat(Instant.now()).as(name + " in the watch cache").isBefore(deadline);
@@ -261,24 +306,38 @@ class ShardMoverIT {
         lease(ns, 1, clock.instant().minusSeconds(30)); // ran out
         kyma(ns, "on-one", "1");
         ShardMover mover = mover(new Shards(2, 0), ns, clock, () -> true, registry);
-        Lease seen = admin.leases().inNamespace(ns).withName(PREFIX + "-shard-1").get();
+        Lease seen =
+                admin.leases().inNamespace(ns).withName(PREFIX + "-shard-1").get();
 
         // a new replica of shard 1 takes its Lease after the mover read it as run out
         lease(ns, 1, clock.instant());
-        assertThat(mover.claim(1, seen)).as("the Lease changed since it was read").isEmpty();
+        assertThat(mover.claim(1, seen))
+                .as("the Lease changed since it was read")
+                .isEmpty();
         assertThat(mover.moveOnce()).as("shard 1 is led again").isZero();
         assertThat(shardOf(ns, Kyma.class, "on-one")).isEqualTo("1");
 
         // while the mover holds a dead shard's Lease, no replica holds that shard
         clock.advance(Duration.ofSeconds(30));
         lease(ns, 0, clock.instant());
-        ShardMover.Claim claim = mover.claim(1, admin.leases().inNamespace(ns).withName(PREFIX + "-shard-1").get())
+        ShardMover.Claim claim = mover.claim(
+                        1,
+                        admin.leases()
+                                .inNamespace(ns)
+                                .withName(PREFIX + "-shard-1")
+                                .get())
                 .orElseThrow();
-        Map<Integer, Lease> leases = Map.of(1, admin.leases().inNamespace(ns).withName(PREFIX + "-shard-1").get());
+        Map<Integer, Lease> leases = Map.of(
+                1, admin.leases().inNamespace(ns).withName(PREFIX + "-shard-1").get());
         assertThat(ShardLiveness.held(leases, clock.instant())).isEmpty();
         assertThat(ShardLiveness.dead(leases, clock.instant())).isEmpty();
         claim.release();
-        assertThat(admin.leases().inNamespace(ns).withName(PREFIX + "-shard-1").get().getSpec().getHolderIdentity())
+        assertThat(admin.leases()
+                        .inNamespace(ns)
+                        .withName(PREFIX + "-shard-1")
+                        .get()
+                        .getSpec()
+                        .getHolderIdentity())
                 .isEmpty();
     }
 
@@ -293,23 +352,35 @@ class ShardMoverIT {
         kyma(ns, "zero-padded", "01"); // written by hand: no informer selects shard=01
         ShardMover mover = mover(new Shards(2, 0), ns, clock, () -> true, registry);
 
-        assertThat(mover.moveOnce()).as("'01' names no shard; shard 1 may still be starting").isEqualTo(1);
+        assertThat(mover.moveOnce())
+                .as("'01' names no shard; shard 1 may still be starting")
+                .isEqualTo(1);
         assertThat(shardOf(ns, Kyma.class, "zero-padded")).isEqualTo("0");
         assertThat(shardOf(ns, Kyma.class, "on-one")).isEqualTo("1");
 
         clock.advance(ShardLiveness.START_BOUND.plusSeconds(1));
         lease(ns, 0, clock.instant());
-        assertThat(mover.moveOnce()).as("shard 1 has had no Lease for longer than the bound").isEqualTo(1);
+        assertThat(mover.moveOnce())
+                .as("shard 1 has had no Lease for longer than the bound")
+                .isEqualTo(1);
         assertThat(shardOf(ns, Kyma.class, "on-one")).isEqualTo("0");
-        assertThat(admin.leases().inNamespace(ns).withName(PREFIX + "-shard-1").get().getSpec().getHolderIdentity())
+        assertThat(admin.leases()
+                        .inNamespace(ns)
+                        .withName(PREFIX + "-shard-1")
+                        .get()
+                        .getSpec()
+                        .getHolderIdentity())
                 .as("held by the mover while it moved, then given up, so that shard 1's replica can take it")
                 .isEmpty();
     }
 
     /** The first name of {@code prefix}-i that belongs on {@code shard}. */
     private static String nameOn(Shards shards, String ns, String prefix, int shard) {
-        return java.util.stream.IntStream.range(0, 1000).mapToObj(i -> prefix + "-" + i)
-                .filter(n -> shards.of(ns, n) == shard).findFirst().orElseThrow();
+        return IntStream.range(0, 1000)
+                .mapToObj(i -> prefix + "-" + i)
+                .filter(n -> shards.of(ns, n) == shard)
+                .findFirst()
+                .orElseThrow();
     }
 
     /** What the replica of the object's shard does in its next reconcile of it. */
@@ -320,7 +391,12 @@ class ShardMoverIT {
     }
 
     private static <R extends HasMetadata> String drain(String ns, Class<R> kind, String name) {
-        return admin.resources(kind).inNamespace(ns).withName(name).get().getMetadata().getLabels()
+        return admin.resources(kind)
+                .inNamespace(ns)
+                .withName(name)
+                .get()
+                .getMetadata()
+                .getLabels()
                 .get(Labels.SHARD_DRAIN);
     }
 
@@ -329,9 +405,17 @@ class ShardMoverIT {
     }
 
     private static void lease(String ns, int shard, Instant renewed) {
-        Lease lease = new LeaseBuilder().withNewMetadata().withName(PREFIX + "-shard-" + shard).withNamespace(ns)
-                .endMetadata().withNewSpec().withHolderIdentity("replica-" + shard).withLeaseDurationSeconds(15)
-                .withRenewTime(ZonedDateTime.ofInstant(renewed, ZoneOffset.UTC)).endSpec().build();
+        Lease lease = new LeaseBuilder()
+                .withNewMetadata()
+                .withName(PREFIX + "-shard-" + shard)
+                .withNamespace(ns)
+                .endMetadata()
+                .withNewSpec()
+                .withHolderIdentity("replica-" + shard)
+                .withLeaseDurationSeconds(15)
+                .withRenewTime(ZonedDateTime.ofInstant(renewed, ZoneOffset.UTC))
+                .endSpec()
+                .build();
         admin.resource(lease).forceConflicts().serverSideApply();
     }
 
@@ -341,8 +425,11 @@ class ShardMoverIT {
 
     private static void kyma(String ns, String name, String shard) {
         Kyma kyma = new Kyma();
-        kyma.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).withLabels(Map.of(Labels.SHARD,
-                shard)).build());
+        kyma.setMetadata(new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace(ns)
+                .withLabels(Map.of(Labels.SHARD, shard))
+                .build());
         kyma.setSpec(new KymaSpec());
         kyma.getSpec().setModules(List.of(new Module("istio", null)));
         admin.resource(kyma).create();
@@ -354,8 +441,11 @@ class ShardMoverIT {
 
     private static void component(String ns, String name, String kyma, String shard) {
         HelmComponent component = new HelmComponent();
-        component.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).withLabels(Map.of(
-                Labels.SHARD, shard, Labels.KYMA, kyma)).build());
+        component.setMetadata(new ObjectMetaBuilder()
+                .withName(name)
+                .withNamespace(ns)
+                .withLabels(Map.of(Labels.SHARD, shard, Labels.KYMA, kyma))
+                .build());
         component.setSpec(new HelmComponentSpec());
         component.getSpec().setModule("istio");
         component.getSpec().setKyma(kyma);
@@ -367,7 +457,12 @@ class ShardMoverIT {
     }
 
     private static <R extends HasMetadata> String shardOf(String ns, Class<R> kind, String name) {
-        return admin.resources(kind).inNamespace(ns).withName(name).get().getMetadata().getLabels()
+        return admin.resources(kind)
+                .inNamespace(ns)
+                .withName(name)
+                .get()
+                .getMetadata()
+                .getLabels()
                 .get(Labels.SHARD);
     }
 }

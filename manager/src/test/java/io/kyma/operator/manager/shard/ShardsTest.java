@@ -3,6 +3,10 @@ package io.kyma.operator.manager.shard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -27,7 +31,8 @@ class ShardsTest {
         assertThat(counts.keySet()).containsExactly(0, 1, 2);
         assertThat(counts.values()).allSatisfy(n -> assertThat(n).isBetween(900, 1100));
         Shards thousand = new Shards(1000, 0);
-        assertThat(thousand.of("team-b", "kyma-0")).as("the namespace is part of the key")
+        assertThat(thousand.of("team-b", "kyma-0"))
+                .as("the namespace is part of the key")
                 .isNotEqualTo(thousand.of("pb", "kyma-0"));
     }
 
@@ -51,14 +56,17 @@ class ShardsTest {
             int before = three.of("pb", "kyma-" + i);
             int after = four.of("pb", "kyma-" + i);
             if (after != before) {
-                assertThat(after).as("kyma-" + i + " moves to the new shard or not at all").isEqualTo(3);
+                assertThat(after)
+                        .as("kyma-" + i + " moves to the new shard or not at all")
+                        .isEqualTo(3);
                 moved++;
             }
         }
         assertThat(moved).as("about a quarter").isBetween(900, 1100);
         for (int i = 0; i < 300; i++) {
-            assertThat(Shards.moveTo("pb", "kyma-" + i, java.util.List.of(0, 1, 2)))
-                    .as("a move among all shards lands where the hash puts it").isEqualTo(three.of("pb", "kyma-" + i));
+            assertThat(Shards.moveTo("pb", "kyma-" + i, List.of(0, 1, 2)))
+                    .as("a move among all shards lands where the hash puts it")
+                    .isEqualTo(three.of("pb", "kyma-" + i));
         }
     }
 
@@ -74,9 +82,10 @@ class ShardsTest {
 
     @Test
     void aComponentGoesWithItsKymaByLabelOrBySpec() {
-        ShardAssigner assigner = new ShardAssigner(null, three, r -> null, java.time.Clock.systemUTC());
+        ShardAssigner assigner = new ShardAssigner(null, three, r -> null, Clock.systemUTC());
         Kyma kyma = new Kyma();
-        kyma.setMetadata(new ObjectMetaBuilder().withNamespace("pb").withName("k7").build());
+        kyma.setMetadata(
+                new ObjectMetaBuilder().withNamespace("pb").withName("k7").build());
         HelmComponent labelled = component("k7-istio", Map.of(Labels.KYMA, "k7"), null);
         HelmComponent specOnly = component("k7-istio", Map.of(), "k7");
         assertThat(assigner.shardOf(labelled)).isEqualTo(assigner.shardOf(kyma)).isEqualTo(three.of("pb", "k7"));
@@ -87,35 +96,46 @@ class ShardsTest {
 
     @Test
     void theObjectsOwnShardLabelsItAtOnceTheOthersOnlyAfterAResync() {
-        java.time.Instant created = java.time.Instant.parse("2026-11-23T10:00:00Z");
+        Instant created = Instant.parse("2026-11-23T10:00:00Z");
         Kyma kyma = new Kyma();
-        kyma.setMetadata(new ObjectMetaBuilder().withNamespace("pb").withName("k7")
-                .withCreationTimestamp(created.toString()).build());
+        kyma.setMetadata(new ObjectMetaBuilder()
+                .withNamespace("pb")
+                .withName("k7")
+                .withCreationTimestamp(created.toString())
+                .build());
         int own = three.of("pb", "k7");
         int other = (own + 1) % 3;
-        ShardAssigner ownReplica = new ShardAssigner(null, new Shards(3, own), r -> null, java.time.Clock.systemUTC());
-        ShardAssigner otherReplica = new ShardAssigner(null, new Shards(3, other), r -> null,
-                java.time.Clock.systemUTC());
+        ShardAssigner ownReplica = new ShardAssigner(null, new Shards(3, own), r -> null, Clock.systemUTC());
+        ShardAssigner otherReplica = new ShardAssigner(null, new Shards(3, other), r -> null, Clock.systemUTC());
         assertThat(ownReplica.labelsNow(kyma, created)).isTrue();
-        assertThat(otherReplica.labelsNow(kyma, created)).as("its own replica labels it").isFalse();
+        assertThat(otherReplica.labelsNow(kyma, created))
+                .as("its own replica labels it")
+                .isFalse();
         assertThat(otherReplica.labelsNow(kyma, created.plusSeconds(29))).isFalse();
-        assertThat(otherReplica.labelsNow(kyma, created.plusSeconds(30))).as("its replica may be down").isTrue();
+        assertThat(otherReplica.labelsNow(kyma, created.plusSeconds(30)))
+                .as("its replica may be down")
+                .isTrue();
     }
 
     @Test
     void aLabelTakenOffAnOldObjectIsWrittenAgainByItsOwnReplicaNotByEvery() {
-        java.time.Instant created = java.time.Instant.parse("2026-11-23T10:00:00Z");
-        java.time.Instant unlabelled = created.plusSeconds(3600);
+        Instant created = Instant.parse("2026-11-23T10:00:00Z");
+        Instant unlabelled = created.plusSeconds(3600);
         Kyma kyma = new Kyma();
-        kyma.setMetadata(new ObjectMetaBuilder().withNamespace("pb").withName("k7")
-                .withCreationTimestamp(created.toString()).build());
+        kyma.setMetadata(new ObjectMetaBuilder()
+                .withNamespace("pb")
+                .withName("k7")
+                .withCreationTimestamp(created.toString())
+                .build());
         int other = (three.of("pb", "k7") + 1) % 3;
-        ShardAssigner otherReplica = new ShardAssigner(null, new Shards(3, other), r -> null,
-                java.time.Clock.fixed(unlabelled, java.time.ZoneOffset.UTC));
+        ShardAssigner otherReplica =
+                new ShardAssigner(null, new Shards(3, other), r -> null, Clock.fixed(unlabelled, ZoneOffset.UTC));
         otherReplica.seen("kymas", kyma);
-        assertThat(otherReplica.labelsNow(kyma, unlabelled, "kymas")).as("an hour old, but seen unlabelled just now")
+        assertThat(otherReplica.labelsNow(kyma, unlabelled, "kymas"))
+                .as("an hour old, but seen unlabelled just now")
                 .isFalse();
-        assertThat(otherReplica.labelsNow(kyma, unlabelled.plusSeconds(30), "kymas")).isTrue();
+        assertThat(otherReplica.labelsNow(kyma, unlabelled.plusSeconds(30), "kymas"))
+                .isTrue();
         otherReplica.close();
     }
 
@@ -125,7 +145,7 @@ class ShardsTest {
         assertThat(Shards.number("17")).hasValue(17);
         assertThat(Shards.number("999999999")).hasValue(999_999_999);
         // selected by no informer (shard=7), so a replica would never see them: these name no shard
-        for (String label : new String[] { "07", "+7", "-1", "7 ", "1e3", "", "blue", "1234567890", null }) {
+        for (String label : new String[] {"07", "+7", "-1", "7 ", "1e3", "", "blue", "1234567890", null}) {
             assertThat(Shards.number(label)).as(String.valueOf(label)).isEmpty();
         }
         assertThat(three.exists("2")).isTrue();
@@ -135,7 +155,11 @@ class ShardsTest {
 
     private static HelmComponent component(String name, Map<String, String> labels, String kyma) {
         HelmComponent component = new HelmComponent();
-        component.setMetadata(new ObjectMetaBuilder().withNamespace("pb").withName(name).withLabels(labels).build());
+        component.setMetadata(new ObjectMetaBuilder()
+                .withNamespace("pb")
+                .withName(name)
+                .withLabels(labels)
+                .build());
         if (kyma != null) {
             component.setSpec(new HelmComponentSpec());
             component.getSpec().setKyma(kyma);

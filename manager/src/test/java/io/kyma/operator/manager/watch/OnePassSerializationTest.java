@@ -2,6 +2,9 @@ package io.kyma.operator.manager.watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -18,8 +21,8 @@ import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Run;
 
 class OnePassSerializationTest {
-    private final OnePassSerialization onePass = new OnePassSerialization(List.of(Kyma.class, HelmComponent.class,
-            Run.class));
+    private final OnePassSerialization onePass =
+            new OnePassSerialization(List.of(Kyma.class, HelmComponent.class, Run.class));
     private final KubernetesSerialization fabric8 = new KubernetesSerialization();
 
     /** A HelmComponent event as the API server writes it: keys sorted, managedFields and all. */
@@ -78,7 +81,8 @@ class OnePassSerializationTest {
         WatchEvent event = onePass.readWatchEvent(bookmark);
 
         assertThat(event).isNotNull();
-        assertThat(((HasMetadata) event.getObject()).getMetadata().getResourceVersion()).isEqualTo("90210");
+        assertThat(((HasMetadata) event.getObject()).getMetadata().getResourceVersion())
+                .isEqualTo("90210");
         assertSameAsFabric8(bookmark, HelmComponent.class);
     }
 
@@ -87,9 +91,10 @@ class OnePassSerializationTest {
         String error = """
                 {"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",\
                 "message":"too old resource version: 1 (90210)","reason":"Expired","code":410}}""";
-        String kindNotFirst = COMPONENT_EVENT.replace("{\"apiVersion\":\"inventory.kyma-project.io/v1alpha1\",\"kind\":"
-                + "\"HelmComponent\",\"metadata\":{", "{\"metadata\":{\"name\":\"x\"},\"apiVersion\":"
-                + "\"inventory.kyma-project.io/v1alpha1\",\"kind\":\"HelmComponent\",\"spec\":{},\"x\":{");
+        String kindNotFirst = COMPONENT_EVENT.replace(
+                "{\"apiVersion\":\"inventory.kyma-project.io/v1alpha1\",\"kind\":" + "\"HelmComponent\",\"metadata\":{",
+                "{\"metadata\":{\"name\":\"x\"},\"apiVersion\":"
+                        + "\"inventory.kyma-project.io/v1alpha1\",\"kind\":\"HelmComponent\",\"spec\":{},\"x\":{");
         String otherVersion = COMPONENT_EVENT.replace(
                 "inventory.kyma-project.io/v1alpha1\",\"kind\":\"HelmComponent",
                 "inventory.kyma-project.io/v2\",\"kind\":\"HelmComponent");
@@ -108,8 +113,8 @@ class OnePassSerializationTest {
 
     @Test
     void writesAStatusAsFabric8Does() {
-        HelmComponent component = onePass.unmarshal(COMPONENT_EVENT, WatchEvent.class).getObject() instanceof
-                HelmComponent c ? c : null;
+        HelmComponent component =
+                onePass.unmarshal(COMPONENT_EVENT, WatchEvent.class).getObject() instanceof HelmComponent c ? c : null;
         HelmComponentStatus status = new HelmComponentStatus();
         status.setState(ComponentState.FAILING);
         status.setLastTransitionTime("2026-11-24T00:10:09Z");
@@ -120,8 +125,8 @@ class OnePassSerializationTest {
 
     @Test
     void readsTheAnswerToAWriteWithoutManagedFields() {
-        String answer = COMPONENT_EVENT.substring(COMPONENT_EVENT.indexOf("{\"apiVersion"),
-                COMPONENT_EVENT.length() - 1);
+        String answer =
+                COMPONENT_EVENT.substring(COMPONENT_EVENT.indexOf("{\"apiVersion"), COMPONENT_EVENT.length() - 1);
 
         HelmComponent ours = onePass.unmarshal(stream(answer), HelmComponent.class);
         HelmComponent theirs = fabric8.unmarshal(answer, HelmComponent.class);
@@ -138,12 +143,13 @@ class OnePassSerializationTest {
         assertThat(yaml.getStatus().getState()).isEqualTo(ComponentState.STARTED);
         assertThat(yaml.getMetadata().getName()).isEqualTo("kyma-7-istio");
         // another kind is not read with the prepared readers
-        assertThat(onePass.unmarshal(stream("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"code\":409}"),
-                Status.class).getCode()).isEqualTo(409);
+        assertThat(onePass.unmarshal(stream("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"code\":409}"), Status.class)
+                        .getCode())
+                .isEqualTo(409);
     }
 
-    private static java.io.InputStream stream(String text) {
-        return new java.io.ByteArrayInputStream(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    private static InputStream stream(String text) {
+        return new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8));
     }
 
     /**
@@ -153,7 +159,8 @@ class OnePassSerializationTest {
     private void assertSameAsFabric8(String message, Class<? extends HasMetadata> watched) {
         WatchEvent ours = onePass.unmarshal(message, WatchEvent.class);
         WatchEvent theirs = fabric8.unmarshal(message, WatchEvent.class);
-        HasMetadata theirObject = watched.isInstance(theirs.getObject()) ? (HasMetadata) theirs.getObject()
+        HasMetadata theirObject = watched.isInstance(theirs.getObject())
+                ? (HasMetadata) theirs.getObject()
                 : fabric8.convertValue(theirs.getObject(), watched);
         theirObject.getMetadata().setManagedFields(null);
 
