@@ -22,40 +22,56 @@ class TestingDocBoundsTest {
 
     /** For each test: what the row of docs/testing.md says, and the code in the test that asserts it. */
     private static final Map<String, List<List<String>>> ROWS = Map.of(
-            "WriteCountIT", List.of(
-                    List.of("no sooner than 67 s", "isGreaterThanOrEqualTo(Duration.ofSeconds(67))"),
-                    List.of("18 component creates", "assertThat(componentCreates).isEqualTo(18)"),
-                    List.of("90 component status writes", "assertThat(componentStatus).isEqualTo(90)"),
-                    List.of("at most 20 Kyma status writes", "assertThat(kymaStatus).isLessThanOrEqualTo(20)"),
-                    List.of("130 writes in all", "assertThat(total).isLessThanOrEqualTo(130)")),
-            "KymaFlowIT", List.of(
-                    List.of("50 Kymas (900 components)", "IntStream.range(0, 50)"),
-                    List.of("within 180 s", "atMost(Duration.ofSeconds(180))"),
-                    List.of("every component `success`", "isEqualTo(ComponentState.SUCCESS)")),
-            "RunFlowIT", List.of(
-                    List.of("1000 Runs of 10 s", "int runs = 1000;"),
-                    List.of("1000 Runs of 10 s", "int durationSeconds = 10;"),
-                    List.of("QPS 150", "\"--k8s-client-qps\", \"150\""),
-                    List.of("within 10 minutes", "atMost(Duration.ofMinutes(10))"),
-                    List.of("at most 2 + 10 status writes per Run", "isLessThanOrEqualTo(2 + durationSeconds)")),
-            "LimiterIT", List.of(
-                    List.of("no sooner than (300 − 30) / 20 s less 1.5 s", "(300 - 30) * 1000 / 20 - 1500"),
-                    List.of("in under a third of that", "fast.multipliedBy(3)).isLessThan(slow)")));
+            "WriteCountIT",
+                    List.of(
+                            List.of("no sooner than 67 s", "isGreaterThanOrEqualTo(Duration.ofSeconds(67))"),
+                            List.of("18 component creates", "assertThat(componentCreates).isEqualTo(18)"),
+                            List.of("90 component status writes", "assertThat(componentStatus).isEqualTo(90)"),
+                            List.of("at most 20 Kyma status writes", "assertThat(kymaStatus).isLessThanOrEqualTo(20)"),
+                            List.of("130 writes in all", "assertThat(total).isLessThanOrEqualTo(130)")),
+            "KymaFlowIT",
+                    List.of(
+                            List.of("50 Kymas (900 components)", "IntStream.range(0, 50)"),
+                            List.of("within 180 s", "atMost(Duration.ofSeconds(180))"),
+                            List.of("every component `success`", "isEqualTo(ComponentState.SUCCESS)")),
+            "RunFlowIT",
+                    List.of(
+                            List.of("1000 Runs of 10 s", "int runs = 1000;"),
+                            List.of("1000 Runs of 10 s", "int durationSeconds = 10;"),
+                            List.of("QPS 150", "\"--k8s-client-qps\", \"150\""),
+                            List.of("within 10 minutes", "atMost(Duration.ofMinutes(10))"),
+                            List.of(
+                                    "at most 2 + 10 status writes per Run",
+                                    "isLessThanOrEqualTo(2 + durationSeconds)")),
+            "LimiterIT",
+                    List.of(
+                            List.of("no sooner than (300 − 30) / 20 s less 1.5 s", "(300 - 30) * 1000 / 20 - 1500"),
+                            List.of("in under a third of that", "fast.multipliedBy(3)).isLessThan(slow)")));
 
     @Test
     void eachRowStatesTheBoundItsTestAsserts() throws IOException {
         String section = Files.readString(ROOT.resolve("docs/testing.md"));
         for (Map.Entry<String, List<List<String>>> test : ROWS.entrySet()) {
-            String source = Files.readString(TESTS.resolve(test.getKey() + ".java"));
-            String row = section.lines().filter(l -> l.contains("`" + test.getKey() + "`")).findFirst()
+            // as one line, however the formatter wraps it
+            String source = Files.readString(TESTS.resolve(test.getKey() + ".java"))
+                    .replaceAll("\\s+", " ")
+                    .replace("( ", "(")
+                    .replace(" )", ")");
+            String row = section.lines()
+                    .filter(l -> l.contains("`" + test.getKey() + "`"))
+                    .findFirst()
                     .orElseThrow(() -> new AssertionError("docs/testing.md has no row for " + test.getKey()));
             for (List<String> claim : test.getValue()) {
-                assertThat(row).as("the row of %s in docs/testing.md", test.getKey()).contains(claim.get(0));
-                assertThat(source).as("%s asserts what docs/testing.md says: %s", test.getKey(), claim.get(0))
+                assertThat(row)
+                        .as("the row of %s in docs/testing.md", test.getKey())
+                        .contains(claim.get(0));
+                assertThat(source)
+                        .as("%s asserts what docs/testing.md says: %s", test.getKey(), claim.get(0))
                         .contains(claim.get(1));
             }
         }
-        assertThat(section.lines().filter(l -> l.startsWith("| ") && l.contains("IT`"))).as("rows with a test")
+        assertThat(section.lines().filter(l -> l.startsWith("| ") && l.contains("IT`")))
+                .as("rows with a test")
                 .hasSize(ROWS.size());
     }
 }
