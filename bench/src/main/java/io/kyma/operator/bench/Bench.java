@@ -10,15 +10,22 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -30,13 +37,18 @@ import io.kyma.operator.api.ComponentState;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.HelmComponentSpec;
 import io.kyma.operator.api.HelmComponentStatus;
+import io.kyma.operator.api.JobSpec;
 import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.KymaSpec;
 import io.kyma.operator.api.Module;
+import io.kyma.operator.api.Run;
+import io.kyma.operator.api.RunSpec;
 import io.kyma.operator.common.StatusPatch;
 import io.kyma.operator.manager.KubernetesClients;
 import io.kyma.operator.manager.ManagerConfig;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
+import io.kyma.operator.remotejob.JobServer;
 
 /**
  * The scale benchmark: measures the API server's write ceiling L, the time T(1) of one Kyma of the 18 modules and the
@@ -44,37 +56,56 @@ import io.kyma.operator.manager.metrics.OperatorMetrics;
  */
 public final class Bench {
     /** The 18 modules of the original experiment (the test fixtures' list; BenchModulesTest keeps them equal). */
-    static final List<String> MODULES = List.of("istio", "cluster-essentials", "certificates", "istio-resources",
-            "logging", "tracing", "kiali", "monitoring", "eventing", "ory", "api-gateway", "service-catalog",
-            "service-catalog-addons", "rafter", "helm-broker", "cluster-users", "serverless", "application-connector");
+    static final List<String> MODULES = List.of(
+            "istio",
+            "cluster-essentials",
+            "certificates",
+            "istio-resources",
+            "logging",
+            "tracing",
+            "kiali",
+            "monitoring",
+            "eventing",
+            "ory",
+            "api-gateway",
+            "service-catalog",
+            "service-catalog-addons",
+            "rafter",
+            "helm-broker",
+            "cluster-users",
+            "serverless",
+            "application-connector");
+
     private static final String NS = "bench";
     private static final String T1_KYMA = "bench-t1";
     private static final String CEILING_NS = "bench-ceiling";
-    private static final int[] CEILING_CONCURRENCY = { 8, 32, 64 };
+    private static final int[] CEILING_CONCURRENCY = {8, 32, 64};
     private static final int CEILING_OBJECTS = 120;
 
     /** Tenant B's namespace and Kyma in the noisy-neighbour scenario. */
     static final String NEIGHBOUR_NS = "bench-neighbour";
     /** Tenant A's Runs on a slow job service in that scenario, and how long the service takes to answer. */
     static final int SLOW_RUNS = 50;
+
     static final Duration SLOW_ANSWER = Duration.ofSeconds(5);
 
     private final BenchOptions options;
     private final ManagerConfig operatorConfig;
     /** The slow job service of the noisy-neighbour scenario, the operator's --remote-server-url. */
-    private final java.util.Optional<io.kyma.operator.remotejob.JobServer> slowJobs;
+    private final Optional<JobServer> slowJobs;
+
     private final HttpClient http = HttpClient.newHttpClient();
     private final Progress progress = new Progress();
 
     Bench(BenchOptions given) {
         if (given.noisyNeighbour()) {
-            io.kyma.operator.remotejob.JobServer slow = io.kyma.operator.remotejob.JobServer.start("127.0.0.1", 0);
+            JobServer slow = JobServer.start("127.0.0.1", 0);
             slow.faults().latency(SLOW_ANSWER);
-            this.slowJobs = java.util.Optional.of(slow);
+            this.slowJobs = Optional.of(slow);
             // tenant B's namespace too: the operator watches every namespace (an empty --namespace after the bench's)
             this.options = given.withOperatorFlags("--namespace=", "--remote-server-url", slow.url());
         } else {
-            this.slowJobs = java.util.Optional.empty();
+            this.slowJobs = Optional.empty();
             this.options = given;
         }
         this.operatorConfig = ManagerConfig.parse(options.operatorFlags().toArray(String[]::new), Map.of());
@@ -99,7 +130,7 @@ public final class Bench {
         try {
             result = bench.run();
         } finally {
-            bench.slowJobs.ifPresent(io.kyma.operator.remotejob.JobServer::close);
+            bench.slowJobs.ifPresent(JobServer::close);
         }
         System.out.println(result.summaryLine());
         Files.writeString(options.out().resolve("summary.txt"), result.summaryLine() + "\n");
@@ -110,8 +141,7 @@ public final class Bench {
         try (ClusterUnderTest cluster = ClusterUnderTest.start(options)) {
             Config config = cluster.clientConfig();
             OperatorMetrics clientMetrics = new OperatorMetrics();
-            try (KubernetesClient client = KubernetesClients.create(config, operatorConfig, clientMetrics,
-                    List.of())) {
+            try (KubernetesClient client = KubernetesClients.create(config, operatorConfig, clientMetrics, List.of())) {
                 installCrds(client);
                 namespace(client, NS);
                 namespace(client, CEILING_NS);
@@ -125,19 +155,27 @@ public final class Bench {
                 Ceiling ceiling;
                 // The API server's own ceiling, by a client without the QPS limiter: a short probe by a limited
                 // client would be lifted above its QPS by its burst and measure neither the server nor the client.
-                try (KubernetesClient unlimited = KubernetesClients.create(config, withoutClientLimiter(),
-                        clientMetrics, List.of())) {
+                try (KubernetesClient unlimited =
+                        KubernetesClients.create(config, withoutClientLimiter(), clientMetrics, List.of())) {
                     ceiling = measureCeiling(unlimited, cluster, clientQps());
                 }
-                progress.say(String.format(Locale.ROOT,
+                progress.say(String.format(
+                        Locale.ROOT,
                         "ceiling: API server %.0f writes/s at concurrency %d, the operator's client %s; requests: %s",
-                        ceiling.apiserverWritesPerSecond(), ceiling.concurrency(),
-                        ceiling.clientQps() > 0 ? String.format(Locale.ROOT, "%.0f/s", ceiling.clientQps())
+                        ceiling.apiserverWritesPerSecond(),
+                        ceiling.concurrency(),
+                        ceiling.clientQps() > 0
+                                ? String.format(Locale.ROOT, "%.0f/s", ceiling.clientQps())
                                 : "unlimited",
-                        Bench.table(Bench.byLabel(PromText.parse(""), PromText.parse(clientMetrics.scrape()),
-                                "rest_client_requests_total", "method", l -> true))));
+                        Bench.table(Bench.byLabel(
+                                PromText.parse(""),
+                                PromText.parse(clientMetrics.scrape()),
+                                "rest_client_requests_total",
+                                "method",
+                                l -> true))));
                 Result result;
-                try (OperatorUnderTest operator = options.shards() > 1 ? Replicas.start(options, cluster)
+                try (OperatorUnderTest operator = options.shards() > 1
+                        ? Replicas.start(options, cluster)
                         : OperatorProcess.start(options, cluster, operatorConfig)) {
                     result = measure(client, cluster, operator, ceiling);
                 }
@@ -151,15 +189,14 @@ public final class Bench {
 
     /** CPU seconds used during the load: the operator's, and the embedded API server's and etcd's. */
     /** @param operatorParts where the operator's CPU went, by kind of thread; empty for several replicas */
-    record LoadCpu(double operator, Map<String, Double> cluster, java.util.Optional<ThreadCpu.Parts> operatorParts) {
-    }
+    record LoadCpu(double operator, Map<String, Double> cluster, Optional<ThreadCpu.Parts> operatorParts) {}
 
     /** The operator's RSS before any object: at readiness, and idle once it settled. */
-    record EmptyOperator(double readyRssMiB, double settledRssMiB) {
-    }
+    record EmptyOperator(double readyRssMiB, double settledRssMiB) {}
 
-    private Result measure(KubernetesClient client, ClusterUnderTest cluster, OperatorUnderTest operator,
-            Ceiling ceiling) throws Exception {
+    private Result measure(
+            KubernetesClient client, ClusterUnderTest cluster, OperatorUnderTest operator, Ceiling ceiling)
+            throws Exception {
         // The empty operator: started, its informers synced, nothing to watch but the CRDs; its RSS at readiness
         // and once it has settled after a full collection.
         double readyRss = operator.rssMiB();
@@ -174,9 +211,13 @@ public final class Bench {
         }
         double t1 = (System.nanoTime() - t1Start) / 1e9;
         progress.say(String.format(Locale.ROOT, "T(1) = %.1f s", t1));
-        double t1Writes = operator.scrape().sum("rest_client_requests_total",
-                l -> !"GET".equals(l.get("method")) && l.getOrDefault("code", "").startsWith("2"));
-        double arrivalRate = options.arrivalRate().map(r -> r.perSecond(ceiling.writesPerSecond(), t1Writes))
+        double t1Writes = operator.scrape()
+                .sum(
+                        "rest_client_requests_total",
+                        l -> !"GET".equals(l.get("method"))
+                                && l.getOrDefault("code", "").startsWith("2"));
+        double arrivalRate = options.arrivalRate()
+                .map(r -> r.perSecond(ceiling.writesPerSecond(), t1Writes))
                 .orElse(0.0);
 
         double heapBefore = operator.heapAfterFullGc();
@@ -201,17 +242,18 @@ public final class Bench {
         }
         Map<String, Double> clusterCpuBefore = cluster.cpuSeconds();
         sampler.start();
-        SocketBacklog backlog = new SocketBacklog(operator.pid(),
-                SocketBacklog.port(java.net.URI.create(client.getConfiguration().getMasterUrl())));
+        SocketBacklog backlog = new SocketBacklog(
+                operator.pid(),
+                SocketBacklog.port(URI.create(client.getConfiguration().getMasterUrl())));
         backlog.start();
         if (options.noisyNeighbour()) {
             createSlowRuns(client);
         }
         long loadStart = System.nanoTime();
-        java.time.Instant loadStartedAt = java.time.Instant.now();
+        Instant loadStartedAt = Instant.now();
         createLoad(client, heapCurve, sampler, arrivalRate);
-        java.util.concurrent.CompletableFuture<Double> neighbour = options.noisyNeighbour() ? neighbour(client)
-                : java.util.concurrent.CompletableFuture.completedFuture(Double.NaN);
+        CompletableFuture<Double> neighbour =
+                options.noisyNeighbour() ? neighbour(client) : CompletableFuture.completedFuture(Double.NaN);
         int kymas = options.n() + 1 + (options.noisyNeighbour() ? 1 : 0);
         progress.say("waiting for all " + options.n() + " Kymas to be Ready");
         while (sampler.lastReady() < kymas) {
@@ -225,23 +267,26 @@ public final class Bench {
         backlog.stop();
         Map<String, Double> clusterCpuLoad = new TreeMap<>();
         cluster.cpuSeconds().forEach((k, v) -> clusterCpuLoad.put(k, v - clusterCpuBefore.getOrDefault(k, 0.0)));
-        LoadCpu loadCpu = new LoadCpu(operator.cpuSeconds() - operatorCpuBefore, clusterCpuLoad,
-                threadCpu == null ? java.util.Optional.empty() : java.util.Optional.of(threadCpu.stop()));
+        LoadCpu loadCpu = new LoadCpu(
+                operator.cpuSeconds() - operatorCpuBefore,
+                clusterCpuLoad,
+                threadCpu == null ? Optional.empty() : Optional.of(threadCpu.stop()));
         if (nativeMemory) {
             Files.writeString(options.out().resolve("native-memory-timeline.csv"), nativeTimeline.stop());
         }
         PromText operatorAfter = operator.scrape();
         PromText apiAfter = cluster.apiserverMetrics(client);
-        java.time.Instant loadEndedAt = java.time.Instant.now();
-        java.util.Optional<WatchCloses> closes = cluster.forcedWatchCloses();
-        java.util.Optional<WatchCloses.Count> watchCloses = closes
-                .map(c -> c.count(loadStartedAt, loadEndedAt, operator.pauses(), backlog.samples()));
+        Instant loadEndedAt = Instant.now();
+        Optional<WatchCloses> closes = cluster.forcedWatchCloses();
+        Optional<WatchCloses.Count> watchCloses =
+                closes.map(c -> c.count(loadStartedAt, loadEndedAt, operator.pauses(), backlog.samples()));
         if (closes.isPresent()) {
-            Files.writeString(options.out().resolve("watch-closes.csv"), closes.get().csv(loadStartedAt, loadEndedAt));
+            Files.writeString(
+                    options.out().resolve("watch-closes.csv"), closes.get().csv(loadStartedAt, loadEndedAt));
         }
-        Files.writeString(options.out().resolve("socket-backlog.csv"), SocketBacklog.csv(backlog.samples(),
-                loadStartedAt));
-        List<String> gcLines = new java.util.ArrayList<>();
+        Files.writeString(
+                options.out().resolve("socket-backlog.csv"), SocketBacklog.csv(backlog.samples(), loadStartedAt));
+        List<String> gcLines = new ArrayList<>();
         for (Path gcLog : operator.gcLogs()) {
             gcLines.addAll(Files.readAllLines(gcLog));
         }
@@ -249,9 +294,11 @@ public final class Bench {
         if (options.profile()) {
             progress.say("writing the profile of the load");
             JfrProfile profile = operator.stopRecording(options.out().resolve("operator.jfr"));
-            Files.writeString(options.out().resolve("profile.txt"), "Execution samples of the operator during the load ("
-                    + OperatorProcess.javaVersion(options.javaCommand()) + ", JFR settings 'profile', flags "
-                    + String.join(" ", options.jvmOptions()) + ")\n\n" + profile.render(60));
+            Files.writeString(
+                    options.out().resolve("profile.txt"),
+                    "Execution samples of the operator during the load ("
+                            + OperatorProcess.javaVersion(options.javaCommand()) + ", JFR settings 'profile', flags "
+                            + String.join(" ", options.jvmOptions()) + ")\n\n" + profile.render(60));
             Files.writeString(options.out().resolve("profile.folded"), profile.folded(10));
         }
         OperatorProcess.LiveHeap live = operator.liveHeap(40);
@@ -265,15 +312,34 @@ public final class Bench {
             operator.heapDump(options.out().resolve("heap.hprof"));
         }
 
-        ReadyTimes ready = ReadyTimes.of(client.resources(Kyma.class).inNamespace(NS).list().getItems(), T1_KYMA);
+        ReadyTimes ready = ReadyTimes.of(
+                client.resources(Kyma.class).inNamespace(NS).list().getItems(), T1_KYMA);
         Files.writeString(options.out().resolve("ready-times.csv"), ready.csv());
         Charts.readyTimes(ready, options.out().resolve("ready.png"));
-        java.util.LinkedHashMap<String, Double> lateness = Result.lateness(operatorBefore, operatorAfter);
+        LinkedHashMap<String, Double> lateness = Result.lateness(operatorBefore, operatorAfter);
         Files.writeString(options.out().resolve("lateness.csv"), Charts.bucketsCsv(lateness, "transitions"));
         Charts.lateness(lateness, options.out().resolve("lateness.png"));
-        Result result = Result.compute(options, ceiling, t1, tn, sampler, operatorBefore, operatorAfter, apiBefore,
-                apiAfter, heapBefore, heap, operator.peakRssMiB(), operator.cpuSeconds(), cluster.cpuSeconds(),
-                loadCpu, watchCloses, gc, empty, ready, arrivalRate);
+        Result result = Result.compute(
+                options,
+                ceiling,
+                t1,
+                tn,
+                sampler,
+                operatorBefore,
+                operatorAfter,
+                apiBefore,
+                apiAfter,
+                heapBefore,
+                heap,
+                operator.peakRssMiB(),
+                operator.cpuSeconds(),
+                cluster.cpuSeconds(),
+                loadCpu,
+                watchCloses,
+                gc,
+                empty,
+                ready,
+                arrivalRate);
         if (operator instanceof Replicas replicas) {
             replicas.describe(result.summary());
         }
@@ -283,16 +349,34 @@ public final class Bench {
             result.summary().put("neighbour_ready_ratio", String.format(Locale.ROOT, "%.3f", neighbourReady / t1));
             result.summary().put("slow_runs", Integer.toString(SLOW_RUNS));
             result.summary().put("slow_answer_s", Long.toString(SLOW_ANSWER.toSeconds()));
-            result.summary().put("job_calls_failed", String.format(Locale.ROOT, "%.0f",
-                    operatorAfter.sum("kyma_operator_job_calls_finished_total", l -> "failed".equals(l.get("outcome")))));
+            result.summary()
+                    .put(
+                            "job_calls_failed",
+                            String.format(
+                                    Locale.ROOT,
+                                    "%.0f",
+                                    operatorAfter.sum(
+                                            "kyma_operator_job_calls_finished_total",
+                                            l -> "failed".equals(l.get("outcome")))));
         }
-        // How close the run came to the best order of admission with its transitions on time (docs/bench/README,
+        // How close the run came to the best order of admission with its transitions on time
+        // (docs/bench/archive/history.md,
         // "The least T(N) with ordered progress"); the client's burst counts when its QPS is the rate.
         boolean clientBound = ceiling.clientQps() > 0 && ceiling.writesPerSecond() >= ceiling.clientQps();
-        result.summary().put("ordered_bound_s", OrderedProgressBound.onTime(MODULES, options.unit(), arrivalRate > 0,
-                options.n(), Double.parseDouble(result.summary().get("writes_per_kyma")), ceiling.writesPerSecond(),
-                clientBound ? operatorConfig.k8sClientBurst() * options.shards() : 0, tn)
-                .map(b -> Integer.toString(b.tnSeconds())).orElse("n/a"));
+        result.summary()
+                .put(
+                        "ordered_bound_s",
+                        OrderedProgressBound.onTime(
+                                        MODULES,
+                                        options.unit(),
+                                        arrivalRate > 0,
+                                        options.n(),
+                                        Double.parseDouble(result.summary().get("writes_per_kyma")),
+                                        ceiling.writesPerSecond(),
+                                        clientBound ? operatorConfig.k8sClientBurst() * options.shards() : 0,
+                                        tn)
+                                .map(b -> Integer.toString(b.tnSeconds()))
+                                .orElse("n/a"));
         Files.writeString(options.out().resolve("timeseries.csv"), sampler.csv());
         Files.writeString(options.out().resolve("heap-by-objects.csv"), heapCurve.csv());
         if (!heapCurve.largestHistogram().isEmpty()) {
@@ -309,13 +393,17 @@ public final class Bench {
     private void createSlowRuns(KubernetesClient client) {
         progress.say(SLOW_RUNS + " Runs on a job service that answers in " + SLOW_ANSWER.toSeconds() + " s");
         for (int i = 0; i < SLOW_RUNS; i++) {
-            io.kyma.operator.api.Run run = new io.kyma.operator.api.Run();
-            run.setMetadata(new ObjectMetaBuilder().withName(String.format("slow-%02d", i)).withNamespace(NS).build());
-            run.setSpec(new io.kyma.operator.api.RunSpec());
-            run.getSpec().setJob(new io.kyma.operator.api.JobSpec());
+            Run run = new Run();
+            run.setMetadata(new ObjectMetaBuilder()
+                    .withName(String.format("slow-%02d", i))
+                    .withNamespace(NS)
+                    .build());
+            run.setSpec(new RunSpec());
+            run.getSpec().setJob(new JobSpec());
             run.getSpec().getJob().setName("batch");
-            run.getSpec().getJob().setParams(new java.util.LinkedHashMap<>(Map.of("durationSeconds", "86400",
-                    "linesPerSecond", "1")));
+            run.getSpec()
+                    .getJob()
+                    .setParams(new LinkedHashMap<>(Map.of("durationSeconds", "86400", "linesPerSecond", "1")));
             run.getSpec().setPollInterval("1s");
             client.resource(run).create();
         }
@@ -325,17 +413,19 @@ public final class Bench {
      * Tenant B's Kyma, created once A's are: completes with the seconds from its create until the bench sees it
      * Ready, looked at every 200 ms as T(1) is.
      */
-    private java.util.concurrent.CompletableFuture<Double> neighbour(KubernetesClient client) {
+    private CompletableFuture<Double> neighbour(KubernetesClient client) {
         progress.say("tenant B: one Kyma in " + NEIGHBOUR_NS);
         Kyma kyma = kyma("neighbour");
         kyma.getMetadata().setNamespace(NEIGHBOUR_NS);
         long start = System.nanoTime();
         client.resource(kyma).create();
-        return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        return CompletableFuture.supplyAsync(() -> {
             while (true) {
-                Kyma seen = client.resources(Kyma.class).inNamespace(NEIGHBOUR_NS).withName("neighbour").get();
-                if (seen != null && seen.getStatus() != null
-                        && seen.getStatus().getPhase() == io.kyma.operator.api.KymaPhase.READY) {
+                Kyma seen = client.resources(Kyma.class)
+                        .inNamespace(NEIGHBOUR_NS)
+                        .withName("neighbour")
+                        .get();
+                if (seen != null && seen.getStatus() != null && seen.getStatus().getPhase() == KymaPhase.READY) {
                     return (System.nanoTime() - start) / 1e9;
                 }
                 try {
@@ -360,10 +450,13 @@ public final class Bench {
         for (int i = 0; i < options.n(); i++) {
             String name = String.format("kyma-%05d", i); // creation order is name order within a second
             long at = perSecond > 0 ? (long) (i * 1e9 / perSecond) : 0;
-            creators.schedule(() -> {
-                client.resource(kyma(name)).create();
-                progress.bar("created", created.incrementAndGet(), options.n(), start);
-            }, at, TimeUnit.NANOSECONDS);
+            creators.schedule(
+                    () -> {
+                        client.resource(kyma(name)).create();
+                        progress.bar("created", created.incrementAndGet(), options.n(), start);
+                    },
+                    at,
+                    TimeUnit.NANOSECONDS);
         }
         creators.shutdown();
         while (!creators.awaitTermination(250, TimeUnit.MILLISECONDS)) {
@@ -378,7 +471,7 @@ public final class Bench {
      */
     /** The operator's flags with its client limiter off. */
     private ManagerConfig withoutClientLimiter() {
-        List<String> flags = new java.util.ArrayList<>(options.operatorFlags());
+        List<String> flags = new ArrayList<>(options.operatorFlags());
         flags.add("--k8s-client-qps=0");
         return ManagerConfig.parse(flags.toArray(String[]::new), Map.of());
     }
@@ -402,17 +495,21 @@ public final class Bench {
             }
         }
         // What each verb costs the API server, at the best concurrency, one after the other.
-        Map<StatusPatch.Verb, VerbCost> verbs = new java.util.EnumMap<>(StatusPatch.Verb.class);
+        Map<StatusPatch.Verb, VerbCost> verbs = new EnumMap<>(StatusPatch.Verb.class);
         for (StatusPatch.Verb each : StatusPatch.Verb.values()) {
             Double cpuBefore = cluster.cpuSeconds().get("apiserver");
-            double rate = writeThrowaways(client, bestConcurrency, "v-" + each.name().toLowerCase(Locale.ROOT),
-                    each);
+            double rate =
+                    writeThrowaways(client, bestConcurrency, "v-" + each.name().toLowerCase(Locale.ROOT), each);
             Double cpuAfter = cluster.cpuSeconds().get("apiserver");
-            double cpuMs = cpuBefore == null || cpuAfter == null ? Double.NaN
+            double cpuMs = cpuBefore == null || cpuAfter == null
+                    ? Double.NaN
                     : (cpuAfter - cpuBefore) * 1000 / (CEILING_OBJECTS * WRITES_PER_THROWAWAY);
             verbs.put(each, new VerbCost(rate, cpuMs));
         }
-        client.resources(HelmComponent.class).inNamespace(CEILING_NS).withLabel("bench", "ceiling").delete();
+        client.resources(HelmComponent.class)
+                .inNamespace(CEILING_NS)
+                .withLabel("bench", "ceiling")
+                .delete();
         return new Ceiling(bestRate, bestConcurrency, clientQps, verbs);
     }
 
@@ -423,22 +520,29 @@ public final class Bench {
      * Writes CEILING_OBJECTS throwaway objects: a create, then each state written as the operator writes a status
      * ({@link StatusPatch#write}, guarded by the resourceVersion of the previous answer). Returns writes per second.
      */
-    private static double writeThrowaways(KubernetesClient client, int concurrency, String prefix,
-            StatusPatch.Verb verb) throws InterruptedException {
+    private static double writeThrowaways(
+            KubernetesClient client, int concurrency, String prefix, StatusPatch.Verb verb)
+            throws InterruptedException {
         ExecutorService workers = Executors.newFixedThreadPool(concurrency);
         long start = System.nanoTime();
         for (int i = 0; i < CEILING_OBJECTS; i++) {
             String name = prefix + "-" + i;
             workers.submit(() -> {
                 HelmComponent component = new HelmComponent();
-                component.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(CEILING_NS)
-                        .addToLabels("bench", "ceiling").build());
+                component.setMetadata(new ObjectMetaBuilder()
+                        .withName(name)
+                        .withNamespace(CEILING_NS)
+                        .addToLabels("bench", "ceiling")
+                        .build());
                 component.setSpec(new HelmComponentSpec());
                 component.getSpec().setModule("ceiling");
                 HelmComponent current = client.resource(component).create();
                 for (ComponentState state : ComponentState.values()) {
                     HelmComponent statusOnly = new HelmComponent();
-                    statusOnly.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(CEILING_NS).build());
+                    statusOnly.setMetadata(new ObjectMetaBuilder()
+                            .withName(name)
+                            .withNamespace(CEILING_NS)
+                            .build());
                     statusOnly.setStatus(new HelmComponentStatus());
                     statusOnly.getStatus().setState(state);
                     current = StatusPatch.write(client, current, statusOnly, "kyma-bench", verb);
@@ -457,8 +561,8 @@ public final class Bench {
      * @param verbs for each way of writing a status, the write rate and the API server's CPU per write at the
      *        best concurrency
      */
-    record Ceiling(double apiserverWritesPerSecond, int concurrency, double clientQps,
-            Map<StatusPatch.Verb, VerbCost> verbs) {
+    record Ceiling(
+            double apiserverWritesPerSecond, int concurrency, double clientQps, Map<StatusPatch.Verb, VerbCost> verbs) {
         /**
          * The ceiling L of the operator's writes: the API server's, or the client's QPS where that is lower (every
          * write is a request, so no client sustains more writes than its QPS).
@@ -468,12 +572,12 @@ public final class Bench {
         }
     }
 
-    record VerbCost(double writesPerSecond, double apiserverCpuMsPerWrite) {
-    }
+    record VerbCost(double writesPerSecond, double apiserverCpuMsPerWrite) {}
 
     private static Kyma kyma(String name) {
         Kyma kyma = new Kyma();
-        kyma.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
+        kyma.setMetadata(
+                new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
         kyma.setSpec(new KymaSpec());
         kyma.getSpec().setModules(MODULES.stream().map(m -> new Module(m, null)).toList());
         return kyma;
@@ -481,16 +585,27 @@ public final class Bench {
 
     private void installCrds(KubernetesClient client) throws IOException {
         try (var files = Files.list(options.repository().resolve("config/crd/bases"))) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+            for (Path file :
+                    files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
                 try (InputStream in = Files.newInputStream(file)) {
-                    CustomResourceDefinition crd = client.apiextensions().v1().customResourceDefinitions().load(in)
+                    CustomResourceDefinition crd = client.apiextensions()
+                            .v1()
+                            .customResourceDefinitions()
+                            .load(in)
                             .item();
                     client.resource(crd).forceConflicts().serverSideApply();
-                    client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-                            .waitUntilCondition(c -> c.getStatus() != null && c.getStatus().getConditions() != null
-                                    && c.getStatus().getConditions().stream().anyMatch(
-                                            x -> "Established".equals(x.getType()) && "True".equals(x.getStatus())),
-                                    60, TimeUnit.SECONDS);
+                    client.apiextensions()
+                            .v1()
+                            .customResourceDefinitions()
+                            .withName(crd.getMetadata().getName())
+                            .waitUntilCondition(
+                                    c -> c.getStatus() != null
+                                            && c.getStatus().getConditions() != null
+                                            && c.getStatus().getConditions().stream()
+                                                    .anyMatch(x -> "Established".equals(x.getType())
+                                                            && "True".equals(x.getStatus())),
+                                    60,
+                                    TimeUnit.SECONDS);
                 }
             }
         }
@@ -505,7 +620,11 @@ public final class Bench {
     }
 
     private static void namespace(KubernetesClient client, String name) {
-        client.resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+        client.resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .build())
                 .serverSideApply();
     }
 
@@ -525,8 +644,12 @@ public final class Bench {
     }
 
     static String get(HttpClient http, URI uri) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+        return http.send(
+                        HttpRequest.newBuilder(uri)
+                                .timeout(Duration.ofSeconds(10))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
     }
 
     /** A progress bar with an ETA on a terminal, a line per tenth in a log. */
@@ -549,8 +672,16 @@ public final class Bench {
             String eta = done == 0 ? "?" : String.format(Locale.ROOT, "%.0fs", elapsed / done * (total - done));
             int width = 30;
             int filled = (int) Math.round(fraction * width);
-            String line = String.format(Locale.ROOT, "[%s%s] %3.0f%% %s %d/%d, ETA %s", "#".repeat(filled),
-                    " ".repeat(width - filled), fraction * 100, what, done, total, eta);
+            String line = String.format(
+                    Locale.ROOT,
+                    "[%s%s] %3.0f%% %s %d/%d, ETA %s",
+                    "#".repeat(filled),
+                    " ".repeat(width - filled),
+                    fraction * 100,
+                    what,
+                    done,
+                    total,
+                    eta);
             if (terminal) {
                 System.err.print("\r" + line);
             } else if ((int) (fraction * 10) != lastTenth) {
@@ -568,8 +699,8 @@ public final class Bench {
         }
     }
 
-    static Map<String, Double> byLabel(PromText before, PromText after, String metric, String label,
-            java.util.function.Predicate<Map<String, String>> filter) {
+    static Map<String, Double> byLabel(
+            PromText before, PromText after, String metric, String label, Predicate<Map<String, String>> filter) {
         Map<String, Double> result = new TreeMap<>();
         for (PromText.Sample s : after.samples()) {
             if (s.name().equals(metric) && filter.test(s.labels())) {
@@ -586,7 +717,8 @@ public final class Bench {
     }
 
     static String table(Map<String, Double> values) {
-        return values.entrySet().stream().map(e -> String.format(Locale.ROOT, "%s=%.0f", e.getKey(), e.getValue()))
+        return values.entrySet().stream()
+                .map(e -> String.format(Locale.ROOT, "%s=%.0f", e.getKey(), e.getValue()))
                 .collect(Collectors.joining(", "));
     }
 }

@@ -4,11 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -16,7 +20,9 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
 
 import org.junit.jupiter.api.Test;
 
@@ -27,12 +33,16 @@ import org.junit.jupiter.api.Test;
  */
 class BenchDocTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-    private static final Pattern TABLE = Pattern.compile("<!-- table: generated from (docs/bench/[a-z0-9/*-]+) -->\n"
-            + "(.*?)<!-- end of table -->\n", Pattern.DOTALL);
+    private static final Pattern TABLE = Pattern.compile(
+            "<!-- table: generated from (docs/bench/[a-z0-9/*-]+) -->\n" + "(.*?)<!-- end of table -->\n",
+            Pattern.DOTALL);
 
     @Test
     void theBenchTablesAreTheCommittedRuns() throws IOException {
-        for (String doc : List.of("docs/bench/README.md", "docs/benchmark.md", "docs/scale-out.md",
+        for (String doc : List.of(
+                "docs/bench/archive/history.md",
+                "docs/benchmark.md",
+                "docs/scale-out.md",
                 "docs/bench/noisy-neighbour/README.md")) {
             Path file = ROOT.resolve(doc);
             String text = Files.readString(file);
@@ -71,11 +81,16 @@ class BenchDocTest {
                 };
                 expected = linkedFrom(file, expected);
                 if (!Boolean.getBoolean("bench.write")) {
-                    assertThat(tables.group(2)).as("%s: the table from %s differs from the data; rerun with"
-                            + " -Dbench.write=true", doc, source).isEqualTo(expected);
+                    assertThat(tables.group(2))
+                            .as(
+                                    "%s: the table from %s differs from the data; rerun with" + " -Dbench.write=true",
+                                    doc, source)
+                            .isEqualTo(expected);
                 }
-                tables.appendReplacement(rewritten, Matcher.quoteReplacement("<!-- table: generated from " + source
-                        + " -->\n" + expected + "<!-- end of table -->\n"));
+                tables.appendReplacement(
+                        rewritten,
+                        Matcher.quoteReplacement("<!-- table: generated from " + source + " -->\n" + expected
+                                + "<!-- end of table -->\n"));
             }
             tables.appendTail(rewritten);
             assertThat(found).as(doc + " shows the generated tables").isPositive();
@@ -86,19 +101,60 @@ class BenchDocTest {
     }
 
     /**
+     * A file or folder of the repository by its path; a run's folder is found under {@code docs/bench} or, once
+     * archived, under {@code docs/bench/archive}.
+     */
+    static Path doc(String relative) {
+        Path direct = ROOT.resolve(relative);
+        if (relative.startsWith("docs/bench/") && !exists(direct)) {
+            Path archived = ROOT.resolve("docs/bench/archive/" + relative.substring("docs/bench/".length()));
+            if (exists(archived)) {
+                return archived;
+            }
+        }
+        return direct;
+    }
+
+    /** Whether a file is there, as it is or compressed (the archive keeps its larger files as .gz). */
+    static boolean exists(Path file) {
+        return Files.exists(file) || Files.exists(gzipped(file));
+    }
+
+    private static Path gzipped(Path file) {
+        return file.resolveSibling(file.getFileName() + ".gz");
+    }
+
+    /** A text file's content, read through gzip when the archive compressed it. */
+    static String text(Path file) throws IOException {
+        if (Files.exists(file)) {
+            return Files.readString(file);
+        }
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(gzipped(file)))) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    static List<String> lines(Path file) throws IOException {
+        return text(file).lines().toList();
+    }
+
+    /**
      * The table with its links to runs (written relative to docs/bench/) made relative to the page that shows it, so
      * that a table shown in docs/benchmark.md as well links to the same runs.
      */
     static String linkedFrom(Path page, String table) {
         Path bench = ROOT.resolve("docs/bench");
-        Matcher links = Pattern.compile("\\]\\(([a-z0-9][a-z0-9/-]*)/(report\\.md|)\\)").matcher(table);
+        Matcher links =
+                Pattern.compile("\\]\\(([a-z0-9][a-z0-9/-]*)/(report\\.md|)\\)").matcher(table);
         StringBuilder out = new StringBuilder();
         while (links.find()) {
-            Path run = bench.resolve(links.group(1));
+            Path run = doc("docs/bench/" + links.group(1));
             String relative = page.getParent().relativize(run).toString().replace('\\', '/');
-            String target = !Files.isDirectory(run) ? links.group(1) + "/" + links.group(2)
-                    : relative.isEmpty() ? (links.group(2).isEmpty() ? "./" : links.group(2))
-                    : relative + "/" + links.group(2);
+            String target = !Files.isDirectory(run)
+                    ? links.group(1) + "/" + links.group(2)
+                    : relative.isEmpty()
+                            ? (links.group(2).isEmpty() ? "./" : links.group(2))
+                            : relative + "/" + links.group(2);
             links.appendReplacement(out, Matcher.quoteReplacement("](" + target + ")"));
         }
         links.appendTail(out);
@@ -110,25 +166,35 @@ class BenchDocTest {
         Map<String, String> big = summary("docs/bench/" + LATEST_N4000);
         Map<String, String> small = summary("docs/bench/" + LATEST_N300);
         StringBuilder out = new StringBuilder("| target | result | |\n|---|---|---|\n");
-        row(out, "peak RSS at N = 4000 (76,000 objects) ≤ 300 MiB", big.get("peak_rss_mb") + " MiB",
+        row(
+                out,
+                "peak RSS at N = 4000 (76,000 objects) ≤ 300 MiB",
+                big.get("peak_rss_mb") + " MiB",
                 number(big, "peak_rss_mb") <= 300);
-        row(out, "live heap per watched object ≤ 1.2 KB", big.get("heap_bytes_per_object") + " B (live heap "
-                + big.get("heap_mb") + " MiB)", number(big, "heap_bytes_per_object") <= 1200);
+        row(
+                out,
+                "live heap per watched object ≤ 1.2 KB",
+                big.get("heap_bytes_per_object") + " B (live heap " + big.get("heap_mb") + " MiB)",
+                number(big, "heap_bytes_per_object") <= 1200);
         row(out, "forced watch closes = 0", big.get("watch_closes"), number(big, "watch_closes") == 0);
         Map<String, String> buffered = summary("docs/bench/" + WATCH_BUFFER_N4000);
         assertThat(buffered.get("apiserver_watch_buffer")).isEqualTo("100");
         assertThat(big).doesNotContainKey("apiserver_watch_buffer");
         out.append("| the same, the API server built with a buffer of 100 events per watcher as later releases size it"
-                + " (`" + WATCH_BUFFER_N4000 + "`) | ").append(buffered.get("watch_closes"))
+                        + " (`" + WATCH_BUFFER_N4000 + "`) | ")
+                .append(buffered.get("watch_closes"))
                 .append(" | not the target's API server |\n");
         row(out, "relists after start-up = 0", big.get("relists"), number(big, "relists") == 0);
         row(out, "T(N) / T*(N) ≤ 1.081", ratio(big), number(big, "ratio") <= 1.081);
-        row(out, "empty operator RSS ≤ 120 MiB", big.get("empty_rss_mb") + " MiB",
-                number(big, "empty_rss_mb") <= 120);
-        row(out, "peak RSS at N = 300 (5,700 objects) ≤ 128 MiB", small.get("peak_rss_mb") + " MiB",
+        row(out, "empty operator RSS ≤ 120 MiB", big.get("empty_rss_mb") + " MiB", number(big, "empty_rss_mb") <= 120);
+        row(
+                out,
+                "peak RSS at N = 300 (5,700 objects) ≤ 128 MiB",
+                small.get("peak_rss_mb") + " MiB",
                 number(small, "peak_rss_mb") <= 128);
         out.append("| write answers held at once (JOSDK's temporary caches and the Kyma controller's creates) | ")
-                .append(big.get("temp_cache_max")).append(" at most | bounded |\n");
+                .append(big.get("temp_cache_max"))
+                .append(" at most | bounded |\n");
         checkWhereTheClosesFell(big);
         checkNoTrainWithTheLargerBuffer(big, buffered);
         return out.toString();
@@ -139,12 +205,17 @@ class BenchDocTest {
      * Kyma watch started again more often than the HelmComponent watch by about as many.
      */
     private static void checkWhereTheClosesFell(Map<String, String> run) throws IOException {
-        List<Double> closes = Files.readAllLines(ROOT.resolve("docs/bench/" + LATEST_N4000 + "/watch-closes.csv"))
-                .stream().skip(1).map(Double::parseDouble).toList();
-        assertThat((double) closes.size()).isEqualTo(number(run, "watch_closes")).isPositive();
+        List<Double> closes = lines(doc("docs/bench/" + LATEST_N4000 + "/watch-closes.csv")).stream()
+                .skip(1)
+                .map(Double::parseDouble)
+                .toList();
+        assertThat((double) closes.size())
+                .isEqualTo(number(run, "watch_closes"))
+                .isPositive();
         assertThat(closes).allMatch(t -> t < 60);
-        List<Double> gaps = java.util.stream.IntStream.range(1, closes.size())
-                .mapToObj(i -> closes.get(i) - closes.get(i - 1)).toList();
+        List<Double> gaps = IntStream.range(1, closes.size())
+                .mapToObj(i -> closes.get(i) - closes.get(i - 1))
+                .toList();
         assertThat(gaps.stream().filter(g -> g >= 0.8 && g <= 2.0).count()).isGreaterThan(gaps.size() / 2);
         double kymaExtra = number(run, "watch_restarts_kymas") - number(run, "watch_restarts_helmcomponents");
         assertThat(kymaExtra).isBetween(closes.size() - 2.0, closes.size() + 2.0);
@@ -156,9 +227,12 @@ class BenchDocTest {
      */
     private static void checkNoTrainWithTheLargerBuffer(Map<String, String> stock, Map<String, String> buffered)
             throws IOException {
-        List<Double> closes = Files.readAllLines(ROOT.resolve("docs/bench/" + WATCH_BUFFER_N4000
-                + "/watch-closes.csv")).stream().skip(1).map(Double::parseDouble).toList();
-        assertThat((double) closes.size()).isEqualTo(number(buffered, "watch_closes"))
+        List<Double> closes = lines(doc("docs/bench/" + WATCH_BUFFER_N4000 + "/watch-closes.csv")).stream()
+                .skip(1)
+                .map(Double::parseDouble)
+                .toList();
+        assertThat((double) closes.size())
+                .isEqualTo(number(buffered, "watch_closes"))
                 .isLessThan(number(stock, "watch_closes") / 2);
         for (int i = 1; i < closes.size(); i++) {
             assertThat(closes.get(i) - closes.get(i - 1)).isGreaterThan(2.0);
@@ -174,8 +248,12 @@ class BenchDocTest {
         Map<String, long[]> after = histogram("docs/bench/" + LATEST_N4000 + "/heap-histogram.txt");
         StringBuilder out = new StringBuilder("| class | at the largest live heap during the load: objects | MiB |"
                 + " after it: objects | MiB |\n|---|---|---|---|---|\n");
-        for (String name : List.of("[B", "java.lang.String", "io.kyma.operator.api.HelmComponent",
-                "io.fabric8.kubernetes.api.model.ObjectMeta", "io.kyma.operator.common.LeanCache$Compact",
+        for (String name : List.of(
+                "[B",
+                "java.lang.String",
+                "io.kyma.operator.api.HelmComponent",
+                "io.fabric8.kubernetes.api.model.ObjectMeta",
+                "io.kyma.operator.common.LeanCache$Compact",
                 "io.javaoperatorsdk.operator.processing.event.ExecutionScope",
                 "io.kyma.operator.kyma.OwnedComponents$Created",
                 "io.javaoperatorsdk.operator.processing.event.ResourceState",
@@ -183,8 +261,14 @@ class BenchDocTest {
                 "total")) {
             long[] d = during.getOrDefault(name, new long[2]);
             long[] a = after.getOrDefault(name, new long[2]);
-            out.append(String.format(Locale.ROOT, "| `%s` | %,d | %.1f | %,d | %.1f |%n", name, d[0],
-                    d[1] / 1048576.0, a[0], a[1] / 1048576.0));
+            out.append(String.format(
+                    Locale.ROOT,
+                    "| `%s` | %,d | %.1f | %,d | %.1f |%n",
+                    name,
+                    d[0],
+                    d[1] / 1048576.0,
+                    a[0],
+                    a[1] / 1048576.0));
         }
         return out.toString();
     }
@@ -193,11 +277,11 @@ class BenchDocTest {
     static Map<String, long[]> histogram(String file) throws IOException {
         Map<String, long[]> classes = new LinkedHashMap<>();
         Pattern row = Pattern.compile("^\\s*(?:\\d+:|Total)\\s+(\\d+)\\s+(\\d+)\\s*(\\S*)");
-        for (String line : Files.readAllLines(ROOT.resolve(file))) {
+        for (String line : lines(doc(file))) {
             Matcher m = row.matcher(line);
             if (m.find()) {
                 String name = line.trim().startsWith("Total") ? "total" : m.group(3);
-                classes.putIfAbsent(name, new long[] { Long.parseLong(m.group(1)), Long.parseLong(m.group(2)) });
+                classes.putIfAbsent(name, new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))});
             }
         }
         return classes;
@@ -209,7 +293,7 @@ class BenchDocTest {
                 + " live heap at the end | operator CPU | T(N) | forced watch closes |\n"
                 + "|---|---|---|---|---|---|---|---|---|---|\n");
         List<Path> runs;
-        try (Stream<Path> dirs = Files.list(ROOT.resolve("docs/bench/jvm"))) {
+        try (Stream<Path> dirs = Files.list(doc("docs/bench/jvm"))) {
             runs = dirs.filter(Files::isDirectory).sorted().toList();
         }
         for (Path run : runs) {
@@ -217,25 +301,39 @@ class BenchDocTest {
             Map<String, String> s = summary("docs/bench/jvm/" + name);
             Map<String, String> info = keyValues(Files.readString(run.resolve("run.txt")));
             String report = Files.readString(run.resolve("report.md"));
-            Matcher flags = Pattern.compile("- operator JVM: [^,]*\"([0-9.]+)\"[^,]*, flags (.*?)(?:, environment [^\n]*)?\n").matcher(report);
+            Matcher flags = Pattern.compile(
+                            "- operator JVM: [^,]*\"([0-9.]+)\"[^,]*, flags (.*?)(?:, environment [^\n]*)?\n")
+                    .matcher(report);
             // later reports name the environment after the flags; the environment column takes it from run.txt
-            assertThat(flags.find()).as(name + "/report.md names the operator's JVM").isTrue();
-            out.append(String.format(Locale.ROOT, "| `%s` | %s | %s | Java %s `%s` %s | %s MiB | %s MiB | %s MiB | %s s |"
-                    + " %s s | %s |%n", name, info.get("code"), s.get("n"), flags.group(1), flags.group(2),
+            assertThat(flags.find())
+                    .as(name + "/report.md names the operator's JVM")
+                    .isTrue();
+            out.append(String.format(
+                    Locale.ROOT,
+                    "| `%s` | %s | %s | Java %s `%s` %s | %s MiB | %s MiB | %s MiB | %s s |" + " %s s | %s |%n",
+                    name,
+                    info.get("code"),
+                    s.get("n"),
+                    flags.group(1),
+                    flags.group(2),
                     info.get("environment").equals("(none)") ? "" : "`" + info.get("environment") + "`",
-                    s.get("empty_rss_mb"), s.get("peak_rss_mb"), s.get("heap_mb"), s.get("cpu_operator_s"),
-                    s.get("tn_s"), s.get("watch_closes")));
+                    s.get("empty_rss_mb"),
+                    s.get("peak_rss_mb"),
+                    s.get("heap_mb"),
+                    s.get("cpu_operator_s"),
+                    s.get("tn_s"),
+                    s.get("watch_closes")));
         }
         return out.toString();
     }
 
     /** The text on the compilations' memory: the hottest paths among the largest, each of 16 MiB or more. */
     private static void checkCompileArenas() throws IOException {
-        List<String> arenas = Files.readAllLines(ROOT.resolve("docs/bench/jvm/n300-memstat/compile-arenas.txt"));
+        List<String> arenas = lines(doc("docs/bench/jvm/n300-memstat/compile-arenas.txt"));
         int top = arenas.indexOf("bytes,method") + 1;
         List<String> largest = arenas.subList(top, top + 5);
-        for (String method : List.of("WebSocketImpl$ReceiveTask::run", "ReconcileGuard::run",
-                "EventProcessor$ReconcilerExecutor::run")) {
+        for (String method : List.of(
+                "WebSocketImpl$ReceiveTask::run", "ReconcileGuard::run", "EventProcessor$ReconcilerExecutor::run")) {
             assertThat(largest).as("the largest compilations").anyMatch(l -> l.contains(method));
         }
         assertThat(largest).allMatch(l -> Long.parseLong(l.substring(0, l.indexOf(','))) >= 16L << 20);
@@ -243,7 +341,8 @@ class BenchDocTest {
         Map<String, String> capped = summary("docs/bench/jvm/n300-memlimit");
         Map<String, String> uncapped = summary("docs/bench/" + LATEST_N300);
         assertThat(number(capped, "peak_rss_mb")).isLessThan(number(uncapped, "peak_rss_mb") - 5);
-        assertThat(number(capped, "cpu_ms_per_write") / number(uncapped, "cpu_ms_per_write")).isBetween(0.95, 1.05);
+        assertThat(number(capped, "cpu_ms_per_write") / number(uncapped, "cpu_ms_per_write"))
+                .isBetween(0.95, 1.05);
     }
 
     /** The text on a larger young generation: less peak, more empty RSS at N = 300; closes left at N = 4000. */
@@ -257,14 +356,14 @@ class BenchDocTest {
         Map<String, String> young4000 = summary("docs/bench/jvm/n4000-newsize10");
         assertThat(number(young4000, "peak_rss_mb")).isLessThan(300);
         assertThat(number(young4000, "watch_closes")).isGreaterThan(0);
-        assertThat(Files.readString(ROOT.resolve("docs/bench/jvm/n4000-newsize10/report.md"))).contains("-XX:NewSize=10m");
+        assertThat(text(doc("docs/bench/jvm/n4000-newsize10/report.md"))).contains("-XX:NewSize=10m");
     }
 
     /** The text on the AOT cache: a higher empty RSS, a peak only a few MiB lower, at N = 300. */
     private static void checkAotCache() throws IOException {
         Map<String, String> cached = summary("docs/bench/jvm/n300-aot-cache");
         Map<String, String> plain = summary("docs/bench/" + LATEST_N300);
-        assertThat(Files.readString(ROOT.resolve("docs/bench/jvm/n300-aot-cache/report.md"))).contains("-XX:AOTCache=");
+        assertThat(text(doc("docs/bench/jvm/n300-aot-cache/report.md"))).contains("-XX:AOTCache=");
         assertThat(number(cached, "empty_rss_mb")).isGreaterThan(number(plain, "empty_rss_mb"));
         assertThat(number(plain, "peak_rss_mb") - number(cached, "peak_rss_mb")).isBetween(0.0, 10.0);
     }
@@ -277,17 +376,27 @@ class BenchDocTest {
         checkCompileArenas();
         checkAotCache();
         checkNewSize();
-        List<String> lines = Files.readAllLines(ROOT.resolve("docs/bench/jvm/n300-nmt/native-memory-timeline.csv"));
+        List<String> lines = lines(doc("docs/bench/jvm/n300-nmt/native-memory-timeline.csv"));
         List<String> header = List.of(lines.get(0).split(","));
-        List<double[]> rows = lines.stream().skip(1).map(l -> Arrays.stream(l.split(","))
-                .mapToDouble(Double::parseDouble).toArray()).toList();
+        List<double[]> rows = lines.stream()
+                .skip(1)
+                .map(l -> Arrays.stream(l.split(","))
+                        .mapToDouble(Double::parseDouble)
+                        .toArray())
+                .toList();
         int rss = header.indexOf("rss_mib");
         int committed = header.indexOf("committed_mib");
         double[] first = rows.get(0);
-        double[] peak = rows.stream().max(java.util.Comparator.comparingDouble(r -> r[rss])).orElseThrow();
+        double[] peak =
+                rows.stream().max(Comparator.comparingDouble(r -> r[rss])).orElseThrow();
         double[] last = rows.get(rows.size() - 1);
-        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "| part (MiB) | first sample (%.0f s) |"
-                + " largest RSS (%.0f s) | last sample (%.0f s) |%n|---|---|---|---|%n", first[0], peak[0], last[0]));
+        StringBuilder out = new StringBuilder(String.format(
+                Locale.ROOT,
+                "| part (MiB) | first sample (%.0f s) |"
+                        + " largest RSS (%.0f s) | last sample (%.0f s) |%n|---|---|---|---|%n",
+                first[0],
+                peak[0],
+                last[0]));
         for (int i = 1; i < header.size(); i++) {
             String name = switch (header.get(i)) {
                 case "rss_mib" -> "RSS";
@@ -296,8 +405,12 @@ class BenchDocTest {
             };
             out.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.1f |%n", name, first[i], peak[i], last[i]));
         }
-        out.append(String.format(Locale.ROOT, "| RSS the summary does not account for | %.1f | %.1f | %.1f |%n",
-                first[rss] - first[committed], peak[rss] - peak[committed], last[rss] - last[committed]));
+        out.append(String.format(
+                Locale.ROOT,
+                "| RSS the summary does not account for | %.1f | %.1f | %.1f |%n",
+                first[rss] - first[committed],
+                peak[rss] - peak[committed],
+                last[rss] - last[committed]));
         return out.toString();
     }
 
@@ -309,6 +422,7 @@ class BenchDocTest {
     private static final String LATEST_N300 = "n300-line-to-end";
     /** The N = 1000 runs the ordered-progress targets read, closed loop and open loop, with the current code. */
     private static final String LATEST_N1000 = "n1000-line-to-end";
+
     private static final String LATEST_OPEN_LOOP = "n1000-open-loop-line-to-end";
 
     /** The N = 4000 runs in the order of the steps they measured, with what each step changed. */
@@ -318,36 +432,57 @@ class BenchDocTest {
             List.of("jvm/n4000-heap50", "admission, oldest Kyma first"),
             List.of("jvm/n4000-heap35", "the heap capped at 35 % of the limit instead of 50 %"),
             List.of("n4000", "heap at 29 % with a fifth for the young generation, C2 only; due work first"),
-            List.of("n4000-before-one-pass", "the same operator again (sharding added, off), another day: the"
-                    + " run before the next, back to back"),
+            List.of(
+                    "n4000-before-one-pass",
+                    "the same operator again (sharding added, off), another day: the"
+                            + " run before the next, back to back"),
             List.of("n4000-one-pass", "watch events read in one pass, managedFields skipped while parsing"),
             List.of("n4000-status-request", "the status written as a prepared request, another day"),
-            List.of("n4000-line-to-end", "the line of Kymas kept to the end; L bounded by the client's QPS, another day"),
-            List.of(LATEST_N4000, "the same operator, another day, the bench noting the time of each close and"
-                    + " which watch it hit"),
-            List.of(WATCH_BUFFER_N4000, "the same operator, the API server built with a buffer of 100 events per"
-                    + " custom-resource watcher instead of v1.20's 10, as later releases size it"));
+            List.of(
+                    "n4000-line-to-end",
+                    "the line of Kymas kept to the end; L bounded by the client's QPS, another day"),
+            List.of(
+                    LATEST_N4000,
+                    "the same operator, another day, the bench noting the time of each close and"
+                            + " which watch it hit"),
+            List.of(
+                    WATCH_BUFFER_N4000,
+                    "the same operator, the API server built with a buffer of 100 events per"
+                            + " custom-resource watcher instead of v1.20's 10, as later releases size it"));
 
     static String n4000Steps() throws IOException {
-        StringBuilder out = new StringBuilder("| run | code | step | peak RSS | live heap after the load | per object |"
-                + " deepest queue | write answers held | forced watch closes | relists | T(N) | T(N)/T*(N) at L |"
-                + " median time to Ready | operator CPU |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        StringBuilder out = new StringBuilder(
+                "| run | code | step | peak RSS | live heap after the load | per object |"
+                        + " deepest queue | write answers held | forced watch closes | relists | T(N) | T(N)/T*(N) at L |"
+                        + " median time to Ready | operator CPU |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (List<String> step : N4000_STEPS) {
             String dir = "docs/bench/" + step.get(0);
             Map<String, String> s = summary(dir);
             if (N4000_STEPS.indexOf(step) < 5) { // the text: the first rows' API server was slower than the QPS
                 assertThat(number(s, "ceiling_writes_per_s")).as(dir).isLessThan(500);
             }
-            Path runFile = ROOT.resolve(dir).resolve("run.txt");
-            String code = Files.exists(runFile) ? keyValues(Files.readString(runFile)).getOrDefault("code", "n/a")
-                    : "n/a";
-            out.append(String.format(Locale.ROOT, "| [`%s`](%s/report.md) | %s | %s | %s MiB | %s MiB | %s B | %s |"
-                    + " %s | %s | %s | %s s | %s | %s | %s s |%n", step.get(0), step.get(0), code, step.get(1),
-                    s.get("peak_rss_mb"), s.get("heap_mb"), s.get("heap_bytes_per_object"), s.get("max_queue_depth"),
-                    s.getOrDefault("temp_cache_max", "n/a"), s.getOrDefault("watch_closes", "n/a"),
-                    s.getOrDefault("relists", "n/a"), s.get("tn_s"), s.get("ratio") + " at "
-                            + s.get("ceiling_writes_per_s") + " writes/s",
-                    s.containsKey("p50_ready_s") ? s.get("p50_ready_s") + " s" : "n/a", s.get("cpu_operator_s")));
+            Path runFile = doc(dir).resolve("run.txt");
+            String code =
+                    Files.exists(runFile) ? keyValues(Files.readString(runFile)).getOrDefault("code", "n/a") : "n/a";
+            out.append(String.format(
+                    Locale.ROOT,
+                    "| [`%s`](%s/report.md) | %s | %s | %s MiB | %s MiB | %s B | %s |"
+                            + " %s | %s | %s | %s s | %s | %s | %s s |%n",
+                    step.get(0),
+                    step.get(0),
+                    code,
+                    step.get(1),
+                    s.get("peak_rss_mb"),
+                    s.get("heap_mb"),
+                    s.get("heap_bytes_per_object"),
+                    s.get("max_queue_depth"),
+                    s.getOrDefault("temp_cache_max", "n/a"),
+                    s.getOrDefault("watch_closes", "n/a"),
+                    s.getOrDefault("relists", "n/a"),
+                    s.get("tn_s"),
+                    s.get("ratio") + " at " + s.get("ceiling_writes_per_s") + " writes/s",
+                    s.containsKey("p50_ready_s") ? s.get("p50_ready_s") + " s" : "n/a",
+                    s.get("cpu_operator_s")));
         }
         return out.toString();
     }
@@ -365,30 +500,59 @@ class BenchDocTest {
         assertThat(median(column("docs/bench/" + LATEST_N1000 + "/timeseries.csv", "api_writes_per_s")))
                 .isGreaterThanOrEqualTo(0.95 * number(s, "client_qps"));
         assertThat(number(s, "tn_s") - number(s, "ideal_s")).isGreaterThan(0.1 * number(s, "ideal_s"));
-        for (String earlier : List.of("n1000-ordered", "n1000-open-loop", "n1000-status-request",
+        for (String earlier : List.of(
+                "n1000-ordered",
+                "n1000-open-loop",
+                "n1000-status-request",
                 "n1000-open-loop-status-request")) { // "a ceiling probe that the client's burst lifted"
-            assertThat(number(summary("docs/bench/" + earlier), "ceiling_writes_per_s")).as(earlier)
+            assertThat(number(summary("docs/bench/" + earlier), "ceiling_writes_per_s"))
+                    .as(earlier)
                     .isGreaterThan(number(s, "client_qps"));
         }
         double meanShare = number(s, "mean_ready_s") / number(s, "tn_s");
-        row(out, "mean time to Ready ≤ 0.6 × T(N)", String.format(Locale.ROOT, "%.2f × T(N) (%s s)", meanShare,
-                s.get("mean_ready_s")), meanShare <= 0.6);
+        row(
+                out,
+                "mean time to Ready ≤ 0.6 × T(N)",
+                String.format(Locale.ROOT, "%.2f × T(N) (%s s)", meanShare, s.get("mean_ready_s")),
+                meanShare <= 0.6);
         double firstShare = number(s, "first_ready_s") / number(s, "t1_s");
-        row(out, "first Kyma Ready ≤ 1.5 × T(1)", String.format(Locale.ROOT, "%.2f × T(1) (%s s, T(1) %s s)",
-                firstShare, s.get("first_ready_s"), s.get("t1_s")), firstShare <= 1.5);
-        row(out, "p99 lateness of transitions ≤ 1 s", s.get("p99_lateness_s") + " s",
+        row(
+                out,
+                "first Kyma Ready ≤ 1.5 × T(1)",
+                String.format(
+                        Locale.ROOT,
+                        "%.2f × T(1) (%s s, T(1) %s s)",
+                        firstShare,
+                        s.get("first_ready_s"),
+                        s.get("t1_s")),
+                firstShare <= 1.5);
+        row(
+                out,
+                "p99 lateness of transitions ≤ 1 s",
+                s.get("p99_lateness_s") + " s",
                 upper(s.get("p99_lateness_s")) <= 1);
-        row(out, "operator CPU ≤ 0.5 ms per write", s.get("cpu_ms_per_write") + " ms",
+        row(
+                out,
+                "operator CPU ≤ 0.5 ms per write",
+                s.get("cpu_ms_per_write") + " ms",
                 number(s, "cpu_ms_per_write") <= 0.5);
         Path open = ROOT.resolve("docs/bench/" + LATEST_OPEN_LOOP + "/summary.txt");
         if (Files.exists(open)) {
             Map<String, String> o = summary("docs/bench/" + LATEST_OPEN_LOOP);
             double p99Share = number(o, "p99_ready_s") / number(o, "t1_s");
-            row(out, "open loop at 80 % of the ceiling's rate: p99 time to Ready ≤ 1.1 × T(1)", String.format(
-                    Locale.ROOT, "%.2f × T(1) (%s s at %s Kymas/s)", p99Share, o.get("p99_ready_s"),
-                    o.get("arrival_rate_per_s")), p99Share <= 1.1);
+            row(
+                    out,
+                    "open loop at 80 % of the ceiling's rate: p99 time to Ready ≤ 1.1 × T(1)",
+                    String.format(
+                            Locale.ROOT,
+                            "%.2f × T(1) (%s s at %s Kymas/s)",
+                            p99Share,
+                            o.get("p99_ready_s"),
+                            o.get("arrival_rate_per_s")),
+                    p99Share <= 1.1);
         } else {
-            out.append("| open loop at 80 % of the ceiling's rate: p99 time to Ready ≤ 1.1 × T(1) | not run | missed |\n");
+            out.append(
+                    "| open loop at 80 % of the ceiling's rate: p99 time to Ready ≤ 1.1 × T(1) | not run | missed |\n");
         }
         return out.toString();
     }
@@ -402,9 +566,13 @@ class BenchDocTest {
                 List.of("n1000-ordered", "same as the control plane", "decoded by the socket's reader"),
                 List.of("n1000-operator-nice", "below it (`--operator-nice 10`)", "decoded by the socket's reader"),
                 List.of("n1000-read-ahead", "same as the control plane", "read ahead (`--watch-read-ahead 4Mi`)"),
-                List.of("n1000-read-ahead-own-client", "same as the control plane",
+                List.of(
+                        "n1000-read-ahead-own-client",
+                        "same as the control plane",
                         "read ahead, on a JDK client of their own (tried, not kept)"),
-                List.of("n1000-read-ahead-off", "same as the control plane",
+                List.of(
+                        "n1000-read-ahead-off",
+                        "same as the control plane",
                         "decoded by the socket's reader (`--watch-read-ahead 0`)"));
         StringBuilder out = new StringBuilder("| run | operator's CPU priority | watch messages | forced watch closes |"
                 + " of those in the bench's heap probes | most unread on one operator socket in the second before a"
@@ -412,16 +580,29 @@ class BenchDocTest {
                 + " waiting to be decoded | T(N)/T*(N) | operator CPU per write | API server CPU per write |\n"
                 + "|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (List<String> run : runs) {
-            if (!Files.exists(ROOT.resolve("docs/bench/" + run.get(0) + "/summary.txt"))) {
+            if (!exists(doc("docs/bench/" + run.get(0) + "/summary.txt"))) {
                 continue;
             }
             Map<String, String> s = summary("docs/bench/" + run.get(0));
             String readAhead = s.getOrDefault("read_ahead_peak_kb", "off");
-            out.append(String.format(Locale.ROOT, "| [`%s`](%s/socket-backlog.csv) | %s | %s | %s | %s | %s KiB |"
-                    + " %s KiB | %s | %s | %s ms | %s ms |%n", run.get(0), run.get(0), run.get(1), run.get(2),
-                    s.get("watch_closes"), s.get("watch_closes_in_probes"), s.get("unread_kb_before_closes"),
-                    s.get("apiserver_unread_kb_before_closes"), readAhead.equals("off") ? "—" : readAhead + " KiB",
-                    s.get("ratio"), s.get("cpu_ms_per_write"), s.get("apiserver_cpu_ms_per_write")));
+            out.append(String.format(
+                    Locale.ROOT,
+                    "| [`%s`](%s/%s) | %s | %s | %s | %s | %s KiB |" + " %s KiB | %s | %s | %s ms | %s ms |%n",
+                    run.get(0),
+                    run.get(0),
+                    Files.exists(doc("docs/bench/" + run.get(0)).resolve("socket-backlog.csv"))
+                            ? "socket-backlog.csv"
+                            : "socket-backlog.csv.gz",
+                    run.get(1),
+                    run.get(2),
+                    s.get("watch_closes"),
+                    s.get("watch_closes_in_probes"),
+                    s.get("unread_kb_before_closes"),
+                    s.get("apiserver_unread_kb_before_closes"),
+                    readAhead.equals("off") ? "—" : readAhead + " KiB",
+                    s.get("ratio"),
+                    s.get("cpu_ms_per_write"),
+                    s.get("apiserver_cpu_ms_per_write")));
         }
         return out.toString();
     }
@@ -447,31 +628,56 @@ class BenchDocTest {
         assertThat(rate).isBetween(0.85 * number(one, "client_qps"), number(one, "client_qps"));
         assertThat(apiserverCeiling).isGreaterThan(number(one, "client_qps"));
         assertThat(rate * shards).isGreaterThan(2 * apiserverCeiling);
-        StringBuilder out = new StringBuilder("| | one replica, measured ([`" + LATEST_N4000 + "`](bench/" + LATEST_N4000
-                + "/report.md)) | a fleet of " + String.format(Locale.ROOT, "%,d", FLEET_KYMAS)
-                + " Kymas, each shard carrying that load |\n|---|---|---|\n");
+        StringBuilder out =
+                new StringBuilder("| | one replica, measured ([`" + LATEST_N4000 + "`](bench/" + LATEST_N4000
+                        + "/report.md)) | a fleet of " + String.format(Locale.ROOT, "%,d", FLEET_KYMAS)
+                        + " Kymas, each shard carrying that load |\n|---|---|---|\n");
         out.append(String.format(Locale.ROOT, "| Kymas | %,d | %,d |%n", kymas, FLEET_KYMAS));
-        out.append(String.format(Locale.ROOT, "| watched objects (a Kyma and its 18 components) | %,d | %,d, %,d per"
-                + " shard |%n", kymas * objectsPerKyma, FLEET_KYMAS * objectsPerKyma, kymas * objectsPerKyma));
+        out.append(String.format(
+                Locale.ROOT,
+                "| watched objects (a Kyma and its 18 components) | %,d | %,d, %,d per" + " shard |%n",
+                kymas * objectsPerKyma,
+                FLEET_KYMAS * objectsPerKyma,
+                kymas * objectsPerKyma));
         out.append(String.format(Locale.ROOT, "| replicas | 1 | %d shards |%n", shards));
-        out.append(String.format(Locale.ROOT, "| peak RSS | %s MiB | %s MiB per shard, %.0f MiB in all |%n",
-                one.get("peak_rss_mb"), one.get("peak_rss_mb"), shards * number(one, "peak_rss_mb")));
-        out.append(String.format(Locale.ROOT, "| live heap after the load | %s MiB (%s B per object) | %s MiB per"
-                + " shard |%n", one.get("heap_mb"), one.get("heap_bytes_per_object"), one.get("heap_mb")));
-        out.append(String.format(Locale.ROOT, "| writes per Kyma | %s | %,.0f in all |%n", one.get("writes_per_kyma"),
-                fleetWrites));
-        out.append(String.format(Locale.ROOT, "| write rate the operator kept up over the run (its client's QPS: %s)"
-                + " | %.1f writes/s | %,.0f writes/s if every shard kept the same pace at once |%n",
-                one.get("client_qps"), rate, rate * shards));
-        out.append(String.format(Locale.ROOT, "| the API server's write ceiling (this machine, measured alone in the"
-                + " run) | %s writes/s | a burst of the whole fleet takes %,.0f s at that ceiling |%n",
-                one.get("apiserver_ceiling_writes_per_s"), fleetWrites / apiserverCeiling));
+        out.append(String.format(
+                Locale.ROOT,
+                "| peak RSS | %s MiB | %s MiB per shard, %.0f MiB in all |%n",
+                one.get("peak_rss_mb"),
+                one.get("peak_rss_mb"),
+                shards * number(one, "peak_rss_mb")));
+        out.append(String.format(
+                Locale.ROOT,
+                "| live heap after the load | %s MiB (%s B per object) | %s MiB per" + " shard |%n",
+                one.get("heap_mb"),
+                one.get("heap_bytes_per_object"),
+                one.get("heap_mb")));
+        out.append(String.format(
+                Locale.ROOT, "| writes per Kyma | %s | %,.0f in all |%n", one.get("writes_per_kyma"), fleetWrites));
+        out.append(String.format(
+                Locale.ROOT,
+                "| write rate the operator kept up over the run (its client's QPS: %s)"
+                        + " | %.1f writes/s | %,.0f writes/s if every shard kept the same pace at once |%n",
+                one.get("client_qps"),
+                rate,
+                rate * shards));
+        out.append(String.format(
+                Locale.ROOT,
+                "| the API server's write ceiling (this machine, measured alone in the"
+                        + " run) | %s writes/s | a burst of the whole fleet takes %,.0f s at that ceiling |%n",
+                one.get("apiserver_ceiling_writes_per_s"),
+                fleetWrites / apiserverCeiling));
         // A new shard wins about one object family in (shards + 1) by rendezvous hashing; each object it takes costs
         // the drain handshake's three label writes (the request, the old shard's answer, the move).
         double handedOver = (double) FLEET_KYMAS * objectsPerKyma / (shards + 1);
-        out.append(String.format(Locale.ROOT, "| adding one more shard to the running fleet (each object handed over"
-                + " costs three label writes) | — | the new shard takes about 1 in %d objects: %,.0f objects, %,.0f label"
-                + " writes, %,.0f s at that ceiling |%n", shards + 1, handedOver, 3 * handedOver,
+        out.append(String.format(
+                Locale.ROOT,
+                "| adding one more shard to the running fleet (each object handed over"
+                        + " costs three label writes) | — | the new shard takes about 1 in %d objects: %,.0f objects, %,.0f label"
+                        + " writes, %,.0f s at that ceiling |%n",
+                shards + 1,
+                handedOver,
+                3 * handedOver,
                 3 * handedOver / apiserverCeiling));
         return out.toString();
     }
@@ -481,6 +687,7 @@ class BenchDocTest {
 
     /** The same load on one replica and on three with the code of the drain handshake, run one after the other. */
     static final String ONE_REPLICA_NOW = "docs/bench/n1000-one-replica-now";
+
     static final String THREE_REPLICAS_NOW = "docs/bench/n1000-shards3-now";
 
     /** The same N = 1000 load on one replica and on three, run one after the other. */
@@ -490,15 +697,17 @@ class BenchDocTest {
         assertThat(three.get("shards")).isEqualTo("3");
         assertThat(one).doesNotContainKey("shards");
         // The text: one replica writes near its client's limit for most of the run, three end at about the same T(N).
-        assertThat(median(column(oneDir + "/timeseries.csv", "api_writes_per_s"))).isGreaterThan(0.9 * 500);
+        assertThat(median(column(oneDir + "/timeseries.csv", "api_writes_per_s")))
+                .isGreaterThan(0.9 * 500);
         assertThat(number(three, "tn_s") / number(one, "tn_s")).isBetween(0.85, 1.15);
         if (one.containsKey("apiserver_ratio")) {
             // the later runs: against the API server's ceiling, the ratios are within a tenth of each other; one
             // replica is held to its client's QPS, three together are not
-            assertThat(number(three, "apiserver_ratio") / number(one, "apiserver_ratio")).isBetween(0.9, 1.1);
+            assertThat(number(three, "apiserver_ratio") / number(one, "apiserver_ratio"))
+                    .isBetween(0.9, 1.1);
             assertThat(number(one, "ceiling_writes_per_s")).isEqualTo(number(one, "client_qps"));
-            assertThat(number(three, "ceiling_writes_per_s")).isEqualTo(number(three,
-                    "apiserver_ceiling_writes_per_s"));
+            assertThat(number(three, "ceiling_writes_per_s"))
+                    .isEqualTo(number(three, "apiserver_ceiling_writes_per_s"));
             // each replica's live heap: less than one replica's, more than a third of it
             assertThat(Arrays.stream(three.get("replica_heap_mb").split("/")).mapToDouble(Double::parseDouble))
                     .allSatisfy(h -> assertThat(h).isBetween(number(one, "heap_mb") / 3, number(one, "heap_mb")));
@@ -506,7 +715,8 @@ class BenchDocTest {
             // the watch lags; no reconcile errors; every Kyma Ready (the bench ends only then)
             assertThat(number(three, "conflicts")).isZero();
             assertThat(number(one, "conflicts")).isZero();
-            assertThat(ROOT.resolve(threeDir).resolve("conflicts-before-the-fix.csv")).as("the data the text cites")
+            assertThat(ROOT.resolve(threeDir).resolve("conflicts-before-the-fix.csv"))
+                    .as("the data the text cites")
                     .isRegularFile();
             assertThat(number(three, "reconcile_errors")).isZero();
             assertThat(number(three, "watch_closes")).isGreaterThan(100);
@@ -514,71 +724,133 @@ class BenchDocTest {
                 assertThat(number(three, ready) / number(one, ready)).as(ready).isBetween(0.9, 1.1);
             }
         } else {
-            assertThat(number(one, "ceiling_writes_per_s")).as("a lifted ceiling").isGreaterThan(500);
-            assertThat(number(three, "ceiling_writes_per_s")).as("a lifted ceiling").isGreaterThan(500);
+            assertThat(number(one, "ceiling_writes_per_s"))
+                    .as("a lifted ceiling")
+                    .isGreaterThan(500);
+            assertThat(number(three, "ceiling_writes_per_s"))
+                    .as("a lifted ceiling")
+                    .isGreaterThan(500);
         }
         String oneName = oneDir.substring("docs/bench/".length());
         String threeName = threeDir.substring("docs/bench/".length());
-        StringBuilder out = new StringBuilder("| | one replica ([`" + oneName + "`](bench/" + oneName + "/report.md))"
-                + " | three replicas ([`" + threeName + "`](bench/" + threeName + "/report.md)) |\n|---|---|---|\n");
+        StringBuilder out = new StringBuilder("| | one replica ([`" + oneName + "`](" + oneName + "/report.md))"
+                + " | three replicas ([`" + threeName + "`](" + threeName + "/report.md)) |\n|---|---|---|\n");
         out.append(String.format(Locale.ROOT, "| T(N) | %s s | %s s |%n", one.get("tn_s"), three.get("tn_s")));
-        String ceiling = one.containsKey("apiserver_ceiling_writes_per_s") ? "apiserver_ceiling_writes_per_s"
+        String ceiling = one.containsKey("apiserver_ceiling_writes_per_s")
+                ? "apiserver_ceiling_writes_per_s"
                 : "ceiling_writes_per_s";
-        out.append(String.format(Locale.ROOT, "| the API server's write ceiling, measured in the run | %s writes/s |"
-                + " %s writes/s |%n", one.get(ceiling), three.get(ceiling)));
+        out.append(String.format(
+                Locale.ROOT,
+                "| the API server's write ceiling, measured in the run | %s writes/s |" + " %s writes/s |%n",
+                one.get(ceiling),
+                three.get(ceiling)));
         if (one.containsKey("apiserver_ratio")) {
-            out.append(String.format(Locale.ROOT, "| T(N) / T*(N), T* at the API server's ceiling | %s | %s |%n",
-                    one.get("apiserver_ratio"), three.get("apiserver_ratio")));
-            out.append(String.format(Locale.ROOT, "| T(N) / T*(N), T* at the lower of that ceiling and the clients'"
-                    + " QPS (%s and %s writes/s) | %s | %s |%n", one.get("client_qps"), three.get("client_qps"),
-                    one.get("ratio"), three.get("ratio")));
+            out.append(String.format(
+                    Locale.ROOT,
+                    "| T(N) / T*(N), T* at the API server's ceiling | %s | %s |%n",
+                    one.get("apiserver_ratio"),
+                    three.get("apiserver_ratio")));
+            out.append(String.format(
+                    Locale.ROOT,
+                    "| T(N) / T*(N), T* at the lower of that ceiling and the clients'"
+                            + " QPS (%s and %s writes/s) | %s | %s |%n",
+                    one.get("client_qps"),
+                    three.get("client_qps"),
+                    one.get("ratio"),
+                    three.get("ratio")));
         } else {
-            out.append(String.format(Locale.ROOT, "| T(N) / T*(N) | %s | %s |%n", one.get("ratio"), three.get("ratio")));
+            out.append(
+                    String.format(Locale.ROOT, "| T(N) / T*(N) | %s | %s |%n", one.get("ratio"), three.get("ratio")));
         }
-        out.append(String.format(Locale.ROOT, "| writes per Kyma | %s | %s |%n", one.get("writes_per_kyma"),
+        out.append(String.format(
+                Locale.ROOT,
+                "| writes per Kyma | %s | %s |%n",
+                one.get("writes_per_kyma"),
                 three.get("writes_per_kyma")));
-        out.append(String.format(Locale.ROOT, "| first, median and mean time to Ready | %s s, %s s, %s s | %s s, %s s,"
-                + " %s s |%n", one.get("first_ready_s"), one.get("p50_ready_s"), one.get("mean_ready_s"),
-                three.get("first_ready_s"), three.get("p50_ready_s"), three.get("mean_ready_s")));
-        out.append(String.format(Locale.ROOT, "| forced watch closes (of them during the bench's probes), relists |"
-                + " %s (%s), %s | %s (%s), %s |%n", one.get("watch_closes"), one.get("watch_closes_in_probes"),
-                one.get("relists"), three.get("watch_closes"), three.get("watch_closes_in_probes"),
+        out.append(String.format(
+                Locale.ROOT,
+                "| first, median and mean time to Ready | %s s, %s s, %s s | %s s, %s s," + " %s s |%n",
+                one.get("first_ready_s"),
+                one.get("p50_ready_s"),
+                one.get("mean_ready_s"),
+                three.get("first_ready_s"),
+                three.get("p50_ready_s"),
+                three.get("mean_ready_s")));
+        out.append(String.format(
+                Locale.ROOT,
+                "| forced watch closes (of them during the bench's probes), relists |"
+                        + " %s (%s), %s | %s (%s), %s |%n",
+                one.get("watch_closes"),
+                one.get("watch_closes_in_probes"),
+                one.get("relists"),
+                three.get("watch_closes"),
+                three.get("watch_closes_in_probes"),
                 three.get("relists")));
-        out.append(String.format(Locale.ROOT, "| RSS of the empty operator, all replicas | %s MiB | %s MiB |%n",
-                one.get("empty_rss_mb"), three.get("empty_rss_mb")));
-        out.append(String.format(Locale.ROOT, "| peak RSS, each replica | %s MiB | %s MiB |%n",
-                one.get("peak_rss_mb"), three.get("replica_peak_rss_mb").replace("/", " MiB, ")));
+        out.append(String.format(
+                Locale.ROOT,
+                "| RSS of the empty operator, all replicas | %s MiB | %s MiB |%n",
+                one.get("empty_rss_mb"),
+                three.get("empty_rss_mb")));
+        out.append(String.format(
+                Locale.ROOT,
+                "| peak RSS, each replica | %s MiB | %s MiB |%n",
+                one.get("peak_rss_mb"),
+                three.get("replica_peak_rss_mb").replace("/", " MiB, ")));
         double oneEmpty = emptyHeapMiB(oneDir);
         double threeEmpty = emptyHeapMiB(threeDir);
-        out.append(String.format(Locale.ROOT, "| live heap after the load, each replica | %s MiB | %s MiB |%n",
-                one.get("heap_mb"), three.get("replica_heap_mb").replace("/", " MiB, ")));
-        out.append(String.format(Locale.ROOT, "| live heap of the empty operator, all replicas | %.1f MiB | %.1f MiB |%n",
-                oneEmpty, threeEmpty));
+        out.append(String.format(
+                Locale.ROOT,
+                "| live heap after the load, each replica | %s MiB | %s MiB |%n",
+                one.get("heap_mb"),
+                three.get("replica_heap_mb").replace("/", " MiB, ")));
+        out.append(String.format(
+                Locale.ROOT,
+                "| live heap of the empty operator, all replicas | %.1f MiB | %.1f MiB |%n",
+                oneEmpty,
+                threeEmpty));
         double oneData = number(one, "heap_mb") - oneEmpty;
         double threeData = number(three, "heap_mb") - threeEmpty;
-        out.append(String.format(Locale.ROOT, "| live heap the objects take, all replicas (after the load less empty) |"
-                + " %.1f MiB | %.1f MiB, %.1f MiB a replica on average (%.2f of one replica's) |%n", oneData,
-                threeData, threeData / 3, threeData / 3 / oneData));
-        out.append(String.format(Locale.ROOT, "| operator CPU, each replica | %s s | %s s |%n", one.get("cpu_operator_s"),
+        out.append(String.format(
+                Locale.ROOT,
+                "| live heap the objects take, all replicas (after the load less empty) |"
+                        + " %.1f MiB | %.1f MiB, %.1f MiB a replica on average (%.2f of one replica's) |%n",
+                oneData,
+                threeData,
+                threeData / 3,
+                threeData / 3 / oneData));
+        out.append(String.format(
+                Locale.ROOT,
+                "| operator CPU, each replica | %s s | %s s |%n",
+                one.get("cpu_operator_s"),
                 three.get("replica_cpu_s").replace("/", " s, ")));
-        out.append(String.format(Locale.ROOT, "| operator CPU per write of the load, all replicas | %s ms | %s ms |%n",
-                one.get("cpu_ms_per_write"), three.get("cpu_ms_per_write")));
-        out.append(String.format(Locale.ROOT, "| API server CPU per write of the load | %s ms | %s ms |%n",
-                one.get("apiserver_cpu_ms_per_write"), three.get("apiserver_cpu_ms_per_write")));
-        double[] writes = Arrays.stream(three.get("replica_writes").split("/")).mapToDouble(Double::parseDouble)
+        out.append(String.format(
+                Locale.ROOT,
+                "| operator CPU per write of the load, all replicas | %s ms | %s ms |%n",
+                one.get("cpu_ms_per_write"),
+                three.get("cpu_ms_per_write")));
+        out.append(String.format(
+                Locale.ROOT,
+                "| API server CPU per write of the load | %s ms | %s ms |%n",
+                one.get("apiserver_cpu_ms_per_write"),
+                three.get("apiserver_cpu_ms_per_write")));
+        double[] writes = Arrays.stream(three.get("replica_writes").split("/"))
+                .mapToDouble(Double::parseDouble)
                 .toArray();
         double total = Arrays.stream(writes).sum();
-        out.append(String.format(Locale.ROOT, "| share of the writes, each replica | all | %s |%n", Arrays.stream(writes)
-                .mapToObj(w -> String.format(Locale.ROOT, "%.1f %%", 100 * w / total))
-                .collect(Collectors.joining(", "))));
-        out.append(String.format(Locale.ROOT, "| conflicts (409) | %s | %s |%n", one.get("conflicts"),
-                three.get("conflicts")));
+        out.append(String.format(
+                Locale.ROOT,
+                "| share of the writes, each replica | all | %s |%n",
+                Arrays.stream(writes)
+                        .mapToObj(w -> String.format(Locale.ROOT, "%.1f %%", 100 * w / total))
+                        .collect(Collectors.joining(", "))));
+        out.append(String.format(
+                Locale.ROOT, "| conflicts (409) | %s | %s |%n", one.get("conflicts"), three.get("conflicts")));
         return out.toString();
     }
 
     /** The live heap of the empty operator (all replicas): the first row of the run's heap-by-objects.csv. */
     private static double emptyHeapMiB(String dir) throws IOException {
-        List<String> rows = Files.readAllLines(ROOT.resolve(dir).resolve("heap-by-objects.csv"));
+        List<String> rows = lines(doc(dir).resolve("heap-by-objects.csv"));
         assertThat(rows.get(0)).isEqualTo("watched_objects,operator_rss_mib,live_heap_mib");
         String[] empty = rows.get(1).split(",");
         assertThat(empty[0]).as("the first row is the empty operator").isEqualTo("0");
@@ -590,47 +862,76 @@ class BenchDocTest {
      * docs/bench/published/controller-sharding.txt, with their source) next to the three-replica run.
      */
     static String publishedSharding() throws IOException {
-        Map<String, String> p = keyValues(Files.readString(ROOT.resolve("docs/bench/published/controller-sharding.txt")));
+        Map<String, String> p = keyValues(text(doc("docs/bench/published/controller-sharding.txt")));
         Map<String, String> one = summary(ONE_REPLICA);
         Map<String, String> three = summary(THREE_REPLICAS);
         double objects = (number(three, "n") + 1) * 19;
         double oneData = number(one, "heap_mb") - emptyHeapMiB(ONE_REPLICA);
         double threeData = number(three, "heap_mb") - emptyHeapMiB(THREE_REPLICAS);
-        StringBuilder out = new StringBuilder("| | kubernetes-controller-sharding, published ([source](" + p.get("source")
-                + ")) | this operator, measured here |\n|---|---|---|\n");
-        out.append(String.format(Locale.ROOT, "| load | %s | %,.0f watched objects (%s Kymas and their components),"
-                + " %.0f writes/s on average over T(N) |%n", p.get("load"), objects, three.get("n"),
+        StringBuilder out = new StringBuilder("| | kubernetes-controller-sharding, published ([source]("
+                + p.get("source") + ")) | this operator, measured here |\n|---|---|---|\n");
+        out.append(String.format(
+                Locale.ROOT,
+                "| load | %s | %,.0f watched objects (%s Kymas and their components),"
+                        + " %.0f writes/s on average over T(N) |%n",
+                p.get("load"),
+                objects,
+                three.get("n"),
                 number(three, "writes_per_kyma") * number(three, "n") / number(three, "tn_s")));
-        Matcher workers = Pattern.compile("--max-concurrent-reconciles (\\d+)").matcher(
-                Files.readString(ROOT.resolve(THREE_REPLICAS).resolve("report.md")));
+        Matcher workers = Pattern.compile("--max-concurrent-reconciles (\\d+)")
+                .matcher(text(doc(THREE_REPLICAS).resolve("report.md")));
         assertThat(workers.find()).as("the run's report gives its workers").isTrue();
-        out.append(String.format(Locale.ROOT, "| instances | %s | 1 and 3 (`--shards 3`), %s workers each |%n",
-                p.get("instances"), workers.group(1)));
-        double threeCpu = Arrays.stream(three.get("replica_cpu_s").split("/")).mapToDouble(Double::parseDouble)
-                .average().orElseThrow();
+        out.append(String.format(
+                Locale.ROOT,
+                "| instances | %s | 1 and 3 (`--shards 3`), %s workers each |%n",
+                p.get("instances"),
+                workers.group(1)));
+        double threeCpu = Arrays.stream(three.get("replica_cpu_s").split("/"))
+                .mapToDouble(Double::parseDouble)
+                .average()
+                .orElseThrow();
         // what docs/scale-out.md says in words about these two shares
-        assertThat(threeData / 3 / oneData).as("the objects' heap a replica: 'about a third' of one replica's")
+        assertThat(threeData / 3 / oneData)
+                .as("the objects' heap a replica: 'about a third' of one replica's")
                 .isBetween(0.25, 0.42);
-        assertThat(threeCpu / number(one, "cpu_operator_s")).as("CPU a replica: 'about half' of one replica's")
+        assertThat(threeCpu / number(one, "cpu_operator_s"))
+                .as("CPU a replica: 'about half' of one replica's")
                 .isBetween(0.4, 0.6);
-        out.append(String.format(Locale.ROOT, "| each instance's share at three | %s | live heap of the objects: %.2f of"
-                + " one replica's a replica on average; CPU: %.2f of one replica's a replica on average |%n",
-                p.get("share_at_three"), threeData / 3 / oneData, threeCpu / number(one, "cpu_operator_s")));
-        out.append(String.format(Locale.ROOT, "| throughput with more instances | %s | T(N) %s s at three against %s s"
-                + " at one: the API server, at its ceiling in both, sets the pace |%n", p.get("capacity"),
-                three.get("tn_s"), one.get("tn_s")));
-        out.append(String.format(Locale.ROOT, "| overhead of sharding | %s | %s |%n", p.get("overhead"),
+        out.append(String.format(
+                Locale.ROOT,
+                "| each instance's share at three | %s | live heap of the objects: %.2f of"
+                        + " one replica's a replica on average; CPU: %.2f of one replica's a replica on average |%n",
+                p.get("share_at_three"),
+                threeData / 3 / oneData,
+                threeCpu / number(one, "cpu_operator_s")));
+        out.append(String.format(
+                Locale.ROOT,
+                "| throughput with more instances | %s | T(N) %s s at three against %s s"
+                        + " at one: the API server, at its ceiling in both, sets the pace |%n",
+                p.get("capacity"),
+                three.get("tn_s"),
+                one.get("tn_s")));
+        out.append(String.format(
+                Locale.ROOT,
+                "| overhead of sharding | %s | %s |%n",
+                p.get("overhead"),
                 "no sharder process; each replica also watches the objects without a shard label and labels them,"
                         + " and each runs its own JVM (the empty operator's heap and RSS once per replica)"));
-        out.append(String.format(Locale.ROOT, "| machines | %s | %s |%n", p.get("machines"),
+        out.append(String.format(
+                Locale.ROOT,
+                "| machines | %s | %s |%n",
+                p.get("machines"),
                 "one 2-core machine for the API server, etcd, the replicas and the harness"));
         return out.toString();
     }
 
     /** The profiled N = 1000 runs side by side: CPU per write, and where the samples were, by package. */
     static String profiles() throws IOException {
-        List<String> runs = List.of("jvm/n1000-c2only-profiled", "jvm/n1000-tiered-profiled",
-                "jvm/n1000-one-pass-profiled", "jvm/n1000-status-request-profiled");
+        List<String> runs = List.of(
+                "jvm/n1000-c2only-profiled",
+                "jvm/n1000-tiered-profiled",
+                "jvm/n1000-one-pass-profiled",
+                "jvm/n1000-status-request-profiled");
         List<Map<String, String>> packages = new ArrayList<>();
         StringBuilder out = new StringBuilder("| | ");
         for (String run : runs) {
@@ -643,17 +944,26 @@ class BenchDocTest {
         }
         out.append("\n| API server CPU per write of the load | ");
         for (String run : runs) {
-            out.append(summary("docs/bench/" + run).get("apiserver_cpu_ms_per_write")).append(" ms | ");
+            out.append(summary("docs/bench/" + run).get("apiserver_cpu_ms_per_write"))
+                    .append(" ms | ");
         }
         out.append("\n| peak RSS (with the recording) | ");
         for (String run : runs) {
             out.append(summary("docs/bench/" + run).get("peak_rss_mb")).append(" MiB | ");
         }
         out.append("\n");
-        for (String name : List.of("io.fabric8.kubernetes.client", "jdk.internal.net.http",
-                "com.fasterxml.jackson.databind", "io.javaoperatorsdk.operator.processing", "io.kyma.operator.common",
-                "io.kyma.operator.helmcomponent", "io.kyma.operator.kyma", "java.lang.reflect", "java.util.regex",
-                "sun.security.ssl", "io.micrometer.core.instrument")) {
+        for (String name : List.of(
+                "io.fabric8.kubernetes.client",
+                "jdk.internal.net.http",
+                "com.fasterxml.jackson.databind",
+                "io.javaoperatorsdk.operator.processing",
+                "io.kyma.operator.common",
+                "io.kyma.operator.helmcomponent",
+                "io.kyma.operator.kyma",
+                "java.lang.reflect",
+                "java.util.regex",
+                "sun.security.ssl",
+                "io.micrometer.core.instrument")) {
             out.append("| samples with `").append(name).append("` on the stack | ");
             for (Map<String, String> p : packages) {
                 out.append(p.getOrDefault(name, "0 %")).append(" | ");
@@ -668,8 +978,8 @@ class BenchDocTest {
      * JMH's 99.9 % error and bytes allocated per operation.
      */
     static String serialization() throws IOException {
-        Map<String, String[]> rows = new java.util.HashMap<>();
-        for (String line : Files.readAllLines(ROOT.resolve("docs/bench/serialization/jmh.csv"))) {
+        Map<String, String[]> rows = new HashMap<>();
+        for (String line : lines(doc("docs/bench/serialization/jmh.csv"))) {
             String[] cells = line.replace("\"", "").split(",");
             if (!cells[0].equals("Benchmark")) {
                 rows.put(cells[0].replace("io.kyma.operator.bench.micro.SerializationBench.", ""), cells);
@@ -677,17 +987,18 @@ class BenchDocTest {
         }
         StringBuilder out = new StringBuilder("| path | fabric8's mapping | the operator's | allocated, fabric8's |"
                 + " allocated, the operator's |\n|---|---|---|---|---|\n");
-        for (List<String> path : List.of(List.of("watchEvent", "a HelmComponent watch event, into the watched class"),
+        for (List<String> path : List.of(
+                List.of("watchEvent", "a HelmComponent watch event, into the watched class"),
                 List.of("statusAnswer", "the answer to a status write"))) {
             out.append("| ").append(path.get(1));
             for (String mapping : List.of("Fabric8", "OnePass")) {
                 String[] time = rows.get(path.get(0) + mapping);
-                out.append(String.format(java.util.Locale.ROOT, " | %.1f ± %.1f µs", Double.parseDouble(time[4]),
-                        Double.parseDouble(time[5])));
+                out.append(String.format(
+                        Locale.ROOT, " | %.1f ± %.1f µs", Double.parseDouble(time[4]), Double.parseDouble(time[5])));
             }
             for (String mapping : List.of("Fabric8", "OnePass")) {
                 String[] bytes = rows.get(path.get(0) + mapping + ":gc.alloc.rate.norm");
-                out.append(String.format(java.util.Locale.ROOT, " | %,d B", Math.round(Double.parseDouble(bytes[4]))));
+                out.append(String.format(Locale.ROOT, " | %,d B", Math.round(Double.parseDouble(bytes[4]))));
             }
             out.append(" |\n");
         }
@@ -696,15 +1007,19 @@ class BenchDocTest {
 
     /** The same loads before and after reading events in one pass: what the operator's CPU and memory did. */
     static String onePassRuns() throws IOException {
-        return beforeAndAfter(List.of(List.of("jvm/n300-nmt", "N = 300, before"),
-                List.of("jvm/n300-one-pass", "N = 300, one pass"), List.of("n1000-one-replica", "N = 1000, before"),
-                List.of("n1000-one-pass", "N = 1000, one pass"), List.of("n4000-before-one-pass", "N = 4000, before"),
+        return beforeAndAfter(List.of(
+                List.of("jvm/n300-nmt", "N = 300, before"),
+                List.of("jvm/n300-one-pass", "N = 300, one pass"),
+                List.of("n1000-one-replica", "N = 1000, before"),
+                List.of("n1000-one-pass", "N = 1000, one pass"),
+                List.of("n4000-before-one-pass", "N = 4000, before"),
                 List.of("n4000-one-pass", "N = 4000, one pass")));
     }
 
     /** N = 1000 back to back, before and after writing the status with a prepared request. */
     static String statusRequestRuns() throws IOException {
-        return beforeAndAfter(List.of(List.of("n1000-before-status-request", "before"),
+        return beforeAndAfter(List.of(
+                List.of("n1000-before-status-request", "before"),
                 List.of("n1000-status-request", "prepared status write")));
     }
 
@@ -716,7 +1031,9 @@ class BenchDocTest {
         List<String> pools = List.of("n1000-executor-pool", "n1000-executor-pool-again");
         List<String> directs = List.of("n1000-executor-direct", "n1000-executor-direct-again");
         for (String dir : List.of(pools.get(0), directs.get(0), directs.get(1), pools.get(1))) {
-            assertThat(ROOT.resolve("docs/bench/" + dir + "/executor.diff")).as(dir + " names its change").exists();
+            assertThat(doc("docs/bench/" + dir + "/executor.diff"))
+                    .as(dir + " names its change")
+                    .exists();
         }
         // What the text says, of each pool run against each direct run: system time per write down by about a
         // third (more than a quarter), CPU per write down by about a tenth (more than 5 %, less than 20 %), the Java
@@ -728,7 +1045,8 @@ class BenchDocTest {
                 Map<String, String> d = summary("docs/bench/" + direct);
                 assertThat(number(d, "cpu_kernel_ms_per_write") / number(p, "cpu_kernel_ms_per_write"))
                         .isLessThan(0.75);
-                assertThat(number(d, "cpu_ms_per_write") / number(p, "cpu_ms_per_write")).isBetween(0.8, 0.95);
+                assertThat(number(d, "cpu_ms_per_write") / number(p, "cpu_ms_per_write"))
+                        .isBetween(0.8, 0.95);
                 assertThat(number(d, "cpu_rest_ms_per_write") / number(p, "cpu_rest_ms_per_write"))
                         .isBetween(0.95, 1.05);
             }
@@ -738,13 +1056,20 @@ class BenchDocTest {
             assertThat(number(r, "watch_closes")).isLessThanOrEqualTo(3);
             assertThat(number(r, "cpu_ms_per_write")).isGreaterThan(1.2 * 0.5);
         }
-        return sideBySide(List.of(List.of(pools.get(0), "pool"), List.of(directs.get(0), "direct"),
-                List.of(directs.get(1), "direct, again"), List.of(pools.get(1), "pool, again")),
-                List.of(List.of("cpu_ms_per_write", "operator CPU per write", " ms"),
+        return sideBySide(
+                List.of(
+                        List.of(pools.get(0), "pool"),
+                        List.of(directs.get(0), "direct"),
+                        List.of(directs.get(1), "direct, again"),
+                        List.of(pools.get(1), "pool, again")),
+                List.of(
+                        List.of("cpu_ms_per_write", "operator CPU per write", " ms"),
                         List.of("cpu_kernel_ms_per_write", "of it system time", " ms"),
                         List.of("cpu_rest_ms_per_write", "of it the operator's code and its libraries", " ms"),
-                        List.of("apply_apiserver_cpu_ms_per_write", "API server CPU per write in the ceiling probe,"
-                                + " before the operator starts", " ms"),
+                        List.of(
+                                "apply_apiserver_cpu_ms_per_write",
+                                "API server CPU per write in the ceiling probe," + " before the operator starts",
+                                " ms"),
                         List.of("watch_closes", "forced watch closes", ""),
                         List.of("peak_rss_mb", "peak RSS", " MiB"),
                         List.of("ratio", "T(N)/T*(N)", "")));
@@ -759,22 +1084,31 @@ class BenchDocTest {
         double all = number(run, "cpu_ms_per_write");
         StringBuilder out = new StringBuilder("| part | CPU per write | share |\n|---|---|---|\n");
         double sum = 0;
-        List<List<String>> parts = List.of(List.of("kernel", "system calls, every thread"),
-                List.of("jit", "the JIT compiler's threads"), List.of("gc", "the collector (the VM thread)"),
+        List<List<String>> parts = List.of(
+                List.of("kernel", "system calls, every thread"),
+                List.of("jit", "the JIT compiler's threads"),
+                List.of("gc", "the collector (the VM thread)"),
                 List.of("rest", "the rest: the operator's code and its libraries"));
         for (List<String> part : parts) {
             double ms = number(run, "cpu_" + part.get(0) + "_ms_per_write");
             sum += ms;
-            out.append("| ").append(part.get(1)).append(" | ").append(String.format(Locale.ROOT, "%.3f ms", ms))
-                    .append(" | ").append(String.format(Locale.ROOT, "%.0f %%", 100 * ms / all)).append(" |\n");
+            out.append("| ")
+                    .append(part.get(1))
+                    .append(" | ")
+                    .append(String.format(Locale.ROOT, "%.3f ms", ms))
+                    .append(" | ")
+                    .append(String.format(Locale.ROOT, "%.0f %%", 100 * ms / all))
+                    .append(" |\n");
         }
         // the threads read once a second add up to the process's own count
         assertThat(sum / all).isBetween(0.95, 1.05);
-        out.append("| all (`cpu_ms_per_write`) | ").append(String.format(Locale.ROOT, "%.3f ms", all))
+        out.append("| all (`cpu_ms_per_write`) | ")
+                .append(String.format(Locale.ROOT, "%.3f ms", all))
                 .append(" | |\n");
         // What the text says: outside the rest the three parts alone are most of the target of half a millisecond,
         // and the rest alone is above what the target leaves them
-        double outside = number(run, "cpu_kernel_ms_per_write") + number(run, "cpu_jit_ms_per_write")
+        double outside = number(run, "cpu_kernel_ms_per_write")
+                + number(run, "cpu_jit_ms_per_write")
                 + number(run, "cpu_gc_ms_per_write");
         assertThat(outside).isGreaterThan(0.5 * 0.5);
         assertThat(number(run, "cpu_rest_ms_per_write")).isGreaterThan(0.5 - outside);
@@ -792,16 +1126,22 @@ class BenchDocTest {
         for (Map<String, String> run : List.of(before, after)) {
             assertThat(number(run, "reconciles_per_kyma_helmcomponent")).isEqualTo(5.0 * 18);
         }
-        assertThat(number(after, "cpu_ms_per_write") / number(before, "cpu_ms_per_write")).isBetween(0.95, 1.05);
-        return sideBySide(List.of(List.of("n1000-before-gathering", "before"), List.of("n1000-gathering",
-                "gathered")), List.of(List.of("reconciles_per_kyma_kyma", "Kyma reconciles per Kyma", ""),
+        assertThat(number(after, "cpu_ms_per_write") / number(before, "cpu_ms_per_write"))
+                .isBetween(0.95, 1.05);
+        return sideBySide(
+                List.of(List.of("n1000-before-gathering", "before"), List.of("n1000-gathering", "gathered")),
+                List.of(
+                        List.of("reconciles_per_kyma_kyma", "Kyma reconciles per Kyma", ""),
                         List.of("reconciles_per_kyma_helmcomponent", "HelmComponent reconciles per Kyma", ""),
                         List.of("writes_per_kyma", "writes per Kyma", ""),
                         List.of("cpu_ms_per_write", "operator CPU per write", " ms"),
-                        List.of("apply_apiserver_cpu_ms_per_write",
-                                "API server CPU per write in the ceiling probe, before the operator starts", " ms"),
+                        List.of(
+                                "apply_apiserver_cpu_ms_per_write",
+                                "API server CPU per write in the ceiling probe, before the operator starts",
+                                " ms"),
                         List.of("mean_ready_s", "mean time to Ready", " s"),
-                        List.of("tn_s", "T(N)", " s"), List.of("ratio", "T(N) / T*(N)", "")));
+                        List.of("tn_s", "T(N)", " s"),
+                        List.of("ratio", "T(N) / T*(N)", "")));
     }
 
     /**
@@ -813,7 +1153,9 @@ class BenchDocTest {
         Map<String, String> http11 = summary("docs/bench/n1000-client-http11");
         Map<String, String> vertx = summary("docs/bench/n1000-client-vertx");
         for (String dir : List.of("n1000-client-jdk", "n1000-client-http11", "n1000-client-vertx")) {
-            assertThat(ROOT.resolve("docs/bench/" + dir + "/client.diff")).as(dir + " names its change").exists();
+            assertThat(doc("docs/bench/" + dir + "/client.diff"))
+                    .as(dir + " names its change")
+                    .exists();
         }
         // What the text says: none comes near half a millisecond per write; HTTP/1.1 saved nothing and had many more
         // forced closes; Vert.x used less CPU per write although the machine was slower in its run (the ceiling
@@ -828,12 +1170,18 @@ class BenchDocTest {
                 .isGreaterThan(number(jdk, "apply_apiserver_cpu_ms_per_write"));
         assertThat(number(vertx, "empty_rss_mb")).isGreaterThan(120);
         assertThat(number(jdk, "empty_rss_mb")).isLessThanOrEqualTo(120);
-        return sideBySide(List.of(List.of("n1000-client-jdk", "JDK, HTTP/2 (the operator's)"),
-                List.of("n1000-client-http11", "JDK, HTTP/1.1"), List.of("n1000-client-vertx", "Vert.x")),
-                List.of(List.of("cpu_ms_per_write", "operator CPU per write", " ms"),
+        return sideBySide(
+                List.of(
+                        List.of("n1000-client-jdk", "JDK, HTTP/2 (the operator's)"),
+                        List.of("n1000-client-http11", "JDK, HTTP/1.1"),
+                        List.of("n1000-client-vertx", "Vert.x")),
+                List.of(
+                        List.of("cpu_ms_per_write", "operator CPU per write", " ms"),
                         List.of("apiserver_cpu_ms_per_write", "API server CPU per write", " ms"),
-                        List.of("apply_apiserver_cpu_ms_per_write", "API server CPU per write in the ceiling probe,"
-                                + " before the operator starts", " ms"),
+                        List.of(
+                                "apply_apiserver_cpu_ms_per_write",
+                                "API server CPU per write in the ceiling probe," + " before the operator starts",
+                                " ms"),
                         List.of("empty_rss_mb", "empty operator RSS", " MiB"),
                         List.of("peak_rss_mb", "peak RSS", " MiB"),
                         List.of("watch_closes", "forced watch closes", ""),
@@ -855,8 +1203,12 @@ class BenchDocTest {
         assertThat(number(line, "tn_s")).isGreaterThan(number(together, "tn_s"));
         assertThat(number(line, "p50_ready_s")).isLessThan(number(together, "p50_ready_s"));
         assertThat(number(line, "mean_ready_s")).isLessThan(number(together, "mean_ready_s"));
-        return sideBySide(List.of(List.of("n1000-endgame", "the rest admitted together"),
-                List.of(LATEST_N1000, "the line kept to the end")), List.of(List.of("tn_s", "T(N)", " s"),
+        return sideBySide(
+                List.of(
+                        List.of("n1000-endgame", "the rest admitted together"),
+                        List.of(LATEST_N1000, "the line kept to the end")),
+                List.of(
+                        List.of("tn_s", "T(N)", " s"),
                         List.of("first_ready_s", "first Kyma Ready", " s"),
                         List.of("p50_ready_s", "median time to Ready", " s"),
                         List.of("mean_ready_s", "mean time to Ready", " s"),
@@ -871,29 +1223,41 @@ class BenchDocTest {
 
     /** Runs side by side, each named with its code: the operator's CPU and memory, and how the load went. */
     private static String beforeAndAfter(List<List<String>> runs) throws IOException {
-        return sideBySide(runs, List.of(List.of("cpu_ms_per_write", "operator CPU per write", " ms"),
-                List.of("cpu_operator_load_s", "operator CPU during the load", " s"),
-                List.of("gc_young", "young collections", ""), List.of("gc_stopped_s", "time stopped for collections",
-                        " s"),
-                List.of("peak_rss_mb", "peak RSS", " MiB"), List.of("watch_closes", "forced watch closes", ""),
-                List.of("relists", "relists", ""), List.of("tn_s", "T(N)", " s"),
-                List.of("ratio", "T(N) / T*(N)", "")));
+        return sideBySide(
+                runs,
+                List.of(
+                        List.of("cpu_ms_per_write", "operator CPU per write", " ms"),
+                        List.of("cpu_operator_load_s", "operator CPU during the load", " s"),
+                        List.of("gc_young", "young collections", ""),
+                        List.of("gc_stopped_s", "time stopped for collections", " s"),
+                        List.of("peak_rss_mb", "peak RSS", " MiB"),
+                        List.of("watch_closes", "forced watch closes", ""),
+                        List.of("relists", "relists", ""),
+                        List.of("tn_s", "T(N)", " s"),
+                        List.of("ratio", "T(N) / T*(N)", "")));
     }
 
     /** Runs side by side, each named with its code, one row per summary key (key, label, unit). */
     private static String sideBySide(List<List<String>> runs, List<List<String>> metrics) throws IOException {
         StringBuilder out = new StringBuilder("| |");
         for (List<String> run : runs) {
-            Map<String, String> code = keyValues(Files.readString(ROOT.resolve("docs/bench/" + run.get(0))
-                    .resolve("run.txt")));
-            out.append(" [").append(run.get(1)).append("](").append(run.get(0)).append("/report.md) (")
-                    .append(code.get("code")).append(") |");
+            Map<String, String> code =
+                    keyValues(text(doc("docs/bench/" + run.get(0)).resolve("run.txt")));
+            out.append(" [")
+                    .append(run.get(1))
+                    .append("](")
+                    .append(run.get(0))
+                    .append("/report.md) (")
+                    .append(code.get("code"))
+                    .append(") |");
         }
         out.append("\n|---|").append("---|".repeat(runs.size())).append("\n");
         for (List<String> metric : metrics) {
             out.append("| ").append(metric.get(1)).append(" |");
             for (List<String> run : runs) {
-                out.append(' ').append(summary("docs/bench/" + run.get(0)).get(metric.get(0))).append(metric.get(2))
+                out.append(' ')
+                        .append(summary("docs/bench/" + run.get(0)).get(metric.get(0)))
+                        .append(metric.get(2))
                         .append(" |");
             }
             out.append("\n");
@@ -906,7 +1270,7 @@ class BenchDocTest {
         Map<String, String> shares = new LinkedHashMap<>();
         boolean in = false;
         Pattern row = Pattern.compile("^\\s*([0-9.]+) %\\s+\\d+\\s+(\\S+)$");
-        for (String line : Files.readAllLines(ROOT.resolve(file))) {
+        for (String line : lines(doc(file))) {
             if (line.startsWith("## ")) {
                 in = line.startsWith("## by package");
                 continue;
@@ -936,15 +1300,29 @@ class BenchDocTest {
         StringBuilder out = new StringBuilder("| run | admission | T(N) | T(N)/T*(N) | first Ready | median Ready |"
                 + " mean Ready | mean / T(N) | p99 Ready | p99 queue wait | p99 lateness | deepest queue | writes per Kyma |"
                 + " peak RSS |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-        for (List<String> run : List.of(List.of("n300-no-admission", "off (`--admission-backlog -1`)"),
+        for (List<String> run : List.of(
+                List.of("n300-no-admission", "off (`--admission-backlog -1`)"),
                 List.of("n300", "on, the rest admitted together at the end (before)"),
                 List.of(LATEST_N300, "on, the line kept to the end (default)"))) {
             Map<String, String> s = summary("docs/bench/" + run.get(0));
-            out.append(String.format(Locale.ROOT, "| [`%s`](%s/report.md) | %s | %s s | %s | %s s | %s s | %s s |"
-                    + " %.2f | %s s | %s s | %s s | %s | %s | %s MiB |%n", run.get(0), run.get(0), run.get(1),
-                    s.get("tn_s"), s.get("ratio"), s.get("first_ready_s"), s.get("p50_ready_s"), s.get("mean_ready_s"),
-                    number(s, "mean_ready_s") / number(s, "tn_s"), s.get("p99_ready_s"), s.get("p99_queue_wait_s"),
-                    s.get("p99_lateness_s"), s.get("max_queue_depth"), s.get("writes_per_kyma"),
+            out.append(String.format(
+                    Locale.ROOT,
+                    "| [`%s`](%s/report.md) | %s | %s s | %s | %s s | %s s | %s s |"
+                            + " %.2f | %s s | %s s | %s s | %s | %s | %s MiB |%n",
+                    run.get(0),
+                    run.get(0),
+                    run.get(1),
+                    s.get("tn_s"),
+                    s.get("ratio"),
+                    s.get("first_ready_s"),
+                    s.get("p50_ready_s"),
+                    s.get("mean_ready_s"),
+                    number(s, "mean_ready_s") / number(s, "tn_s"),
+                    s.get("p99_ready_s"),
+                    s.get("p99_queue_wait_s"),
+                    s.get("p99_lateness_s"),
+                    s.get("max_queue_depth"),
+                    s.get("writes_per_kyma"),
                     s.get("peak_rss_mb")));
         }
         return out.toString();
@@ -965,41 +1343,55 @@ class BenchDocTest {
         String dir = "docs/bench/" + LATEST_N1000;
         Map<String, String> s = summary(dir);
         // the limit of the bench's own ordered_bound_s, as both pages state it
-        assertThat(Files.readString(ROOT.resolve("docs/benchmark.md"))).contains("a T(N) of at most "
-                + OrderedProgressBound.LONGEST_SOLVED_SECONDS + " s");
-        assertThat(Files.readString(ROOT.resolve("docs/bench/README.md"))).contains("run of at most "
-                + OrderedProgressBound.LONGEST_SOLVED_SECONDS + " s");
-        Matcher burstFlag = Pattern.compile("--k8s-client-burst (\\d+)")
-                .matcher(Files.readString(ROOT.resolve(dir).resolve("report.md")));
-        assertThat(burstFlag.find()).as("the run's report names the client's burst").isTrue();
+        assertThat(text(doc("docs/benchmark.md")))
+                .contains("a T(N) of at most " + OrderedProgressBound.LONGEST_SOLVED_SECONDS + " s");
+        assertThat(text(doc("docs/bench/archive/history.md")))
+                .contains("run of at most " + OrderedProgressBound.LONGEST_SOLVED_SECONDS + " s");
+        Matcher burstFlag = Pattern.compile("--k8s-client-burst (\\d+)").matcher(text(doc(dir).resolve("report.md")));
+        assertThat(burstFlag.find())
+                .as("the run's report names the client's burst")
+                .isTrue();
         int burst = Integer.parseInt(burstFlag.group(1));
         int n = (int) number(s, "n");
         double rate = number(s, "ceiling_writes_per_s");
-        double[] profile = OrderedProgressBound.profile(Bench.MODULES, Duration.parse("PT" + s.get("unit")),
-                number(s, "writes_per_kyma"));
+        double[] profile = OrderedProgressBound.profile(
+                Bench.MODULES, Duration.parse("PT" + s.get("unit")), number(s, "writes_per_kyma"));
         double ideal = number(s, "ideal_s");
         StringBuilder out = new StringBuilder("| writes at most this far behind their Kyma's timetable | least T(N)"
                 + " | T(N)/T*(N) | least mean time to Ready at that T(N) | mean / T(N) |\n|---|---|---|---|---|\n");
         List<OrderedProgressBound.Bound> bounds = new ArrayList<>();
         for (int behind : BOUND_BEHIND) {
             OrderedProgressBound model = new OrderedProgressBound(profile, n, rate, burst, behind);
-            assertThat(model.idealSeconds()).as("the model's T*(N) is the run's").isCloseTo(ideal,
-                    within(0.1));
-            OrderedProgressBound.Bound b = model.least((int) Math.ceil(number(s, "tn_s")) + 60).orElseThrow();
+            assertThat(model.idealSeconds())
+                    .as("the model's T*(N) is the run's")
+                    .isCloseTo(ideal, within(0.1));
+            OrderedProgressBound.Bound b =
+                    model.least((int) Math.ceil(number(s, "tn_s")) + 60).orElseThrow();
             bounds.add(b);
-            out.append(String.format(Locale.ROOT, "| %s | %d s | %.3f | %.1f s | %.2f |%n",
-                    behind == 0 ? "0 s: every transition on time" : behind + " s", b.tnSeconds(),
-                    b.tnSeconds() / ideal, b.meanReadySeconds(), b.meanReadySeconds() / b.tnSeconds()));
+            out.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %d s | %.3f | %.1f s | %.2f |%n",
+                    behind == 0 ? "0 s: every transition on time" : behind + " s",
+                    b.tnSeconds(),
+                    b.tnSeconds() / ideal,
+                    b.meanReadySeconds(),
+                    b.meanReadySeconds() / b.tnSeconds()));
         }
-        out.append(String.format(Locale.ROOT, "| this run, p99 lateness of a transition %s s | %s s | %s | %s s |"
-                + " %.2f |%n", s.get("p99_lateness_s"), s.get("tn_s"), s.get("ratio"), s.get("mean_ready_s"),
+        out.append(String.format(
+                Locale.ROOT,
+                "| this run, p99 lateness of a transition %s s | %s s | %s | %s s |" + " %.2f |%n",
+                s.get("p99_lateness_s"),
+                s.get("tn_s"),
+                s.get("ratio"),
+                s.get("mean_ready_s"),
                 number(s, "mean_ready_s") / number(s, "tn_s")));
         // What the text says: no order of admission with transitions on time reaches the target, the run is within
         // six per cent of the least T(N) possible, and the first row to reach the target lets every write fall a
         // second behind per timed transition, with its least mean time to Ready at the mean target's limit.
         OrderedProgressBound.Bound onTime = bounds.get(0);
         assertThat(onTime.tnSeconds() / ideal).isGreaterThan(1.10);
-        assertThat(number(s, "tn_s")).isGreaterThanOrEqualTo(onTime.tnSeconds())
+        assertThat(number(s, "tn_s"))
+                .isGreaterThanOrEqualTo(onTime.tnSeconds())
                 .isLessThanOrEqualTo(1.06 * onTime.tnSeconds());
         int reaching = 0;
         while (reaching < bounds.size() && bounds.get(reaching).tnSeconds() / ideal > 1.10) {
@@ -1009,15 +1401,21 @@ class BenchDocTest {
         // a component has four timed transitions after pending: started, failing, retrying, success
         assertThat(BOUND_BEHIND.get(reaching)).isEqualTo(4);
         OrderedProgressBound.Bound edge = bounds.get(reaching);
-        assertThat(edge.meanReadySeconds() / edge.tnSeconds()).isCloseTo(0.6,
-                within(0.01));
+        assertThat(edge.meanReadySeconds() / edge.tnSeconds()).isCloseTo(0.6, within(0.01));
         return out.toString();
     }
 
     private static String ratio(Map<String, String> s) {
-        return String.format(Locale.ROOT, "%s (T(N) %s s, T*(N) %s s at L = %s writes/s, the client's QPS %s; against"
-                + " the API server's ceiling of %s writes/s alone %s)", s.get("ratio"), s.get("tn_s"), s.get("ideal_s"),
-                s.get("ceiling_writes_per_s"), s.get("client_qps"), s.get("apiserver_ceiling_writes_per_s"),
+        return String.format(
+                Locale.ROOT,
+                "%s (T(N) %s s, T*(N) %s s at L = %s writes/s, the client's QPS %s; against"
+                        + " the API server's ceiling of %s writes/s alone %s)",
+                s.get("ratio"),
+                s.get("tn_s"),
+                s.get("ideal_s"),
+                s.get("ceiling_writes_per_s"),
+                s.get("client_qps"),
+                s.get("apiserver_ceiling_writes_per_s"),
                 s.get("apiserver_ratio"));
     }
 
@@ -1030,34 +1428,51 @@ class BenchDocTest {
         StringBuilder out = new StringBuilder("| run | code | probe | client QPS / burst | ceiling probe | apply after"
                 + " it | merge patch after it | L | T(N) | T(N)/T*(N) | against the API server's ceiling alone |\n"
                 + "|---|---|---|---|---|---|---|---|---|---|---|\n");
-        for (String run : List.of("n1000-status-request", "n4000-status-request", LATEST_N1000, LATEST_N4000,
-                "n1000-qps1000")) {
+        for (String run :
+                List.of("n1000-status-request", "n4000-status-request", LATEST_N1000, LATEST_N4000, "n1000-qps1000")) {
             String dir = "docs/bench/" + run;
             Map<String, String> s = summary(dir);
-            String flags = Files.readString(ROOT.resolve(dir).resolve("report.md")).lines()
-                    .filter(l -> l.contains("operator flags: ")).findFirst().orElseThrow();
+            String flags = text(doc(dir).resolve("report.md"))
+                    .lines()
+                    .filter(l -> l.contains("operator flags: "))
+                    .findFirst()
+                    .orElseThrow();
             boolean limited = !s.containsKey("apiserver_ceiling_writes_per_s");
             double qps = Double.parseDouble(flagValue(flags, "--k8s-client-qps"));
             if (limited) { // what the text says: the burst lifted the probe above the QPS, the verb probes found it
                 assertThat(number(s, "ceiling_writes_per_s")).as(run).isGreaterThan(1.2 * qps);
                 for (String verb : List.of("apply_writes_per_s", "merge_writes_per_s")) {
-                    assertThat(number(s, verb)).as(run + " " + verb).isLessThan(0.85 * number(s,
-                            "ceiling_writes_per_s")).isBetween(0.9 * qps, 1.25 * qps);
+                    assertThat(number(s, verb))
+                            .as(run + " " + verb)
+                            .isLessThan(0.85 * number(s, "ceiling_writes_per_s"))
+                            .isBetween(0.9 * qps, 1.25 * qps);
                 }
             } else { // and: on these days the API server alone took much more than the client may send
-                assertThat(number(s, "ceiling_writes_per_s")).as(run)
+                assertThat(number(s, "ceiling_writes_per_s"))
+                        .as(run)
                         .isEqualTo(Math.min(qps, number(s, "apiserver_ceiling_writes_per_s")));
                 if (qps == 500) {
-                    assertThat(number(s, "apiserver_ceiling_writes_per_s")).as(run).isGreaterThan(1.2 * qps);
+                    assertThat(number(s, "apiserver_ceiling_writes_per_s"))
+                            .as(run)
+                            .isGreaterThan(1.2 * qps);
                 }
             }
-            out.append(String.format(Locale.ROOT, "| [`%s`](%s/report.md) | %s | %s | %s / %s | %s | %s | %s | %s | %s s |"
-                    + " %s | %s |%n", run, run, keyValues(Files.readString(ROOT.resolve(dir).resolve("run.txt")))
-                            .get("code"), limited ? "with the client's limiter" : "without a limiter",
-                    flagValue(flags, "--k8s-client-qps"), flagValue(flags, "--k8s-client-burst"),
+            out.append(String.format(
+                    Locale.ROOT,
+                    "| [`%s`](%s/report.md) | %s | %s | %s / %s | %s | %s | %s | %s | %s s |" + " %s | %s |%n",
+                    run,
+                    run,
+                    keyValues(text(doc(dir).resolve("run.txt"))).get("code"),
+                    limited ? "with the client's limiter" : "without a limiter",
+                    flagValue(flags, "--k8s-client-qps"),
+                    flagValue(flags, "--k8s-client-burst"),
                     limited ? s.get("ceiling_writes_per_s") : s.get("apiserver_ceiling_writes_per_s"),
-                    s.get("apply_writes_per_s"), s.get("merge_writes_per_s"), s.get("ceiling_writes_per_s"),
-                    s.get("tn_s"), s.get("ratio"), limited ? "n/a" : s.get("apiserver_ratio")));
+                    s.get("apply_writes_per_s"),
+                    s.get("merge_writes_per_s"),
+                    s.get("ceiling_writes_per_s"),
+                    s.get("tn_s"),
+                    s.get("ratio"),
+                    limited ? "n/a" : s.get("apiserver_ratio")));
         }
         // The text: with the client above what the API server takes, L is the API server's; T(N) shorter, the ratio
         // higher, transitions late.
@@ -1072,10 +1487,13 @@ class BenchDocTest {
 
     /** One column of a committed CSV with a header row. */
     private static List<Double> column(String file, String name) throws IOException {
-        List<String> rows = Files.readAllLines(ROOT.resolve(file));
+        List<String> rows = lines(doc(file));
         int index = List.of(rows.get(0).split(",")).indexOf(name);
         assertThat(index).as(file + " has " + name).isNotNegative();
-        return rows.stream().skip(1).map(r -> Double.parseDouble(r.split(",")[index])).toList();
+        return rows.stream()
+                .skip(1)
+                .map(r -> Double.parseDouble(r.split(",")[index]))
+                .toList();
     }
 
     private static double median(List<Double> values) {
@@ -1105,24 +1523,53 @@ class BenchDocTest {
         assertThat(quiet).doesNotContainKey("neighbour_ready_ratio");
         StringBuilder out = new StringBuilder("| target | result | |\n|---|---|---|\n");
         double ratio = number(noisy, "neighbour_ready_ratio");
-        row(out, "tenant B's time to Ready ≤ 1.25 × T(1)", String.format(Locale.ROOT, "%s s against T(1) = %s s:"
-                + " %.3f", noisy.get("neighbour_ready_s"), noisy.get("t1_s"), ratio), ratio <= 1.25);
+        row(
+                out,
+                "tenant B's time to Ready ≤ 1.25 × T(1)",
+                String.format(
+                        Locale.ROOT,
+                        "%s s against T(1) = %s s:" + " %.3f",
+                        noisy.get("neighbour_ready_s"),
+                        noisy.get("t1_s"),
+                        ratio),
+                ratio <= 1.25);
         double tn = number(noisy, "tn_s") / number(quiet, "tn_s");
-        row(out, "tenant A's T(N) within 5 % of the run without B and without the slow Runs", String.format(
-                Locale.ROOT, "%s s against %s s: %+.1f %%", noisy.get("tn_s"), quiet.get("tn_s"), (tn - 1) * 100),
+        row(
+                out,
+                "tenant A's T(N) within 5 % of the run without B and without the slow Runs",
+                String.format(
+                        Locale.ROOT,
+                        "%s s against %s s: %+.1f %%",
+                        noisy.get("tn_s"),
+                        quiet.get("tn_s"),
+                        (tn - 1) * 100),
                 Math.abs(tn - 1) <= 0.05);
         double rss = number(noisy, "peak_rss_mb") / number(quiet, "peak_rss_mb");
-        row(out, "the operator's peak RSS within 10 % of that run", String.format(Locale.ROOT,
-                "%s MiB against %s MiB: %+.1f %%", noisy.get("peak_rss_mb"), quiet.get("peak_rss_mb"), (rss - 1) * 100),
+        row(
+                out,
+                "the operator's peak RSS within 10 % of that run",
+                String.format(
+                        Locale.ROOT,
+                        "%s MiB against %s MiB: %+.1f %%",
+                        noisy.get("peak_rss_mb"),
+                        quiet.get("peak_rss_mb"),
+                        (rss - 1) * 100),
                 Math.abs(rss - 1) <= 0.10);
-        out.append("| the slow Runs' calls that failed (answers in ").append(noisy.get("slow_answer_s"))
-                .append(" s, within the 10 s request timeout) | ").append(noisy.get("job_calls_failed"))
+        out.append("| the slow Runs' calls that failed (answers in ")
+                .append(noisy.get("slow_answer_s"))
+                .append(" s, within the 10 s request timeout) | ")
+                .append(noisy.get("job_calls_failed"))
                 .append(" | |\n");
         return out.toString();
     }
 
     private static void row(StringBuilder out, String target, String result, boolean met) {
-        out.append("| ").append(target).append(" | **").append(result).append("** | ").append(met ? "met" : "missed")
+        out.append("| ")
+                .append(target)
+                .append(" | **")
+                .append(result)
+                .append("** | ")
+                .append(met ? "met" : "missed")
                 .append(" |\n");
     }
 
@@ -1131,13 +1578,15 @@ class BenchDocTest {
     }
 
     static Map<String, String> summary(String dir) throws IOException {
-        String line = Files.readString(ROOT.resolve(dir).resolve("summary.txt")).trim();
-        return Arrays.stream(line.split(" ")).map(kv -> kv.split("=", 2))
+        String line = text(doc(dir).resolve("summary.txt")).trim();
+        return Arrays.stream(line.split(" "))
+                .map(kv -> kv.split("=", 2))
                 .collect(Collectors.toMap(kv -> kv[0], kv -> kv[1], (a, b) -> b, LinkedHashMap::new));
     }
 
     private static Map<String, String> keyValues(String text) {
-        return text.lines().filter(l -> l.contains(": ")).collect(Collectors.toMap(
-                l -> l.substring(0, l.indexOf(": ")), l -> l.substring(l.indexOf(": ") + 2)));
+        return text.lines()
+                .filter(l -> l.contains(": "))
+                .collect(Collectors.toMap(l -> l.substring(0, l.indexOf(": ")), l -> l.substring(l.indexOf(": ") + 2)));
     }
 }

@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -33,7 +34,9 @@ import io.kyma.operator.testing.Crds;
 class DocLinksTest {
     private static final Path ROOT = Crds.repositoryRoot();
     /** A Markdown link or image: its target up to a space (a title) or the closing parenthesis. */
-    private static final Pattern LINK = Pattern.compile("!?\\[(?:[^\\]\\[]|\\[[^\\]]*\\])*\\]\\(<?([^)\\s>]+)>?(?:\\s+\"[^\"]*\")?\\)");
+    private static final Pattern LINK =
+            Pattern.compile("!?\\[(?:[^\\]\\[]|\\[[^\\]]*\\])*\\]\\(<?([^)\\s>]+)>?(?:\\s+\"[^\"]*\")?\\)");
+
     private static final Pattern HEADING = Pattern.compile("^#{1,6}\\s+(.*?)\\s*#*\\s*$");
     private static final Pattern HTML_ANCHOR = Pattern.compile("<a\\s+(?:name|id)=\"([^\"]+)\"");
 
@@ -44,8 +47,8 @@ class DocLinksTest {
         List<String> broken = new ArrayList<>();
         for (Path page : pages()) {
             for (String target : links(page)) {
-                problem(page, target).ifPresent(p -> broken.add(ROOT.relativize(page) + ": " + target + " (" + p
-                        + ")"));
+                problem(page, target)
+                        .ifPresent(p -> broken.add(ROOT.relativize(page) + ": " + target + " (" + p + ")"));
             }
         }
         assertThat(broken).isEmpty();
@@ -91,61 +94,63 @@ class DocLinksTest {
         return pages;
     }
 
-    /** The link targets of a page outside fenced code blocks and inline code. */
+    /** The link targets of a page outside fenced code blocks and inline code; a link's text may span lines. */
     private static List<String> links(Path page) {
-        List<String> targets = new ArrayList<>();
+        StringBuilder prose = new StringBuilder();
         boolean fenced = false;
         for (String line : read(page).split("\n")) {
             if (line.stripLeading().startsWith("```")) {
                 fenced = !fenced;
+                prose.append('\n');
                 continue;
             }
-            if (fenced) {
-                continue;
-            }
-            Matcher m = LINK.matcher(line.replaceAll("`[^`]*`", "``"));
-            while (m.find()) {
-                targets.add(m.group(1));
-            }
+            prose.append(fenced ? "" : line.replaceAll("`[^`]*`", "``")).append('\n');
+        }
+        List<String> targets = new ArrayList<>();
+        Matcher m = LINK.matcher(prose);
+        while (m.find()) {
+            targets.add(m.group(1));
         }
         return targets;
     }
 
-    private java.util.Optional<String> problem(Path page, String target) {
+    private Optional<String> problem(Path page, String target) {
         if (target.matches("^[a-z][a-z0-9+.-]*:.*")) {
-            return java.util.Optional.empty(); // another site, mail: not followed
+            return Optional.empty(); // another site, mail: not followed
         }
-        java.util.Optional<Path> file = resolve(page, target);
+        Optional<Path> file = resolve(page, target);
         if (file.isEmpty() || !Files.exists(file.get())) {
-            return java.util.Optional.of("no such file");
+            return Optional.of("no such file");
         }
         if (!file.get().normalize().startsWith(ROOT)) {
-            return java.util.Optional.of("outside the repository");
+            return Optional.of("outside the repository");
         }
         int hash = target.indexOf('#');
         if (hash < 0) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         Path anchored = pageOf(file.get());
         if (!anchored.toString().endsWith(".md")) {
-            return java.util.Optional.empty(); // a line of a source file, say
+            return Optional.empty(); // a line of a source file, say
         }
         String anchor = URLDecoder.decode(target.substring(hash + 1), StandardCharsets.UTF_8);
-        return anchorsOf(anchored).contains(anchor) ? java.util.Optional.empty()
-                : java.util.Optional.of("no heading #" + anchor + " in " + ROOT.relativize(anchored));
+        return anchorsOf(anchored).contains(anchor)
+                ? Optional.empty()
+                : Optional.of("no heading #" + anchor + " in " + ROOT.relativize(anchored));
     }
 
     /** The file a target names, relative to its page; the page itself for {@code #anchor}. */
-    private static java.util.Optional<Path> resolve(Path page, String target) {
+    private static Optional<Path> resolve(Path page, String target) {
         if (target.matches("^[a-z][a-z0-9+.-]*:.*")) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         int hash = target.indexOf('#');
         String path = hash < 0 ? target : target.substring(0, hash);
         if (path.isEmpty()) {
-            return java.util.Optional.of(page);
+            return Optional.of(page);
         }
-        return java.util.Optional.of(page.getParent().resolve(URLDecoder.decode(path, StandardCharsets.UTF_8))
+        return Optional.of(page.getParent()
+                .resolve(URLDecoder.decode(path, StandardCharsets.UTF_8))
                 .normalize());
     }
 
