@@ -1,6 +1,5 @@
 package io.kyma.operator.manager;
 
-import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,8 +17,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.Interceptor;
-import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
-import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.Cloner;
@@ -28,10 +25,8 @@ import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.processing.Controller;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
-import io.kyma.operator.api.ComponentState;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
-import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.common.DaemonThreads;
 import io.kyma.operator.common.LeanCache;
@@ -39,31 +34,19 @@ import io.kyma.operator.common.MetadataCloner;
 import io.kyma.operator.common.RecentWrites;
 import io.kyma.operator.common.SharedStore;
 import io.kyma.operator.common.WorkPriority;
-import io.kyma.operator.helmcomponent.HelmComponentForm;
-import io.kyma.operator.helmcomponent.HelmComponentReconciler;
-import io.kyma.operator.kyma.KymaForm;
-import io.kyma.operator.kyma.KymaReconciler;
 import io.kyma.operator.manager.guard.GuardedReconciler;
 import io.kyma.operator.manager.guard.MissedExecutions;
 import io.kyma.operator.manager.guard.ReconcileGuard;
+import io.kyma.operator.manager.leader.Leadership;
 import io.kyma.operator.manager.limits.FairTokenQueue;
 import io.kyma.operator.manager.limits.GlobalGate;
 import io.kyma.operator.manager.limits.RequeueLimiter;
-import io.kyma.operator.manager.metrics.KymaProgress;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.manager.metrics.QueueMetrics;
-import io.kyma.operator.manager.metrics.StoreTally;
 import io.kyma.operator.manager.queue.PrioritizingExecutor;
 import io.kyma.operator.manager.shard.ShardAssigner;
 import io.kyma.operator.manager.shard.ShardDrain;
 import io.kyma.operator.manager.shard.ShardMover;
-import io.kyma.operator.run.JobCalls;
-import io.kyma.operator.run.RemoteJobClient;
-import io.kyma.operator.run.RunForm;
-import io.kyma.operator.run.RunReconciler;
-import io.kyma.operator.run.RunSettings;
-import io.kyma.operator.run.RunStatuses;
-import io.kyma.operator.run.ServerAddresses;
 import io.micrometer.core.instrument.FunctionCounter;
 
 /**
@@ -94,95 +77,33 @@ public final class KymaOperator implements AutoCloseable {
 
     /** The manager with every controller of the product; losing the leader lease stops it without exiting. */
     public KymaOperator(ManagerConfig config, Config clientConfig, Clock clock, List<Interceptor> extraInterceptors) {
-        this(config, clientConfig, clock, extraInterceptors, standardControllers(config, clock, clientConfig), false);
-    }
-
-    /** Every controller of the product. */
-    public static List<Reconciler<?>> standardControllers(ManagerConfig config, Clock clock, Config clientConfig) {
-        JobCalls calls = jobCalls(config, clock);
-        return List.of(
-                new HelmComponentReconciler(clock, config.transitionUnit()),
-                new KymaReconciler(
-                        clock,
-                        config.kymaStatusInterval(),
-                        new SharedStore<>(
-                                Kyma.class.getSimpleName(),
-                                LeanCache.store(new HelmComponentForm()),
-                                config.temporaryCacheMax()),
-                        config.effectiveAdmissionBacklog()),
-                new RunReconciler(
-                        clock,
-                        new RunSettings(
-                                config.remoteServerUrl(),
-                                config.runPollInterval(),
-                                config.runCleanupTimeout(),
-                                config.remoteServerAllow(),
-                                config.runStatusInterval()),
-                        // a look-up thread per call in flight: no call's name waits behind another tenant's
-                        new RemoteJobClient(
-                                config.remoteConnectTimeout(),
-                                config.remoteRequestTimeout(),
-                                config.remoteResponseLimit(),
-                                serverAddresses(config, clientConfig),
-                                calls.maxInFlight()),
-                        calls));
-    }
-
-    /**
-     * The Run controller's calls to job services: at most {@code --remote-max-in-flight} at once, and fewer when that
-     * many answers would not fit the answer budget, an eighth of the heap.
-     */
-    static JobCalls jobCalls(ManagerConfig config, Clock clock) {
-        int inFlight = JobCalls.inFlightFor(answerBudget(), config.remoteResponseLimit(), config.remoteMaxInFlight());
-        LoggerFactory.getLogger(KymaOperator.class)
-                .info(
-                        "Job service calls: at most {} in flight ({} asked;"
-                                + " answer budget {} KiB, answers up to {} KiB), {} per server",
-                        inFlight,
-                        config.remoteMaxInFlight(),
-                        answerBudget() >> 10,
-                        config.remoteResponseLimit() >> 10,
-                        config.remoteMaxInFlightPerServer());
-        return new JobCalls(
-                inFlight,
-                config.remoteMaxInFlightPerServer(),
-                answerBudget(),
-                JobCalls.perCall(config.remoteResponseLimit()),
-                config.failureBaseDelay(),
-                config.failureMaxDelay(),
+        this(
+                config,
+                clientConfig,
                 clock,
-                JobCalls.timerThread());
+                extraInterceptors,
+                StandardControllers.of(config, clock, clientConfig),
+                false);
     }
 
     /**
-     * Where Runs' calls may connect: not to this process's addresses nor the API server's (nor loopback, link-local
-     * and the like), unless --remote-server-allow lists them.
-     */
-    static ServerAddresses serverAddresses(ManagerConfig config, Config clientConfig) {
-        String apiServer = URI.create(clientConfig.getMasterUrl()).getHost();
-        return new ServerAddresses(
-                config.remoteServerAllow(),
-                config.remoteServerUrl(),
-                ServerAddresses.ownAddresses(apiServer == null ? List.of() : List.of(apiServer)));
-    }
-
-    /** The heap that job service answers in flight may take together. */
-    static long answerBudget() {
-        return Runtime.getRuntime().maxMemory() / 8;
-    }
-
-    /**
+     * A manager of other controllers (tests): each keeps whole objects in its informer, and its reconciles are all due.
+     *
      * @param clientConfig where the API server is and how to log in
      * @param extraInterceptors more interceptors for the client, for example to record requests in tests
      * @param reconcilers the controllers to run, each behind the shared limiters
      */
-    public KymaOperator(
+    public static KymaOperator of(
             ManagerConfig config,
             Config clientConfig,
             Clock clock,
             List<Interceptor> extraInterceptors,
             List<Reconciler<?>> reconcilers) {
-        this(config, clientConfig, clock, extraInterceptors, reconcilers, false);
+        List<ControllerSpec<?>> specs = new ArrayList<>();
+        for (Reconciler<?> reconciler : reconcilers) {
+            specs.add(ControllerSpec.plain(reconciler, config.temporaryCacheMax()));
+        }
+        return new KymaOperator(config, clientConfig, clock, extraInterceptors, specs, false);
     }
 
     /**
@@ -194,7 +115,7 @@ public final class KymaOperator implements AutoCloseable {
             Config clientConfig,
             Clock clock,
             List<Interceptor> extraInterceptors,
-            List<Reconciler<?>> reconcilers,
+            List<ControllerSpec<?>> controllers,
             boolean exitOnLostLease) {
         this.config = config;
         this.clock = clock;
@@ -271,8 +192,11 @@ public final class KymaOperator implements AutoCloseable {
                 "priority",
                 "can-wait");
         this.operator = new Operator(o -> o.withKubernetesClient(client)
-                .withLeaderElectionConfiguration(
-                        leadership.map(l -> l.configuration(config)).orElse(null))
+                .withLeaderElectionConfiguration(leadership
+                        .map(l -> l.configuration(
+                                config.leaseName(),
+                                config.leaderElectionNamespace().orElse(null)))
+                        .orElse(null))
                 .withConcurrentReconciliationThreads(config.maxConcurrentReconciles())
                 .withReconciliationTerminationTimeout(GRACEFUL_STOP)
                 .withExecutorService(reconcilePool)
@@ -297,76 +221,9 @@ public final class KymaOperator implements AutoCloseable {
                 .register(metrics.registry());
         // client-go's name: 1 while this replica reconciles (always without leader election), else 0
         metrics.gauge("leader_election_master_status", this, m -> m.leading() ? 1 : 0, "name", config.leaseName());
-        // One HelmComponent informer for both controllers: the HelmComponent controller's, whose store the Kyma
-        // controller reads.
-        Optional<SharedStore<HelmComponent>> sharedComponents = reconcilers.stream()
-                .filter(KymaReconciler.class::isInstance)
-                .map(r -> ((KymaReconciler) r).componentStore())
-                .findFirst();
-        if (sharedComponents.isPresent() && reconcilers.stream().noneMatch(HelmComponentReconciler.class::isInstance)) {
-            throw new IllegalArgumentException(
-                    "the Kyma controller reads the HelmComponent controller's informer;" + " register both");
-        }
-        for (Reconciler<?> reconciler : reconcilers) {
-            SharedStore<?> store = reconciler instanceof HelmComponentReconciler && sharedComponents.isPresent()
-                    ? sharedComponents.get()
-                    : new SharedStore<>(null, items(reconciler), config.temporaryCacheMax());
-            Controller<?> controller = register(reconciler, store);
-            if (reconciler instanceof HelmComponentReconciler helmComponents) {
-                helmComponents.recordLatenessWith(metrics.transitionLateness()::record);
-                SharedStore<HelmComponent> components = cast(store);
-                components.syncedWhen(() -> synced(controller));
-                StoreTally<HelmComponent> states = new StoreTally<>(
-                        components,
-                        c -> c.getStatus() == null || c.getStatus().getState() == null
-                                ? null
-                                : c.getStatus().getState().wireName());
-                for (ComponentState state : ComponentState.values()) {
-                    metrics.gauge(
-                            "kyma_operator_helmcomponents",
-                            states,
-                            t -> t.count(state.wireName()),
-                            "state",
-                            state.wireName());
-                }
-            } else if (reconciler instanceof KymaReconciler kymaReconciler) {
-                SharedStore<Kyma> kymas = cast(store);
-                kymas.onChange(kymaReconciler::changed);
-                kymaReconciler.measureComponentQueue(ns -> queueMetrics.queued(HelmComponentReconciler.NAME, ns));
-                metrics.gauge("kyma_operator_admission_waiting", kymaReconciler.admission(), a -> a.waiting());
-                StoreTally<Kyma> phases = new StoreTally<>(
-                        cast(store),
-                        k -> k.getStatus() == null || k.getStatus().getPhase() == null
-                                ? null
-                                : k.getStatus().getPhase().toString());
-                for (KymaPhase phase : KymaPhase.values()) {
-                    metrics.gauge(
-                            "kyma_operator_kymas", phases, t -> t.count(phase.toString()), "phase", phase.toString());
-                }
-                metrics.gauge(
-                        "kyma_operator_temporary_cache_entries",
-                        kymaReconciler,
-                        KymaReconciler::pendingCreates,
-                        "cache",
-                        "created-helmcomponents");
-                new KymaProgress(kymas, clock, metrics);
-            } else if (reconciler instanceof RunReconciler runs) {
-                metrics.gauge("kyma_operator_job_calls", runs.calls(), JobCalls::inFlight, "state", "in-flight");
-                metrics.gauge("kyma_operator_job_calls", runs.calls(), JobCalls::waitingCalls, "state", "waiting");
-                metrics.gauge("kyma_operator_job_calls_max_in_flight", runs.calls(), JobCalls::maxInFlight);
-                for (String outcome : List.of("answered", "failed")) {
-                    FunctionCounter.builder(
-                                    "kyma_operator_job_calls_finished",
-                                    runs.calls(),
-                                    c -> outcome.equals("failed") ? c.failedCalls() : c.answeredCalls())
-                            .description("Job service calls that ended, by outcome")
-                            .tag("outcome", outcome)
-                            .register(metrics.registry());
-                }
-                StoreTally<Run> unreachable =
-                        new StoreTally<>(cast(store), r -> RunStatuses.unreachable(r) ? "unreachable" : null);
-                metrics.gauge("kyma_operator_runs_unreachable", unreachable, t -> t.count("unreachable"));
-            }
+        for (ControllerSpec<?> spec : controllers) {
+            SharedStore<?> store = spec.store();
+            Controller<?> controller = register(spec);
             RecentWrites recent = store.recentWrites();
             metrics.gauge(
                     "kyma_operator_temporary_cache_entries",
@@ -384,24 +241,6 @@ public final class KymaOperator implements AutoCloseable {
                             + " it out of JOSDK's temporary cache")
                     .register(metrics.registry());
         }
-    }
-
-    /** How the informer of {@code reconciler}'s primary resources keeps them. */
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private static ItemStore items(Reconciler<?> reconciler) {
-        if (reconciler instanceof HelmComponentReconciler) {
-            return LeanCache.store(new HelmComponentForm());
-        } else if (reconciler instanceof KymaReconciler) {
-            return LeanCache.store(new KymaForm());
-        } else if (reconciler instanceof RunReconciler) {
-            return LeanCache.store(new RunForm());
-        }
-        return new BasicItemStore<>(Cache::metaNamespaceKeyFunc);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> T cast(Object typed) {
-        return (T) typed;
     }
 
     public void start() {
@@ -461,21 +300,16 @@ public final class KymaOperator implements AutoCloseable {
         client.close();
     }
 
-    /** Whether the controller's own informers have listed everything once. */
-    private static boolean synced(Controller<?> controller) {
-        var indicators =
-                controller.getEventSourceManager().getControllerEventSource().informerHealthIndicators();
-        return !indicators.isEmpty() && indicators.values().stream().allMatch(i -> i.hasSynced());
-    }
-
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private Controller<?> register(Reconciler reconciler, ItemStore<?> store) {
-        return registerTyped(reconciler, (ItemStore) store);
+    private <P extends HasMetadata> Controller<P> register(ControllerSpec<P> spec) {
+        Controller<P> controller = registerTyped(spec.reconciler(), spec.store(), spec.priority());
+        spec.wiring().wire(new ControllerSpec.Registered<>(spec.store(), controller, metrics, queueMetrics, clock));
+        return controller;
     }
 
     /** @param store the informer's store */
     @SuppressWarnings("unchecked")
-    private <P extends HasMetadata> Controller<P> registerTyped(Reconciler<P> reconciler, ItemStore<P> store) {
+    private <P extends HasMetadata> Controller<P> registerTyped(
+            Reconciler<P> reconciler, ItemStore<P> store, WorkPriority<P> priority) {
         var configuration = operator.getConfigurationService().getConfigurationFor(reconciler);
         var overrider = ControllerConfigurationOverrider.override(configuration);
         config.namespace().ifPresentOrElse(overrider::settingNamespace, overrider::watchingAllNamespaces);
@@ -497,9 +331,7 @@ public final class KymaOperator implements AutoCloseable {
         // Unpaged, a relist of tens of thousands of objects outlasts the client's request timeout and never succeeds.
         overrider.withInformerListLimit(config.informerListLimit() > 0 ? config.informerListLimit() : null);
         var built = overrider.build();
-        if (reconciler instanceof WorkPriority<?> priority) {
-            priorities.put(built.getName(), (WorkPriority<HasMetadata>) priority);
-        }
+        priorities.put(built.getName(), (WorkPriority<HasMetadata>) priority);
         metrics.maxConcurrentReconciles(built.getName(), config.maxConcurrentReconciles());
         queueMetrics.measureWorkInProgress(built.getName());
         metrics.missedExecutions(built.getName());

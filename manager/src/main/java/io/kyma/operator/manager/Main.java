@@ -55,12 +55,7 @@ public final class Main {
             return;
         }
         KymaOperator manager = new KymaOperator(
-                config,
-                clientConfig,
-                clock,
-                List.of(),
-                KymaOperator.standardControllers(config, clock, clientConfig),
-                true);
+                config, clientConfig, clock, List.of(), StandardControllers.of(config, clock, clientConfig), true);
         ManagerEndpoints endpoints;
         try {
             endpoints = manager.serveEndpoints();

@@ -11,6 +11,7 @@ import java.util.function.Function;
 import java.util.regex.Pattern;
 
 import io.kyma.operator.common.GoDuration;
+import io.kyma.operator.manager.leader.LeaseTiming;
 import io.kyma.operator.manager.shard.Shards;
 import io.kyma.operator.run.JobServerUrl;
 import io.kyma.operator.run.ServerAllowList;
@@ -56,12 +57,6 @@ public record ManagerConfig(
         String leaderElectionId,
         LeaseTiming leaseTiming,
         Shards shards) {
-
-    /**
-     * How the leader Lease is held: taken over once not renewed for {@code duration}; a leader that has not renewed it
-     * for {@code renewDeadline} stops; renewals are tried every {@code retryPeriod}.
-     */
-    public record LeaseTiming(Duration duration, Duration renewDeadline, Duration retryPeriod) {}
 
     public static final String ENV_PREFIX = "KYMA_OPERATOR_";
 

@@ -326,7 +326,7 @@ class LimiterIT {
         List<String> args = new ArrayList<>(
                 List.of("--metrics-bind-address", "0", "--health-probe-bind-address", "0", "--namespace", ns));
         args.addAll(List.of(flags));
-        KymaOperator manager = new KymaOperator(
+        KymaOperator manager = KymaOperator.of(
                 ManagerConfig.parse(args.toArray(String[]::new), Map.of()),
                 EmbeddedControlPlane.get().config(),
                 Clock.systemUTC(),

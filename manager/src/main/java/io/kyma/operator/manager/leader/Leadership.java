@@ -1,4 +1,4 @@
-package io.kyma.operator.manager;
+package io.kyma.operator.manager.leader;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -27,10 +27,10 @@ import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
  * is enforced here as well: {@link #renewals()} sees every lease write the API server accepted with this replica as
  * the holder, and {@link #checkRenewal()}, called often, steps down once the last one is older than the deadline.
  */
-final class Leadership {
+public final class Leadership {
     private static final Logger LOG = LoggerFactory.getLogger(Leadership.class);
     /** JOSDK's and controller-runtime's defaults. */
-    static final ManagerConfig.LeaseTiming DEFAULT_TIMING = new ManagerConfig.LeaseTiming(
+    public static final LeaseTiming DEFAULT_TIMING = new LeaseTiming(
             LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE,
             LeaderElectionConfiguration.RENEW_DEADLINE_DEFAULT_VALUE,
             LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE);
@@ -38,18 +38,18 @@ final class Leadership {
     private final String identity;
     private final Runnable exit;
     private final Clock clock;
-    private final ManagerConfig.LeaseTiming timing;
+    private final LeaseTiming timing;
     private final AtomicReference<Instant> leadingSince = new AtomicReference<>();
     private final AtomicReference<Instant> stoppedAt = new AtomicReference<>();
     private final AtomicReference<Instant> renewed = new AtomicReference<>();
     private volatile Runnable stopReconciling = () -> {};
 
-    Leadership(boolean exitOnLoss, ManagerConfig.LeaseTiming timing, Clock clock) {
+    public Leadership(boolean exitOnLoss, LeaseTiming timing, Clock clock) {
         this(exitOnLoss ? Leadership::halt : null, timing, clock);
     }
 
     /** @param exit ends the process when the lease is lost; null stops only the reconciling */
-    Leadership(Runnable exit, ManagerConfig.LeaseTiming timing, Clock clock) {
+    Leadership(Runnable exit, LeaseTiming timing, Clock clock) {
         this.identity = hostname() + "_" + UUID.randomUUID();
         this.exit = exit;
         this.timing = timing;
@@ -57,7 +57,7 @@ final class Leadership {
     }
 
     /** An interceptor for the client that elects: it reports each accepted lease write with this holder. */
-    Interceptor renewals() {
+    public Interceptor renewals() {
         return new LeaseRenewals(identity, this::renewed);
     }
 
@@ -76,7 +76,7 @@ final class Leadership {
     }
 
     /** Steps down when {@link #overdue}; cheap, for a scheduler to call every few hundred milliseconds. */
-    void checkRenewal() {
+    public void checkRenewal() {
         if (overdue(clock.instant())) {
             LOG.error(
                     "The leader lease was last renewed at {}, more than the {} s renew deadline ago",
@@ -86,10 +86,11 @@ final class Leadership {
         }
     }
 
-    LeaderElectionConfiguration configuration(ManagerConfig config) {
+    /** @param namespace the Lease's namespace; null for the one the operator runs in */
+    public LeaderElectionConfiguration configuration(String leaseName, String namespace) {
         return new LeaderElectionConfiguration(
-                config.leaseName(),
-                config.leaderElectionNamespace().orElse(null),
+                leaseName,
+                namespace,
                 timing.duration(),
                 timing.renewDeadline(),
                 timing.retryPeriod(),
@@ -98,11 +99,11 @@ final class Leadership {
                 false);
     }
 
-    void onLoss(Runnable stopReconciling) {
+    public void onLoss(Runnable stopReconciling) {
         this.stopReconciling = stopReconciling;
     }
 
-    boolean leading() {
+    public boolean leading() {
         return leadingSince.get() != null && stoppedAt.get() == null;
     }
 
@@ -110,11 +111,11 @@ final class Leadership {
         return identity;
     }
 
-    Optional<Instant> leadingSince() {
+    public Optional<Instant> leadingSince() {
         return Optional.ofNullable(leadingSince.get());
     }
 
-    Optional<Instant> stoppedAt() {
+    public Optional<Instant> stoppedAt() {
         return Optional.ofNullable(stoppedAt.get());
     }
 

@@ -1,4 +1,4 @@
-package io.kyma.operator.manager;
+package io.kyma.operator.manager.leader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.kyma.operator.manager.ManagerConfig;
 
 class LeadershipTest {
     private static final Instant T0 = Instant.parse("2026-11-22T10:00:00Z");

@@ -1,4 +1,4 @@
-package io.kyma.operator.manager;
+package io.kyma.operator.manager.leader;
 
 import java.nio.ByteBuffer;
 import java.time.Instant;

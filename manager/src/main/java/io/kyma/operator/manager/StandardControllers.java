@@ -1,0 +1,182 @@
+package io.kyma.operator.manager;
+
+import java.net.URI;
+import java.time.Clock;
+import java.util.List;
+
+import org.slf4j.LoggerFactory;
+
+import io.fabric8.kubernetes.client.Config;
+import io.kyma.operator.api.ComponentState;
+import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.KymaPhase;
+import io.kyma.operator.api.Run;
+import io.kyma.operator.common.LeanCache;
+import io.kyma.operator.common.SharedStore;
+import io.kyma.operator.helmcomponent.HelmComponentForm;
+import io.kyma.operator.helmcomponent.HelmComponentReconciler;
+import io.kyma.operator.kyma.KymaForm;
+import io.kyma.operator.kyma.KymaReconciler;
+import io.kyma.operator.manager.metrics.KymaProgress;
+import io.kyma.operator.manager.metrics.StoreTally;
+import io.kyma.operator.run.JobCalls;
+import io.kyma.operator.run.RemoteJobClient;
+import io.kyma.operator.run.RunForm;
+import io.kyma.operator.run.RunReconciler;
+import io.kyma.operator.run.RunSettings;
+import io.kyma.operator.run.RunStatuses;
+import io.kyma.operator.run.ServerAddresses;
+import io.micrometer.core.instrument.FunctionCounter;
+
+/**
+ * The product: which controllers the manager runs and how they are put together. One HelmComponent informer serves
+ * both the HelmComponent controller and the Kyma controller, which reads its store by owner; every informer keeps its
+ * objects lean ({@link LeanCache}).
+ */
+public final class StandardControllers {
+    private StandardControllers() {}
+
+    public static List<ControllerSpec<?>> of(ManagerConfig config, Clock clock, Config clientConfig) {
+        SharedStore<HelmComponent> components = new SharedStore<>(
+                Kyma.class.getSimpleName(), LeanCache.store(new HelmComponentForm()), config.temporaryCacheMax());
+        HelmComponentReconciler helmComponents = new HelmComponentReconciler(clock, config.transitionUnit());
+        KymaReconciler kymas =
+                new KymaReconciler(clock, config.kymaStatusInterval(), components, config.effectiveAdmissionBacklog());
+        JobCalls calls = jobCalls(config, clock);
+        RunReconciler runs = new RunReconciler(
+                clock,
+                new RunSettings(
+                        config.remoteServerUrl(),
+                        config.runPollInterval(),
+                        config.runCleanupTimeout(),
+                        config.remoteServerAllow(),
+                        config.runStatusInterval()),
+                // a look-up thread per call in flight: no call's name waits behind another tenant's
+                new RemoteJobClient(
+                        config.remoteConnectTimeout(),
+                        config.remoteRequestTimeout(),
+                        config.remoteResponseLimit(),
+                        serverAddresses(config, clientConfig),
+                        calls.maxInFlight()),
+                calls);
+        return List.of(
+                new ControllerSpec<>(
+                        helmComponents, components, helmComponents, registered -> wire(helmComponents, registered)),
+                new ControllerSpec<>(
+                        kymas,
+                        new SharedStore<>(null, LeanCache.store(new KymaForm()), config.temporaryCacheMax()),
+                        kymas,
+                        registered -> wire(kymas, registered)),
+                new ControllerSpec<>(
+                        runs,
+                        new SharedStore<>(null, LeanCache.store(new RunForm()), config.temporaryCacheMax()),
+                        runs,
+                        registered -> wire(runs, registered)));
+    }
+
+    private static void wire(HelmComponentReconciler reconciler, ControllerSpec.Registered<HelmComponent> registered) {
+        reconciler.recordLatenessWith(registered.metrics().transitionLateness()::record);
+        registered.store().syncedWhen(registered::synced);
+        StoreTally<HelmComponent> states = new StoreTally<>(
+                registered.store(),
+                c -> c.getStatus() == null || c.getStatus().getState() == null
+                        ? null
+                        : c.getStatus().getState().wireName());
+        for (ComponentState state : ComponentState.values()) {
+            registered
+                    .metrics()
+                    .gauge(
+                            "kyma_operator_helmcomponents",
+                            states,
+                            t -> t.count(state.wireName()),
+                            "state",
+                            state.wireName());
+        }
+    }
+
+    private static void wire(KymaReconciler reconciler, ControllerSpec.Registered<Kyma> registered) {
+        var metrics = registered.metrics();
+        registered.store().onChange(reconciler::changed);
+        reconciler.measureComponentQueue(ns -> registered.queue().queued(HelmComponentReconciler.NAME, ns));
+        metrics.gauge("kyma_operator_admission_waiting", reconciler.admission(), a -> a.waiting());
+        StoreTally<Kyma> phases = new StoreTally<>(
+                registered.store(),
+                k -> k.getStatus() == null || k.getStatus().getPhase() == null
+                        ? null
+                        : k.getStatus().getPhase().toString());
+        for (KymaPhase phase : KymaPhase.values()) {
+            metrics.gauge("kyma_operator_kymas", phases, t -> t.count(phase.toString()), "phase", phase.toString());
+        }
+        metrics.gauge(
+                "kyma_operator_temporary_cache_entries",
+                reconciler,
+                KymaReconciler::pendingCreates,
+                "cache",
+                "created-helmcomponents");
+        new KymaProgress(registered.store(), registered.clock(), metrics);
+    }
+
+    private static void wire(RunReconciler reconciler, ControllerSpec.Registered<Run> registered) {
+        var metrics = registered.metrics();
+        JobCalls calls = reconciler.calls();
+        metrics.gauge("kyma_operator_job_calls", calls, JobCalls::inFlight, "state", "in-flight");
+        metrics.gauge("kyma_operator_job_calls", calls, JobCalls::waitingCalls, "state", "waiting");
+        metrics.gauge("kyma_operator_job_calls_max_in_flight", calls, JobCalls::maxInFlight);
+        for (String outcome : List.of("answered", "failed")) {
+            FunctionCounter.builder(
+                            "kyma_operator_job_calls_finished",
+                            calls,
+                            c -> outcome.equals("failed") ? c.failedCalls() : c.answeredCalls())
+                    .description("Job service calls that ended, by outcome")
+                    .tag("outcome", outcome)
+                    .register(metrics.registry());
+        }
+        StoreTally<Run> unreachable =
+                new StoreTally<>(registered.store(), r -> RunStatuses.unreachable(r) ? "unreachable" : null);
+        metrics.gauge("kyma_operator_runs_unreachable", unreachable, t -> t.count("unreachable"));
+    }
+
+    /**
+     * The Run controller's calls to job services: at most {@code --remote-max-in-flight} at once, and fewer when that
+     * many answers would not fit the answer budget, an eighth of the heap.
+     */
+    static JobCalls jobCalls(ManagerConfig config, Clock clock) {
+        int inFlight = JobCalls.inFlightFor(answerBudget(), config.remoteResponseLimit(), config.remoteMaxInFlight());
+        LoggerFactory.getLogger(StandardControllers.class)
+                .info(
+                        "Job service calls: at most {} in flight ({} asked; answer budget {} KiB, answers up to {}"
+                                + " KiB), {} per server",
+                        inFlight,
+                        config.remoteMaxInFlight(),
+                        answerBudget() >> 10,
+                        config.remoteResponseLimit() >> 10,
+                        config.remoteMaxInFlightPerServer());
+        return new JobCalls(
+                inFlight,
+                config.remoteMaxInFlightPerServer(),
+                answerBudget(),
+                JobCalls.perCall(config.remoteResponseLimit()),
+                config.failureBaseDelay(),
+                config.failureMaxDelay(),
+                clock,
+                JobCalls.timerThread());
+    }
+
+    /**
+     * Where Runs' calls may connect: not to this process's addresses nor the API server's (nor loopback, link-local
+     * and the like), unless --remote-server-allow lists them.
+     */
+    static ServerAddresses serverAddresses(ManagerConfig config, Config clientConfig) {
+        String apiServer = URI.create(clientConfig.getMasterUrl()).getHost();
+        return new ServerAddresses(
+                config.remoteServerAllow(),
+                config.remoteServerUrl(),
+                ServerAddresses.ownAddresses(apiServer == null ? List.of() : List.of(apiServer)));
+    }
+
+    /** The heap that job service answers in flight may take together. */
+    static long answerBudget() {
+        return Runtime.getRuntime().maxMemory() / 8;
+    }
+}
