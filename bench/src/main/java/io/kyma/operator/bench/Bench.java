@@ -44,7 +44,6 @@ import io.kyma.operator.api.KymaSpec;
 import io.kyma.operator.api.Module;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunSpec;
-import io.kyma.operator.common.StatusPatch;
 import io.kyma.operator.manager.KubernetesClients;
 import io.kyma.operator.manager.ManagerConfig;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
@@ -483,7 +482,7 @@ public final class Bench {
 
     private Ceiling measureCeiling(KubernetesClient client, ClusterUnderTest cluster, double clientQps)
             throws InterruptedException {
-        StatusPatch.Verb verb = StatusPatch.VERB;
+        StatusVerb verb = StatusVerb.APPLY; // the operator's
         writeThrowaways(client, 16, "warmup", verb); // a cold client and API server would understate the ceiling
         double bestRate = 0;
         int bestConcurrency = 0;
@@ -495,8 +494,8 @@ public final class Bench {
             }
         }
         // What each verb costs the API server, at the best concurrency, one after the other.
-        Map<StatusPatch.Verb, VerbCost> verbs = new EnumMap<>(StatusPatch.Verb.class);
-        for (StatusPatch.Verb each : StatusPatch.Verb.values()) {
+        Map<StatusVerb, VerbCost> verbs = new EnumMap<>(StatusVerb.class);
+        for (StatusVerb each : StatusVerb.values()) {
             Double cpuBefore = cluster.cpuSeconds().get("apiserver");
             double rate =
                     writeThrowaways(client, bestConcurrency, "v-" + each.name().toLowerCase(Locale.ROOT), each);
@@ -518,10 +517,9 @@ public final class Bench {
 
     /**
      * Writes CEILING_OBJECTS throwaway objects: a create, then each state written as the operator writes a status
-     * ({@link StatusPatch#write}, guarded by the resourceVersion of the previous answer). Returns writes per second.
+     * ({@link StatusVerb#write}, guarded by the resourceVersion of the previous answer). Returns writes per second.
      */
-    private static double writeThrowaways(
-            KubernetesClient client, int concurrency, String prefix, StatusPatch.Verb verb)
+    private static double writeThrowaways(KubernetesClient client, int concurrency, String prefix, StatusVerb verb)
             throws InterruptedException {
         ExecutorService workers = Executors.newFixedThreadPool(concurrency);
         long start = System.nanoTime();
@@ -545,7 +543,7 @@ public final class Bench {
                             .build());
                     statusOnly.setStatus(new HelmComponentStatus());
                     statusOnly.getStatus().setState(state);
-                    current = StatusPatch.write(client, current, statusOnly, "kyma-bench", verb);
+                    current = verb.write(client, current, statusOnly, "kyma-bench");
                 }
             });
         }
@@ -562,7 +560,7 @@ public final class Bench {
      *        best concurrency
      */
     record Ceiling(
-            double apiserverWritesPerSecond, int concurrency, double clientQps, Map<StatusPatch.Verb, VerbCost> verbs) {
+            double apiserverWritesPerSecond, int concurrency, double clientQps, Map<StatusVerb, VerbCost> verbs) {
         /**
          * The ceiling L of the operator's writes: the API server's, or the client's QPS where that is lower (every
          * write is a request, so no client sustains more writes than its QPS).

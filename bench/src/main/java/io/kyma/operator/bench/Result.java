@@ -10,7 +10,6 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import io.kyma.operator.common.GoDuration;
-import io.kyma.operator.common.StatusPatch;
 
 /** The benchmark's figures, as the one-line summary and as report.md. */
 record Result(
@@ -120,7 +119,7 @@ record Result(
         summary.put("client_qps", ceiling.clientQps() > 0 ? f1(ceiling.clientQps()) : "off");
         summary.put("ceiling_concurrency", Integer.toString(ceiling.concurrency()));
         // The operator's own write verb sets the ceiling; the API server's CPU per write of each verb, side by side.
-        summary.put("ceiling_verb", StatusPatch.VERB.name().toLowerCase(Locale.ROOT));
+        summary.put("ceiling_verb", StatusVerb.APPLY.name().toLowerCase(Locale.ROOT));
         ceiling.verbs().forEach((verb, cost) -> {
             String v = verb.name().toLowerCase(Locale.ROOT);
             summary.put(v + "_writes_per_s", f1(cost.writesPerSecond()));

@@ -27,7 +27,6 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
  */
 public final class PreparedRequest {
     static final String APPLY = "application/apply-patch+yaml";
-    static final String MERGE = "application/merge-patch+json";
     static final String JSON = "application/json";
 
     /** The part of a kind's URL after the API server's: {@code apis/GROUP/VERSION/}, and its plural. */
@@ -145,7 +144,7 @@ public final class PreparedRequest {
      * @throws KubernetesClientException with the API server's code and message if it refused the write, or code 0
      *             if it could not be reached
      */
-    static <P extends HasMetadata> P patch(
+    public static <P extends HasMetadata> P patch(
             KubernetesClient client, P resource, String contentType, String body, String fieldManager, Class<P> type) {
         return send(
                 client,

@@ -2,16 +2,11 @@ package io.kyma.operator.common;
 
 import java.util.function.Supplier;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 
@@ -43,17 +38,6 @@ public final class StatusPatch {
         return apply(primary, statusOnly, context);
     }
 
-    /** How a status is written; both carry the cached resourceVersion, so a stale write fails with 409. */
-    public enum Verb {
-        /** Server-side apply of an object holding only the identity and the status, forced. */
-        APPLY,
-        /** A JSON merge patch of the status against the cached one, with the resourceVersion as precondition. */
-        MERGE
-    }
-
-    /** The verb the controllers write status with; the benchmark's write ceiling is measured with it too. */
-    public static final Verb VERB = Verb.APPLY;
-
     /**
      * @param primary the resource as the reconcile received it
      * @param statusOnly a fresh object holding only apiVersion, kind, name, namespace and the new status
@@ -64,8 +48,7 @@ public final class StatusPatch {
                 context.getClient(),
                 primary,
                 statusOnly,
-                context.getControllerConfiguration().fieldManager(),
-                VERB);
+                context.getControllerConfiguration().fieldManager());
         // JOSDK keeps the answer until the watch delivers this version, as many as the store's bound allows, in
         // the form the store keeps.
         SharedStore<P> store = SharedStore.of(context);
@@ -85,35 +68,24 @@ public final class StatusPatch {
     }
 
     /**
-     * Writes the status of {@code statusOnly} over that of {@code primary} with {@code verb}, guarded by the
+     * Writes the status of {@code statusOnly} over that of {@code primary} by server-side apply, guarded by the
      * primary's resourceVersion.
      *
      * @return the answer of the API server
      */
     public static <P extends HasMetadata> P write(
-            KubernetesClient client, P primary, P statusOnly, String fieldManager, Verb verb) {
-        String resourceVersion = primary.getMetadata().getResourceVersion();
+            KubernetesClient client, P primary, P statusOnly, String fieldManager) {
         @SuppressWarnings("unchecked")
         Class<P> type = (Class<P>) statusOnly.getClass();
-        if (verb == Verb.APPLY) {
-            return PreparedRequest.patch(
-                    client,
-                    statusOnly,
-                    PreparedRequest.APPLY,
-                    PreparedRequest.applyBody(client.getKubernetesSerialization(), statusOnly, resourceVersion),
-                    fieldManager,
-                    type);
-        }
-        ObjectNode patch = JsonNodeFactory.instance.objectNode();
-        patch.putObject("metadata").put("resourceVersion", resourceVersion);
-        patch.set("status", MergePatch.diff(status(primary), status(statusOnly)));
-        return PreparedRequest.patch(client, statusOnly, PreparedRequest.MERGE, patch.toString(), fieldManager, type);
-    }
-
-    private static JsonNode status(HasMetadata resource) {
-        Object status = resource instanceof CustomResource<?, ?> custom ? custom.getStatus() : null;
-        return status == null
-                ? JsonNodeFactory.instance.objectNode()
-                : Serialization.jsonMapper().valueToTree(status);
+        return PreparedRequest.patch(
+                client,
+                statusOnly,
+                PreparedRequest.APPLY,
+                PreparedRequest.applyBody(
+                        client.getKubernetesSerialization(),
+                        statusOnly,
+                        primary.getMetadata().getResourceVersion()),
+                fieldManager,
+                type);
     }
 }

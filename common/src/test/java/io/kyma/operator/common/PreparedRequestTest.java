@@ -29,7 +29,10 @@ class PreparedRequestTest {
                 .isEqualTo("https://10.0.0.1:6443/apis/test.example.io/v1/namespaces/ns-1/gadgetz/g.1/status"
                         + "?force=true&fieldManager=kyma-operator");
         assertThat(PreparedRequest.url(
-                        "https://proxy.example/clusters/a/", gadget("ns-1", "g-1"), PreparedRequest.MERGE, "a manager"))
+                        "https://proxy.example/clusters/a/",
+                        gadget("ns-1", "g-1"),
+                        "application/merge-patch+json",
+                        "a manager"))
                 .as("a master URL with a path; merge patches are not forced; the manager is encoded")
                 .isEqualTo("https://proxy.example/clusters/a/apis/test.example.io/v1/namespaces/ns-1/gadgetz/"
                         + "g-1/status?fieldManager=a+manager");

@@ -1,4 +1,4 @@
-package io.kyma.operator.common;
+package io.kyma.operator.bench;
 
 import java.util.Iterator;
 import java.util.Map;
@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * value, members removed as {@code null}, objects compared member by member and anything else (arrays included)
  * replaced whole when it differs.
  */
-public final class MergePatch {
+final class MergePatch {
     private MergePatch() {}
 
     /**
@@ -20,7 +20,7 @@ public final class MergePatch {
      * @param after the object as it should be
      * @return the patch; empty when nothing differs
      */
-    public static ObjectNode diff(JsonNode before, JsonNode after) {
+    static ObjectNode diff(JsonNode before, JsonNode after) {
         ObjectNode patch = JsonNodeFactory.instance.objectNode();
         boolean beforeIsObject = before != null && before.isObject();
         if (beforeIsObject) {

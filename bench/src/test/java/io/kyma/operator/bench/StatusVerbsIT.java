@@ -1,4 +1,4 @@
-package io.kyma.operator.helmcomponent;
+package io.kyma.operator.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -18,17 +18,15 @@ import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.HelmComponentSpec;
 import io.kyma.operator.api.HelmComponentStatus;
 import io.kyma.operator.common.PreparedRequest;
-import io.kyma.operator.common.StatusPatch;
-import io.kyma.operator.common.StatusPatch.Verb;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 import io.kyma.operator.testing.Namespaces;
 
 /**
- * The prepared writes against a real API server: a create, and both ways of writing a status (the same result, the
- * same guard).
+ * The prepared writes against a real API server: a create, and both ways of writing a status the benchmark compares,
+ * the operator's server-side apply among them (the same result, the same guard).
  */
-class StatusPatchIT {
+class StatusVerbsIT {
     private static KubernetesClient client;
     private static String namespace;
 
@@ -45,8 +43,8 @@ class StatusPatchIT {
     }
 
     @ParameterizedTest
-    @EnumSource(Verb.class)
-    void theStatusIsReplacedWholeAndAStaleResourceVersionIsAConflict(Verb verb) {
+    @EnumSource(StatusVerb.class)
+    void theStatusIsReplacedWholeAndAStaleResourceVersionIsAConflict(StatusVerb verb) {
         String name = "c-" + verb.name().toLowerCase(Locale.ROOT);
         HelmComponent component = new HelmComponent();
         component.setMetadata(
@@ -65,13 +63,13 @@ class StatusPatchIT {
                     assertThat(e.getStatus().getReason()).isEqualTo("AlreadyExists");
                 });
 
-        HelmComponent failing = StatusPatch.write(
-                client, created, statusOnly(name, ComponentState.FAILING, "boom"), "status-patch-it", verb);
+        HelmComponent failing =
+                verb.write(client, created, statusOnly(name, ComponentState.FAILING, "boom"), "status-patch-it");
         assertThat(failing.getStatus().getState()).isEqualTo(ComponentState.FAILING);
         assertThat(failing.getStatus().getMessage()).isEqualTo("boom");
 
-        HelmComponent retrying = StatusPatch.write(
-                client, failing, statusOnly(name, ComponentState.RETRYING, null), "status-patch-it", verb);
+        HelmComponent retrying =
+                verb.write(client, failing, statusOnly(name, ComponentState.RETRYING, null), "status-patch-it");
         HelmComponent stored = client.resources(HelmComponent.class)
                 .inNamespace(namespace)
                 .withName(name)
@@ -84,8 +82,8 @@ class StatusPatchIT {
                 .isEqualTo(retrying.getMetadata().getResourceVersion());
         assertThat(stored.getSpec().getModule()).isEqualTo("ory");
 
-        assertThatThrownBy(() -> StatusPatch.write(
-                        client, failing, statusOnly(name, ComponentState.SUCCESS, null), "status-patch-it", verb))
+        assertThatThrownBy(() ->
+                        verb.write(client, failing, statusOnly(name, ComponentState.SUCCESS, null), "status-patch-it"))
                 .isInstanceOfSatisfying(
                         KubernetesClientException.class,
                         e -> assertThat(e.getCode()).isEqualTo(409));
@@ -103,16 +101,12 @@ class StatusPatchIT {
     }
 
     @ParameterizedTest
-    @EnumSource(Verb.class)
-    void aMissingObjectIsTheApiServersNotFound(Verb verb) {
+    @EnumSource(StatusVerb.class)
+    void aMissingObjectIsTheApiServersNotFound(StatusVerb verb) {
         HelmComponent gone = statusOnly("never-created", ComponentState.STARTED, null);
         gone.getMetadata().setResourceVersion("1");
-        assertThatThrownBy(() -> StatusPatch.write(
-                        client,
-                        gone,
-                        statusOnly("never-created", ComponentState.SUCCESS, null),
-                        "status-patch-it",
-                        verb))
+        assertThatThrownBy(() -> verb.write(
+                        client, gone, statusOnly("never-created", ComponentState.SUCCESS, null), "status-patch-it"))
                 .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
                     assertThat(e.getCode()).isEqualTo(404);
                     assertThat(e.getStatus().getReason()).isEqualTo("NotFound");
