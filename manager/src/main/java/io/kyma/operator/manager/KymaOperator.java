@@ -44,9 +44,7 @@ import io.kyma.operator.manager.limits.RequeueLimiter;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.manager.metrics.QueueMetrics;
 import io.kyma.operator.manager.queue.PrioritizingExecutor;
-import io.kyma.operator.manager.shard.ShardAssigner;
-import io.kyma.operator.manager.shard.ShardDrain;
-import io.kyma.operator.manager.shard.ShardMover;
+import io.kyma.operator.manager.shard.Sharding;
 import io.micrometer.core.instrument.FunctionCounter;
 
 /**
@@ -63,8 +61,7 @@ public final class KymaOperator implements AutoCloseable {
     private final KubernetesClient client;
     private final QueueMetrics queueMetrics;
     private final MissedExecutions missedExecutions;
-    private final Optional<ShardAssigner> assigner;
-    private final Optional<ShardMover> mover;
+    private final Sharding sharding;
     private final Operator operator;
     private final RequeueLimiter requeueLimiter;
     private final GlobalGate gate;
@@ -128,38 +125,23 @@ public final class KymaOperator implements AutoCloseable {
         this.queueMetrics = new QueueMetrics(metrics, clock, this::beforeSubmit);
         this.missedExecutions = new MissedExecutions(metrics::missedExecutions);
         queueMetrics.onMissedExecution(missedExecutions::release);
-        this.assigner = config.shards().sharded()
-                ? Optional.of(new ShardAssigner(client, config.shards(), metrics::shardAssignments, clock))
-                : Optional.empty();
-        // with leader election each shard's Lease says whether it runs; the leader of the lowest live shard moves
-        // the objects of shards that are down, and hands objects on a live shard other than their own to theirs
-        this.mover = config.shards().sharded() && config.leaderElect()
-                ? Optional.of(new ShardMover(
-                        client,
-                        config.shards(),
-                        config.leaderElectionId(),
-                        config.leaderElectionNamespace()
-                                .orElseGet(() -> client.getConfiguration().getNamespace()),
-                        config.namespace(),
-                        clock,
-                        this::leading,
-                        metrics::shardMoves,
-                        metrics::shardDrains))
-                : Optional.empty();
+        this.sharding = new Sharding(
+                client,
+                config.shards(),
+                config.leaderElect()
+                        ? Optional.of(new Sharding.Leases(
+                                config.leaderElectionId(),
+                                config.leaderElectionNamespace()
+                                        .orElseGet(
+                                                () -> client.getConfiguration().getNamespace())))
+                        : Optional.empty(),
+                config.namespace(),
+                clock,
+                this::leading,
+                metrics);
         for (String resource : List.of("kymas", "runs", "helmcomponents")) {
-            metrics.shardAssignments(resource); // every series from the start, at zero when unsharded
-            metrics.shardMoves(resource);
-            metrics.shardDrains(resource);
             metrics.watchesEndedEarly(resource);
         }
-        metrics.gauge(
-                "kyma_operator_shard",
-                config.shards(),
-                s -> 1,
-                "shard",
-                Integer.toString(config.shards().id()),
-                "shards",
-                Integer.toString(config.shards().count()));
         this.requeueLimiter = new RequeueLimiter(
                 config.failureBaseDelay(),
                 config.failureMaxDelay(),
@@ -244,8 +226,7 @@ public final class KymaOperator implements AutoCloseable {
     }
 
     public void start() {
-        assigner.ifPresent(a -> a.start(config.namespace()));
-        mover.ifPresent(ShardMover::start);
+        sharding.start(config.namespace());
         operator.start();
     }
 
@@ -293,8 +274,7 @@ public final class KymaOperator implements AutoCloseable {
     /** Stops reconciling (in-flight reconciles finish), then closes the client. */
     @Override
     public void close() {
-        assigner.ifPresent(ShardAssigner::close);
-        mover.ifPresent(ShardMover::close);
+        sharding.close();
         operator.stop();
         watchdog.shutdownNow();
         client.close();
@@ -321,13 +301,7 @@ public final class KymaOperator implements AutoCloseable {
                 .withoutMaxAttempts());
         overrider.withReconciliationMaxInterval(config.syncPeriod());
         overrider.withItemStore(store);
-        if (config.shards().sharded()) {
-            overrider.withLabelSelector(config.shards().selector());
-            // a drain changes a label only, which the generation does not show: this filter lets it through too
-            overrider.withGenerationAware(false);
-            overrider.withOnUpdateFilter(
-                    ShardDrain.updates(reconciler instanceof Cleaner<?> ? configuration.getFinalizerName() : null));
-        }
+        sharding.configure(overrider, reconciler instanceof Cleaner<?> ? configuration.getFinalizerName() : null);
         // Unpaged, a relist of tens of thousands of objects outlasts the client's request timeout and never succeeds.
         overrider.withInformerListLimit(config.informerListLimit() > 0 ? config.informerListLimit() : null);
         var built = overrider.build();
@@ -344,10 +318,8 @@ public final class KymaOperator implements AutoCloseable {
                 clock,
                 watchdog,
                 metrics);
-        Controller<P> controller = (Controller<P>) operator.register(
-                GuardedReconciler.wrap(
-                        reconciler, guard, config.shards().sharded() ? ShardDrain::answer : ShardDrain.Responder.NONE),
-                built);
+        Controller<P> controller = (Controller<P>)
+                operator.register(GuardedReconciler.wrap(reconciler, guard, sharding.responder()), built);
         missedExecutions.register(controller);
         return controller;
     }
