@@ -1,8 +1,11 @@
 package io.kyma.operator.manager;
 
 import java.time.Clock;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -21,9 +24,15 @@ import io.kyma.operator.manager.metrics.QueueMetrics;
  * @param store where the informer keeps the primary resources; one store may be shared with other controllers
  * @param priority which reconciles can wait behind due ones
  * @param wiring called once the controller is registered, for its gauges and the hooks it needs
+ * @param fresh an empty resource of the kind, into which JOSDK's copy of a primary before each reconcile takes only the
+ *     metadata (the reconcilers never change spec or status in place); empty to copy whole objects
  */
 public record ControllerSpec<P extends HasMetadata>(
-        Reconciler<P> reconciler, SharedStore<P> store, WorkPriority<P> priority, Wiring<P> wiring) {
+        Reconciler<P> reconciler,
+        SharedStore<P> store,
+        WorkPriority<P> priority,
+        Wiring<P> wiring,
+        Optional<Supplier<? extends CustomResource<?, ?>>> fresh) {
 
     /** What a controller adds once it is registered. */
     @FunctionalInterface
@@ -51,6 +60,7 @@ public record ControllerSpec<P extends HasMetadata>(
                 reconciler,
                 new SharedStore<>(null, new BasicItemStore<>(Cache::metaNamespaceKeyFunc), temporaryCacheMax),
                 resource -> false,
-                registered -> {});
+                registered -> {},
+                Optional.empty());
     }
 }

@@ -4,17 +4,20 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import org.slf4j.LoggerFactory;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
@@ -25,9 +28,6 @@ import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.processing.Controller;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
-import io.kyma.operator.api.HelmComponent;
-import io.kyma.operator.api.Kyma;
-import io.kyma.operator.api.Run;
 import io.kyma.operator.common.DaemonThreads;
 import io.kyma.operator.common.LeanCache;
 import io.kyma.operator.common.MetadataCloner;
@@ -183,14 +183,12 @@ public final class KymaOperator implements AutoCloseable {
                 .withReconciliationTerminationTimeout(GRACEFUL_STOP)
                 .withExecutorService(reconcilePool)
                 // JOSDK copies the primary before every reconcile; for our kinds a copy of the metadata is enough.
-                .withResourceCloner(new MetadataCloner(
-                        Map.of(HelmComponent.class, HelmComponent::new, Kyma.class, Kyma::new, Run.class, Run::new),
-                        new Cloner() {
-                            @Override
-                            public <R extends HasMetadata> R clone(R object) {
-                                return client.getKubernetesSerialization().clone(object);
-                            }
-                        }))
+                .withResourceCloner(new MetadataCloner(freshResources(controllers), new Cloner() {
+                    @Override
+                    public <R extends HasMetadata> R clone(R object) {
+                        return client.getKubernetesSerialization().clone(object);
+                    }
+                }))
                 .withMetrics(queueMetrics)
                 // Without comparing resourceVersions, a late watch event for an older version evicts the version a
                 // reconcile just wrote from JOSDK's temporary cache, and the next status patch conflicts (409).
@@ -223,6 +221,16 @@ public final class KymaOperator implements AutoCloseable {
                             + " it out of JOSDK's temporary cache")
                     .register(metrics.registry());
         }
+    }
+
+    /** For each kind whose primaries JOSDK may copy by their metadata alone, how to make an empty one. */
+    private static Map<Class<?>, Supplier<? extends CustomResource<?, ?>>> freshResources(
+            List<ControllerSpec<?>> controllers) {
+        Map<Class<?>, Supplier<? extends CustomResource<?, ?>>> fresh = new HashMap<>();
+        for (ControllerSpec<?> spec : controllers) {
+            spec.fresh().ifPresent(supplier -> fresh.put(supplier.get().getClass(), supplier));
+        }
+        return fresh;
     }
 
     public void start() {

@@ -3,6 +3,7 @@ package io.kyma.operator.manager;
 import java.net.URI;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 
 import org.slf4j.LoggerFactory;
 
@@ -62,17 +63,23 @@ public final class StandardControllers {
                 calls);
         return List.of(
                 new ControllerSpec<>(
-                        helmComponents, components, helmComponents, registered -> wire(helmComponents, registered)),
+                        helmComponents,
+                        components,
+                        helmComponents,
+                        registered -> wire(helmComponents, registered),
+                        Optional.of(HelmComponent::new)),
                 new ControllerSpec<>(
                         kymas,
                         new SharedStore<>(null, LeanCache.store(new KymaForm()), config.temporaryCacheMax()),
                         kymas,
-                        registered -> wire(kymas, registered)),
+                        registered -> wire(kymas, registered),
+                        Optional.of(Kyma::new)),
                 new ControllerSpec<>(
                         runs,
                         new SharedStore<>(null, LeanCache.store(new RunForm()), config.temporaryCacheMax()),
                         runs,
-                        registered -> wire(runs, registered)));
+                        registered -> wire(runs, registered),
+                        Optional.of(Run::new)));
     }
 
     private static void wire(HelmComponentReconciler reconciler, ControllerSpec.Registered<HelmComponent> registered) {
