@@ -3,7 +3,7 @@
 FROM maven:3.9-eclipse-temurin-21 AS build
 WORKDIR /src
 COPY . .
-RUN mvn -B -ntp -q package -DskipTests -pl manager -am
+RUN mvn -B -ntp -q package -DskipTests -Dspotless.check.skip=true -pl manager -am
 
 # Runtime stage: a JRE, the jar, a numeric non-root user.
 FROM eclipse-temurin:25-jre

@@ -20,7 +20,7 @@ public class RunStatus {
     private String server;
 
     @JsonPropertyDescription(
-            "The address the job's start connected to, when it looked up a name of a plain-HTTP server: polls and cancels connect there, wherever the name points later.")
+            "The address the job's start connected to, when the server is named by a host name: polls and cancels connect there, wherever the name points later.")
     private String serverAddress;
 
     private String startTime;

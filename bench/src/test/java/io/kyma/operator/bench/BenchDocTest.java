@@ -299,8 +299,8 @@ class BenchDocTest {
         for (Path run : runs) {
             String name = run.getFileName().toString();
             Map<String, String> s = summary("docs/bench/jvm/" + name);
-            Map<String, String> info = keyValues(Files.readString(run.resolve("run.txt")));
-            String report = Files.readString(run.resolve("report.md"));
+            Map<String, String> info = keyValues(text(run.resolve("run.txt")));
+            String report = text(run.resolve("report.md"));
             Matcher flags = Pattern.compile(
                             "- operator JVM: [^,]*\"([0-9.]+)\"[^,]*, flags (.*?)(?:, environment [^\n]*)?\n")
                     .matcher(report);
@@ -462,8 +462,7 @@ class BenchDocTest {
                 assertThat(number(s, "ceiling_writes_per_s")).as(dir).isLessThan(500);
             }
             Path runFile = doc(dir).resolve("run.txt");
-            String code =
-                    Files.exists(runFile) ? keyValues(Files.readString(runFile)).getOrDefault("code", "n/a") : "n/a";
+            String code = exists(runFile) ? keyValues(text(runFile)).getOrDefault("code", "n/a") : "n/a";
             out.append(String.format(
                     Locale.ROOT,
                     "| [`%s`](%s/report.md) | %s | %s | %s MiB | %s MiB | %s B | %s |"
@@ -536,8 +535,8 @@ class BenchDocTest {
                 "operator CPU ≤ 0.5 ms per write",
                 s.get("cpu_ms_per_write") + " ms",
                 number(s, "cpu_ms_per_write") <= 0.5);
-        Path open = ROOT.resolve("docs/bench/" + LATEST_OPEN_LOOP + "/summary.txt");
-        if (Files.exists(open)) {
+        Path open = doc("docs/bench/" + LATEST_OPEN_LOOP + "/summary.txt");
+        if (exists(open)) {
             Map<String, String> o = summary("docs/bench/" + LATEST_OPEN_LOOP);
             double p99Share = number(o, "p99_ready_s") / number(o, "t1_s");
             row(
@@ -715,7 +714,7 @@ class BenchDocTest {
             // the watch lags; no reconcile errors; every Kyma Ready (the bench ends only then)
             assertThat(number(three, "conflicts")).isZero();
             assertThat(number(one, "conflicts")).isZero();
-            assertThat(ROOT.resolve(threeDir).resolve("conflicts-before-the-fix.csv"))
+            assertThat(doc(threeDir).resolve("conflicts-before-the-fix.csv"))
                     .as("the data the text cites")
                     .isRegularFile();
             assertThat(number(three, "reconcile_errors")).isZero();

@@ -26,13 +26,15 @@ import io.kyma.operator.manager.metrics.QueueMetrics;
  * @param wiring called once the controller is registered, for its gauges and the hooks it needs
  * @param fresh an empty resource of the kind, into which JOSDK's copy of a primary before each reconcile takes only the
  *     metadata (the reconcilers never change spec or status in place); empty to copy whole objects
+ * @param resources what the controller holds besides the runtime's (clients, threads), closed when the manager stops
  */
 public record ControllerSpec<P extends HasMetadata>(
         Reconciler<P> reconciler,
         SharedStore<P> store,
         WorkPriority<P> priority,
         Wiring<P> wiring,
-        Optional<Supplier<? extends CustomResource<?, ?>>> fresh) {
+        Optional<Supplier<? extends CustomResource<?, ?>>> fresh,
+        AutoCloseable resources) {
 
     /** What a controller adds once it is registered. */
     @FunctionalInterface
@@ -61,6 +63,7 @@ public record ControllerSpec<P extends HasMetadata>(
                 new SharedStore<>(null, new BasicItemStore<>(Cache::metaNamespaceKeyFunc), temporaryCacheMax),
                 resource -> false,
                 registered -> {},
-                Optional.empty());
+                Optional.empty(),
+                () -> {});
     }
 }

@@ -62,6 +62,7 @@ public final class KymaOperator implements AutoCloseable {
     private final QueueMetrics queueMetrics;
     private final MissedExecutions missedExecutions;
     private final Sharding sharding;
+    private final List<ControllerSpec<?>> controllers;
     private final Operator operator;
     private final RequeueLimiter requeueLimiter;
     private final GlobalGate gate;
@@ -116,6 +117,7 @@ public final class KymaOperator implements AutoCloseable {
             boolean exitOnLostLease) {
         this.config = config;
         this.clock = clock;
+        this.controllers = List.copyOf(controllers);
         this.leadership = config.leaderElect()
                 ? Optional.of(new Leadership(exitOnLostLease, config.leaseTiming(), clock))
                 : Optional.empty();
@@ -284,6 +286,13 @@ public final class KymaOperator implements AutoCloseable {
     public void close() {
         sharding.close();
         operator.stop();
+        for (ControllerSpec<?> spec : controllers) {
+            try {
+                spec.resources().close();
+            } catch (Exception e) {
+                LoggerFactory.getLogger(KymaOperator.class).warn("Closing {}: {}", spec.reconciler(), e.toString());
+            }
+        }
         watchdog.shutdownNow();
         client.close();
     }

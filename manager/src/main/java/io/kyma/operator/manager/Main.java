@@ -22,12 +22,14 @@ public final class Main {
         // Before any HTTP client exists: lets a job-service request carry the server's name as its Host header while
         // it connects to the address the operator checked (ServerAddresses).
         String restricted = System.getProperty("jdk.httpclient.allowRestrictedHeaders", "");
-        if (Arrays.stream(restricted.split(",")).noneMatch(h -> h.trim().equalsIgnoreCase("host"))) {
+        // the JDK compares each comma-separated entry as it stands: " host" does not allow Host
+        if (Arrays.stream(restricted.trim().split(",")).noneMatch(h -> h.equalsIgnoreCase("host"))) {
             System.setProperty(
                     "jdk.httpclient.allowRestrictedHeaders", restricted.isBlank() ? "host" : restricted + ",host");
         }
         // Before any HTTP client exists: what an answer's headers may take, counted in the answer budget.
-        if (System.getProperty("jdk.http.maxHeaderSize") == null) {
+        // (a value of 0 or less would mean no limit to the JDK, a larger one more than the budget counts)
+        if (!within(System.getProperty("jdk.http.maxHeaderSize"), RemoteJobClient.MAX_HEADER_BYTES)) {
             System.setProperty("jdk.http.maxHeaderSize", String.valueOf(RemoteJobClient.MAX_HEADER_BYTES));
         }
         ManagerConfig config;
@@ -88,5 +90,15 @@ public final class Main {
         ours.setLevel(parsed);
         // Library chatter stays at info unless asked for more.
         root.setLevel(parsed.isGreaterOrEqual(Level.INFO) ? parsed : Level.DEBUG);
+    }
+
+    /** Whether {@code value} is a whole number from 1 to {@code max}. */
+    private static boolean within(String value, int max) {
+        try {
+            int n = Integer.parseInt(value == null ? "" : value.trim());
+            return n >= 1 && n <= max;
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 }

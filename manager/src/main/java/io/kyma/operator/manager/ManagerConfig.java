@@ -176,7 +176,7 @@ public record ManagerConfig(
         LEADER_ELECTION_RENEW_DEADLINE(
                 "leader-election-renew-deadline",
                 "10s",
-                "A leader that has not renewed its Lease for this long stops reconciling and exits; more than the retry period."),
+                "A leader that has not renewed its Lease for this long stops reconciling and exits; more than 1.2 times the retry period."),
         LEADER_ELECTION_RETRY_PERIOD(
                 "leader-election-retry-period", "2s", "How often a replica tries to take or renew the Lease."),
         LEADER_ELECTION_ID(
@@ -298,14 +298,16 @@ public record ManagerConfig(
     }
 
     /**
-     * The Lease's name. Unless one is given, it is one per watched namespace: two installations that watch two
-     * namespaces must not share a Lease, or one of them would never reconcile.
-     *
-     * @param named whether the flag or its variable was given (even with the default's value)
+     * As client-go requires: the lease outlives the renew deadline, which outlives 1.2 retries (a retry's jitter). The
+     * Lease stores its duration in whole seconds, which is what other replicas wait for, so it is given in those.
      */
-    /** As controller-runtime requires: the lease outlives the renew deadline, which outlives a retry. */
     private static LeaseTiming leaseTiming(Map<Flag, String> raw) {
         Duration duration = positiveDuration(Flag.LEADER_ELECTION_LEASE_DURATION, raw);
+        if (duration.toNanos() % 1_000_000_000L != 0) {
+            throw new ConfigException(Flag.LEADER_ELECTION_LEASE_DURATION.flagName()
+                    + " must be whole seconds (the Lease stores seconds), got "
+                    + raw.get(Flag.LEADER_ELECTION_LEASE_DURATION));
+        }
         Duration renewDeadline = positiveDuration(Flag.LEADER_ELECTION_RENEW_DEADLINE, raw);
         Duration retryPeriod = positiveDuration(Flag.LEADER_ELECTION_RETRY_PERIOD, raw);
         if (duration.compareTo(renewDeadline) <= 0) {
@@ -314,8 +316,8 @@ public record ManagerConfig(
                     + raw.get(Flag.LEADER_ELECTION_LEASE_DURATION) + " and "
                     + raw.get(Flag.LEADER_ELECTION_RENEW_DEADLINE));
         }
-        if (renewDeadline.compareTo(retryPeriod) <= 0) {
-            throw new ConfigException(Flag.LEADER_ELECTION_RENEW_DEADLINE.flagName() + " must be longer than "
+        if (renewDeadline.toNanos() <= retryPeriod.toNanos() / 5 * 6) {
+            throw new ConfigException(Flag.LEADER_ELECTION_RENEW_DEADLINE.flagName() + " must be longer than 1.2 times "
                     + Flag.LEADER_ELECTION_RETRY_PERIOD.flagName() + ", got "
                     + raw.get(Flag.LEADER_ELECTION_RENEW_DEADLINE) + " and "
                     + raw.get(Flag.LEADER_ELECTION_RETRY_PERIOD));
@@ -323,6 +325,12 @@ public record ManagerConfig(
         return new LeaseTiming(duration, renewDeadline, retryPeriod);
     }
 
+    /**
+     * The Lease's name. Unless one is given, it is one per watched namespace: two installations that watch two
+     * namespaces must not share a Lease, or one of them would never reconcile.
+     *
+     * @param named whether the flag or its variable was given (even with the default's value)
+     */
     private static String leaderElectionId(Map<Flag, String> raw, boolean named) {
         String id = convert(Flag.LEADER_ELECTION_ID, raw, ManagerConfig::dnsName);
         String namespace = raw.get(Flag.NAMESPACE).trim();

@@ -45,6 +45,13 @@ public final class StandardControllers {
         KymaReconciler kymas =
                 new KymaReconciler(clock, config.kymaStatusInterval(), components, config.effectiveAdmissionBacklog());
         JobCalls calls = jobCalls(config, clock);
+        // a look-up thread per call in flight: no call's name waits behind another tenant's
+        RemoteJobClient jobs = new RemoteJobClient(
+                config.remoteConnectTimeout(),
+                config.remoteRequestTimeout(),
+                config.remoteResponseLimit(),
+                serverAddresses(config, clientConfig),
+                calls.maxInFlight());
         RunReconciler runs = new RunReconciler(
                 clock,
                 new RunSettings(
@@ -53,13 +60,7 @@ public final class StandardControllers {
                         config.runCleanupTimeout(),
                         config.remoteServerAllow(),
                         config.runStatusInterval()),
-                // a look-up thread per call in flight: no call's name waits behind another tenant's
-                new RemoteJobClient(
-                        config.remoteConnectTimeout(),
-                        config.remoteRequestTimeout(),
-                        config.remoteResponseLimit(),
-                        serverAddresses(config, clientConfig),
-                        calls.maxInFlight()),
+                jobs,
                 calls);
         return List.of(
                 new ControllerSpec<>(
@@ -67,19 +68,22 @@ public final class StandardControllers {
                         components,
                         helmComponents,
                         registered -> wire(helmComponents, registered),
-                        Optional.of(HelmComponent::new)),
+                        Optional.of(HelmComponent::new),
+                        () -> {}),
                 new ControllerSpec<>(
                         kymas,
                         new SharedStore<>(null, LeanCache.store(new KymaForm()), config.temporaryCacheMax()),
                         kymas,
                         registered -> wire(kymas, registered),
-                        Optional.of(Kyma::new)),
+                        Optional.of(Kyma::new),
+                        () -> {}),
                 new ControllerSpec<>(
                         runs,
                         new SharedStore<>(null, LeanCache.store(new RunForm()), config.temporaryCacheMax()),
                         runs,
                         registered -> wire(runs, registered),
-                        Optional.of(Run::new)));
+                        Optional.of(Run::new),
+                        jobs));
     }
 
     private static void wire(HelmComponentReconciler reconciler, ControllerSpec.Registered<HelmComponent> registered) {

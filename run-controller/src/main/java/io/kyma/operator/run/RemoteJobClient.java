@@ -67,6 +67,14 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      */
     public static final int MAX_HEADER_BYTES = 64 * 1024;
 
+    /**
+     * Why a call to a name fails when this JVM's HTTP client will not send a Host header of the operator's own
+     * ({@code jdk.httpclient.allowRestrictedHeaders}, which {@code Main} sets): it would have to connect by the name,
+     * which may resolve elsewhere than the address checked.
+     */
+    static final String NOT_PINNED = "the operator cannot call a job service by name in this JVM: start it with"
+            + " -Djdk.httpclient.allowRestrictedHeaders=host";
+
     /** Look-up threads when the caller does not say how many calls may be in flight. */
     static final int DEFAULT_LOOKUP_THREADS = 8;
     /** Whether a request may carry its own Host header, so that a connection can go to the address checked. */
@@ -78,6 +86,8 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
     private final HttpClient http;
     /** HTTPS to a name, connected to the address checked. */
     private final TlsClients tls;
+    /** Hands answers on and parses them, for every client. */
+    private final ExecutorService answers;
 
     private final Duration requestTimeout;
     private final long responseLimit;
@@ -135,13 +145,14 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         this.lookups = lookups;
         // Two threads hand answers on and parse them, for every client; a client's selector thread does the I/O.
         ExecutorService answers = Executors.newFixedThreadPool(2, DaemonThreads.numbered("job-service-client-"));
+        this.answers = answers;
         Supplier<HttpClient.Builder> builder = () -> HttpClient.newBuilder()
                 .connectTimeout(connectTimeout)
                 .version(HttpClient.Version.HTTP_1_1)
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .executor(answers);
         this.http = builder.get().build();
-        this.tls = new TlsClients(tls, builder);
+        this.tls = new TlsClients(tls, builder, lookupThreads);
         this.requestTimeout = requestTimeout;
         this.responseLimit = responseLimit;
         ScheduledThreadPoolExecutor timer =
@@ -213,13 +224,15 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
     @Override
     public void close() {
         tls.close();
+        TlsClients.shutDown(http);
         alarms.shutdownNow();
         lookups.shutdownNow();
+        answers.shutdownNow();
     }
 
     /**
-     * An answer and the server it came from: pinned to the address the call connected to, when it connected to one
-     * it checked (plain HTTP to a name other than the default server's).
+     * An answer and the server it came from: pinned to the address the call connected to, when it connected to an
+     * address it checked for a name (any name but the default server's, which is called by its name).
      */
     private record Reply(Answer answer, JobServerUrl server) {}
 
@@ -269,19 +282,23 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         checkedAddress
                 .thenCompose(address -> {
                     // The request goes to the address checked, the name in its Host header (and, over HTTPS, as the
-                    // server
-                    // name its certificate is checked against): the JDK's client is given no name to look up again.
-                    boolean toAddress = address.isPresent() && PINNED;
+                    // server name its certificate is checked against): the JDK's client is given no name to look up
+                    // again. Without a Host header of its own that cannot be done, and a checked name is not called.
+                    boolean name = server.hostIsName();
+                    if (address.isPresent() && name && !PINNED) {
+                        throw new CompletionException(
+                                new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, NOT_PINNED, null));
+                    }
+                    boolean toAddress = address.isPresent();
                     HttpRequest built = (toAddress
                                     ? request.apply(server.at(address.get())).header("Host", server.authority())
                                     : request.apply(server))
                             .timeout(requestTimeout)
                             .build();
-                    boolean name = server.hostIsName();
                     JobServerUrl connected = toAddress && name ? server.pinnedTo(address.get()) : server;
-                    HttpClient client = toAddress && name && !server.plainHttp() ? tls.forName(server.host()) : http;
-                    CompletableFuture<HttpResponse<byte[]>> sent =
-                            client.sendAsync(built, BoundedBody.handler(responseLimit));
+                    CompletableFuture<HttpResponse<byte[]>> sent = toAddress && name && !server.plainHttp()
+                            ? tls.send(server.host(), built, BoundedBody.handler(responseLimit))
+                            : http.sendAsync(built, BoundedBody.handler(responseLimit));
                     exchange.set(sent);
                     if (result.isDone()) {
                         sent.cancel(true);

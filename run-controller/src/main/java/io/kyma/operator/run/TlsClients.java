@@ -2,9 +2,12 @@ package io.kyma.operator.run;
 
 import java.lang.reflect.Method;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
@@ -15,10 +18,13 @@ import javax.net.ssl.SSLParameters;
  * address the operator checked (the URL's host an address), and the certificate is still checked against the name,
  * which the JDK checks against the server name sent. The JDK's client is never given a tenant's name to look up: it
  * would look it up again, outside any check, when it retries a request on its own after a connection closed unanswered.
- * The most recently used {@link #MAX} are kept; each has a selector thread of its own.
+ * The most recently used are kept, at least {@link #MAX} and one per call that may be in flight; each has a selector
+ * thread of its own.
  */
 final class TlsClients {
+    /** Clients kept at least. */
     static final int MAX = 32;
+
     private static final Method SHUTDOWN = shutdownMethod();
 
     private final SSLContext context;
@@ -26,7 +32,11 @@ final class TlsClients {
     private final Map<String, HttpClient> clients = new LinkedHashMap<>(16, 0.75f, true);
 
     /** @param builder a client as every job-service call is made, without its TLS settings */
-    TlsClients(SSLContext context, Supplier<HttpClient.Builder> builder) {
+    private final int kept;
+
+    /** @param inFlight the most calls in flight at once: that many clients at least are kept */
+    TlsClients(SSLContext context, Supplier<HttpClient.Builder> builder, int inFlight) {
+        this.kept = Math.max(MAX, inFlight);
         this.context = context;
         this.builder = builder;
     }
@@ -36,7 +46,16 @@ final class TlsClients {
      *
      * @throws IllegalArgumentException for a name TLS cannot send as a server name
      */
-    synchronized HttpClient forName(String host) {
+    /**
+     * Sends {@code request} (to an address) through the client of {@code host}, under the lock that evicts clients:
+     * a client is never shut down between being chosen and being given its request.
+     */
+    synchronized <T> CompletableFuture<HttpResponse<T>> send(
+            String host, HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+        return forName(host).sendAsync(request, handler);
+    }
+
+    private HttpClient forName(String host) {
         HttpClient client = clients.get(host);
         if (client == null) {
             SSLParameters parameters = context.getDefaultSSLParameters();
@@ -44,7 +63,7 @@ final class TlsClients {
             parameters.setEndpointIdentificationAlgorithm("HTTPS");
             client = builder.get().sslContext(context).sslParameters(parameters).build();
             clients.put(host, client);
-            if (clients.size() > MAX) {
+            if (clients.size() > kept) {
                 var eldest = clients.entrySet().iterator();
                 shutDown(eldest.next().getValue());
                 eldest.remove();
@@ -63,7 +82,7 @@ final class TlsClients {
     }
 
     /** Lets its calls in flight finish and stops its thread (Java 21 on); before, it stops once unreferenced. */
-    private static void shutDown(HttpClient client) {
+    static void shutDown(HttpClient client) {
         if (SHUTDOWN != null) {
             try {
                 SHUTDOWN.invoke(client);
