@@ -8,8 +8,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.kyma.operator.common.PreparedRequest;
-import io.kyma.operator.common.StatusPatch;
+import io.kyma.operator.common.status.PreparedRequest;
+import io.kyma.operator.common.status.StatusPatch;
 
 /**
  * The ways of writing a status the benchmark compares on the API server. Both carry the primary's resourceVersion, so

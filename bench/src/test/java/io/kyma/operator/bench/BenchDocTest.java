@@ -253,6 +253,7 @@ class BenchDocTest {
                 "java.lang.String",
                 "io.kyma.operator.api.HelmComponent",
                 "io.fabric8.kubernetes.api.model.ObjectMeta",
+                // as the committed runs recorded it: the class is in common.cache since
                 "io.kyma.operator.common.LeanCache$Compact",
                 "io.javaoperatorsdk.operator.processing.event.ExecutionScope",
                 "io.kyma.operator.kyma.OwnedComponents$Created",

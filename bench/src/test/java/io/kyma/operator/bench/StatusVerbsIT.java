@@ -17,7 +17,7 @@ import io.kyma.operator.api.ComponentState;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.HelmComponentSpec;
 import io.kyma.operator.api.HelmComponentStatus;
-import io.kyma.operator.common.PreparedRequest;
+import io.kyma.operator.common.status.PreparedRequest;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 import io.kyma.operator.testing.Namespaces;

@@ -1,11 +1,11 @@
 package io.kyma.operator.helmcomponent;
 
-import static io.kyma.operator.common.LeanCache.share;
+import static io.kyma.operator.common.cache.LeanCache.share;
 
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.HelmComponentSpec;
 import io.kyma.operator.api.HelmComponentStatus;
-import io.kyma.operator.common.LeanCache;
+import io.kyma.operator.common.cache.LeanCache;
 
 /**
  * HelmComponents as the informer cache keeps them: of spec and status, every string but the message is one of a

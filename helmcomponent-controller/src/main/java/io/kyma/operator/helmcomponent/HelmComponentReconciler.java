@@ -20,9 +20,9 @@ import io.kyma.operator.api.ComponentState;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.HelmComponentStatus;
 import io.kyma.operator.common.GoDuration;
-import io.kyma.operator.common.StatusPatch;
-import io.kyma.operator.common.StatusWriter;
 import io.kyma.operator.common.WorkPriority;
+import io.kyma.operator.common.status.StatusPatch;
+import io.kyma.operator.common.status.StatusWriter;
 
 /**
  * Walks a HelmComponent through its {@link ComponentLifecycle}: one status write per transition, and a reschedule

@@ -1,13 +1,13 @@
 package io.kyma.operator.kyma;
 
-import static io.kyma.operator.common.LeanCache.share;
+import static io.kyma.operator.common.cache.LeanCache.share;
 
 import java.util.List;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Module;
-import io.kyma.operator.common.LeanCache;
+import io.kyma.operator.common.cache.LeanCache;
 
 /**
  * Kymas as the informer cache keeps them: most Kymas list the same modules, so equal module lists are one shared

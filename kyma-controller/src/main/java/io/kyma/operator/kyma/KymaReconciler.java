@@ -27,10 +27,10 @@ import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.KymaStatus;
-import io.kyma.operator.common.ApiFailure;
-import io.kyma.operator.common.Conditions;
-import io.kyma.operator.common.SharedStore;
 import io.kyma.operator.common.WorkPriority;
+import io.kyma.operator.common.cache.SharedStore;
+import io.kyma.operator.common.status.ApiFailure;
+import io.kyma.operator.common.status.Conditions;
 import io.kyma.operator.kyma.KymaStatusSummary.Problem;
 
 /**

@@ -15,8 +15,8 @@ import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.KymaStatus;
 import io.kyma.operator.api.Module;
-import io.kyma.operator.common.Conditions;
-import io.kyma.operator.common.ShardLabelCondition;
+import io.kyma.operator.common.status.Conditions;
+import io.kyma.operator.common.status.ShardLabelCondition;
 
 /** Computes a Kyma's status from its plan and the components that exist. */
 public final class KymaStatusSummary {

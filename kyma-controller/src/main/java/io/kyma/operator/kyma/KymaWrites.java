@@ -9,8 +9,8 @@ import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaStatus;
 import io.kyma.operator.api.Module;
-import io.kyma.operator.common.PreparedRequest;
-import io.kyma.operator.common.StatusPatch;
+import io.kyma.operator.common.status.PreparedRequest;
+import io.kyma.operator.common.status.StatusPatch;
 
 /**
  * Everything the Kyma controller sends to the API server. Failures are the client's {@link KubernetesClientException}

@@ -23,7 +23,7 @@ import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.common.DaemonThreads;
-import io.kyma.operator.common.SharedStore;
+import io.kyma.operator.common.cache.SharedStore;
 
 /**
  * The Kyma controller's HelmComponents, without an informer of its own: it reads the HelmComponent controller's

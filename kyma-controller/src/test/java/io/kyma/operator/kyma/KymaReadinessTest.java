@@ -19,7 +19,7 @@ import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.KymaSpec;
 import io.kyma.operator.api.KymaStatus;
 import io.kyma.operator.api.Module;
-import io.kyma.operator.common.Conditions;
+import io.kyma.operator.common.status.Conditions;
 
 /** Ready means every component acted on the spec the Kyma asks for now, and no problem stands in the way. */
 class KymaReadinessTest {

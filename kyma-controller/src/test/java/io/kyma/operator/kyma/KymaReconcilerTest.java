@@ -29,8 +29,8 @@ import io.kyma.operator.api.KymaSpec;
 import io.kyma.operator.api.KymaStatus;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Module;
-import io.kyma.operator.common.LeanCache;
-import io.kyma.operator.common.SharedStore;
+import io.kyma.operator.common.cache.LeanCache;
+import io.kyma.operator.common.cache.SharedStore;
 import io.kyma.operator.testing.FakeContext;
 import io.kyma.operator.testing.MutableClock;
 

@@ -23,7 +23,7 @@ import io.kyma.operator.api.KymaSpec;
 import io.kyma.operator.api.KymaStatus;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Module;
-import io.kyma.operator.common.Conditions;
+import io.kyma.operator.common.status.Conditions;
 
 class KymaStatusSummaryTest {
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");

@@ -18,8 +18,8 @@ import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.HelmComponentStatus;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Labels;
-import io.kyma.operator.common.LeanCache;
-import io.kyma.operator.common.SharedStore;
+import io.kyma.operator.common.cache.LeanCache;
+import io.kyma.operator.common.cache.SharedStore;
 import io.kyma.operator.testing.MutableClock;
 
 /** The Kyma controller's components, read from the shared HelmComponent store, with its own creates seen at once. */

@@ -17,7 +17,7 @@ import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.KymaStatus;
-import io.kyma.operator.common.Conditions;
+import io.kyma.operator.common.status.Conditions;
 import io.kyma.operator.testing.Modules;
 
 class StatusWritePolicyTest {

@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 import io.kyma.operator.api.Labels;
-import io.kyma.operator.common.LeanCache;
+import io.kyma.operator.common.cache.LeanCache;
 
 /** The informer cache keeps exactly the labels the operator has keys for: a new key is kept as soon as it exists. */
 class LeanLabelsTest {

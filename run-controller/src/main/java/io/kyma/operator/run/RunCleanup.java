@@ -16,8 +16,8 @@ import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.api.RunStatus;
-import io.kyma.operator.common.Conditions;
 import io.kyma.operator.common.GoDuration;
+import io.kyma.operator.common.status.Conditions;
 import io.kyma.operator.run.JobCalls.Done;
 import io.kyma.operator.run.JobCalls.Kind;
 

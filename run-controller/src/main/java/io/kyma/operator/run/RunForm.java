@@ -5,7 +5,7 @@ import java.util.Objects;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.api.RunStatus;
-import io.kyma.operator.common.LeanCache;
+import io.kyma.operator.common.cache.LeanCache;
 
 /**
  * Runs as the informer cache keeps them. An ended Run keeps no log: the operator never reads it again (an ended Run's

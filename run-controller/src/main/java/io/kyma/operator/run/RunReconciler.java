@@ -22,9 +22,9 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.api.RunStatus;
-import io.kyma.operator.common.StatusPatch;
-import io.kyma.operator.common.StatusWriter;
 import io.kyma.operator.common.WorkPriority;
+import io.kyma.operator.common.status.StatusPatch;
+import io.kyma.operator.common.status.StatusWriter;
 import io.kyma.operator.run.JobCalls.Done;
 import io.kyma.operator.run.JobCalls.Kind;
 

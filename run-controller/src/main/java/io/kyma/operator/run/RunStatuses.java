@@ -13,8 +13,8 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.api.RunStatus;
-import io.kyma.operator.common.Conditions;
-import io.kyma.operator.common.ShardLabelCondition;
+import io.kyma.operator.common.status.Conditions;
+import io.kyma.operator.common.status.ShardLabelCondition;
 
 /** The statuses a Run goes through, and whether a new one is worth a write. */
 public final class RunStatuses {

@@ -13,7 +13,7 @@ import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.api.RunSpec;
 import io.kyma.operator.api.RunStatus;
-import io.kyma.operator.common.LeanCache;
+import io.kyma.operator.common.cache.LeanCache;
 
 /** What the informer cache keeps of a Run. */
 class RunFormTest {

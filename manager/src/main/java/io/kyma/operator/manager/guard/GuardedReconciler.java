@@ -11,7 +11,7 @@ import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
-import io.kyma.operator.common.SharedStore;
+import io.kyma.operator.common.cache.SharedStore;
 import io.kyma.operator.manager.shard.ShardDrain;
 
 /**

@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
-import io.kyma.operator.common.SharedStore;
+import io.kyma.operator.common.cache.SharedStore;
 import io.kyma.operator.manager.limits.FairShares;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;

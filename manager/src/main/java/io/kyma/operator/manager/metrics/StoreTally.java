@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.kyma.operator.common.SharedStore;
+import io.kyma.operator.common.cache.SharedStore;
 
 /**
  * The objects of an informer's store counted by a label (a phase, a state), kept up to date with each change of the

@@ -31,7 +31,7 @@ import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.common.DaemonThreads;
-import io.kyma.operator.common.LeanCache;
+import io.kyma.operator.common.cache.LeanCache;
 import io.kyma.operator.helmcomponent.HelmComponentForm;
 import io.kyma.operator.kyma.KymaForm;
 import io.kyma.operator.manager.queue.PriorityWorkQueue;

@@ -19,7 +19,7 @@ import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
-import io.kyma.operator.common.ApiFailure;
+import io.kyma.operator.common.status.ApiFailure;
 
 /**
  * The handshake that hands an object from one live shard to another (after {@code --shards} was raised, or when a

@@ -17,7 +17,7 @@ import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.KymaStatus;
-import io.kyma.operator.common.SharedStore;
+import io.kyma.operator.common.cache.SharedStore;
 import io.kyma.operator.testing.MutableClock;
 import io.micrometer.core.instrument.Tags;
 

@@ -1,4 +1,4 @@
-package io.kyma.operator.common;
+package io.kyma.operator.common.cache;
 
 import java.lang.ref.WeakReference;
 import java.util.AbstractList;

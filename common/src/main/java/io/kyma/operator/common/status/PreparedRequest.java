@@ -1,4 +1,4 @@
-package io.kyma.operator.common;
+package io.kyma.operator.common.status;
 
 import java.io.ByteArrayInputStream;
 import java.net.URLEncoder;

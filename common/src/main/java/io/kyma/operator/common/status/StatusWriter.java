@@ -1,4 +1,4 @@
-package io.kyma.operator.common;
+package io.kyma.operator.common.status;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.reconciler.Context;

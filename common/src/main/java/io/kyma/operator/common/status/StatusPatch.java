@@ -1,4 +1,4 @@
-package io.kyma.operator.common;
+package io.kyma.operator.common.status;
 
 import java.util.function.Supplier;
 
@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.kyma.operator.common.cache.LeanCache;
+import io.kyma.operator.common.cache.SharedStore;
 
 /**
  * Writes a primary resource's status with {@link #VERB} and puts the answer into the controller's cache.

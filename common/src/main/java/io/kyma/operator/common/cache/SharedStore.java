@@ -1,4 +1,4 @@
-package io.kyma.operator.common;
+package io.kyma.operator.common.cache;
 
 import java.util.List;
 import java.util.Optional;
