@@ -11,7 +11,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Where a Run's calls may connect, decided on the addresses a server's name resolves to, just before each call (so a
@@ -120,13 +119,8 @@ public final class ServerAddresses {
         if (server.pinned().isPresent() || defaultServer.filter(server::equals).isPresent()) {
             return false;
         }
-        String host = server.host();
-        // an IPv6 address (a name has no colon), or four decimal octets, which Java reads without a name server
-        return !(host.contains(":") || IPV4.matcher(host).matches());
+        return server.hostIsName(); // an address literal, which Java reads without a name server, is checked at once
     }
-
-    private static final Pattern IPV4 = Pattern.compile(
-            "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}");
 
     /** Whether a call to {@code server} may connect to {@code address}. */
     boolean allows(JobServerUrl server, InetAddress address) {

@@ -72,10 +72,6 @@ final class TlsClients {
         return client;
     }
 
-    synchronized int size() {
-        return clients.size();
-    }
-
     synchronized void close() {
         clients.values().forEach(TlsClients::shutDown);
         clients.clear();
