@@ -44,8 +44,9 @@ import io.kyma.operator.api.KymaSpec;
 import io.kyma.operator.api.Module;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunSpec;
+import io.kyma.operator.flags.HelpRequested;
 import io.kyma.operator.manager.KubernetesClients;
-import io.kyma.operator.manager.ManagerConfig;
+import io.kyma.operator.manager.config.ManagerConfig;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.remotejob.JobServer;
 
@@ -115,12 +116,11 @@ public final class Bench {
         BenchOptions options;
         try {
             options = BenchOptions.parse(args);
-        } catch (BenchOptions.HelpRequested e) {
+        } catch (HelpRequested e) {
             System.out.print(BenchOptions.USAGE);
             return;
         } catch (IllegalArgumentException e) {
-            System.err.println("bench: " + e.getMessage());
-            System.err.print(BenchOptions.USAGE);
+            System.err.println("bench: " + e.getMessage() + "; see --help");
             System.exit(2);
             return;
         }
@@ -140,7 +140,8 @@ public final class Bench {
         try (ClusterUnderTest cluster = ClusterUnderTest.start(options)) {
             Config config = cluster.clientConfig();
             OperatorMetrics clientMetrics = new OperatorMetrics();
-            try (KubernetesClient client = KubernetesClients.create(config, operatorConfig, clientMetrics, List.of())) {
+            try (KubernetesClient client =
+                    KubernetesClients.create(config, operatorConfig.client(), clientMetrics, List.of())) {
                 installCrds(client);
                 namespace(client, NS);
                 namespace(client, CEILING_NS);
@@ -155,7 +156,7 @@ public final class Bench {
                 // The API server's own ceiling, by a client without the QPS limiter: a short probe by a limited
                 // client would be lifted above its QPS by its burst and measure neither the server nor the client.
                 try (KubernetesClient unlimited =
-                        KubernetesClients.create(config, withoutClientLimiter(), clientMetrics, List.of())) {
+                        KubernetesClients.create(config, withoutClientLimiter().client(), clientMetrics, List.of())) {
                     ceiling = measureCeiling(unlimited, cluster, clientQps());
                 }
                 progress.say(String.format(
@@ -372,7 +373,7 @@ public final class Bench {
                                         options.n(),
                                         Double.parseDouble(result.summary().get("writes_per_kyma")),
                                         ceiling.writesPerSecond(),
-                                        clientBound ? operatorConfig.k8sClientBurst() * options.shards() : 0,
+                                        clientBound ? operatorConfig.client().burst() * options.shards() : 0,
                                         tn)
                                 .map(b -> Integer.toString(b.tnSeconds()))
                                 .orElse("n/a"));
@@ -477,7 +478,7 @@ public final class Bench {
 
     /** Requests per second the operator's clients may make together (0: no limit): each replica has its own. */
     private double clientQps() {
-        return operatorConfig.k8sClientQps() > 0 ? operatorConfig.k8sClientQps() * options.shards() : 0;
+        return operatorConfig.client().qps() > 0 ? operatorConfig.client().qps() * options.shards() : 0;
     }
 
     private Ceiling measureCeiling(KubernetesClient client, ClusterUnderTest cluster, double clientQps)

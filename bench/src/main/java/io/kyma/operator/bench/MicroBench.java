@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.openjdk.jmh.profile.GCProfiler;
@@ -15,6 +16,10 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 import io.kyma.operator.bench.micro.SerializationBench;
+import io.kyma.operator.flags.Flag;
+import io.kyma.operator.flags.Flags;
+import io.kyma.operator.flags.HelpRequested;
+import io.kyma.operator.flags.Parsers;
 
 /**
  * {@code make bench-serialization}: the JSON microbenchmarks ({@link SerializationBench}) in a JVM with the
@@ -26,25 +31,27 @@ import io.kyma.operator.bench.micro.SerializationBench;
  * [--quick]}
  */
 public final class MicroBench {
-    private static final String USAGE = "usage: MicroBench --java FILE --out DIR [--quick]";
+    private static final Flag<String> JAVA =
+            Flag.of("java", "java", "The java that runs the benchmarks, with the Deployment's flags.", Parsers.text());
+    private static final Flag<Path> OUT =
+            Flag.of("out", "target/bench-serialization", "Where jmh.csv and run.txt go.", Path::of);
+    private static final Flag<Boolean> QUICK =
+            Flag.ofSwitch("quick", "false", "Run each benchmark once, briefly: a check that they run.");
+    private static final Flags FLAGS = Flags.of(List.of(JAVA, OUT, QUICK));
 
     private MicroBench() {}
 
     public static void main(String[] args) throws IOException, RunnerException {
-        String java = null;
-        Path out = null;
-        boolean quick = false;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--java" -> java = i + 1 < args.length ? args[++i] : null;
-                case "--out" -> out = i + 1 < args.length ? Path.of(args[++i]) : null;
-                case "--quick" -> quick = true;
-                default -> throw new IllegalArgumentException("unknown option " + args[i] + "; " + USAGE);
-            }
+        Flags.Values values;
+        try {
+            values = FLAGS.parse(args, Map.of());
+        } catch (HelpRequested help) {
+            System.out.print(FLAGS.usage("Usage: java -cp bench/target/kyma-bench.jar " + MicroBench.class.getName()));
+            return;
         }
-        if (java == null || out == null) {
-            throw new IllegalArgumentException(USAGE);
-        }
+        String java = values.get(JAVA);
+        Path out = values.get(OUT);
+        boolean quick = values.get(QUICK);
         Files.createDirectories(out);
         List<String> flags = new ArrayList<>(
                 DeploymentJvm.read(BenchOptions.findRepository()).flagsFor(OperatorProcess.javaFeature(java)));

@@ -16,7 +16,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.kyma.operator.common.GoDuration;
-import io.kyma.operator.manager.ManagerConfig;
+import io.kyma.operator.manager.config.ManagerConfig;
 
 /** The real manager jar, started as a process of its own with the real flags. */
 final class OperatorProcess implements OperatorUnderTest {

@@ -7,13 +7,14 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
+import io.kyma.operator.flags.HelpRequested;
+
 class BenchOptionsTest {
     @Test
     void helpIsARequestForTheUsageNotAnOptionWithoutItsValue() {
-        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--help"}))
-                .isInstanceOf(BenchOptions.HelpRequested.class);
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--help"})).isInstanceOf(HelpRequested.class);
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--n", "10", "-h"}))
-                .isInstanceOf(BenchOptions.HelpRequested.class);
+                .isInstanceOf(HelpRequested.class);
         assertThat(BenchOptions.USAGE).contains("--help", "--n", "--unit", "--jvm-extra");
     }
 
@@ -67,8 +68,8 @@ class BenchOptionsTest {
                 .arrivalRate()
                 .orElseThrow();
         assertThat(share.perSecond(600, 120)).isEqualTo(4.0);
-        assertThatThrownBy(() -> BenchOptions.ArrivalRate.parse("0")).hasMessageContaining("--arrival-rate");
-        assertThatThrownBy(() -> BenchOptions.ArrivalRate.parse("-5%")).hasMessageContaining("--arrival-rate");
+        assertThatThrownBy(() -> BenchOptions.ArrivalRate.parse("0")).hasMessageContaining("must be above 0");
+        assertThatThrownBy(() -> BenchOptions.ArrivalRate.parse("-5%")).hasMessageContaining("must be above 0");
     }
 
     @Test
@@ -80,7 +81,7 @@ class BenchOptionsTest {
                 .isEqualTo(3);
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--jvm-options", "", "--shards", "0"}))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("--shards must be at least 1");
+                .hasMessageContaining("for --shards: must be at least 1");
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--jvm-options", "", "--", "--shards", "3"}))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("the bench's --shards");
@@ -102,7 +103,7 @@ class BenchOptionsTest {
                         .operatorNice())
                 .isEqualTo(10);
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--jvm-options", "", "--operator-nice", "-5"}))
-                .hasMessage("--operator-nice must be from 0 to 19, got -5");
+                .hasMessage("invalid value '-5' for --operator-nice: must be at least 0, got -5");
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--jvm-options", "", "--operator-nice", "20"}))
                 .hasMessageContaining("--operator-nice");
     }
@@ -116,7 +117,7 @@ class BenchOptionsTest {
                 .isEqualTo(100);
         assertThatThrownBy(
                         () -> BenchOptions.parse(new String[] {"--jvm-options", "", "--apiserver-watch-buffer", "10"}))
-                .hasMessage("--apiserver-watch-buffer must be from 11 to 1000, got 10");
+                .hasMessage("invalid value '10' for --apiserver-watch-buffer: must be 0 or from 11 to 1000, got 10");
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {
                     "--jvm-options", "", "--apiserver-watch-buffer", "100", "--kubeconfig", "kubeconfig"
                 }))

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Run;
+import io.kyma.operator.manager.config.ClientSettings;
 import io.kyma.operator.manager.limits.ClientRateLimiter;
 import io.kyma.operator.manager.limits.FairTokenQueue;
 import io.kyma.operator.manager.limits.RetryAfter;
@@ -28,8 +29,8 @@ public final class KubernetesClients {
     private KubernetesClients() {}
 
     /** Where the API server is: {@code --kubeconfig}, else fabric8's defaults ($KUBECONFIG, ~/.kube/config, in-cluster). */
-    public static Config clientConfig(ManagerConfig config) {
-        return config.kubeconfig().map(KubernetesClients::fromFile).orElseGet(() -> Config.autoConfigure(null));
+    public static Config clientConfig(ClientSettings settings) {
+        return settings.kubeconfig().map(KubernetesClients::fromFile).orElseGet(() -> Config.autoConfigure(null));
     }
 
     /**
@@ -37,19 +38,21 @@ public final class KubernetesClients {
      * retries wait as long as the API server's Retry-After asks.
      */
     public static KubernetesClient create(
-            Config clientConfig, ManagerConfig config, OperatorMetrics metrics, List<Interceptor> extraInterceptors) {
+            Config clientConfig,
+            ClientSettings settings,
+            OperatorMetrics metrics,
+            List<Interceptor> extraInterceptors) {
         return new KubernetesClientBuilder()
                 .withConfig(clientConfig)
                 .withKubernetesSerialization(
                         new OnePassSerialization(List.of(Kyma.class, HelmComponent.class, Run.class)))
                 .withHttpClientFactory(new JdkHttpClientFactory())
                 .withHttpClientBuilderConsumer(builder -> {
-                    if (config.k8sClientQps() > 0) {
+                    if (settings.qps() > 0) {
                         builder.addOrReplaceInterceptor(
                                 ClientRateLimiter.NAME,
                                 new ClientRateLimiter(
-                                        new FairTokenQueue(
-                                                config.k8sClientQps(), config.k8sClientBurst(), Clock.systemUTC()),
+                                        new FairTokenQueue(settings.qps(), settings.burst(), Clock.systemUTC()),
                                         Clock.systemUTC(),
                                         metrics.restRateLimiterDuration()::record));
                     }

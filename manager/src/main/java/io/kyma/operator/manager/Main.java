@@ -8,6 +8,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.fabric8.kubernetes.client.Config;
+import io.kyma.operator.flags.FlagException;
+import io.kyma.operator.flags.HelpRequested;
+import io.kyma.operator.manager.config.ManagerConfig;
 import io.kyma.operator.run.RemoteJobClient;
 
 import ch.qos.logback.classic.Level;
@@ -35,10 +38,10 @@ public final class Main {
         ManagerConfig config;
         try {
             config = ManagerConfig.parse(args, System.getenv());
-        } catch (ManagerConfig.HelpRequested help) {
+        } catch (HelpRequested help) {
             System.out.print(ManagerConfig.usage());
             return;
-        } catch (ConfigException e) {
+        } catch (FlagException e) {
             System.err.println("kyma-operator: " + e.getMessage());
             System.exit(2);
             return;
@@ -49,7 +52,7 @@ public final class Main {
         Clock clock = Clock.systemUTC();
         Config clientConfig;
         try {
-            clientConfig = KubernetesClients.clientConfig(config);
+            clientConfig = KubernetesClients.clientConfig(config.client());
         } catch (RuntimeException e) {
             System.err.println("kyma-operator: " + e.getMessage()
                     + (e.getCause() == null ? "" : ": " + e.getCause().getMessage()));

@@ -16,6 +16,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
 import io.kyma.operator.common.DaemonThreads;
+import io.kyma.operator.manager.config.EndpointSettings;
 
 /** The HTTP endpoints of the manager: {@code /metrics} on one address, {@code /healthz} and {@code /readyz} on another. */
 public final class ManagerEndpoints implements AutoCloseable {
@@ -23,15 +24,15 @@ public final class ManagerEndpoints implements AutoCloseable {
     private Optional<InetSocketAddress> metricsAddress = Optional.empty();
     private Optional<InetSocketAddress> probesAddress = Optional.empty();
 
-    public ManagerEndpoints(ManagerConfig config, Supplier<String> scrape, BooleanSupplier ready) {
-        config.metricsBindAddress().ifPresent(address -> {
+    public ManagerEndpoints(EndpointSettings settings, Supplier<String> scrape, BooleanSupplier ready) {
+        settings.metrics().ifPresent(address -> {
             HttpServer server = listen(address, "--metrics-bind-address");
             server.createContext(
                     "/metrics",
                     exchange -> respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", scrape.get()));
             metricsAddress = Optional.of(server.getAddress());
         });
-        config.healthProbeBindAddress().ifPresent(address -> {
+        settings.healthProbes().ifPresent(address -> {
             HttpServer server = listen(address, "--health-probe-bind-address");
             server.createContext("/healthz", exchange -> respond(exchange, 200, "text/plain", "ok"));
             server.createContext("/readyz", exchange -> {
@@ -55,7 +56,7 @@ public final class ManagerEndpoints implements AutoCloseable {
         servers.forEach(s -> s.stop(0));
     }
 
-    private HttpServer listen(ManagerConfig.BindAddress address, String flag) {
+    private HttpServer listen(EndpointSettings.BindAddress address, String flag) {
         try {
             HttpServer server = HttpServer.create(new InetSocketAddress(address.host(), address.port()), 16);
             server.setExecutor(Executors.newFixedThreadPool(2, DaemonThreads.named("http" + flag.replace("--", "-"))));

@@ -19,13 +19,16 @@ import io.kyma.operator.helmcomponent.HelmComponentForm;
 import io.kyma.operator.helmcomponent.HelmComponentReconciler;
 import io.kyma.operator.kyma.KymaForm;
 import io.kyma.operator.kyma.KymaReconciler;
+import io.kyma.operator.manager.config.JobServiceSettings;
+import io.kyma.operator.manager.config.KymaSettings;
+import io.kyma.operator.manager.config.ManagerConfig;
+import io.kyma.operator.manager.config.RetrySettings;
 import io.kyma.operator.manager.metrics.KymaProgress;
 import io.kyma.operator.manager.metrics.StoreTally;
 import io.kyma.operator.run.JobCalls;
 import io.kyma.operator.run.RemoteJobClient;
 import io.kyma.operator.run.RunForm;
 import io.kyma.operator.run.RunReconciler;
-import io.kyma.operator.run.RunSettings;
 import io.kyma.operator.run.RunStatuses;
 import io.kyma.operator.run.ServerAddresses;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -39,29 +42,26 @@ public final class StandardControllers {
     private StandardControllers() {}
 
     public static List<ControllerSpec<?>> of(ManagerConfig config, Clock clock, Config clientConfig) {
-        SharedStore<HelmComponent> components = new SharedStore<>(
-                Kyma.class.getSimpleName(), LeanCache.store(new HelmComponentForm()), config.temporaryCacheMax());
-        HelmComponentReconciler helmComponents = new HelmComponentReconciler(clock, config.transitionUnit());
-        KymaReconciler kymas =
-                new KymaReconciler(clock, config.kymaStatusInterval(), components, config.effectiveAdmissionBacklog());
-        JobCalls calls = jobCalls(config, clock);
+        KymaSettings kyma = config.kyma();
+        JobServiceSettings settings = config.jobs();
+        int cacheMax = config.reconcile().temporaryCacheMax();
+        SharedStore<HelmComponent> components =
+                new SharedStore<>(Kyma.class.getSimpleName(), LeanCache.store(new HelmComponentForm()), cacheMax);
+        HelmComponentReconciler helmComponents = new HelmComponentReconciler(clock, kyma.transitionUnit());
+        KymaReconciler kymas = new KymaReconciler(
+                clock,
+                kyma.statusInterval(),
+                components,
+                kyma.effectiveAdmissionBacklog(config.reconcile().maxConcurrentReconciles()));
+        JobCalls calls = jobCalls(settings, config.retry(), clock);
         // a look-up thread per call in flight: no call's name waits behind another tenant's
         RemoteJobClient jobs = new RemoteJobClient(
-                config.remoteConnectTimeout(),
-                config.remoteRequestTimeout(),
-                config.remoteResponseLimit(),
-                serverAddresses(config, clientConfig),
+                settings.connectTimeout(),
+                settings.requestTimeout(),
+                settings.responseLimit(),
+                serverAddresses(settings, clientConfig),
                 calls.maxInFlight());
-        RunReconciler runs = new RunReconciler(
-                clock,
-                new RunSettings(
-                        config.remoteServerUrl(),
-                        config.runPollInterval(),
-                        config.runCleanupTimeout(),
-                        config.remoteServerAllow(),
-                        config.runStatusInterval()),
-                jobs,
-                calls);
+        RunReconciler runs = new RunReconciler(clock, settings.runSettings(), jobs, calls);
         return List.of(
                 new ControllerSpec<>(
                         helmComponents,
@@ -72,14 +72,14 @@ public final class StandardControllers {
                         () -> {}),
                 new ControllerSpec<>(
                         kymas,
-                        new SharedStore<>(null, LeanCache.store(new KymaForm()), config.temporaryCacheMax()),
+                        new SharedStore<>(null, LeanCache.store(new KymaForm()), cacheMax),
                         kymas,
                         registered -> wire(kymas, registered),
                         Optional.of(Kyma::new),
                         () -> {}),
                 new ControllerSpec<>(
                         runs,
-                        new SharedStore<>(null, LeanCache.store(new RunForm()), config.temporaryCacheMax()),
+                        new SharedStore<>(null, LeanCache.store(new RunForm()), cacheMax),
                         runs,
                         registered -> wire(runs, registered),
                         Optional.of(Run::new),
@@ -152,24 +152,24 @@ public final class StandardControllers {
      * The Run controller's calls to job services: at most {@code --remote-max-in-flight} at once, and fewer when that
      * many answers would not fit the answer budget, an eighth of the heap.
      */
-    static JobCalls jobCalls(ManagerConfig config, Clock clock) {
-        int inFlight = JobCalls.inFlightFor(answerBudget(), config.remoteResponseLimit(), config.remoteMaxInFlight());
+    static JobCalls jobCalls(JobServiceSettings settings, RetrySettings retry, Clock clock) {
+        int inFlight = JobCalls.inFlightFor(answerBudget(), settings.responseLimit(), settings.maxInFlight());
         LoggerFactory.getLogger(StandardControllers.class)
                 .info(
                         "Job service calls: at most {} in flight ({} asked; answer budget {} KiB, answers up to {}"
                                 + " KiB), {} per server",
                         inFlight,
-                        config.remoteMaxInFlight(),
+                        settings.maxInFlight(),
                         answerBudget() >> 10,
-                        config.remoteResponseLimit() >> 10,
-                        config.remoteMaxInFlightPerServer());
+                        settings.responseLimit() >> 10,
+                        settings.maxInFlightPerServer());
         return new JobCalls(
                 inFlight,
-                config.remoteMaxInFlightPerServer(),
+                settings.maxInFlightPerServer(),
                 answerBudget(),
-                JobCalls.perCall(config.remoteResponseLimit()),
-                config.failureBaseDelay(),
-                config.failureMaxDelay(),
+                JobCalls.perCall(settings.responseLimit()),
+                retry.baseDelay(),
+                retry.maxDelay(),
                 clock,
                 JobCalls.timerThread());
     }
@@ -178,11 +178,11 @@ public final class StandardControllers {
      * Where Runs' calls may connect: not to this process's addresses nor the API server's (nor loopback, link-local
      * and the like), unless --remote-server-allow lists them.
      */
-    static ServerAddresses serverAddresses(ManagerConfig config, Config clientConfig) {
+    static ServerAddresses serverAddresses(JobServiceSettings settings, Config clientConfig) {
         String apiServer = URI.create(clientConfig.getMasterUrl()).getHost();
         return new ServerAddresses(
-                config.remoteServerAllow(),
-                config.remoteServerUrl(),
+                settings.serverAllow(),
+                settings.defaultServer(),
                 ServerAddresses.ownAddresses(apiServer == null ? List.of() : List.of(apiServer)));
     }
 

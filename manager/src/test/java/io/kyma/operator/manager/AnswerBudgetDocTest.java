@@ -11,6 +11,7 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
+import io.kyma.operator.manager.config.ManagerConfig;
 import io.kyma.operator.run.JobCalls;
 import io.kyma.operator.testing.Crds;
 
@@ -27,11 +28,16 @@ class AnswerBudgetDocTest {
         assertThat(limit.find()).as("the memory limit").isTrue();
         long heap = Long.parseLong(limit.group(1)) * (1 << 20) * Long.parseLong(percent.group(1)) / 100;
         ManagerConfig defaults = ManagerConfig.parse(new String[0], Map.of());
-        int inFlight = JobCalls.inFlightFor(heap / 8, defaults.remoteResponseLimit(), defaults.remoteMaxInFlight());
+        int inFlight = JobCalls.inFlightFor(
+                heap / 8, defaults.jobs().responseLimit(), defaults.jobs().maxInFlight());
         String docs = Files.readString(root.resolve("docs/reliability.md")).replaceAll("\\s+", " ");
         assertThat(docs)
                 .contains(String.format(
                         "about %d MiB, %.1f MiB, which %d calls of %d KiB fill, so %d are in" + " flight at most",
-                        heap >> 20, heap / 8.0 / (1 << 20), inFlight, defaults.remoteResponseLimit() >> 10, inFlight));
+                        heap >> 20,
+                        heap / 8.0 / (1 << 20),
+                        inFlight,
+                        defaults.jobs().responseLimit() >> 10,
+                        inFlight));
     }
 }

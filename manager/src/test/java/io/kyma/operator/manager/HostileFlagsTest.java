@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -17,10 +16,14 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import io.kyma.operator.flags.Flag;
+import io.kyma.operator.flags.FlagException;
+import io.kyma.operator.manager.config.ManagerConfig;
 import io.kyma.operator.testing.Crds;
+import io.kyma.operator.testing.DocRegion;
 
 /**
- * Whatever value any flag is given, parsing either succeeds or fails with a {@link ConfigException} that names the
+ * Whatever value any flag is given, parsing either succeeds or fails with a {@link FlagException} that names the
  * flag: never another exception, which would end the process with a stack trace and exit code 1.
  */
 class HostileFlagsTest {
@@ -55,17 +58,17 @@ class HostileFlagsTest {
             "99999999999Gi");
 
     static Stream<Arguments> everyFlagWithEveryHostileValue() {
-        return Stream.of(ManagerConfig.Flag.values())
+        return ManagerConfig.FLAGS.all().stream()
                 .flatMap(flag -> HOSTILE.stream().map(value -> Arguments.of(flag, value)));
     }
 
     @ParameterizedTest(name = "{0} = {1}")
     @MethodSource("everyFlagWithEveryHostileValue")
-    void parsesOrNamesTheFlag(ManagerConfig.Flag flag, String value) {
+    void parsesOrNamesTheFlag(Flag<?> flag, String value) {
         assertThatCode(() -> {
                     try {
                         ManagerConfig.parse(new String[] {flag.flagName() + "=" + value}, Map.of());
-                    } catch (ConfigException e) {
+                    } catch (FlagException e) {
                         assertThat(e.getMessage()).contains(flag.flagName());
                     }
                 })
@@ -75,29 +78,30 @@ class HostileFlagsTest {
     @Test
     void theNewFlagsHaveTheirDefaultsAndLimits() {
         ManagerConfig config = ManagerConfig.parse(new String[0], Map.of());
-        assertThat(config.remoteResponseLimit()).isEqualTo(256L << 10);
-        assertThat(config.remoteMaxInFlight()).isEqualTo(32);
-        assertThat(config.remoteMaxInFlightPerServer()).isEqualTo(4);
-        assertThat(config.runStatusInterval()).hasSeconds(5);
-        assertThat(config.remoteServerAllow().allowsAll()).isTrue();
+        assertThat(config.jobs().responseLimit()).isEqualTo(256L << 10);
+        assertThat(config.jobs().maxInFlight()).isEqualTo(32);
+        assertThat(config.jobs().maxInFlightPerServer()).isEqualTo(4);
+        assertThat(config.jobs().statusInterval()).hasSeconds(5);
+        assertThat(config.jobs().serverAllow().allowsAll()).isTrue();
         assertThat(ManagerConfig.parse(new String[] {"--remote-response-limit=512Ki"}, Map.of())
-                        .remoteResponseLimit())
+                        .jobs()
+                        .responseLimit())
                 .isEqualTo(512L << 10);
         assertThat(ManagerConfig.parse(new String[] {"--remote-server-allow=*.jobs.example,10.0.0.0/8"}, Map.of())
-                        .remoteServerAllow()
+                        .jobs()
+                        .serverAllow()
                         .allowsAll())
                 .isFalse();
     }
 
     @Test
-    void theConfigurationPageListsEveryFlagWithItsVariableAndDefault() throws IOException {
-        String readme = Files.readString(Crds.repositoryRoot().resolve("docs/configuration.md"));
-        for (ManagerConfig.Flag flag : ManagerConfig.Flag.values()) {
-            String defaultCell = flag.defaultValue.isEmpty() ? "(empty)" : "`" + flag.defaultValue + "`";
-            assertThat(readme)
-                    .as(flag.flagName())
-                    .contains("| `" + flag.flagName() + "` | `" + flag.envName() + "` | " + defaultCell + " |");
-        }
+    void theConfigurationPageHoldsTheTableGeneratedFromTheFlags() throws IOException {
+        DocRegion.check(
+                Crds.repositoryRoot().resolve("docs/configuration.md"),
+                "<!-- table: generated from the flags of ManagerConfig -->\n",
+                "<!-- end of table -->\n",
+                ManagerConfig.FLAGS.markdownTable(),
+                "flags.write");
     }
 
     @ParameterizedTest

@@ -28,6 +28,7 @@ import io.fabric8.kubernetes.client.http.Interceptor;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.common.GoDuration;
+import io.kyma.operator.manager.config.ManagerConfig;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 import io.kyma.operator.testing.Namespaces;

@@ -30,6 +30,7 @@ import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.kyma.operator.manager.ScriptedReconciler.Action;
+import io.kyma.operator.manager.config.ManagerConfig;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 import io.kyma.operator.testing.Namespaces;
@@ -210,7 +211,7 @@ class LimiterIT {
             }
         };
         try (KubernetesClient client = KubernetesClients.create(
-                EmbeddedControlPlane.get().config(), config, new OperatorMetrics(), List.of(order))) {
+                EmbeddedControlPlane.get().config(), config.client(), new OperatorMetrics(), List.of(order))) {
             // 32 writers of one namespace keep about 32 requests waiting for 10 tokens a second: first come first
             // served, another namespace's write would leave after all of them; in a line of its own, after one.
             ExecutorService writers = Executors.newFixedThreadPool(32);
@@ -308,7 +309,7 @@ class LimiterIT {
                 new String[] {"--k8s-client-qps", Integer.toString(qps), "--k8s-client-burst", Integer.toString(burst)},
                 Map.of());
         try (KubernetesClient client = KubernetesClients.create(
-                EmbeddedControlPlane.get().config(), config, new OperatorMetrics(), List.of())) {
+                EmbeddedControlPlane.get().config(), config.client(), new OperatorMetrics(), List.of())) {
             ExecutorService writers = Executors.newFixedThreadPool(16);
             long started = System.nanoTime();
             for (int i = 0; i < 300; i++) {

@@ -4,34 +4,42 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import io.kyma.operator.flags.Flag;
+import io.kyma.operator.flags.FlagException;
+import io.kyma.operator.flags.HelpRequested;
+import io.kyma.operator.manager.config.EndpointSettings;
+import io.kyma.operator.manager.config.ManagerConfig;
+
 class ManagerConfigTest {
     @Test
     void defaultsApplyWithoutFlagsOrEnvironment() {
         ManagerConfig config = ManagerConfig.parse(new String[0], Map.of());
-        assertThat(config.kubeconfig()).isEmpty();
-        assertThat(config.namespace()).isEmpty();
-        assertThat(config.transitionUnit()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(config.kymaStatusInterval()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(config.maxConcurrentReconciles()).isEqualTo(50);
+        assertThat(config.client().kubeconfig()).isEmpty();
+        assertThat(config.reconcile().namespace()).isEmpty();
+        assertThat(config.kyma().transitionUnit()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(config.kyma().statusInterval()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(config.reconcile().maxConcurrentReconciles()).isEqualTo(50);
         assertThat(config.logLevel()).isEqualTo("info");
-        assertThat(config.failureBaseDelay()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(config.failureMaxDelay()).isEqualTo(Duration.ofSeconds(1000));
-        assertThat(config.rateLimiterFrequency()).isEqualTo(30.0);
-        assertThat(config.rateLimiterBurst()).isEqualTo(200);
-        assertThat(config.maxReconcileRate()).isZero();
-        assertThat(config.k8sClientQps()).isEqualTo(150.0);
-        assertThat(config.k8sClientBurst()).isEqualTo(150);
-        assertThat(config.syncPeriod()).isEqualTo(Duration.ofHours(10));
-        assertThat(config.reconcileTimeout()).isEqualTo(Duration.ofMinutes(1));
-        assertThat(config.metricsBindAddress()).contains(new ManagerConfig.BindAddress("0.0.0.0", 8080));
-        assertThat(config.healthProbeBindAddress()).contains(new ManagerConfig.BindAddress("0.0.0.0", 8081));
+        assertThat(config.retry().baseDelay()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(config.retry().maxDelay()).isEqualTo(Duration.ofSeconds(1000));
+        assertThat(config.retry().frequency()).isEqualTo(30.0);
+        assertThat(config.retry().burst()).isEqualTo(200);
+        assertThat(config.reconcile().maxReconcileRate()).isZero();
+        assertThat(config.client().qps()).isEqualTo(150.0);
+        assertThat(config.client().burst()).isEqualTo(150);
+        assertThat(config.reconcile().syncPeriod()).isEqualTo(Duration.ofHours(10));
+        assertThat(config.reconcile().reconcileTimeout()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(config.endpoints().metrics()).contains(new EndpointSettings.BindAddress("0.0.0.0", 8080));
+        assertThat(config.endpoints().healthProbes()).contains(new EndpointSettings.BindAddress("0.0.0.0", 8081));
     }
 
     @Test
@@ -41,9 +49,9 @@ class ManagerConfigTest {
                     "--metrics-bind-address=0", "--health-probe-bind-address", "127.0.0.1:0", "--k8s-client-qps=-1"
                 },
                 Map.of());
-        assertThat(config.metricsBindAddress()).isEmpty();
-        assertThat(config.healthProbeBindAddress()).contains(new ManagerConfig.BindAddress("127.0.0.1", 0));
-        assertThat(config.k8sClientQps()).isNegative();
+        assertThat(config.endpoints().metrics()).isEmpty();
+        assertThat(config.endpoints().healthProbes()).contains(new EndpointSettings.BindAddress("127.0.0.1", 0));
+        assertThat(config.client().qps()).isNegative();
     }
 
     @Test
@@ -57,10 +65,10 @@ class ManagerConfigTest {
                         "/tmp/kc",
                         "KYMA_OPERATOR_LOG_LEVEL",
                         "DEBUG"));
-        assertThat(config.transitionUnit()).isEqualTo(Duration.ofMillis(50));
-        assertThat(config.namespace()).isEqualTo(Optional.of("pb"));
-        assertThat(config.maxConcurrentReconciles()).isEqualTo(100);
-        assertThat(config.kubeconfig()).contains("/tmp/kc");
+        assertThat(config.kyma().transitionUnit()).isEqualTo(Duration.ofMillis(50));
+        assertThat(config.reconcile().namespace()).isEqualTo(Optional.of("pb"));
+        assertThat(config.reconcile().maxConcurrentReconciles()).isEqualTo(100);
+        assertThat(config.client().kubeconfig()).contains("/tmp/kc");
         assertThat(config.logLevel()).isEqualTo("debug");
     }
 
@@ -69,17 +77,17 @@ class ManagerConfigTest {
             delimiter = '|',
             value = {
                 "--transition-unit=5x|--transition-unit",
-                "--transition-unit=0s|--transition-unit must be greater than 0",
+                "--transition-unit=0s|for --transition-unit: must be greater than 0",
                 "--kyma-status-interval=-1s|--kyma-status-interval",
-                "--max-concurrent-reconciles=0|--max-concurrent-reconciles must be at least 1",
+                "--max-concurrent-reconciles=0|for --max-concurrent-reconciles: must be at least 1",
                 "--max-concurrent-reconciles=many|--max-concurrent-reconciles: not a number",
-                "--log-level=loud|--log-level must be one of",
+                "--log-level=loud|for --log-level: must be one of",
                 "--no-such-flag=1|unknown flag --no-such-flag",
                 "--namespace|--namespace needs a value",
                 "stray|unexpected argument 'stray'",
-                "--failure-base-delay=0s|--failure-base-delay must be greater than 0",
-                "--rate-limiter-frequency=0|--rate-limiter-frequency must be greater than 0",
-                "--rate-limiter-burst=0|--rate-limiter-burst must be at least 1",
+                "--failure-base-delay=0s|for --failure-base-delay: must be greater than 0",
+                "--rate-limiter-frequency=0|for --rate-limiter-frequency: must be greater than 0",
+                "--rate-limiter-burst=0|for --rate-limiter-burst: must be at least 1",
                 "--k8s-client-qps=fast|--k8s-client-qps: not a number",
                 "--sync-period=1d|--sync-period",
                 "--reconcile-timeout=never|--reconcile-timeout",
@@ -89,29 +97,29 @@ class ManagerConfigTest {
                 "--failure-max-delay=500ms|--failure-max-delay must not be shorter than --failure-base-delay",
                 "--namespace=Team_A|--namespace: 'Team_A' is not a namespace name",
                 "--remote-response-limit=1Ki|--remote-response-limit: must be from 64Ki",
-                "--shards=0|--shards must be at least 1",
+                "--shards=0|for --shards: must be at least 1",
                 "--shard-id=3|--shard-id must be below --shards (1), got 3",
                 "--shard-id=kyma-operator|--shard-id: 'kyma-operator' is neither a number from 0 nor a pod name ending in -N",
                 "--shard-id=-1|--shard-id: '-1' is neither a number from 0 nor a pod name ending in -N",
-                "--shards=65|--shards must be at most 64, got 65",
+                "--shards=65|for --shards: must be at most 64, got 65",
                 "--remote-server-allow=jobs_example|--remote-server-allow: 'jobs_example' is not a host name",
                 "--sync-period=9999999999h|--sync-period: '9999999999h' is longer than the longest duration",
-                "--run-poll-interval=0s|--run-poll-interval must be greater than 0",
+                "--run-poll-interval=0s|for --run-poll-interval: must be greater than 0",
                 "--run-cleanup-timeout=forever|--run-cleanup-timeout",
-                "--leader-elect=maybe|--leader-elect must be true or false",
+                "--leader-elect=maybe|for --leader-elect: must be true or false",
                 "--leader-election-id=Kyma_Lease|--leader-election-id",
                 "--leader-election-lease-duration=10s|--leader-election-lease-duration must be longer than --leader-election-renew-deadline, got 10s and 10s",
                 "--leader-election-retry-period=9s|--leader-election-renew-deadline must be longer than 1.2 times --leader-election-retry-period, got 10s and 9s",
                 "--leader-election-lease-duration=10500ms|--leader-election-lease-duration must be whole seconds (the Lease stores seconds), got 10500ms",
-                "--leader-election-renew-deadline=0s|--leader-election-renew-deadline must be greater than 0",
-                "--max-concurrent-reconciles=100000|--max-concurrent-reconciles must be at most 1024",
-                "--k8s-client-burst=2000000|--k8s-client-burst must be at most 1000000",
-                "--max-reconcile-rate=-1|--max-reconcile-rate must be 0 or more",
-                "--informer-list-limit=1000000|--informer-list-limit must be at most 100000"
+                "--leader-election-renew-deadline=0s|for --leader-election-renew-deadline: must be greater than 0",
+                "--max-concurrent-reconciles=100000|for --max-concurrent-reconciles: must be at most 1024",
+                "--k8s-client-burst=2000000|for --k8s-client-burst: must be at most 1000000",
+                "--max-reconcile-rate=-1|for --max-reconcile-rate: must be at least 0",
+                "--informer-list-limit=1000000|for --informer-list-limit: must be at most 100000"
             })
     void badValuesAreRejectedNamingTheFlag(String arg, String message) {
         assertThatThrownBy(() -> ManagerConfig.parse(new String[] {arg}, Map.of()))
-                .isInstanceOf(ConfigException.class)
+                .isInstanceOf(FlagException.class)
                 .hasMessageContaining(message);
     }
 
@@ -160,23 +168,27 @@ class ManagerConfigTest {
                         .leaseName())
                 .hasSize(244);
         assertThatThrownBy(() -> ManagerConfig.parse(new String[] {"--leader-election-id", "a".repeat(245)}, Map.of()))
-                .isInstanceOf(ConfigException.class)
+                .isInstanceOf(FlagException.class)
                 .hasMessageContaining("--leader-election-id may have at most 244 characters");
     }
 
     @Test
     void leaderElectIsASwitch() {
         assertThat(ManagerConfig.parse(new String[] {"--leader-elect"}, Map.of())
-                        .leaderElect())
+                        .leader()
+                        .elect())
                 .isTrue();
         assertThat(ManagerConfig.parse(new String[] {"--leader-elect", "--namespace", "x"}, Map.of())
-                        .leaderElect())
+                        .leader()
+                        .elect())
                 .isTrue();
         assertThat(ManagerConfig.parse(new String[] {"--leader-elect=false"}, Map.of())
-                        .leaderElect())
+                        .leader()
+                        .elect())
                 .isFalse();
         assertThat(ManagerConfig.parse(new String[0], Map.of("KYMA_OPERATOR_LEADER_ELECT", "true"))
-                        .leaderElect())
+                        .leader()
+                        .elect())
                 .isTrue();
     }
 
@@ -184,49 +196,55 @@ class ManagerConfigTest {
     void badEnvironmentValuesNameTheFlagToo() {
         assertThatThrownBy(
                         () -> ManagerConfig.parse(new String[0], Map.of("KYMA_OPERATOR_KYMA_STATUS_INTERVAL", "soon")))
-                .isInstanceOf(ConfigException.class)
+                .isInstanceOf(FlagException.class)
                 .hasMessageContaining("--kyma-status-interval");
     }
 
     @Test
     void helpListsEveryFlagWithItsVariableAndDefault() {
         assertThatThrownBy(() -> ManagerConfig.parse(new String[] {"--namespace", "x", "--help"}, Map.of()))
-                .isInstanceOf(ManagerConfig.HelpRequested.class);
+                .isInstanceOf(HelpRequested.class);
         String usage = ManagerConfig.usage();
-        for (ManagerConfig.Flag flag : ManagerConfig.Flag.values()) {
-            assertThat(usage).contains(flag.flagName(), flag.envName(), "default \"" + flag.defaultValue + "\"");
+        for (Flag<?> flag : ManagerConfig.FLAGS.all()) {
+            assertThat(usage)
+                    .contains(
+                            flag.flagName(),
+                            flag.envName(ManagerConfig.ENV_PREFIX),
+                            "default \"" + flag.defaultText() + "\"");
         }
     }
 
     @Test
-    void theEffectiveConfigurationNamesEveryValue() {
-        assertThat(ManagerConfig.parse(new String[] {"--transition-unit", "10ms"}, Map.of())
-                        .describe())
-                .isEqualTo("kubeconfig=<default> namespace=<all> transition-unit=10ms kyma-status-interval=5s "
-                        + "max-concurrent-reconciles=50 admission-backlog=0 low-priority-max-wait=30s log-level=info failure-base-delay=1s failure-max-delay=16m40s "
-                        + "rate-limiter-frequency=30 rate-limiter-burst=200 max-reconcile-rate=0 k8s-client-qps=150 "
-                        + "k8s-client-burst=150 sync-period=10h informer-list-limit=500 temporary-cache-max=5000 reconcile-timeout=1m metrics-bind-address=:8080 "
-                        + "health-probe-bind-address=:8081 remote-server-url=<none> run-poll-interval=5s "
-                        + "run-cleanup-timeout=5m remote-connect-timeout=2s remote-request-timeout=10s "
-                        + "remote-response-limit=262144 remote-max-in-flight=32 remote-max-in-flight-per-server=4 "
-                        + "run-status-interval=5s remote-server-allow=<all> leader-elect=false "
-                        + "leader-election-namespace=<own> leader-election-lease-duration=15s "
-                        + "leader-election-renew-deadline=10s leader-election-retry-period=2s "
-                        + "leader-election-id=kyma-operator-leader shards=1 shard-id=0");
+    void theEffectiveConfigurationNamesEveryFlagOnceInOrder() {
+        String described = ManagerConfig.parse(
+                        new String[] {"--transition-unit", "10ms", "--namespace", "team-a"}, Map.of())
+                .describe();
+        assertThat(described)
+                .contains("transition-unit=10ms", "kubeconfig=(empty)", "failure-max-delay=1000s")
+                .as("the Lease's name in effect, not the default's")
+                .contains("leader-election-id=kyma-operator-leader-team-a");
+        List<String> names = Stream.of(described.split(" "))
+                .map(pair -> pair.substring(0, pair.indexOf('=')))
+                .toList();
+        assertThat(names)
+                .containsExactlyElementsOf(
+                        ManagerConfig.FLAGS.all().stream().map(Flag::name).toList());
     }
 
     @Test
     void theAdmissionBacklogFollowsTheWorkersUnlessSet() {
-        assertThat(ManagerConfig.parse(new String[0], Map.of()).effectiveAdmissionBacklog())
+        assertThat(ManagerConfig.parse(new String[0], Map.of()).kyma().effectiveAdmissionBacklog(50))
                 .isEqualTo(100);
-        assertThat(ManagerConfig.parse(new String[] {"--max-concurrent-reconciles", "8"}, Map.of())
-                        .effectiveAdmissionBacklog())
+        ManagerConfig eight = ManagerConfig.parse(new String[] {"--max-concurrent-reconciles", "8"}, Map.of());
+        assertThat(eight.kyma().effectiveAdmissionBacklog(eight.reconcile().maxConcurrentReconciles()))
                 .isEqualTo(16);
         assertThat(ManagerConfig.parse(new String[] {"--admission-backlog", "30"}, Map.of())
-                        .effectiveAdmissionBacklog())
+                        .kyma()
+                        .effectiveAdmissionBacklog(50))
                 .isEqualTo(30);
         assertThat(ManagerConfig.parse(new String[] {"--admission-backlog", "-1"}, Map.of())
-                        .effectiveAdmissionBacklog())
+                        .kyma()
+                        .effectiveAdmissionBacklog(50))
                 .isEqualTo(-1);
         assertThatThrownBy(() -> ManagerConfig.parse(new String[] {"--admission-backlog", "-2"}, Map.of()))
                 .hasMessageContaining("--admission-backlog");

@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
@@ -15,12 +17,16 @@ import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
+import io.javaoperatorsdk.operator.api.monitoring.AggregatedMetrics;
+import io.javaoperatorsdk.operator.api.monitoring.Metrics;
+import io.javaoperatorsdk.operator.api.reconciler.RetryInfo;
 import io.javaoperatorsdk.operator.processing.Controller;
 import io.kyma.operator.manager.ScriptedReconciler.Action;
 import io.kyma.operator.manager.guard.MissedExecutions;
@@ -55,8 +61,13 @@ class MissedExecutionIT {
         OperatorMetrics metrics = new OperatorMetrics();
         MissingOnce store = new MissingOnce();
         // the store misses each resource's first look by a worker: armed when its first reconcile is submitted
-        QueueMetrics queueMetrics = new QueueMetrics(
-                metrics, Clock.systemUTC(), (controller, resource) -> store.arm(Cache.metaNamespaceKeyFunc(resource)));
+        QueueMetrics queueMetrics = new QueueMetrics(metrics, Clock.systemUTC());
+        Metrics arming = new Metrics() {
+            @Override
+            public void reconcileCustomResource(HasMetadata resource, RetryInfo retry, Map<String, Object> metadata) {
+                store.arm(Cache.metaNamespaceKeyFunc(resource));
+            }
+        };
         MissedExecutions missed = new MissedExecutions(metrics::missedExecutions);
         // "wedged" is left as JOSDK 5.2.3 leaves it; "released" gets the guard
         queueMetrics.onMissedExecution((controller, resource) -> {
@@ -66,7 +77,7 @@ class MissedExecutionIT {
         });
         var reconciler = new ScriptedReconciler.A((name, attempt) -> Action.SUCCEED, Duration.ZERO);
         Operator operator = new Operator(o -> o.withKubernetesClient(admin)
-                .withMetrics(queueMetrics)
+                .withMetrics(new AggregatedMetrics(List.of(queueMetrics, arming)))
                 .withConcurrentReconciliationThreads(1)
                 .withCloseClientOnStop(false));
         try {

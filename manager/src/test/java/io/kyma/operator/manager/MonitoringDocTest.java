@@ -11,6 +11,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 import io.kyma.operator.testing.Crds;
+import io.kyma.operator.testing.DocRegion;
 
 /**
  * docs/monitoring.md shows every panel of the dashboard as drawn from a real Prometheus run (make monitoring-docs
@@ -23,7 +24,7 @@ class MonitoringDocTest {
 
     @Test
     void everyPanelIsDrawnFromCommittedDataAndShown() throws IOException {
-        StringBuilder panels = new StringBuilder(BEGIN);
+        StringBuilder panels = new StringBuilder();
         for (DashboardPanels.Panel panel : DashboardPanels.load().panels()) {
             Path png = DOCS.resolve("monitoring").resolve(panel.slug() + ".png");
             Path csv = DOCS.resolve("monitoring").resolve(panel.slug() + ".csv");
@@ -46,17 +47,8 @@ class MonitoringDocTest {
                     .append(panel.slug())
                     .append(".csv)\n");
         }
-        panels.append("\n").append(END);
-        Path doc = DOCS.resolve("monitoring.md");
-        String text = Files.readString(doc);
-        int begin = text.indexOf(BEGIN);
-        int end = text.indexOf(END);
-        assertThat(begin).as("docs/monitoring.md has the generated section").isGreaterThanOrEqualTo(0);
-        String updated = text.substring(0, begin) + panels + text.substring(end + END.length());
-        if (Boolean.getBoolean("monitoring.write")) {
-            Files.writeString(doc, updated);
-        }
-        assertThat(text).as("docs/monitoring.md lists the dashboard's panels").isEqualTo(updated);
+        panels.append("\n");
+        DocRegion.check(DOCS.resolve("monitoring.md"), BEGIN, END, panels.toString(), "monitoring.write");
     }
 
     @Test

@@ -27,6 +27,7 @@ import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.Module;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
+import io.kyma.operator.manager.config.ManagerConfig;
 import io.kyma.operator.remotejob.JobServer;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;

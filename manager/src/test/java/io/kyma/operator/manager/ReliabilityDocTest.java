@@ -2,13 +2,10 @@ package io.kyma.operator.manager;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-
 import org.junit.jupiter.api.Test;
 
 import io.kyma.operator.testing.Crds;
+import io.kyma.operator.testing.DocRegion;
 
 /**
  * docs/reliability.md's table is {@link ReliabilityCases}, row for row, so that the document says exactly what
@@ -19,23 +16,8 @@ class ReliabilityDocTest {
     private static final String END = "<!-- end of rows -->\n";
 
     @Test
-    void theDocumentsTableIsTheListOfCases() throws IOException {
-        Path doc = Crds.repositoryRoot().resolve("docs/reliability.md");
-        String text = Files.readString(doc);
-        int begin = text.indexOf(BEGIN);
-        int end = text.indexOf(END);
-        assertThat(begin)
-                .as("docs/reliability.md has the generated-rows markers")
-                .isGreaterThanOrEqualTo(0);
-        assertThat(end).isGreaterThan(begin);
-        String expected = table();
-        if (Boolean.getBoolean("reliability.write")) {
-            Files.writeString(doc, text.substring(0, begin + BEGIN.length()) + expected + text.substring(end));
-            return;
-        }
-        assertThat(text.substring(begin + BEGIN.length(), end))
-                .as("docs/reliability.md differs from ReliabilityCases; rerun with -Dreliability.write=true")
-                .isEqualTo(expected);
+    void theDocumentsTableIsTheListOfCases() {
+        DocRegion.check(Crds.repositoryRoot().resolve("docs/reliability.md"), BEGIN, END, table(), "reliability.write");
         assertThat(ReliabilityCases.ALL).hasSizeGreaterThanOrEqualTo(30);
     }
 

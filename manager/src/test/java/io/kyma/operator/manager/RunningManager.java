@@ -7,6 +7,7 @@ import java.util.Map;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
+import io.kyma.operator.manager.config.ManagerConfig;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 import io.kyma.operator.testing.RequestRecorder;
 

@@ -23,6 +23,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
+import io.kyma.operator.flags.FlagException;
+import io.kyma.operator.flags.HelpRequested;
+
 /**
  * The remote job service over HTTP: the job API of {@link JobApi}, fault injection, and an admin API
  * ({@code GET/POST /admin/faults}, {@code GET /admin/stats}, {@code POST /admin/refuse}).
@@ -362,14 +365,12 @@ public final class JobServer implements AutoCloseable {
         ServerOptions options;
         try {
             options = ServerOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("remote-job-server: " + e.getMessage());
-            System.err.print(ServerOptions.USAGE);
-            System.exit(2);
-            return;
-        }
-        if (options.help()) {
+        } catch (HelpRequested help) {
             System.out.print(ServerOptions.USAGE);
+            return;
+        } catch (FlagException e) {
+            System.err.println("remote-job-server: " + e.getMessage() + "; see --help");
+            System.exit(2);
             return;
         }
         JobServer server = options.refuseFor().isZero()

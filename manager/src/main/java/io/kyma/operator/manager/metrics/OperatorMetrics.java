@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToDoubleFunction;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
@@ -192,6 +193,14 @@ public final class OperatorMetrics {
     /** A gauge whose value is read at scrape time, for example the Kymas in one phase. */
     public <T> void gauge(String name, T source, ToDoubleFunction<T> value, String... tags) {
         Gauge.builder(name, source, value).tags(tags).register(registry);
+    }
+
+    /** A counter whose count {@code source} keeps, read at each scrape. */
+    public <T> void counter(String name, String description, T source, ToDoubleFunction<T> count, String... tags) {
+        FunctionCounter.builder(name, source, count)
+                .description(description)
+                .tags(tags)
+                .register(registry);
     }
 
     /**

@@ -10,7 +10,6 @@ import java.util.function.BiConsumer;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
 import io.javaoperatorsdk.operator.api.reconciler.Constants;
-import io.javaoperatorsdk.operator.api.reconciler.RetryInfo;
 import io.javaoperatorsdk.operator.processing.event.Event;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 
@@ -27,7 +26,6 @@ public final class QueueMetrics implements Metrics {
     /** How many resources of each namespace are queued, by controller. */
     private final Map<String, Map<String, Integer>> queuedIn = new ConcurrentHashMap<>();
 
-    private final BiConsumer<String, HasMetadata> beforeSubmit;
     private volatile BiConsumer<String, HasMetadata> missed = (controller, resource) -> {};
     /**
      * Whether the execution running on this worker started. JOSDK calls started and finished of one execution on its
@@ -36,19 +34,9 @@ public final class QueueMetrics implements Metrics {
      */
     private final ThreadLocal<Boolean> startedHere = new ThreadLocal<>();
 
-    /**
-     * @param beforeSubmit told the controller and the resource of each reconcile just before JOSDK hands it to the
-     *        executor, on the thread that hands it
-     */
-    public QueueMetrics(OperatorMetrics metrics, Clock clock, BiConsumer<String, HasMetadata> beforeSubmit) {
+    public QueueMetrics(OperatorMetrics metrics, Clock clock) {
         this.metrics = metrics;
         this.clock = clock;
-        this.beforeSubmit = beforeSubmit;
-    }
-
-    @Override
-    public void reconcileCustomResource(HasMetadata resource, RetryInfo retry, Map<String, Object> metadata) {
-        beforeSubmit.accept(controller(metadata), resource);
     }
 
     @Override

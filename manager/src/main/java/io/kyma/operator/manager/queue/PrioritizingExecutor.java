@@ -2,20 +2,41 @@ package io.kyma.operator.manager.queue;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.javaoperatorsdk.operator.api.monitoring.Metrics;
+import io.javaoperatorsdk.operator.api.reconciler.Constants;
+import io.javaoperatorsdk.operator.api.reconciler.RetryInfo;
+import io.kyma.operator.common.WorkPriority;
+
 /**
- * The reconcile thread pool shared by all controllers, on a {@link PriorityWorkQueue}. JOSDK 5.2.3 hands each
- * reconcile to the pool right after telling its metrics which resource it is, on the same thread; the metrics hook
- * calls {@link #next} then, and the task that follows on that thread is queued in its namespace's flow and lane.
+ * The reconcile thread pool shared by all controllers, on a {@link PriorityWorkQueue}: each reconcile is queued in its
+ * namespace's flow, in the lane its controller's {@link WorkPriority} chooses.
+ *
+ * <p>JOSDK hands the pool a task that does not say which resource it is for. What does say it is the {@link Metrics}
+ * hook JOSDK calls "right before a resource is dispatched to the ExecutorService", on the dispatching thread:
+ * {@link #submissions()} is that hook, and it tags the one task that thread hands over next. Nothing else marks a task;
+ * an untagged one is due work in the cluster-wide flow.
  */
 public final class PrioritizingExecutor extends ThreadPoolExecutor {
+    private static final Logger LOG = LoggerFactory.getLogger(PrioritizingExecutor.class);
+
     private record Tag(String flow, boolean canWait) {}
 
+    /** The tag of the next task the thread hands over: set by the hook, taken by {@link #execute}. */
     private final ThreadLocal<Tag> next = new ThreadLocal<>();
+    /** Each controller's word on which of its reconciles can wait, by controller name. */
+    private final Map<String, WorkPriority<HasMetadata>> priorities = new ConcurrentHashMap<>();
+
     private final PriorityWorkQueue queue;
 
     public PrioritizingExecutor(int threads, Duration maxWait, Clock clock) {
@@ -40,12 +61,38 @@ public final class PrioritizingExecutor extends ThreadPoolExecutor {
         queue.ended(task);
     }
 
-    /**
-     * The next task this thread hands to {@link #execute} belongs to {@code flow} (its namespace; {@code null} for a
-     * cluster-scoped resource) and, when {@code canWait}, can wait behind due ones.
-     */
-    public void next(String flow, boolean canWait) {
-        next.set(new Tag(flow, canWait));
+    /** The controller's reconciles can wait when {@code priority} says so; without one, all are due. */
+    @SuppressWarnings("unchecked")
+    public void prioritize(String controller, WorkPriority<? extends HasMetadata> priority) {
+        priorities.put(controller, (WorkPriority<HasMetadata>) priority);
+    }
+
+    /** The hook to give JOSDK among its metrics, which tells this pool what each task it is handed is for. */
+    public Metrics submissions() {
+        return new Metrics() {
+            @Override
+            public void reconcileCustomResource(HasMetadata resource, RetryInfo retry, Map<String, Object> metadata) {
+                next(String.valueOf(metadata.get(Constants.CONTROLLER_NAME)), resource);
+            }
+        };
+    }
+
+    /** The next task this thread hands to {@link #execute} reconciles {@code resource} of {@code controller}. */
+    void next(String controller, HasMetadata resource) {
+        WorkPriority<HasMetadata> priority = priorities.get(controller);
+        boolean canWait = false;
+        try {
+            canWait = priority != null && priority.canWait(resource);
+        } catch (RuntimeException e) {
+            // JOSDK calls the hook after marking the resource under processing and before it queues the reconcile:
+            // an exception here would leave the resource marked for ever, never reconciled again. Due work it is.
+            LOG.warn("{} {}: cannot tell whether its reconcile can wait; it is due", controller, name(resource), e);
+        }
+        next.set(new Tag(resource.getMetadata().getNamespace(), canWait));
+    }
+
+    private static String name(HasMetadata resource) {
+        return resource.getMetadata().getName();
     }
 
     @Override

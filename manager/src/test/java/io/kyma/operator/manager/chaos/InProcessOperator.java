@@ -7,7 +7,7 @@ import java.util.Map;
 
 import io.fabric8.kubernetes.client.Config;
 import io.kyma.operator.manager.KymaOperator;
-import io.kyma.operator.manager.ManagerConfig;
+import io.kyma.operator.manager.config.ManagerConfig;
 import io.kyma.operator.testing.ApiFaultProxy;
 
 /** The manager's real wiring in this JVM, reaching the API server through a fault proxy or directly, on one namespace. */

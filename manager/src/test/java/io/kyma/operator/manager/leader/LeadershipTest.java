@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.kyma.operator.manager.ManagerConfig;
+import io.kyma.operator.manager.config.ManagerConfig;
 
 class LeadershipTest {
     private static final Instant T0 = Instant.parse("2026-11-22T10:00:00Z");
@@ -155,6 +155,7 @@ class LeadershipTest {
 
     @Test
     void theFlagsDefaultToJosdksTiming() {
-        assertThat(ManagerConfig.parse(new String[0], Map.of()).leaseTiming()).isEqualTo(Leadership.DEFAULT_TIMING);
+        assertThat(ManagerConfig.parse(new String[0], Map.of()).leader().timing())
+                .isEqualTo(Leadership.DEFAULT_TIMING);
     }
 }

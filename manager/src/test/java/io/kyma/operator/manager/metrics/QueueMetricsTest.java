@@ -21,7 +21,7 @@ import io.kyma.operator.testing.MutableClock;
 class QueueMetricsTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final OperatorMetrics metrics = new OperatorMetrics();
-    private final QueueMetrics queue = new QueueMetrics(metrics, clock, (controller, resource) -> {});
+    private final QueueMetrics queue = new QueueMetrics(metrics, clock);
     private final Map<String, Object> kyma = Map.of(Constants.CONTROLLER_NAME, "kyma");
 
     @Test

@@ -5,16 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.javaoperatorsdk.operator.api.reconciler.Constants;
+import io.kyma.operator.api.Kyma;
+
 class PrioritizingExecutorTest {
 
     @Test
-    void aTaskMarkedOnTheSubmittingThreadRunsAfterTheDueOnesQueuedAfterIt() throws InterruptedException {
+    void aReconcileItsControllerSaysCanWaitRunsAfterTheDueOnesQueuedAfterIt() throws InterruptedException {
         PrioritizingExecutor pool = new PrioritizingExecutor(1, Duration.ofSeconds(30), Clock.systemUTC());
         try {
             CountDownLatch busy = new CountDownLatch(1);
@@ -26,7 +31,8 @@ class PrioritizingExecutorTest {
             });
             assertThat(busy.await(10, TimeUnit.SECONDS)).isTrue();
 
-            pool.next("tenant", true);
+            pool.prioritize("kyma", kyma -> kyma.getMetadata().getName().equals("ready"));
+            pool.submissions().reconcileCustomResource(kyma("ready"), null, Map.of(Constants.CONTROLLER_NAME, "kyma"));
             pool.execute(() -> ran.add("resync"));
             pool.execute(() -> ran.add("due-1")); // the mark was for one task only
             pool.execute(() -> ran.add("due-2"));
@@ -40,6 +46,32 @@ class PrioritizingExecutorTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void aControllerThatCannotTellMakesItsReconcileDue() throws InterruptedException {
+        PrioritizingExecutor pool = new PrioritizingExecutor(1, Duration.ofSeconds(30), Clock.systemUTC());
+        try {
+            CountDownLatch release = new CountDownLatch(1);
+            pool.execute(() -> await(release));
+            pool.prioritize("kyma", kyma -> {
+                throw new IllegalStateException("no status");
+            });
+            pool.submissions().reconcileCustomResource(kyma("odd"), null, Map.of(Constants.CONTROLLER_NAME, "kyma"));
+            pool.execute(() -> {});
+            assertThat(pool.queuedDue()).isEqualTo(1);
+            assertThat(pool.queuedCanWait()).isZero();
+            release.countDown();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static Kyma kyma(String name) {
+        Kyma kyma = new Kyma();
+        kyma.setMetadata(
+                new ObjectMetaBuilder().withName(name).withNamespace("tenant").build());
+        return kyma;
     }
 
     private static void await(CountDownLatch latch) {

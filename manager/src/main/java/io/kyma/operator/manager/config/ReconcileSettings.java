@@ -1,0 +1,90 @@
+package io.kyma.operator.manager.config;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import io.kyma.operator.flags.Flag;
+import io.kyma.operator.flags.Flags;
+import io.kyma.operator.flags.Parsers;
+
+/**
+ * What the manager's runtime needs to run any controller: which namespace it watches, its shared reconcile pool and
+ * gates, and how its informers list and cache.
+ *
+ * @param namespace the one namespace watched; empty watches all
+ * @param maxReconcileRate reconciles per second across all controllers; 0 turns the global gate off
+ * @param informerListLimit objects per page of an informer's list; 0 lists all at once
+ */
+public record ReconcileSettings(
+        Optional<String> namespace,
+        int maxConcurrentReconciles,
+        Duration lowPriorityMaxWait,
+        double maxReconcileRate,
+        Duration syncPeriod,
+        int informerListLimit,
+        int temporaryCacheMax,
+        Duration reconcileTimeout) {
+    static final Flag<Optional<String>> NAMESPACE = Flag.of(
+            "namespace", "", "Namespace to watch; empty watches all namespaces.", ValueParsers.optionalNamespace());
+    static final Flag<Integer> MAX_CONCURRENT_RECONCILES = Flag.of(
+            "max-concurrent-reconciles",
+            "50",
+            "Size of the reconcile thread pool shared by all controllers (1 to 1024).",
+            Parsers.integer(1, 1024));
+    static final Flag<Duration> LOW_PRIORITY_MAX_WAIT = Flag.of(
+            "low-priority-max-wait",
+            "30s",
+            "Reconciles with nothing due (a finished component or Run, a Ready Kyma, a Kyma waiting in line) wait"
+                    + " behind due ones; once the oldest has waited this long, the two lanes take turns.",
+            ValueParsers.positiveDuration());
+    static final Flag<Double> MAX_RECONCILE_RATE = Flag.of(
+            "max-reconcile-rate",
+            "0",
+            "Reconciles per second across all controllers; `0` turns the global gate off (negative values are"
+                    + " refused).",
+            Parsers.numberAtLeast(0));
+    static final Flag<Duration> SYNC_PERIOD = Flag.of(
+            "sync-period",
+            "10h",
+            "Every resource is reconciled at least this often, without any event.",
+            ValueParsers.positiveDuration());
+    static final Flag<Integer> INFORMER_LIST_LIMIT = Flag.of(
+            "informer-list-limit",
+            "500",
+            "Objects per page when an informer lists its resources (at start and after a lost watch); `0` lists all"
+                    + " in one response (at most 100000).",
+            Parsers.integer(0, 100_000));
+    static final Flag<Integer> TEMPORARY_CACHE_MAX = Flag.of(
+            "temporary-cache-max",
+            "5000",
+            "Most write answers each controller keeps until its watch delivers them (read after write); beyond it a"
+                    + " write that races its own watch event is retried on a 409 (at most 1000000).",
+            Parsers.integer(0, 1_000_000));
+    static final Flag<Duration> RECONCILE_TIMEOUT = Flag.of(
+            "reconcile-timeout",
+            "1m",
+            "A reconcile running longer is interrupted, counted as failed and retried with backoff.",
+            ValueParsers.positiveDuration());
+    static final List<Flag<?>> FLAGS = List.of(
+            NAMESPACE,
+            MAX_CONCURRENT_RECONCILES,
+            LOW_PRIORITY_MAX_WAIT,
+            MAX_RECONCILE_RATE,
+            SYNC_PERIOD,
+            INFORMER_LIST_LIMIT,
+            TEMPORARY_CACHE_MAX,
+            RECONCILE_TIMEOUT);
+
+    static ReconcileSettings from(Flags.Values values) {
+        return new ReconcileSettings(
+                values.get(NAMESPACE),
+                values.get(MAX_CONCURRENT_RECONCILES),
+                values.get(LOW_PRIORITY_MAX_WAIT),
+                values.get(MAX_RECONCILE_RATE),
+                values.get(SYNC_PERIOD),
+                values.get(INFORMER_LIST_LIMIT),
+                values.get(TEMPORARY_CACHE_MAX),
+                values.get(RECONCILE_TIMEOUT));
+    }
+}
