@@ -1,6 +1,8 @@
 package io.kyma.operator.manager;
 
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -65,5 +67,14 @@ public record ControllerSpec<P extends HasMetadata>(
                 registered -> {},
                 Optional.empty(),
                 () -> {});
+    }
+
+    /** Plain controllers of the reconcilers (tests): whole objects in their informers, every reconcile due. */
+    public static List<ControllerSpec<?>> plain(List<Reconciler<?>> reconcilers, int temporaryCacheMax) {
+        List<ControllerSpec<?>> specs = new ArrayList<>();
+        for (Reconciler<?> reconciler : reconcilers) {
+            specs.add(plain(reconciler, temporaryCacheMax));
+        }
+        return specs;
     }
 }

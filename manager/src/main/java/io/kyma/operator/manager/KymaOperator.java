@@ -4,28 +4,20 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 import org.slf4j.LoggerFactory;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import io.javaoperatorsdk.operator.Operator;
-import io.javaoperatorsdk.operator.api.config.Cloner;
 import io.javaoperatorsdk.operator.api.monitoring.AggregatedMetrics;
-import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.kyma.operator.common.DaemonThreads;
 import io.kyma.operator.common.cache.LeanCache;
-import io.kyma.operator.common.cache.MetadataCloner;
 import io.kyma.operator.manager.config.EndpointSettings;
 import io.kyma.operator.manager.config.LeaderSettings;
 import io.kyma.operator.manager.config.ManagerConfig;
@@ -69,24 +61,6 @@ public final class KymaOperator implements AutoCloseable {
     }
 
     /**
-     * A manager of other controllers (tests): each keeps whole objects in its informer, and its reconciles are all due.
-     *
-     * @param extraInterceptors more interceptors for the client, for example to record requests in tests
-     */
-    public static KymaOperator of(
-            ManagerConfig config,
-            Config clientConfig,
-            Clock clock,
-            List<Interceptor> extraInterceptors,
-            List<Reconciler<?>> reconcilers) {
-        List<ControllerSpec<?>> specs = new ArrayList<>();
-        for (Reconciler<?> reconciler : reconcilers) {
-            specs.add(ControllerSpec.plain(reconciler, config.reconcile().temporaryCacheMax()));
-        }
-        return new KymaOperator(config, clientConfig, clock, extraInterceptors, specs, false);
-    }
-
-    /**
      * @param clientConfig where the API server is and how to log in
      * @param exitOnLostLease whether losing the leader lease ends the process (in production) or only stops this
      *     operator (in tests)
@@ -125,26 +99,15 @@ public final class KymaOperator implements AutoCloseable {
         leadership.ifPresent(l -> watchdog.scheduleWithFixedDelay(l::checkRenewal, 250, 250, TimeUnit.MILLISECONDS));
         PrioritizingExecutor pool =
                 new PrioritizingExecutor(reconcile.maxConcurrentReconciles(), reconcile.lowPriorityMaxWait(), clock);
-        this.operator = new Operator(o -> o.withKubernetesClient(client)
-                .withLeaderElectionConfiguration(leadership
-                        .map(l -> l.configuration(
-                                config.leaseName(), leader.namespace().orElse(null)))
-                        .orElse(null))
-                .withConcurrentReconciliationThreads(reconcile.maxConcurrentReconciles())
-                .withReconciliationTerminationTimeout(GRACEFUL_STOP)
-                .withExecutorService(pool)
-                // JOSDK copies the primary before every reconcile; for our kinds a copy of the metadata is enough.
-                .withResourceCloner(new MetadataCloner(freshResources(controllers), new Cloner() {
-                    @Override
-                    public <R extends HasMetadata> R clone(R object) {
-                        return client.getKubernetesSerialization().clone(object);
-                    }
-                }))
-                .withMetrics(new AggregatedMetrics(List.of(queueMetrics, pool.submissions())))
-                // Without comparing resourceVersions, a late watch event for an older version evicts the version a
-                // reconcile just wrote from JOSDK's temporary cache, and the next status patch conflicts (409).
-                .withParseResourceVersions(true)
-                .withCloseClientOnStop(false));
+        this.operator = Operators.create(
+                client,
+                leadership.map(l ->
+                        l.configuration(config.leaseName(), leader.namespace().orElse(null))),
+                reconcile.maxConcurrentReconciles(),
+                GRACEFUL_STOP,
+                pool,
+                new AggregatedMetrics(List.of(queueMetrics, pool.submissions())),
+                controllers);
         leadership.ifPresent(l -> l.onLoss(operator::stop));
         measure(pool, config.leaseName());
         Guards guards = new Guards(
@@ -163,9 +126,6 @@ public final class KymaOperator implements AutoCloseable {
     }
 
     private void measure(PrioritizingExecutor pool, String leaseName) {
-        for (String resource : List.of("kymas", "runs", "helmcomponents")) {
-            metrics.watchesEndedEarly(resource);
-        }
         metrics.gauge("kyma_operator_reconciles_queued", pool, PrioritizingExecutor::queuedDue, "priority", "due");
         metrics.gauge(
                 "kyma_operator_reconciles_queued", pool, PrioritizingExecutor::queuedCanWait, "priority", "can-wait");
@@ -176,16 +136,6 @@ public final class KymaOperator implements AutoCloseable {
                 c -> LeanCache.fallbacks());
         // client-go's name: 1 while this replica reconciles (always without leader election), else 0
         metrics.gauge("leader_election_master_status", this, m -> m.leading() ? 1 : 0, "name", leaseName);
-    }
-
-    /** For each kind whose primaries JOSDK may copy by their metadata alone, how to make an empty one. */
-    private static Map<Class<?>, Supplier<? extends CustomResource<?, ?>>> freshResources(
-            List<ControllerSpec<?>> controllers) {
-        Map<Class<?>, Supplier<? extends CustomResource<?, ?>>> fresh = new HashMap<>();
-        for (ControllerSpec<?> spec : controllers) {
-            spec.fresh().ifPresent(supplier -> fresh.put(supplier.get().getClass(), supplier));
-        }
-        return fresh;
     }
 
     public void start() {

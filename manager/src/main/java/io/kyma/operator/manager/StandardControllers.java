@@ -87,6 +87,7 @@ public final class StandardControllers {
     }
 
     private static void wire(HelmComponentReconciler reconciler, ControllerSpec.Registered<HelmComponent> registered) {
+        registered.metrics().watchesEndedEarly("helmcomponents");
         reconciler.recordLatenessWith(registered.metrics().transitionLateness()::record);
         registered.store().syncedWhen(registered::synced);
         StoreTally<HelmComponent> states = new StoreTally<>(
@@ -108,6 +109,7 @@ public final class StandardControllers {
 
     private static void wire(KymaReconciler reconciler, ControllerSpec.Registered<Kyma> registered) {
         var metrics = registered.metrics();
+        metrics.watchesEndedEarly("kymas");
         registered.store().onChange(reconciler::changed);
         reconciler.measureComponentQueue(ns -> registered.queue().queued(HelmComponentReconciler.NAME, ns));
         metrics.gauge("kyma_operator_admission_waiting", reconciler.admission(), a -> a.waiting());
@@ -130,6 +132,7 @@ public final class StandardControllers {
 
     private static void wire(RunReconciler reconciler, ControllerSpec.Registered<Run> registered) {
         var metrics = registered.metrics();
+        metrics.watchesEndedEarly("runs");
         JobCalls calls = reconciler.calls();
         metrics.gauge("kyma_operator_job_calls", calls, JobCalls::inFlight, "state", "in-flight");
         metrics.gauge("kyma_operator_job_calls", calls, JobCalls::waitingCalls, "state", "waiting");

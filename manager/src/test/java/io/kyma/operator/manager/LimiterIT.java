@@ -327,12 +327,14 @@ class LimiterIT {
         List<String> args = new ArrayList<>(
                 List.of("--metrics-bind-address", "0", "--health-probe-bind-address", "0", "--namespace", ns));
         args.addAll(List.of(flags));
-        KymaOperator manager = KymaOperator.of(
-                ManagerConfig.parse(args.toArray(String[]::new), Map.of()),
+        ManagerConfig config = ManagerConfig.parse(args.toArray(String[]::new), Map.of());
+        KymaOperator manager = new KymaOperator(
+                config,
                 EmbeddedControlPlane.get().config(),
                 Clock.systemUTC(),
                 List.of(),
-                reconcilers);
+                ControllerSpec.plain(reconcilers, config.reconcile().temporaryCacheMax()),
+                false);
         manager.start();
         return manager;
     }
