@@ -5,9 +5,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.slf4j.Logger;
@@ -31,8 +28,8 @@ import io.micrometer.core.instrument.Timer;
  * <li>no resource waits longer than the sync period for its next reconcile;</li>
  * <li>the controller-runtime reconcile metrics are kept.</li>
  * </ul>
- * A reconcile past its timeout is interrupted once; it still runs to its end on its own thread, so the same
- * resource is never reconciled twice at a time.
+ * A reconcile past its timeout is interrupted once ({@link TimeoutAlarm}); it still runs to its end on its own thread,
+ * so the same resource is never reconciled twice at a time.
  */
 public final class ReconcileGuard {
     private static final Logger LOG = LoggerFactory.getLogger(ReconcileGuard.class);
@@ -114,23 +111,14 @@ public final class ReconcileGuard {
             return new Result<>(Outcome.DEFERRED, null, blocked.get());
         }
         Instant started = clock.instant();
-        Thread thread = Thread.currentThread();
-        AtomicBoolean finished = new AtomicBoolean();
-        ScheduledFuture<?> alarm = watchdog.schedule(
-                () -> {
-                    synchronized (finished) {
-                        if (!finished.get()) {
-                            LOG.warn(
-                                    "{} {}: reconcile still running after {}; interrupting it",
-                                    resource.getKind(),
-                                    name(resource),
-                                    timeout);
-                            thread.interrupt();
-                        }
-                    }
-                },
-                timeout.toNanos(),
-                TimeUnit.NANOSECONDS);
+        TimeoutAlarm alarm = TimeoutAlarm.set(
+                watchdog,
+                timeout,
+                () -> LOG.warn(
+                        "{} {}: reconcile still running after {}; interrupting it",
+                        resource.getKind(),
+                        name(resource),
+                        timeout));
         activeWorkers.incrementAndGet();
         T value = null;
         Throwable failure = null;
@@ -143,11 +131,7 @@ public final class ReconcileGuard {
             // one that escaped would leave the resource marked as under processing, never reconciled again.
             failure = e;
         } finally {
-            synchronized (finished) {
-                finished.set(true);
-                alarm.cancel(false);
-                Thread.interrupted(); // a late alarm must not leak into the pool thread's next task
-            }
+            alarm.finished();
             activeWorkers.decrementAndGet();
         }
         Duration took = Duration.between(started, clock.instant());

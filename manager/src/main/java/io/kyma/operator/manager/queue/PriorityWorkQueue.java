@@ -2,26 +2,16 @@ package io.kyma.operator.manager.queue;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.AbstractQueue;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntSupplier;
-import java.util.function.ObjIntConsumer;
-import java.util.function.Predicate;
 
 /**
  * The reconcile executor's queue, in two lanes: reconciles that are due, and reconciles that can wait. Due work goes
@@ -32,6 +22,9 @@ import java.util.function.Predicate;
  * first in first out within a flow: the API server's fair queuing by flow, with one seat per turn. A namespace with
  * a thousand queued reconciles delays another namespace's reconcile by at most one task per namespace with work
  * queued in the same lane. A plain task belongs to the due lane and the flow {@code ""}.
+ *
+ * <p>That order is {@link ServiceOrder}'s; this class makes it the thread-safe, blocking queue the pool's workers
+ * take from.
  */
 public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements BlockingQueue<Runnable> {
 
@@ -48,185 +41,43 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
         }
     }
 
-    private static final class Queued {
-        final Runnable task;
-        final String flow;
-        final Instant since;
-        /** The order of arrival, across flows. */
-        final long seq;
-
-        Queued(Runnable task, String flow, Instant since, long seq) {
-            this.task = task;
-            this.flow = flow;
-            this.since = since;
-            this.seq = seq;
-        }
-    }
-
-    /**
-     * One lane: a queue per flow, the flows in turn, and the head of each flow in order of arrival, to find the
-     * oldest task (each flow is first in first out, so the oldest task is the oldest head).
-     */
-    private static final class Lane {
-        private final Map<String, ArrayDeque<Queued>> byFlow = new HashMap<>();
-        private final ArrayDeque<String> turns = new ArrayDeque<>();
-        private final TreeSet<Queued> heads = new TreeSet<>(Comparator.comparingLong(q -> q.seq));
-        /** Told of each flow that comes to have tasks here (+1) or to have none left (-1). */
-        private final ObjIntConsumer<String> flowChange;
-
-        private int size;
-
-        Lane(ObjIntConsumer<String> flowChange) {
-            this.flowChange = flowChange;
-        }
-
-        void add(Queued queued) {
-            ArrayDeque<Queued> tasks = byFlow.get(queued.flow);
-            if (tasks == null) {
-                tasks = new ArrayDeque<>();
-                byFlow.put(queued.flow, tasks);
-                flowChange.accept(queued.flow, 1);
-                turns.addLast(queued.flow);
-                heads.add(queued);
-            }
-            tasks.addLast(queued);
-            size++;
-        }
-
-        Queued oldest() {
-            return heads.isEmpty() ? null : heads.first();
-        }
-
-        /** The head of the flow whose turn it is. */
-        Queued peek() {
-            String flow = turns.peekFirst();
-            return flow == null ? null : byFlow.get(flow).peekFirst();
-        }
-
-        Queued poll() {
-            return poll(flow -> true);
-        }
-
-        /**
-         * The head of the first flow in turn that {@code mayRun} lets run; the flows passed over keep their place at
-         * the front. When it lets none, the head of the flow whose turn it is.
-         */
-        Queued poll(Predicate<String> mayRun) {
-            String flow = null;
-            for (String candidate : turns) {
-                if (mayRun.test(candidate)) {
-                    flow = candidate;
-                    break;
-                }
-            }
-            if (flow == null) {
-                flow = turns.peekFirst();
-                if (flow == null) {
-                    return null;
-                }
-            }
-            turns.remove(flow);
-            Queued head = takeHead(flow);
-            if (byFlow.containsKey(flow)) {
-                turns.addLast(flow);
-            }
-            return head;
-        }
-
-        /** Takes the head of a flow, keeping the heads in step; drops the flow if it is empty then. */
-        private Queued takeHead(String flow) {
-            ArrayDeque<Queued> tasks = byFlow.get(flow);
-            Queued head = tasks.pollFirst();
-            heads.remove(head);
-            if (tasks.isEmpty()) {
-                byFlow.remove(flow);
-                flowChange.accept(flow, -1);
-            } else {
-                heads.add(tasks.peekFirst());
-            }
-            size--;
-            return head;
-        }
-
-        /** Linear in the tasks queued: the pool calls it only when it shuts down or refuses a task. */
-        boolean remove(Object task) {
-            for (ArrayDeque<Queued> tasks : byFlow.values()) {
-                for (Queued queued : tasks) {
-                    if (queued.task.equals(task)) {
-                        if (tasks.peekFirst() == queued) {
-                            takeHead(queued.flow);
-                            if (!byFlow.containsKey(queued.flow)) {
-                                turns.remove(queued.flow);
-                            }
-                        } else {
-                            tasks.remove(queued);
-                            size--;
-                        }
-                        return true;
-                    }
-                }
-            }
-            return false;
-        }
-
-        int size() {
-            return size;
-        }
-
-        int flows() {
-            return byFlow.size();
-        }
-
-        void addTasksTo(List<Runnable> all) {
-            byFlow.values().forEach(tasks -> tasks.forEach(q -> all.add(q.task)));
-        }
-    }
-
-    private final Clock clock;
-    private final Duration maxWait;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition notEmpty = lock.newCondition();
-    /**
-     * Each flow that runs or waits, with how many of the two (its tasks running, and the lanes it has tasks in): kept
-     * as they change, so that a share costs no pass over the flows.
-     */
-    private final Map<String, Integer> active = new HashMap<>();
-
-    private final Lane due = new Lane(this::activity);
-    private final Lane canWait = new Lane(this::activity);
-    /** Whether the last task taken was one that could wait: after an overdue one, a due one is next. */
-    private boolean lastCouldWait;
-    /** The workers of the pool; 0 until the pool says (then no flow is held to a share). */
-    private int workers;
-    /** Workers held, by flow. */
-    private final Map<String, Integer> running = new HashMap<>();
-
-    private long arrivals;
+    private final FlowShares shares = new FlowShares();
+    private final ServiceOrder order;
 
     public PriorityWorkQueue(Clock clock, Duration maxWait) {
-        this.clock = clock;
-        this.maxWait = maxWait;
+        this.order = new ServiceOrder(clock, maxWait, shares);
     }
 
     /** Tasks queued that are due. */
     public int dueSize() {
-        return locked(due::size);
+        return read(order::dueSize);
     }
 
     /** Tasks queued that can wait. */
     public int canWaitSize() {
-        return locked(canWait::size);
+        return read(order::canWaitSize);
     }
 
-    /** Flows (namespaces) with at least one task queued, in either lane. */
+    /** Flows (namespaces) with at least one task queued, counted once per lane they have tasks in. */
     public int flowsQueued() {
-        return locked(() -> due.flows() + canWait.flows());
+        return read(order::flows);
     }
 
-    private int locked(IntSupplier read) {
+    private int read(IntSupplier read) {
         lock.lock();
         try {
             return read.getAsInt();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void change(Runnable change) {
+        lock.lock();
+        try {
+            change.run();
         } finally {
             lock.unlock();
         }
@@ -239,8 +90,7 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
         String flow = tagged == null ? "" : tagged.flow();
         lock.lock();
         try {
-            Lane lane = tagged != null && tagged.canWait() ? canWait : due;
-            lane.add(new Queued(task, flow, clock.instant(), arrivals++));
+            order.add(task, flow, tagged != null && tagged.canWait());
             notEmpty.signal();
             return true;
         } finally {
@@ -262,7 +112,7 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
     public Runnable poll() {
         lock.lock();
         try {
-            return next();
+            return order.next();
         } finally {
             lock.unlock();
         }
@@ -272,10 +122,10 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
     public Runnable take() throws InterruptedException {
         lock.lockInterruptibly();
         try {
-            while (isEmptyLocked()) {
+            while (order.size() == 0) {
                 notEmpty.await();
             }
-            return next();
+            return order.next();
         } finally {
             lock.unlock();
         }
@@ -286,99 +136,46 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
         long nanos = unit.toNanos(timeout);
         lock.lockInterruptibly();
         try {
-            while (isEmptyLocked()) {
+            while (order.size() == 0) {
                 if (nanos <= 0) {
                     return null;
                 }
                 nanos = notEmpty.awaitNanos(nanos);
             }
-            return next();
+            return order.next();
         } finally {
             lock.unlock();
         }
-    }
-
-    private boolean isEmptyLocked() {
-        return due.size() == 0 && canWait.size() == 0;
-    }
-
-    /** The lane to serve next; called with the lock held. */
-    private Runnable next() {
-        if (isEmptyLocked()) {
-            return null;
-        }
-        Queued oldestWaiting = canWait.oldest();
-        boolean overdue = oldestWaiting != null
-                && Duration.between(oldestWaiting.since, clock.instant()).compareTo(maxWait) > 0;
-        boolean takeWaiting = due.size() == 0 || overdue && !lastCouldWait;
-        lastCouldWait = takeWaiting;
-        int share = share();
-        return (takeWaiting ? canWait : due).poll(flow -> running.getOrDefault(flow, 0) < share).task;
-    }
-
-    /**
-     * The workers a flow may hold while a flow below its share has work in the same lane: the workers divided among
-     * the flows that run or wait, as the API server's fair queuing gives each flow its seats. A namespace whose
-     * reconciles run long so cannot come to hold every worker while another namespace's work waits. When no flow
-     * below its share waits, the turn goes as usual: no worker idles.
-     */
-    private int share() {
-        if (workers <= 0 || running.isEmpty()) {
-            return Integer.MAX_VALUE;
-        }
-        return (workers + active.size() - 1) / active.size();
-    }
-
-    /** Counts a flow's activity up or down; called with the lock held. */
-    private void activity(String flow, int change) {
-        active.merge(flow, change, (was, by) -> was + by == 0 ? null : was + by);
     }
 
     /**
      * Tells the queue how many workers there are; with {@link #started} and {@link #ended} it counts the workers each
-     * flow holds ({@link #share}).
+     * flow holds, and a flow at its share of them waits while another flow below its share has work in the same lane
+     * ({@link FlowShares}).
      */
     public void workers(int count) {
-        lock.lock();
-        try {
-            workers = count;
-        } finally {
-            lock.unlock();
-        }
+        change(() -> shares.workers(count));
     }
 
     /** A worker started {@code task}. */
     public void started(Runnable task) {
-        String flow = task instanceof Tagged t ? t.flow() : "";
-        lock.lock();
-        try {
-            running.merge(flow, 1, Integer::sum);
-            activity(flow, 1);
-        } finally {
-            lock.unlock();
-        }
+        change(() -> shares.started(flowOf(task)));
     }
 
     /** A worker ended {@code task}. */
     public void ended(Runnable task) {
-        String flow = task instanceof Tagged t ? t.flow() : "";
-        lock.lock();
-        try {
-            if (running.containsKey(flow)) {
-                running.computeIfPresent(flow, (f, n) -> n > 1 ? n - 1 : null);
-                activity(flow, -1);
-            }
-        } finally {
-            lock.unlock();
-        }
+        change(() -> shares.ended(flowOf(task)));
+    }
+
+    private static String flowOf(Runnable task) {
+        return task instanceof Tagged t ? t.flow() : "";
     }
 
     @Override
     public Runnable peek() {
         lock.lock();
         try {
-            Queued head = due.size() == 0 ? canWait.peek() : due.peek();
-            return head == null ? null : head.task;
+            return order.peek();
         } finally {
             lock.unlock();
         }
@@ -388,7 +185,7 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
     public boolean remove(Object task) {
         lock.lock();
         try {
-            return due.remove(task) || canWait.remove(task);
+            return order.remove(task);
         } finally {
             lock.unlock();
         }
@@ -396,7 +193,7 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
 
     @Override
     public int size() {
-        return locked(() -> due.size() + canWait.size());
+        return read(order::size);
     }
 
     @Override
@@ -409,10 +206,7 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
     public Iterator<Runnable> iterator() {
         lock.lock();
         try {
-            List<Runnable> all = new ArrayList<>(due.size() + canWait.size());
-            due.addTasksTo(all);
-            canWait.addTasksTo(all);
-            return Collections.unmodifiableList(all).iterator();
+            return Collections.unmodifiableList(order.tasks()).iterator();
         } finally {
             lock.unlock();
         }
@@ -429,7 +223,7 @@ public final class PriorityWorkQueue extends AbstractQueue<Runnable> implements 
         try {
             int drained = 0;
             Runnable task;
-            while (drained < maxElements && (task = next()) != null) {
+            while (drained < maxElements && (task = order.next()) != null) {
                 sink.add(task);
                 drained++;
             }

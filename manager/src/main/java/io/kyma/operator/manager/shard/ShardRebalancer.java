@@ -2,7 +2,6 @@ package io.kyma.operator.manager.shard;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -20,9 +19,6 @@ import org.slf4j.LoggerFactory;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Labels;
@@ -35,7 +31,8 @@ import io.micrometer.core.instrument.Counter;
  * that shard's replica runs: after {@code --shards} was raised, or when a shard that was down is back. Each family
  * (a Kyma and its components, or a Run) goes through the {@link ShardDrain} handshake. At most {@link #IN_FLIGHT}
  * families are handed over at once, so that a new shard takes its share a batch at a time and the replicas' other
- * work goes on.
+ * work goes on. The steps of each family's hand-over are {@link FamilyHandOver}'s; when to look for objects off their
+ * shard, {@link ScanSchedule}'s.
  */
 final class ShardRebalancer {
     private static final Logger LOG = LoggerFactory.getLogger(ShardRebalancer.class);
@@ -57,16 +54,11 @@ final class ShardRebalancer {
     private final KubernetesClient client;
     private final Shards shards;
     private final Optional<String> namespace;
-    private final Clock clock;
-    private final Function<String, Counter> drains;
-    private final Function<String, Counter> moves;
+    private final FamilyHandOver families;
+    private final ScanSchedule scans;
     private final Random random = new Random();
     /** Components found with a drain no hand-over stands behind at the last check (a sample). */
     private Set<String> orphansSeen = Set.of();
-
-    private Instant scanned;
-    /** The shards held at the last look that read every object, or null if the last look stopped early. */
-    private Set<Integer> scannedFor;
 
     ShardRebalancer(
             KubernetesClient client,
@@ -78,9 +70,8 @@ final class ShardRebalancer {
         this.client = client;
         this.shards = shards;
         this.namespace = namespace;
-        this.clock = clock;
-        this.drains = drains;
-        this.moves = moves;
+        this.families = new FamilyHandOver(client, shards, drains, moves);
+        this.scans = new ScanSchedule(clock, SCAN, RESCAN);
     }
 
     /**
@@ -110,11 +101,11 @@ final class ShardRebalancer {
             }
         });
         for (HasMetadata root : batch) {
-            moved[0] += finish(root, held);
+            moved[0] += families.finish(root, held);
         }
         withdrawOrphanDrains(selector, kymasDraining);
-        if (draining[0] < IN_FLIGHT && scanDue(held)) {
-            scanned = clock.instant();
+        if (draining[0] < IN_FLIGHT && scans.due(held)) {
+            scans.started();
             boolean complete = true;
             for (Class<? extends HasMetadata> kind : List.of(Kyma.class, Run.class)) {
                 if (draining[0] >= IN_FLIGHT) {
@@ -130,24 +121,15 @@ final class ShardRebalancer {
                                 + ShardDrain.DRAINED + ")",
                         StreamedList.Source.PAGES,
                         root -> {
-                            if (start(root, held)) {
+                            if (families.start(root, held)) {
                                 draining[0]++;
                             }
                             return draining[0] < IN_FLIGHT;
                         });
             }
-            scannedFor = complete ? Set.copyOf(held) : null;
+            scans.ended(held, complete);
         }
         return moved[0];
-    }
-
-    private boolean scanDue(Set<Integer> held) {
-        Instant now = clock.instant();
-        if (scanned == null) {
-            return true;
-        }
-        boolean changed = scannedFor == null || !scannedFor.equals(held);
-        return !now.isBefore(scanned.plus(changed ? SCAN : RESCAN));
     }
 
     /**
@@ -175,7 +157,7 @@ final class ShardRebalancer {
         orphansSeen = Set.copyOf(sample);
         for (HasMetadata component : again) {
             String value = component.getMetadata().getLabels().get(Labels.SHARD_DRAIN);
-            if (patch(component, ShardDrain.withdraw(value))) {
+            if (families.withdraw(component, value)) {
                 LOG.info(
                         "HelmComponent {}/{}: took back the label {}={}, which no hand-over of its Kyma stands behind",
                         component.getMetadata().getNamespace(),
@@ -235,135 +217,5 @@ final class ShardRebalancer {
                         == shards.of(
                                 root.getMetadata().getNamespace(),
                                 root.getMetadata().getName());
-    }
-
-    /** Asks the replica of the object's shard to let it go, if it sits off its own shard and both replicas run. */
-    private boolean start(HasMetadata root, Set<Integer> held) {
-        String from = ShardDrain.shard(root);
-        if (root.getMetadata().getDeletionTimestamp() != null || !shards.exists(from)) {
-            return false; // being deleted, or not one of the shards (the mover takes those)
-        }
-        int own =
-                shards.of(root.getMetadata().getNamespace(), root.getMetadata().getName());
-        if (own == Integer.parseInt(from) || !held.contains(own) || !held.contains(Integer.parseInt(from))) {
-            return false;
-        }
-        LOG.info(
-                "{} {}/{} belongs on shard {}: asking shard {} to hand it over",
-                root.getKind(),
-                root.getMetadata().getNamespace(),
-                root.getMetadata().getName(),
-                own,
-                from);
-        if (!ask(root, from)) {
-            return false; // its components are asked only once the Kyma is: a drain on them alone would be taken back
-        }
-        if (root instanceof Kyma) {
-            components(root, true).stream()
-                    .filter(c -> ShardDrain.moves(c, from))
-                    .forEach(c -> ask(c, from));
-        }
-        return true;
-    }
-
-    /** The next step of a family being handed over; the objects moved. */
-    private int finish(HasMetadata root, Set<Integer> held) {
-        // the components only once the Kyma has answered: until then there is nothing to decide on them
-        List<HasMetadata> components = root instanceof Kyma
-                        && ShardDrain.DRAINED.equals(ShardDrain.state(root).orElse(null))
-                ? components(root, false)
-                : List.of();
-        ShardDrain.Decision decision = ShardDrain.decide(root, components);
-        String from = ShardDrain.shard(root);
-        switch (decision.step()) {
-            case ASK -> decision.toAsk().forEach(c -> ask(c, from));
-            case HAND_OVER -> {
-                int own = shards.of(
-                        root.getMetadata().getNamespace(), root.getMetadata().getName());
-                // its own shard went down meanwhile: it stays where it is, and only the drain ends
-                String to = held.contains(own) ? Integer.toString(own) : from;
-                int moved = 0;
-                boolean all = true;
-                for (HasMetadata component : components) {
-                    if (ShardDrain.moves(component, from)) {
-                        boolean done = handOver(component, from, to);
-                        moved += done ? 1 : 0;
-                        all &= done;
-                    }
-                }
-                // the Kyma last, so that its new replica finds its components in its cache; and only once every
-                // component went, so that none is left drained behind it (the next check moves the rest first)
-                if (all && handOver(root, from, to)) {
-                    moved++;
-                    LOG.info(
-                            "{} {}/{}{}: moved from shard {} to shard {}",
-                            root.getKind(),
-                            root.getMetadata().getNamespace(),
-                            root.getMetadata().getName(),
-                            components.isEmpty() ? "" : " and its components",
-                            from,
-                            to);
-                }
-                return to.equals(from) ? 0 : moved;
-            }
-            default -> {
-                // waiting for the old shard's answer
-            }
-        }
-        return 0;
-    }
-
-    private boolean ask(HasMetadata object, String from) {
-        if (patch(object, ShardDrain.request(from))) {
-            drains.apply(resource(object)).increment();
-            return true;
-        }
-        return false;
-    }
-
-    private boolean handOver(HasMetadata object, String from, String to) {
-        boolean done = patch(object, ShardDrain.handOver(from, to));
-        if (done && !to.equals(from)) {
-            moves.apply(resource(object)).increment();
-        }
-        return done;
-    }
-
-    /** A guarded write: false if the object changed meanwhile or the write failed; the next step looks again. */
-    private boolean patch(HasMetadata object, String patch) {
-        try {
-            // the object in hand, so that the client sends the patch without reading the object first
-            client.resource(object).patch(PatchContext.of(PatchType.JSON), patch);
-            return true;
-        } catch (KubernetesClientException e) {
-            LOG.debug(
-                    "{} {}/{}: not written ({}), looked at again",
-                    object.getKind(),
-                    object.getMetadata().getNamespace(),
-                    object.getMetadata().getName(),
-                    e.getMessage());
-            return false;
-        }
-    }
-
-    /**
-     * A Kyma's components, by its label, as lean copies (anyone may write that label, on objects of any size). Read
-     * from etcd when the hand-over is decided on them (a component created just now must not be left behind), else
-     * from the API server's watch cache.
-     */
-    private List<HasMetadata> components(HasMetadata kyma, boolean fromCache) {
-        List<HasMetadata> components = new ArrayList<>();
-        StreamedList.each(
-                client,
-                HelmComponent.class,
-                Optional.of(kyma.getMetadata().getNamespace()),
-                Labels.KYMA + "=" + kyma.getMetadata().getName(),
-                fromCache ? StreamedList.Source.WATCH_CACHE : StreamedList.Source.PAGES,
-                components::add);
-        return components;
-    }
-
-    private static String resource(HasMetadata object) {
-        return object instanceof Kyma ? "kymas" : object instanceof Run ? "runs" : "helmcomponents";
     }
 }

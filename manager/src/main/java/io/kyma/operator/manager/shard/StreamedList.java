@@ -2,7 +2,6 @@ package io.kyma.operator.manager.shard;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -10,10 +9,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -29,9 +24,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.http.HttpRequest;
-import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.HelmComponentSpec;
 import io.kyma.operator.common.cache.LeanCache;
@@ -47,6 +39,7 @@ import io.kyma.operator.common.cache.LeanCache;
  * token; a page's lean copies are handed on once the page is read, so that what is done with them (writes) does not
  * hold the answer open.</li>
  * </ul>
+ * Each request goes out, and its errors are read, as a {@link ListRequest}.
  */
 final class StreamedList {
     /** Where a list is read from. */
@@ -58,7 +51,6 @@ final class StreamedList {
     /** Objects per page from etcd. */
     static final int PAGE = 500;
 
-    private static final long TIMEOUT_SECONDS = 60;
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
             .addMixIn(ObjectMeta.class, SkippedMetadata.class);
@@ -83,28 +75,26 @@ final class StreamedList {
             String labelSelector,
             Source source,
             Predicate<? super R> each) {
+        String url = ListRequest.url(client.getMasterUrl(), kind, namespace, labelSelector);
         if (source == Source.WATCH_CACHE) {
-            return get(
-                    client,
-                    kind,
-                    url(client, kind, namespace, labelSelector) + "&resourceVersion=0",
-                    body -> read(body, kind, each, token -> {}));
+            return ListRequest.get(
+                    client, kind, url + "&resourceVersion=0", body -> read(body, kind, each, token -> {}));
         }
         String next = null;
         do {
             List<R> page = new ArrayList<>();
             String[] onward = {null};
-            String url = url(client, kind, namespace, labelSelector) + "&limit=" + PAGE
+            String pageUrl = url + "&limit=" + PAGE
                     + (next == null ? "" : "&continue=" + URLEncoder.encode(next, StandardCharsets.UTF_8));
             try {
-                get(client, kind, url, body -> read(body, kind, page::add, token -> onward[0] = token));
-            } catch (Expired e) {
+                ListRequest.get(client, kind, pageUrl, body -> read(body, kind, page::add, token -> onward[0] = token));
+            } catch (ListRequest.Expired e) {
                 // The snapshot the token pointed at was compacted away (after about 5 minutes): the API server's
                 // answer carries a token that goes on from the same place on current data, if it can.
-                if (next == null || e.onward == null || e.onward.isEmpty()) {
+                if (next == null || e.onward() == null || e.onward().isEmpty()) {
                     throw e;
                 }
-                next = e.onward;
+                next = e.onward();
                 continue;
             }
             for (R object : page) {
@@ -115,46 +105,6 @@ final class StreamedList {
             next = onward[0];
         } while (next != null && !next.isEmpty());
         return true;
-    }
-
-    /** The list request, its answer read by {@code reader}; an answer other than a list is an exception. */
-    private static boolean get(
-            KubernetesClient client, Class<? extends HasMetadata> kind, String url, BodyReader reader) {
-        HttpRequest request =
-                client.getHttpClient().newHttpRequestBuilder().uri(url).build();
-        CompletableFuture<HttpResponse<InputStream>> sent =
-                client.getHttpClient().sendAsync(request, InputStream.class);
-        HttpResponse<InputStream> response;
-        try {
-            response = sent.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            sent.cancel(true); // an answer that comes later is closed, not left holding its connection
-            Thread.currentThread().interrupt();
-            throw new KubernetesClientException("interrupted while listing " + HasMetadata.getPlural(kind), e);
-        } catch (ExecutionException | TimeoutException e) {
-            sent.cancel(true);
-            throw new KubernetesClientException("cannot list " + HasMetadata.getPlural(kind) + ": " + e, e);
-        }
-        try (InputStream body = response.body()) {
-            if (!response.isSuccessful()) {
-                JsonNode status = MAPPER.readTree(body.readNBytes(64 * 1024));
-                String message = status == null ? "" : status.path("message").asText("");
-                if (response.code() == 410) {
-                    throw new Expired(
-                            status == null
-                                    ? null
-                                    : status.path("metadata").path("continue").asText(null),
-                            message);
-                }
-                throw new KubernetesClientException(
-                        "cannot list " + HasMetadata.getPlural(kind) + ": HTTP " + response.code() + " " + message,
-                        response.code(),
-                        null);
-            }
-            return reader.read(body);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the list of " + HasMetadata.getPlural(kind), e);
-        }
     }
 
     /**
@@ -231,33 +181,5 @@ final class StreamedList {
             ((HelmComponent) copy).setSpec(spec);
         }
         return copy;
-    }
-
-    private static String url(
-            KubernetesClient client,
-            Class<? extends HasMetadata> kind,
-            Optional<String> namespace,
-            String labelSelector) {
-        String apiVersion = HasMetadata.getApiVersion(kind);
-        String base = client.getMasterUrl().toString().replaceAll("/+$", "");
-        String group = apiVersion.contains("/") ? "/apis/" + apiVersion : "/api/" + apiVersion;
-        String in = namespace.map(ns -> "/namespaces/" + ns).orElse("");
-        return base + group + in + "/" + HasMetadata.getPlural(kind) + "?labelSelector="
-                + URLEncoder.encode(labelSelector, StandardCharsets.UTF_8);
-    }
-
-    @FunctionalInterface
-    private interface BodyReader {
-        boolean read(InputStream body) throws IOException;
-    }
-
-    /** A 410: the continue token's snapshot is gone; {@link #onward} goes on from the same place, if given. */
-    private static final class Expired extends KubernetesClientException {
-        private final String onward;
-
-        Expired(String onward, String message) {
-            super(message, 410, null);
-            this.onward = onward;
-        }
     }
 }
