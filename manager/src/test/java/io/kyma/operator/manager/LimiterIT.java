@@ -10,8 +10,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +30,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
+import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.kyma.operator.common.cache.SharedStore;
 import io.kyma.operator.manager.ScriptedReconciler.Action;
 import io.kyma.operator.manager.config.ManagerConfig;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
@@ -323,18 +328,77 @@ class LimiterIT {
         }
     }
 
+    /**
+     * The pool learns which reconcile a task is from JOSDK's metrics hook, called just before each dispatch: if a
+     * JOSDK release stopped calling it so, every task would be due and this order would be lost.
+     */
+    @Test
+    void aReconcileItsControllerSaysCanWaitRunsAfterDueOnesDispatchedAfterIt() {
+        String ns = namespace("limiter-priority");
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> order = Collections.synchronizedList(new ArrayList<>());
+        var reconciler = new ScriptedReconciler.A(
+                (name, attempt) -> {
+                    if (attempt == 1) {
+                        order.add(name);
+                    }
+                    if (name.equals("blocker") && attempt == 1) {
+                        awaitQuietly(release);
+                    }
+                    return Action.SUCCEED;
+                },
+                Duration.ZERO);
+        ControllerSpec<ConfigMap> spec = new ControllerSpec<>(
+                reconciler,
+                new SharedStore<>(null, new BasicItemStore<>(Cache::metaNamespaceKeyFunc), 100),
+                cm -> cm.getMetadata().getName().startsWith("later"),
+                registered -> {},
+                Optional.empty(),
+                () -> {});
+        try (KymaOperator manager = startSpecs(ns, List.of(spec), "--max-concurrent-reconciles", "1")) {
+            create(ns, "blocker", "a");
+            await().atMost(Duration.ofSeconds(30)).until(() -> order.contains("blocker"));
+            create(ns, "later-1", "a");
+            await().atMost(Duration.ofSeconds(30)).until(() -> queued(manager, "can-wait") == 1);
+            create(ns, "due-1", "a");
+            create(ns, "due-2", "a");
+            await().atMost(Duration.ofSeconds(30)).until(() -> queued(manager, "due") == 2);
+            release.countDown();
+            await().atMost(Duration.ofSeconds(30)).until(() -> order.size() == 4);
+            assertThat(order).containsExactly("blocker", "due-1", "due-2", "later-1");
+        } finally {
+            release.countDown();
+        }
+    }
+
+    private static double queued(KymaOperator manager, String priority) {
+        var gauge = manager.metrics()
+                .registry()
+                .find("kyma_operator_reconciles_queued")
+                .tag("priority", priority)
+                .gauge();
+        return gauge == null ? -1 : gauge.value();
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private static KymaOperator start(String ns, List<Reconciler<?>> reconcilers, String... flags) {
+        return startSpecs(ns, ControllerSpec.plain(reconcilers, 5000), flags);
+    }
+
+    private static KymaOperator startSpecs(String ns, List<ControllerSpec<?>> controllers, String... flags) {
         List<String> args = new ArrayList<>(
                 List.of("--metrics-bind-address", "0", "--health-probe-bind-address", "0", "--namespace", ns));
         args.addAll(List.of(flags));
         ManagerConfig config = ManagerConfig.parse(args.toArray(String[]::new), Map.of());
         KymaOperator manager = new KymaOperator(
-                config,
-                EmbeddedControlPlane.get().config(),
-                Clock.systemUTC(),
-                List.of(),
-                ControllerSpec.plain(reconcilers, config.reconcile().temporaryCacheMax()),
-                false);
+                config, EmbeddedControlPlane.get().config(), Clock.systemUTC(), List.of(), controllers, false);
         manager.start();
         return manager;
     }
