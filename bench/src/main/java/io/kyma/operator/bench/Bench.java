@@ -44,7 +44,7 @@ import io.kyma.operator.api.KymaSpec;
 import io.kyma.operator.api.Module;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunSpec;
-import io.kyma.operator.flags.HelpRequested;
+import io.kyma.operator.flags.CommandLine;
 import io.kyma.operator.manager.KubernetesClients;
 import io.kyma.operator.manager.config.ManagerConfig;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
@@ -113,17 +113,16 @@ public final class Bench {
 
     public static void main(String[] args) throws Exception {
         System.setProperty("java.awt.headless", "true");
-        BenchOptions options;
-        try {
-            options = BenchOptions.parse(args);
-        } catch (HelpRequested e) {
-            System.out.print(BenchOptions.USAGE);
-            return;
-        } catch (IllegalArgumentException e) {
-            System.err.println("bench: " + e.getMessage() + "; see --help");
-            System.exit(2);
+        Optional<BenchOptions> read = CommandLine.read("bench", BenchOptions.USAGE, () -> {
+            BenchOptions given = BenchOptions.parse(args);
+            // the operator's flags too, before anything starts
+            ManagerConfig.parse(given.operatorFlags().toArray(String[]::new), Map.of());
+            return given;
+        });
+        if (read.isEmpty()) {
             return;
         }
+        BenchOptions options = read.get();
         Bench bench = new Bench(options);
         Result result;
         try {

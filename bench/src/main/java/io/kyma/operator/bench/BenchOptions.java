@@ -58,7 +58,7 @@ record BenchOptions(
     private static final Flag<Integer> N =
             Flag.of("n", "1000", "Kymas of the 18 modules in the load.", Parsers.integer(1, 1_000_000));
     private static final Flag<Duration> UNIT =
-            Flag.of("unit", "1s", "The operator's `--transition-unit`.", BenchOptions::positiveDuration);
+            Flag.of("unit", "1s", "The operator's `--transition-unit`.", GoDuration::parsePositive);
     private static final Flag<Optional<Path>> KUBECONFIG = Flag.of(
             "kubeconfig",
             "",
@@ -127,7 +127,7 @@ record BenchOptions(
             "Tenant A (namespace `bench`) also has 50 Runs on a job service that answers in 5 s, and once A's N"
                     + " Kymas are created, tenant B (namespace `bench-neighbour`) creates one Kyma: the summary adds"
                     + " `neighbour_ready_s` and `neighbour_ready_ratio` (B's time to Ready over T(1)).");
-    static final Flags FLAGS = Flags.of(List.of(
+    static final Flags FLAGS = Flags.withRest(List.of(
             N,
             UNIT,
             KUBECONFIG,
@@ -219,14 +219,6 @@ record BenchOptions(
         return text.isBlank() ? List.of() : List.of(text.trim().split("\\s+"));
     }
 
-    private static Duration positiveDuration(String text) {
-        Duration value = GoDuration.parse(text);
-        if (value.isZero()) {
-            throw new IllegalArgumentException("must be greater than 0");
-        }
-        return value;
-    }
-
     private static int watchBuffer(String text) {
         int value = Integer.parseInt(text);
         if (value != 0 && (value <= 10 || value > 1000)) {
@@ -264,7 +256,7 @@ record BenchOptions(
             dir = dir.getParent();
         }
         if (dir == null) {
-            throw new IllegalArgumentException("run it inside the repository, or give --repository");
+            throw new FlagException("run it inside the repository, or give --repository");
         }
         return dir;
     }

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import org.openjdk.jmh.profile.GCProfiler;
@@ -16,9 +17,9 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 import io.kyma.operator.bench.micro.SerializationBench;
+import io.kyma.operator.flags.CommandLine;
 import io.kyma.operator.flags.Flag;
 import io.kyma.operator.flags.Flags;
-import io.kyma.operator.flags.HelpRequested;
 import io.kyma.operator.flags.Parsers;
 
 /**
@@ -34,7 +35,7 @@ public final class MicroBench {
     private static final Flag<String> JAVA =
             Flag.of("java", "java", "The java that runs the benchmarks, with the Deployment's flags.", Parsers.text());
     private static final Flag<Path> OUT =
-            Flag.of("out", "target/bench-serialization", "Where jmh.csv and run.txt go.", Path::of);
+            Flag.of("out", "target/bench/serialization", "Where jmh.csv and run.txt go.", Path::of);
     private static final Flag<Boolean> QUICK =
             Flag.ofSwitch("quick", "false", "Run each benchmark once, briefly: a check that they run.");
     private static final Flags FLAGS = Flags.of(List.of(JAVA, OUT, QUICK));
@@ -42,13 +43,14 @@ public final class MicroBench {
     private MicroBench() {}
 
     public static void main(String[] args) throws IOException, RunnerException {
-        Flags.Values values;
-        try {
-            values = FLAGS.parse(args, Map.of());
-        } catch (HelpRequested help) {
-            System.out.print(FLAGS.usage("Usage: java -cp bench/target/kyma-bench.jar " + MicroBench.class.getName()));
+        Optional<Flags.Values> read = CommandLine.read(
+                "bench-serialization",
+                FLAGS.usage("Usage: java -cp bench/target/kyma-bench.jar " + MicroBench.class.getName()),
+                () -> FLAGS.parse(args, Map.of()));
+        if (read.isEmpty()) {
             return;
         }
+        Flags.Values values = read.get();
         String java = values.get(JAVA);
         Path out = values.get(OUT);
         boolean quick = values.get(QUICK);

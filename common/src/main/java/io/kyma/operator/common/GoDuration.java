@@ -43,6 +43,15 @@ public final class GoDuration {
         return Duration.ofNanos(nanos.longValue());
     }
 
+    /** Parses a duration above zero, as a flag's interval or timeout must be. */
+    public static Duration parsePositive(String text) {
+        Duration value = parse(text);
+        if (value.isZero()) {
+            throw new IllegalArgumentException("must be greater than 0");
+        }
+        return value;
+    }
+
     /** At most {@code max}: a duration from a spec or flag that must stay within what its user can handle. */
     public static Duration atMost(Duration value, Duration max, String what) {
         if (value.compareTo(max) > 0) {

@@ -15,9 +15,12 @@ import java.util.Set;
 public final class Flags {
     private final String envPrefix;
     private final List<Flag<?>> flags;
+    /** Whether arguments after {@code --} are taken (and handed on), rather than refused. */
+    private final boolean takesRest;
 
-    private Flags(String envPrefix, List<Flag<?>> flags) {
+    private Flags(String envPrefix, List<Flag<?>> flags, boolean takesRest) {
         this.envPrefix = envPrefix;
+        this.takesRest = takesRest;
         this.flags = List.copyOf(flags);
         Set<String> names = new HashSet<>();
         for (Flag<?> flag : flags) {
@@ -29,7 +32,12 @@ public final class Flags {
 
     /** Flags without environment variables. */
     public static Flags of(List<Flag<?>> flags) {
-        return new Flags("", flags);
+        return new Flags("", flags, false);
+    }
+
+    /** Flags without environment variables, followed by {@code --} and arguments for another program. */
+    public static Flags withRest(List<Flag<?>> flags) {
+        return new Flags("", flags, true);
     }
 
     /** Flags each of which can also be given by the variable {@code envPrefix} + its name in upper snake case. */
@@ -37,7 +45,7 @@ public final class Flags {
         if (envPrefix.isEmpty()) {
             throw new IllegalArgumentException("an environment prefix must not be empty");
         }
-        return new Flags(envPrefix, flags);
+        return new Flags(envPrefix, flags, false);
     }
 
     public List<Flag<?>> all() {
@@ -70,11 +78,11 @@ public final class Flags {
             if (arg.equals("--help") || arg.equals("-h")) {
                 throw new HelpRequested();
             }
-            if (arg.equals("--")) {
+            if (arg.equals("--") && takesRest) {
                 rest = List.of(args).subList(i + 1, args.length);
                 break;
             }
-            if (!arg.startsWith("--")) {
+            if (!arg.startsWith("--") || arg.equals("--")) {
                 throw new FlagException("unexpected argument '" + arg + "'; see --help");
             }
             int eq = arg.indexOf('=');
@@ -175,7 +183,7 @@ public final class Flags {
             return given.contains(flag);
         }
 
-        /** The arguments after {@code --}. */
+        /** The arguments after {@code --}, when these flags take them; else empty. */
         public List<String> rest() {
             return rest;
         }

@@ -91,9 +91,14 @@ class FlagsTest {
                 .isInstanceOf(HelpRequested.class);
         assertThatThrownBy(() -> PLAIN.parse(new String[] {"--name", "x", "--help"}, Map.of()))
                 .isInstanceOf(HelpRequested.class);
-        Flags.Values values = PLAIN.parse(new String[] {"--workers", "2", "--", "--other", "x"}, Map.of());
+        Flags.Values values =
+                Flags.withRest(List.of(WORKERS)).parse(new String[] {"--workers", "2", "--", "--other", "x"}, Map.of());
         assertThat(values.rest()).containsExactly("--other", "x");
         assertThat(values.get(WORKERS)).isEqualTo(2);
+        assertThatThrownBy(() -> PLAIN.parse(new String[] {"--workers", "2", "--", "--other"}, Map.of()))
+                .as("a program that hands nothing on takes no --")
+                .isInstanceOf(FlagException.class)
+                .hasMessageContaining("unexpected argument '--'");
     }
 
     @Test

@@ -3,13 +3,13 @@ package io.kyma.operator.manager;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.fabric8.kubernetes.client.Config;
-import io.kyma.operator.flags.FlagException;
-import io.kyma.operator.flags.HelpRequested;
+import io.kyma.operator.flags.CommandLine;
 import io.kyma.operator.manager.config.ManagerConfig;
 import io.kyma.operator.run.RemoteJobClient;
 
@@ -35,17 +35,12 @@ public final class Main {
         if (!within(System.getProperty("jdk.http.maxHeaderSize"), RemoteJobClient.MAX_HEADER_BYTES)) {
             System.setProperty("jdk.http.maxHeaderSize", String.valueOf(RemoteJobClient.MAX_HEADER_BYTES));
         }
-        ManagerConfig config;
-        try {
-            config = ManagerConfig.parse(args, System.getenv());
-        } catch (HelpRequested help) {
-            System.out.print(ManagerConfig.usage());
-            return;
-        } catch (FlagException e) {
-            System.err.println("kyma-operator: " + e.getMessage());
-            System.exit(2);
+        Optional<ManagerConfig> read = CommandLine.read(
+                "kyma-operator", ManagerConfig.usage(), () -> ManagerConfig.parse(args, System.getenv()));
+        if (read.isEmpty()) {
             return;
         }
+        ManagerConfig config = read.get();
         setLogLevel(config.logLevel());
         LOG.info("Starting kyma-operator with {}", config.describe());
 

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -23,8 +24,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
-import io.kyma.operator.flags.FlagException;
-import io.kyma.operator.flags.HelpRequested;
+import io.kyma.operator.flags.CommandLine;
 
 /**
  * The remote job service over HTTP: the job API of {@link JobApi}, fault injection, and an admin API
@@ -362,17 +362,12 @@ public final class JobServer implements AutoCloseable {
 
     /** {@code java -jar remote-job-server.jar [--port 9090] [--host 127.0.0.1] [faults]}; see {@link ServerOptions}. */
     public static void main(String[] args) throws InterruptedException {
-        ServerOptions options;
-        try {
-            options = ServerOptions.parse(args);
-        } catch (HelpRequested help) {
-            System.out.print(ServerOptions.USAGE);
-            return;
-        } catch (FlagException e) {
-            System.err.println("remote-job-server: " + e.getMessage() + "; see --help");
-            System.exit(2);
+        Optional<ServerOptions> read =
+                CommandLine.read("remote-job-server", ServerOptions.USAGE, () -> ServerOptions.parse(args));
+        if (read.isEmpty()) {
             return;
         }
+        ServerOptions options = read.get();
         JobServer server = options.refuseFor().isZero()
                 ? start(options.host(), options.port())
                 : startAfter(options.host(), options.port(), options.refuseFor());

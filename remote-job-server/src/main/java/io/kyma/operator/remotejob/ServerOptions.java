@@ -47,9 +47,6 @@ record ServerOptions(
      */
     static ServerOptions parse(String[] args) {
         Flags.Values values = FLAGS.parse(args, Map.of());
-        if (!values.rest().isEmpty()) {
-            throw new FlagException("unexpected argument '" + values.rest().get(0) + "'");
-        }
         return new ServerOptions(
                 values.get(HOST),
                 values.get(PORT),

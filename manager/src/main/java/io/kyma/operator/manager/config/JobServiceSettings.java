@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
+import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.flags.Flag;
 import io.kyma.operator.flags.Flags;
 import io.kyma.operator.flags.Parsers;
@@ -36,23 +37,24 @@ public record JobServiceSettings(
     static final Flag<Duration> POLL_INTERVAL = Flag.of(
             "run-poll-interval",
             "5s",
-            "How often a running Run polls its job, unless `spec.pollInterval` says otherwise.",
-            ValueParsers.positiveDuration());
+            "How often a running Run polls its job, unless `spec.pollInterval` says otherwise (at least 100 ms; a"
+                    + " shorter interval polls every 100 ms).",
+            GoDuration::parsePositive);
     static final Flag<Duration> CLEANUP_TIMEOUT = Flag.of(
             "run-cleanup-timeout",
             "5m",
             "How long deleting a Run keeps trying to cancel its job on an unreachable server.",
-            ValueParsers.positiveDuration());
+            GoDuration::parsePositive);
     static final Flag<Duration> CONNECT_TIMEOUT = Flag.of(
             "remote-connect-timeout",
             "2s",
             "A job service that does not accept a connection within this time counts as unreachable.",
-            ValueParsers.positiveDuration());
+            GoDuration::parsePositive);
     static final Flag<Duration> REQUEST_TIMEOUT = Flag.of(
             "remote-request-timeout",
             "10s",
             "Longest time of one job service request, from connecting to the last byte of the answer.",
-            ValueParsers.positiveDuration());
+            GoDuration::parsePositive);
     static final Flag<Long> RESPONSE_LIMIT = Flag.of(
             "remote-response-limit",
             "256Ki",
@@ -76,7 +78,7 @@ public record JobServiceSettings(
             "Least time between two status writes of a running Run that only report its job's state text or log,"
                     + " and between two writes of a change of whether its server answers; phase and other condition"
                     + " changes are written at once.",
-            ValueParsers.positiveDuration());
+            GoDuration::parsePositive);
     static final Flag<ServerAllowList> SERVER_ALLOW = Flag.of(
             "remote-server-allow",
             "",

@@ -3,6 +3,7 @@ package io.kyma.operator.manager.config;
 import java.time.Duration;
 import java.util.List;
 
+import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.flags.Flag;
 import io.kyma.operator.flags.Flags;
 import io.kyma.operator.flags.Parsers;
@@ -20,13 +21,13 @@ public record KymaSettings(Duration transitionUnit, Duration statusInterval, int
             "1s",
             "Time unit of the HelmComponent lifecycle (pending 1 unit, then N units per state, N = length of the"
                     + " module name).",
-            ValueParsers.positiveDuration());
+            GoDuration::parsePositive);
     static final Flag<Duration> STATUS_INTERVAL = Flag.of(
             "kyma-status-interval",
             "5s",
             "Least time between two Kyma status writes that only update component counts, and how long component"
                     + " changes that only move counts are gathered before the Kyma reconciles.",
-            ValueParsers.positiveDuration());
+            GoDuration::parsePositive);
     static final Flag<Integer> ADMISSION_BACKLOG = Flag.of(
             "admission-backlog",
             "0",

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
+import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.flags.Flag;
 import io.kyma.operator.flags.FlagException;
 import io.kyma.operator.flags.Flags;
@@ -32,24 +33,26 @@ public record LeaderSettings(boolean elect, Optional<String> namespace, String i
             "15s",
             "How long a Lease that is not renewed keeps other replicas from taking over: whole seconds, longer than"
                     + " the renew deadline.",
-            ValueParsers.positiveDuration());
+            GoDuration::parsePositive);
     static final Flag<Duration> RENEW_DEADLINE = Flag.of(
             "leader-election-renew-deadline",
             "10s",
             "A leader that has not renewed its Lease for this long stops reconciling and exits; longer than 1.2"
                     + " times the retry period.",
-            ValueParsers.positiveDuration());
+            GoDuration::parsePositive);
     static final Flag<Duration> RETRY_PERIOD = Flag.of(
             "leader-election-retry-period",
             "2s",
             "How often a replica tries to take or renew the Lease.",
-            ValueParsers.positiveDuration());
+            GoDuration::parsePositive);
     static final Flag<String> ID = Flag.of(
             "leader-election-id",
             "kyma-operator-leader",
             "Name of the Lease (at most 244 characters); unless it is given, with `--namespace` set it is"
                     + " `kyma-operator-leader-<namespace>`, so that installations for different namespaces do not"
-                    + " share one.",
+                    + " share one (an installation upgraded from a release before this rule that sets `--namespace`"
+                    + " and `--leader-elect` gives `kyma-operator-leader` explicitly, or its old and new pods lead at"
+                    + " once during the rollout).",
             ValueParsers::objectName);
     static final List<Flag<?>> FLAGS = List.of(ELECT, NAMESPACE, LEASE_DURATION, RENEW_DEADLINE, RETRY_PERIOD, ID);
 

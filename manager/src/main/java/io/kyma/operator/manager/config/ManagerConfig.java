@@ -54,9 +54,6 @@ public final class ManagerConfig {
     private final String description;
 
     private ManagerConfig(Flags.Values values) {
-        if (!values.rest().isEmpty()) {
-            throw new FlagException("unexpected argument '" + values.rest().get(0) + "'; see --help");
-        }
         this.logLevel = values.get(LOG_LEVEL);
         this.client = ClientSettings.from(values);
         this.reconcile = ReconcileSettings.from(values);
@@ -70,7 +67,8 @@ public final class ManagerConfig {
         for (Flag<?> flag : FLAGS.all()) {
             String text =
                     flag == LeaderSettings.ID ? leader.id() : values.text(flag).trim();
-            parts.add(flag.name() + "=" + (text.isEmpty() ? "(empty)" : text));
+            parts.add(flag.name() + "="
+                    + (text.isEmpty() ? "(empty)" : text.matches(".*\\s.*") ? "'" + text + "'" : text));
         }
         this.description = String.join(" ", parts);
     }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
+import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.flags.Flag;
 import io.kyma.operator.flags.Flags;
 import io.kyma.operator.flags.Parsers;
@@ -37,7 +38,7 @@ public record ReconcileSettings(
             "30s",
             "Reconciles with nothing due (a finished component or Run, a Ready Kyma, a Kyma waiting in line) wait"
                     + " behind due ones; once the oldest has waited this long, the two lanes take turns.",
-            ValueParsers.positiveDuration());
+            GoDuration::parsePositive);
     static final Flag<Double> MAX_RECONCILE_RATE = Flag.of(
             "max-reconcile-rate",
             "0",
@@ -48,7 +49,7 @@ public record ReconcileSettings(
             "sync-period",
             "10h",
             "Every resource is reconciled at least this often, without any event.",
-            ValueParsers.positiveDuration());
+            GoDuration::parsePositive);
     static final Flag<Integer> INFORMER_LIST_LIMIT = Flag.of(
             "informer-list-limit",
             "500",
@@ -65,7 +66,7 @@ public record ReconcileSettings(
             "reconcile-timeout",
             "1m",
             "A reconcile running longer is interrupted, counted as failed and retried with backoff.",
-            ValueParsers.positiveDuration());
+            GoDuration::parsePositive);
     static final List<Flag<?>> FLAGS = List.of(
             NAMESPACE,
             MAX_CONCURRENT_RECONCILES,

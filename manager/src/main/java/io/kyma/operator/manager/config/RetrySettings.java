@@ -3,6 +3,7 @@ package io.kyma.operator.manager.config;
 import java.time.Duration;
 import java.util.List;
 
+import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.flags.Flag;
 import io.kyma.operator.flags.Flags;
 import io.kyma.operator.flags.Parsers;
@@ -16,12 +17,12 @@ public record RetrySettings(Duration baseDelay, Duration maxDelay, double freque
             "failure-base-delay",
             "1s",
             "First retry delay after a failed reconcile; it doubles with each further failure.",
-            ValueParsers.positiveDuration());
+            GoDuration::parsePositive);
     static final Flag<Duration> MAX_DELAY = Flag.of(
             "failure-max-delay",
             "1000s",
             "Longest retry delay after failed reconciles; not shorter than `--failure-base-delay`.",
-            ValueParsers.positiveDuration());
+            GoDuration::parsePositive);
     static final Flag<Double> FREQUENCY = Flag.of(
             "rate-limiter-frequency",
             "30",

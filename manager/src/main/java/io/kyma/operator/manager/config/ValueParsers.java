@@ -5,7 +5,6 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
-import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.flags.Flag;
 import io.kyma.operator.flags.FlagException;
 import io.kyma.operator.flags.Flags;
@@ -13,17 +12,6 @@ import io.kyma.operator.flags.Flags;
 /** Parsers of the manager's kinds of flag values. */
 final class ValueParsers {
     private ValueParsers() {}
-
-    /** A Go duration above zero. */
-    static Function<String, Duration> positiveDuration() {
-        return text -> {
-            Duration value = GoDuration.parse(text);
-            if (value.isZero()) {
-                throw new IllegalArgumentException("must be greater than 0");
-            }
-            return value;
-        };
-    }
 
     /** A namespace's name (a DNS-1123 label), or empty. */
     static Function<String, Optional<String>> optionalNamespace() {

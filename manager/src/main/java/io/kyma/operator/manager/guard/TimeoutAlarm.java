@@ -13,14 +13,14 @@ import java.util.concurrent.TimeUnit;
 final class TimeoutAlarm {
     private final Thread thread;
     private final Runnable warning;
-    private final ScheduledFuture<?> alarm;
+    /** Guarded by this: the watchdog's task, once scheduled. */
+    private ScheduledFuture<?> alarm;
     /** Guarded by this: whether the reconcile finished, after which the alarm does nothing. */
     private boolean finished;
 
-    private TimeoutAlarm(Thread thread, Runnable warning, ScheduledExecutorService watchdog, Duration timeout) {
+    private TimeoutAlarm(Thread thread, Runnable warning) {
         this.thread = thread;
         this.warning = warning;
-        this.alarm = watchdog.schedule(this::goOff, timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     /**
@@ -29,7 +29,12 @@ final class TimeoutAlarm {
      * @param warning says that the reconcile is being interrupted, just before it is
      */
     static TimeoutAlarm set(ScheduledExecutorService watchdog, Duration timeout, Runnable warning) {
-        return new TimeoutAlarm(Thread.currentThread(), warning, watchdog, timeout);
+        TimeoutAlarm alarm = new TimeoutAlarm(Thread.currentThread(), warning);
+        ScheduledFuture<?> task = watchdog.schedule(alarm::goOff, timeout.toNanos(), TimeUnit.NANOSECONDS);
+        synchronized (alarm) {
+            alarm.alarm = task;
+        }
+        return alarm;
     }
 
     /** What the watchdog runs at the timeout: the interrupt, if the reconcile has not finished. */
@@ -41,12 +46,15 @@ final class TimeoutAlarm {
     }
 
     /**
-     * The reconcile finished; called on its thread. The alarm is off, and an interrupt it made that the reconcile did
-     * not consume is cleared: a late alarm must not leak into the pool thread's next task.
+     * The reconcile finished; called on its thread. The alarm is off, and an interrupt the reconcile did not consume
+     * is cleared, whoever made it (the alarm, or a pool shutting down): a late alarm must not leak into the pool
+     * thread's next task.
      */
     synchronized void finished() {
         finished = true;
-        alarm.cancel(false);
+        if (alarm != null) {
+            alarm.cancel(false);
+        }
         Thread.interrupted();
     }
 }

@@ -84,7 +84,8 @@ public final class PrioritizingExecutor extends ThreadPoolExecutor {
         try {
             canWait = priority != null && priority.canWait(resource);
         } catch (RuntimeException e) {
-            // JOSDK calls the hook after marking the resource under processing and before it queues the reconcile:
+            // JOSDK (5.2.3) calls the hook after marking the resource under processing and before it queues the
+            // reconcile:
             // an exception here would leave the resource marked for ever, never reconciled again. Due work it is.
             LOG.warn("{} {}: cannot tell whether its reconcile can wait; it is due", controller, name(resource), e);
         }

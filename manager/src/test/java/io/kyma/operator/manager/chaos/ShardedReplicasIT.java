@@ -19,7 +19,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Labels;
@@ -42,6 +41,17 @@ class ShardedReplicasIT {
             ? ChaosLoad.standard(Duration.ofSeconds(1), 20)
             : ChaosLoad.standard(Duration.ofMillis(300), 5);
     private static final int SHARDS = 3;
+    /** A Lease shorter than the default 15 s, as LeaderElectionIT's, so that a take-over waits less. */
+    private static final Duration LEASE = Duration.ofSeconds(8);
+
+    private static final List<String> LEASE_FLAGS = List.of(
+            "--leader-election-lease-duration",
+            "8s",
+            "--leader-election-renew-deadline",
+            "5s",
+            "--leader-election-retry-period",
+            "1s");
+
     /** Time for the mover's label writes of one shard's objects of the load. */
     private static final Duration MOVE_WRITES = Duration.ofSeconds(10);
     /** A write to one object: the resource, its name, and whether it is the status. */
@@ -81,7 +91,10 @@ class ShardedReplicasIT {
     void aKilledShardsObjectsMoveToTheLiveShardsOnceItsLeaseRanOut() {
         List<Replica> replicas = new ArrayList<>();
         try (Trial trial = new Trial(ENV.admin(), "shard-down", LOAD)) {
-            start(replicas, trial, List.of("--leader-elect", "--leader-election-namespace", trial.namespace()));
+            List<String> elect =
+                    new ArrayList<>(List.of("--leader-elect", "--leader-election-namespace", trial.namespace()));
+            elect.addAll(LEASE_FLAGS);
+            start(replicas, trial, elect);
             KubernetesClient admin = ENV.admin();
             // the default Lease of an operator that watches one namespace names it
             String lease = "kyma-operator-leader-" + trial.namespace() + "-shard-";
@@ -102,20 +115,18 @@ class ShardedReplicasIT {
             killed.kill();
             Instant killedAt = Instant.now();
 
-            // the Lease lasts 15 s after its last renewal; then the leader of shard 0 moves shard 1's objects
+            // the Lease lasts 8 s after its last renewal; then the leader of shard 0 moves shard 1's objects
             trial.until(
                     Duration.ofSeconds(90),
                     () -> labelled(admin, trial.namespace(), "1").isEmpty());
             Duration moved = Duration.between(killedAt, Instant.now());
             assertThat(moved)
                     .as("nothing moved while the Lease could still be held")
-                    .isGreaterThan(Duration.ofSeconds(10));
+                    .isGreaterThan(LEASE.minusSeconds(1));
             // the Lease's time from its last renewal (before the kill), the margin, one look of the mover, and the
             // label writes, which wait their turn in shard 0's client limiter behind its own reconciles
-            Duration bound = LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE
-                    .plus(ShardLiveness.MARGIN)
-                    .plus(ShardMover.CHECK)
-                    .plus(MOVE_WRITES);
+            Duration bound =
+                    LEASE.plus(ShardLiveness.MARGIN).plus(ShardMover.CHECK).plus(MOVE_WRITES);
             assertThat(moved)
                     .as("moved within the Lease's time and one look of the mover")
                     .isLessThan(bound);
@@ -147,8 +158,9 @@ class ShardedReplicasIT {
         Map<String, Replica> replicas = new TreeMap<>();
         try (Trial trial = new Trial(ENV.admin(), "shard-up", load)) {
             KubernetesClient admin = ENV.admin();
-            List<String> elect =
-                    List.of("--leader-elect", "--leader-election-namespace", trial.namespace(), "--log-level", "info");
+            List<String> elect = new ArrayList<>(
+                    List.of("--leader-elect", "--leader-election-namespace", trial.namespace(), "--log-level", "info"));
+            elect.addAll(LEASE_FLAGS);
             for (int shard = 0; shard < 2; shard++) {
                 replicas.put("two-" + shard, replica(load, trial, "two-" + shard, 2, shard, elect));
             }
