@@ -7,8 +7,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.kyma.operator.common.status.PreparedRequest;
 import io.kyma.operator.common.status.StatusPatch;
 
 /**
@@ -32,10 +33,14 @@ enum StatusVerb {
             patch.putObject("metadata")
                     .put("resourceVersion", primary.getMetadata().getResourceVersion());
             patch.set("status", MergePatch.diff(status(primary), status(statusOnly)));
-            @SuppressWarnings("unchecked")
-            Class<P> type = (Class<P>) statusOnly.getClass();
-            return PreparedRequest.patch(
-                    client, statusOnly, "application/merge-patch+json", patch.toString(), fieldManager, type);
+            return client.resource(statusOnly)
+                    .subresource("status")
+                    .patch(
+                            new PatchContext.Builder()
+                                    .withPatchType(PatchType.JSON_MERGE)
+                                    .withFieldManager(fieldManager)
+                                    .build(),
+                            patch.toString());
         }
     };
 

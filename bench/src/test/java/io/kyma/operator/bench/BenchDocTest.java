@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,6 +77,8 @@ class BenchDocTest {
                     case "docs/bench/*gathering" -> gatheringRuns();
                     case "docs/bench/" + THREAD_CPU_RUN -> cpuByKindOfThread();
                     case "docs/bench/n1000-executor-*" -> executorRuns();
+                    case "docs/bench/n1000-prepared-*" -> preparedAgainstFabric8();
+                    case "docs/bench/n1000-prepared-1/against" -> houseAgainstBefore();
                     case "docs/bench/noisy-neighbour" -> noisyNeighbour();
                     default -> throw new AssertionError(doc + " names an unknown table source " + source);
                 };
@@ -1021,6 +1024,108 @@ class BenchDocTest {
         return beforeAndAfter(List.of(
                 List.of("n1000-before-status-request", "before"),
                 List.of("n1000-status-request", "prepared status write")));
+    }
+
+    /**
+     * N = 1000, six runs alternating two builds of one commit: status writes and creates as prepared requests, and
+     * through fabric8's generic path (the request JOSDK's {@code PrimaryUpdateAndCacheUtils} sends), which ships since.
+     */
+    static String preparedAgainstFabric8() throws IOException {
+        List<String> prepared = List.of("n1000-prepared-1", "n1000-prepared-2", "n1000-prepared-3");
+        List<String> fabric8 = List.of("n1000-fabric8-1", "n1000-fabric8-2", "n1000-fabric8-3");
+        for (String dir : fabric8) {
+            assertThat(doc("docs/bench/" + dir + "/fabric8-writes.diff"))
+                    .as(dir + " names its change")
+                    .exists();
+        }
+        // What the text says: every fabric8 run collected young garbage more often than every prepared run (by more
+        // than a tenth); CPU per write overlaps (some prepared run above some fabric8 run) and the means are within
+        // 5 %; T(N) within 1 % of each other, with no conflicts or errors
+        double preparedCpu = 0;
+        double fabric8Cpu = 0;
+        for (String p : prepared) {
+            Map<String, String> ps = summary("docs/bench/" + p);
+            preparedCpu += number(ps, "cpu_ms_per_write") / prepared.size();
+            for (String f : fabric8) {
+                Map<String, String> fs = summary("docs/bench/" + f);
+                assertThat(number(fs, "gc_young") / number(ps, "gc_young")).isGreaterThan(1.1);
+                assertThat(number(fs, "tn_s") / number(ps, "tn_s")).isBetween(0.99, 1.01);
+            }
+        }
+        for (String f : fabric8) {
+            fabric8Cpu += number(summary("docs/bench/" + f), "cpu_ms_per_write") / fabric8.size();
+        }
+        assertThat(fabric8Cpu / preparedCpu).isBetween(0.95, 1.05);
+        double highestPrepared =
+                prepared.stream().mapToDouble(p -> cpuPerWrite(p)).max().orElseThrow();
+        double lowestFabric8 =
+                fabric8.stream().mapToDouble(f -> cpuPerWrite(f)).min().orElseThrow();
+        assertThat(highestPrepared).as("the runs' CPU per write overlap").isGreaterThan(lowestFabric8);
+        for (String run : union(prepared, fabric8)) {
+            Map<String, String> r = summary("docs/bench/" + run);
+            assertThat(number(r, "conflicts") + number(r, "reconcile_errors")).isZero();
+        }
+        return sideBySide(
+                List.of(
+                        List.of(prepared.get(0), "prepared"),
+                        List.of(fabric8.get(0), "fabric8"),
+                        List.of(prepared.get(1), "prepared"),
+                        List.of(fabric8.get(1), "fabric8"),
+                        List.of(prepared.get(2), "prepared"),
+                        List.of(fabric8.get(2), "fabric8")),
+                List.of(
+                        List.of("cpu_ms_per_write", "operator CPU per write", " ms"),
+                        List.of("cpu_gc_ms_per_write", "of it collecting garbage", " ms"),
+                        List.of("cpu_rest_ms_per_write", "of it the operator's code and its libraries", " ms"),
+                        List.of("gc_young", "young collections", ""),
+                        List.of("peak_rss_mb", "peak RSS", " MiB"),
+                        List.of("tn_s", "T(N)", " s"),
+                        List.of(
+                                "apiserver_ceiling_writes_per_s",
+                                "API server ceiling, before the operator starts",
+                                "/s"),
+                        List.of("watch_closes", "forced watch closes", "")));
+    }
+
+    /** The same N = 1000 load before the runtime was reorganised and after it (the first prepared run above). */
+    static String houseAgainstBefore() throws IOException {
+        Map<String, String> before = summary("docs/bench/" + LATEST_N1000);
+        Map<String, String> after = summary("docs/bench/n1000-prepared-1");
+        // What the text says: the same writes per Kyma and T(N) within 1 %, no conflicts or errors
+        assertThat(number(after, "writes_per_kyma")).isCloseTo(number(before, "writes_per_kyma"), within(0.5));
+        assertThat(number(after, "tn_s") / number(before, "tn_s")).isBetween(0.99, 1.01);
+        assertThat(number(after, "conflicts") + number(after, "reconcile_errors"))
+                .isZero();
+        return sideBySide(
+                List.of(List.of(LATEST_N1000, "before"), List.of("n1000-prepared-1", "after")),
+                List.of(
+                        List.of("tn_s", "T(N)", " s"),
+                        List.of("first_ready_s", "first Kyma Ready", " s"),
+                        List.of("p50_ready_s", "median time to Ready", " s"),
+                        List.of("p99_ready_s", "99th percentile", " s"),
+                        List.of("writes_per_kyma", "writes per Kyma", ""),
+                        List.of("conflicts", "conflicts", ""),
+                        List.of("reconcile_errors", "reconcile errors", ""),
+                        List.of("cpu_ms_per_write", "operator CPU per write", " ms"),
+                        List.of("peak_rss_mb", "peak RSS", " MiB"),
+                        List.of(
+                                "apiserver_ceiling_writes_per_s",
+                                "API server ceiling, before the operator starts",
+                                "/s")));
+    }
+
+    private static double cpuPerWrite(String run) {
+        try {
+            return number(summary("docs/bench/" + run), "cpu_ms_per_write");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<String> union(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     /**

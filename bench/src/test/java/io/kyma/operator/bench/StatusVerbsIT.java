@@ -17,7 +17,6 @@ import io.kyma.operator.api.ComponentState;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.HelmComponentSpec;
 import io.kyma.operator.api.HelmComponentStatus;
-import io.kyma.operator.common.status.PreparedRequest;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 import io.kyma.operator.testing.Namespaces;
@@ -51,12 +50,12 @@ class StatusVerbsIT {
                 new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
         component.setSpec(new HelmComponentSpec());
         component.getSpec().setModule("ory");
-        HelmComponent created = PreparedRequest.create(client, component);
+        HelmComponent created = client.resource(component).create();
         assertThat(created.getMetadata().getUid())
                 .as("created as fabric8's create() does")
                 .isNotBlank();
         assertThat(created.getSpec().getModule()).isEqualTo("ory");
-        assertThatThrownBy(() -> PreparedRequest.create(client, component))
+        assertThatThrownBy(() -> client.resource(component).create())
                 .as("the name is taken")
                 .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
                     assertThat(e.getCode()).isEqualTo(409);

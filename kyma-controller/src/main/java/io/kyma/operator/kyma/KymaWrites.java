@@ -9,7 +9,6 @@ import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaStatus;
 import io.kyma.operator.api.Module;
-import io.kyma.operator.common.status.PreparedRequest;
 import io.kyma.operator.common.status.StatusPatch;
 
 /**
@@ -37,7 +36,7 @@ public interface KymaWrites {
         return new KymaWrites() {
             @Override
             public HelmComponent create(HelmComponent desired) {
-                HelmComponent created = PreparedRequest.create(context.getClient(), desired);
+                HelmComponent created = context.getClient().resource(desired).create();
                 components.created(created);
                 return created;
             }

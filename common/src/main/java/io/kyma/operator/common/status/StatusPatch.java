@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -13,12 +15,15 @@ import io.kyma.operator.common.cache.LeanCache;
 import io.kyma.operator.common.cache.SharedStore;
 
 /**
- * Writes a primary resource's status with {@link #VERB} and puts the answer into the controller's cache.
+ * Writes a primary resource's status by server-side apply and puts the answer into the controller's cache.
  * <p>
  * JOSDK 5.2.3 discards the answer of an {@code UpdateControl.patchStatus}, so a timer-driven reconcile that runs
  * before the watch event arrives would see the old status and could write the same transition twice. The patch
  * carries the cached resourceVersion: if anything else changed the resource meanwhile it fails with 409 and the
- * reconcile is retried on fresh data instead of overwriting it.
+ * reconcile is retried on fresh data instead of overwriting it. The request is the one JOSDK's
+ * {@code PrimaryUpdateAndCacheUtils.ssaPatchStatusAndCacheResource} sends; that helper is not used because on a 409
+ * it sends the status computed from the stale resource again, after polling the cache on the reconcile's thread, and
+ * it caches whole objects, where the stores here keep lean ones within a bound.
  */
 public final class StatusPatch {
     private StatusPatch() {}
@@ -77,17 +82,14 @@ public final class StatusPatch {
      */
     public static <P extends HasMetadata> P write(
             KubernetesClient client, P primary, P statusOnly, String fieldManager) {
-        @SuppressWarnings("unchecked")
-        Class<P> type = (Class<P>) statusOnly.getClass();
-        return PreparedRequest.patch(
-                client,
-                statusOnly,
-                PreparedRequest.APPLY,
-                PreparedRequest.applyBody(
-                        client.getKubernetesSerialization(),
-                        statusOnly,
-                        primary.getMetadata().getResourceVersion()),
-                fieldManager,
-                type);
+        // fabric8's own path, as JOSDK's PrimaryUpdateAndCacheUtils.ssaPatchStatusAndCacheResource sends it
+        statusOnly.getMetadata().setResourceVersion(primary.getMetadata().getResourceVersion());
+        return client.resource(statusOnly)
+                .subresource("status")
+                .patch(new PatchContext.Builder()
+                        .withForce(true)
+                        .withFieldManager(fieldManager)
+                        .withPatchType(PatchType.SERVER_SIDE_APPLY)
+                        .build());
     }
 }
