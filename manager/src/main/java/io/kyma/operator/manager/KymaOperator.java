@@ -85,14 +85,14 @@ public final class KymaOperator implements AutoCloseable {
         QueueMetrics queueMetrics = new QueueMetrics(metrics, clock);
         MissedExecutions missedExecutions = new MissedExecutions(metrics::missedExecutions);
         queueMetrics.onMissedExecution(missedExecutions::release);
-        Optional<Sharding.Leases> leases = leader.elect()
-                ? Optional.of(new Sharding.Leases(
-                        leader.id(),
-                        leader.namespace()
-                                .orElseGet(() -> client.getConfiguration().getNamespace())))
-                : Optional.empty();
-        this.sharding =
-                new Sharding(client, config.shards(), leases, reconcile.namespace(), clock, this::leading, metrics);
+        this.sharding = new Sharding(
+                client,
+                config.shards(),
+                Sharding.Leases.of(leader, client),
+                reconcile.namespace(),
+                clock,
+                this::leading,
+                metrics);
         // reconcile timeouts and the lease's renew deadline
         this.watchdog = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("manager-watchdog"));
         watchdog.setRemoveOnCancelPolicy(true);

@@ -8,6 +8,7 @@ import java.util.function.BooleanSupplier;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
+import io.kyma.operator.manager.config.LeaderSettings;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 
 /**
@@ -66,7 +67,17 @@ public final class Sharding {
     }
 
     /** The shards' Leases: named {@code <prefix>-shard-<id>}, in {@code namespace}. */
-    public record Leases(String prefix, String namespace) {}
+    public record Leases(String prefix, String namespace) {
+        /** The Leases of leader election, if replicas elect leaders; in the operator's namespace unless one is set. */
+        public static Optional<Leases> of(LeaderSettings leader, KubernetesClient client) {
+            return leader.elect()
+                    ? Optional.of(new Leases(
+                            leader.id(),
+                            leader.namespace()
+                                    .orElseGet(() -> client.getConfiguration().getNamespace())))
+                    : Optional.empty();
+        }
+    }
 
     public void start(Optional<String> namespace) {
         assigner.ifPresent(a -> a.start(namespace));
