@@ -1026,6 +1026,10 @@ class BenchDocTest {
                 List.of("n1000-status-request", "prepared status write")));
     }
 
+    /** A row of a side-by-side table: the API server's write ceiling, measured before the operator starts. */
+    private static final List<String> CEILING_ROW =
+            List.of("apiserver_ceiling_writes_per_s", "API server ceiling, before the operator starts", "/s");
+
     /**
      * N = 1000, six runs alternating two builds of one commit: status writes and creates as prepared requests, and
      * through fabric8's generic path (the request JOSDK's {@code PrimaryUpdateAndCacheUtils} sends), which ships since.
@@ -1080,10 +1084,7 @@ class BenchDocTest {
                         List.of("gc_young", "young collections", ""),
                         List.of("peak_rss_mb", "peak RSS", " MiB"),
                         List.of("tn_s", "T(N)", " s"),
-                        List.of(
-                                "apiserver_ceiling_writes_per_s",
-                                "API server ceiling, before the operator starts",
-                                "/s"),
+                        CEILING_ROW,
                         List.of("watch_closes", "forced watch closes", "")));
     }
 
@@ -1108,10 +1109,7 @@ class BenchDocTest {
                         List.of("reconcile_errors", "reconcile errors", ""),
                         List.of("cpu_ms_per_write", "operator CPU per write", " ms"),
                         List.of("peak_rss_mb", "peak RSS", " MiB"),
-                        List.of(
-                                "apiserver_ceiling_writes_per_s",
-                                "API server ceiling, before the operator starts",
-                                "/s")));
+                        CEILING_ROW));
     }
 
     private static double cpuPerWrite(String run) {

@@ -16,15 +16,7 @@ class LaneTest {
     private long arrivals;
 
     private static Runnable task(String name) {
-        return new Runnable() {
-            @Override
-            public void run() {}
-
-            @Override
-            public String toString() {
-                return name;
-            }
-        };
+        return Tasks.named(name);
     }
 
     private Runnable add(String flow, String name) {

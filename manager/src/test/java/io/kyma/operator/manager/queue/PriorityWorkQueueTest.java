@@ -18,15 +18,7 @@ class PriorityWorkQueueTest {
     private final PriorityWorkQueue queue = new PriorityWorkQueue(clock, Duration.ofSeconds(30));
 
     private static Runnable task(String name) {
-        return new Runnable() {
-            @Override
-            public void run() {}
-
-            @Override
-            public String toString() {
-                return name;
-            }
-        };
+        return Tasks.named(name);
     }
 
     private static Runnable canWait(Runnable task) {
