@@ -7,6 +7,7 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class Faults {
     private volatile double errorRate;
     private volatile Duration latency = Duration.ZERO;
+    private volatile Duration startLatency = Duration.ZERO;
     private volatile double garbageRate;
 
     /** Fraction (0..1) of job API requests answered with 503. */
@@ -86,6 +87,22 @@ public final class Faults {
 
     public Duration latency() {
         return latency;
+    }
+
+    /**
+     * More time added to the answer of a job's start only, after the job has started; polls and cancels are not
+     * slowed by it.
+     */
+    public Faults startLatency(Duration latency) {
+        if (latency.isNegative()) {
+            throw new IllegalArgumentException("start latency must not be negative");
+        }
+        this.startLatency = latency;
+        return this;
+    }
+
+    public Duration startLatency() {
+        return startLatency;
     }
 
     public double garbageRate() {

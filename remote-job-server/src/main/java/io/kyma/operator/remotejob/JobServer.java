@@ -190,7 +190,10 @@ public final class JobServer implements AutoCloseable {
                                 exchange.getRequestURI().getRawQuery(),
                                 body);
             }
-            sleep(faults.latency());
+            sleep(
+                    exchange.getRequestMethod().equals("POST")
+                            ? faults.latency().plus(faults.startLatency())
+                            : faults.latency());
             if (faults.garbageNow()) {
                 respond(exchange, 200, "text/html", "<html>Bad Gateway</html>\u0000{");
                 return;

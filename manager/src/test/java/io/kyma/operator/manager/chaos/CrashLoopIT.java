@@ -86,8 +86,10 @@ class CrashLoopIT {
                 ReplicaMetrics.Snapshot ended = ReplicaMetrics.Snapshot.ZERO;
                 for (int k = 1; k <= KILLS; k++) {
                     if (AFTER_A_JOB_START.contains(k)) {
-                        // the job service starts the job at once and answers 3 s later: the kill falls in between
-                        ENV.jobs().faults().latency(Duration.ofSeconds(3));
+                        // the job service starts the job at once and answers the start 3 s later (polls are not slowed,
+                        // so
+                        // the load's running Runs do not queue ahead of it): the kill falls in between
+                        ENV.jobs().faults().startLatency(Duration.ofSeconds(3));
                         Run run = ENV.admin()
                                 .resource(Samples.run(
                                         trial.namespace(),
@@ -114,17 +116,17 @@ class CrashLoopIT {
                         }
                         ended = ended.plus(operator.metrics());
                         operator.kill();
-                        ENV.jobs().faults().latency(Duration.ZERO);
+                        ENV.jobs().faults().startLatency(Duration.ZERO);
                         operator = OperatorJar.start(kubeconfig, trial.namespace(), flags, log);
                     } else {
-                        ENV.jobs().faults().latency(Duration.ZERO);
+                        ENV.jobs().faults().startLatency(Duration.ZERO);
                     }
                 }
                 trial.faultsEnd(ended.plus(operator.metrics()));
                 trial.awaitSettled(Duration.ofMinutes(ChaosLoad.full() ? 10 : 3));
                 return trial.outcome(ENV.jobs(), List.of(), trial.watchedComponents(), ended.plus(operator.metrics()));
             } finally {
-                ENV.jobs().faults().latency(Duration.ZERO);
+                ENV.jobs().faults().startLatency(Duration.ZERO);
                 operator.close();
             }
         } finally {
