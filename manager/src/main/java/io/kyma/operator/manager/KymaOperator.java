@@ -119,9 +119,18 @@ public final class KymaOperator implements AutoCloseable {
                 watchdog,
                 metrics);
         Registration registration = new Registration(
-                operator, reconcile, config.retry(), sharding, guards, pool, queueMetrics, missedExecutions, clock);
+                operator,
+                reconcile,
+                config.retry(),
+                sharding,
+                guards,
+                pool,
+                queueMetrics,
+                missedExecutions,
+                metrics,
+                clock);
         for (ControllerSpec<?> spec : controllers) {
-            registration.register(spec, metrics);
+            registration.register(spec);
         }
     }
 

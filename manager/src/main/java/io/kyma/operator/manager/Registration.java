@@ -33,6 +33,7 @@ final class Registration {
     private final PrioritizingExecutor pool;
     private final QueueMetrics queueMetrics;
     private final MissedExecutions missedExecutions;
+    private final OperatorMetrics metrics;
     private final Clock clock;
 
     Registration(
@@ -44,6 +45,7 @@ final class Registration {
             PrioritizingExecutor pool,
             QueueMetrics queueMetrics,
             MissedExecutions missedExecutions,
+            OperatorMetrics metrics,
             Clock clock) {
         this.operator = operator;
         this.reconcile = reconcile;
@@ -53,11 +55,12 @@ final class Registration {
         this.pool = pool;
         this.queueMetrics = queueMetrics;
         this.missedExecutions = missedExecutions;
+        this.metrics = metrics;
         this.clock = clock;
     }
 
     @SuppressWarnings("unchecked")
-    <P extends HasMetadata> Controller<P> register(ControllerSpec<P> spec, OperatorMetrics metrics) {
+    <P extends HasMetadata> void register(ControllerSpec<P> spec) {
         var configuration = operator.getConfigurationService().getConfigurationFor(spec.reconciler());
         var overrider = ControllerConfigurationOverrider.override(configuration);
         reconcile.namespace().ifPresentOrElse(overrider::settingNamespace, overrider::watchingAllNamespaces);
@@ -85,7 +88,6 @@ final class Registration {
         missedExecutions.register(controller);
         measureCache(spec.store().recentWrites(), name, metrics);
         spec.wiring().wire(new ControllerSpec.Registered<>(spec.store(), controller, metrics, queueMetrics, clock));
-        return controller;
     }
 
     private static void measureCache(RecentWrites recent, String cache, OperatorMetrics metrics) {

@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
@@ -355,7 +356,7 @@ class LimiterIT {
                 registered -> {},
                 Optional.empty(),
                 () -> {});
-        try (KymaOperator manager = startSpecs(ns, List.of(spec), "--max-concurrent-reconciles", "1")) {
+        try (KymaOperator manager = startSpecs(ns, config -> List.of(spec), "--max-concurrent-reconciles", "1")) {
             create(ns, "blocker", "a");
             await().atMost(Duration.ofSeconds(30)).until(() -> order.contains("blocker"));
             create(ns, "later-1", "a");
@@ -389,16 +390,25 @@ class LimiterIT {
     }
 
     private static KymaOperator start(String ns, List<Reconciler<?>> reconcilers, String... flags) {
-        return startSpecs(ns, ControllerSpec.plain(reconcilers, 5000), flags);
+        return startSpecs(
+                ns,
+                config -> ControllerSpec.plain(reconcilers, config.reconcile().temporaryCacheMax()),
+                flags);
     }
 
-    private static KymaOperator startSpecs(String ns, List<ControllerSpec<?>> controllers, String... flags) {
+    private static KymaOperator startSpecs(
+            String ns, Function<ManagerConfig, List<ControllerSpec<?>>> controllers, String... flags) {
         List<String> args = new ArrayList<>(
                 List.of("--metrics-bind-address", "0", "--health-probe-bind-address", "0", "--namespace", ns));
         args.addAll(List.of(flags));
         ManagerConfig config = ManagerConfig.parse(args.toArray(String[]::new), Map.of());
         KymaOperator manager = new KymaOperator(
-                config, EmbeddedControlPlane.get().config(), Clock.systemUTC(), List.of(), controllers, false);
+                config,
+                EmbeddedControlPlane.get().config(),
+                Clock.systemUTC(),
+                List.of(),
+                controllers.apply(config),
+                false);
         manager.start();
         return manager;
     }
