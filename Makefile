@@ -69,11 +69,11 @@ monitoring-docs: control-plane prometheus ## Redraw docs/monitoring/ (every dash
 		-Dmonitoring.unit=1s
 
 .PHONY: chaos
-chaos: control-plane ## Every fault scenario at full size (minutes); records docs/chaos/*.csv and the tables in docs/reliability.md.
+chaos: control-plane ## Every fault scenario at full size, one at a time (about 35 min); records docs/chaos/*.csv and the tables in docs/reliability.md.
 	$(MVN) $(MVN_FLAGS) -q install -DskipTests
 	$(MVN) $(MVN_FLAGS) -pl manager verify -Dit.test='**/chaos/*IT' -Dtest=NoSuch \
 		-Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false \
-		-Dchaos.full=true -Dchaos.record=$(CURDIR)/docs/chaos
+		-Dit.forks=1 -Dchaos.full=true -Dchaos.record=$(CURDIR)/docs/chaos
 	$(MVN) $(MVN_FLAGS) -pl manager surefire:test -Dtest=ChaosDocTest -Dchaos.write=true
 
 .PHONY: run
