@@ -3,7 +3,9 @@
 FROM maven:3.9-eclipse-temurin-21 AS build
 WORKDIR /src
 COPY . .
-RUN mvn -B -ntp -q package -DskipTests -Dspotless.check.skip=true -pl manager -am
+# The build context has no .git: the commit --version prints comes from `make docker-build`.
+ARG COMMIT=unknown
+RUN mvn -B -ntp -q package -DskipTests -Dspotless.check.skip=true -Dgit.commit.id.abbrev=${COMMIT} -pl manager -am
 
 # Runtime stage: a JRE, the jar, a numeric non-root user.
 FROM eclipse-temurin:25-jre

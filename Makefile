@@ -132,6 +132,10 @@ install: ## Install the CRDs into the cluster.
 uninstall: ## Delete every Kyma, HelmComponent and Run while the operator runs, then the CRDs (TIMEOUT=120, FORCE=true).
 	hack/remove.sh uninstall
 
+.PHONY: build-installer
+build-installer: ## Write dist/install.yaml (CRDs, RBAC, Deployment with image IMG), dist/pdb.yaml and dist/monitoring.yaml.
+	hack/installer.sh $(IMG)
+
 .PHONY: deploy
 deploy: ## Deploy the operator with image IMG into kyma-operator-system (CRDs, RBAC, manager, monitoring).
 	hack/render.sh $(IMG) | $(CLUSTER) apply --server-side --force-conflicts -f -
@@ -143,7 +147,7 @@ undeploy: ## Delete the custom resources while the operator runs, then the opera
 .PHONY: docker-build
 docker-build: ## Build the container image IMG (needs a Docker engine).
 	@docker info >/dev/null 2>&1 || { echo "docker-build needs a Docker engine and none answers here (a docker client alone is not enough); the image layout is built by 'make build' in manager/target/image/" >&2; exit 1; }
-	docker build -t $(IMG) .
+	docker build --build-arg COMMIT="$$(git rev-parse --short=7 HEAD 2>/dev/null || echo unknown)" -t $(IMG) .
 
 .PHONY: docker-push
 docker-push: ## Push the container image IMG.

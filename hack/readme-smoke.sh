@@ -2,8 +2,8 @@
 # Runs the README's commands end to end on a second embedded control plane (its own ports and directory, so a
 # `make run` in progress is left alone): the control-plane script, the CRDs and their printer columns, the operator
 # jar with the samples, the metrics and probe endpoints, the sample-data script and every Makefile target the README
-# shows: help, install, sample-data, deploy, undeploy, remote-server, manifests, docker-build/push, chaos (dry run),
-# run, bench, bench-serialization and stop.
+# shows: build-installer, help, install, sample-data, deploy, undeploy, remote-server, manifests, docker-build/push,
+# chaos (dry run), run (and its refusal without CRDs), bench, bench-serialization and stop.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -40,6 +40,12 @@ hack/control-plane.sh install
 hack/control-plane.sh up
 hack/control-plane.sh status
 
+step "make build-installer and --version"
+DIST=$work/dist make --no-print-directory build-installer IMG=registry.example/kyma-operator:0.1.0 > /dev/null
+grep -q 'image: registry.example/kyma-operator:0.1.0' "$work/dist/install.yaml"
+grep -q '^kind: PrometheusRule' "$work/dist/monitoring.yaml"
+java -jar manager/target/kyma-operator.jar --version | grep -Eq '^kyma-operator [0-9]+[.][0-9]+[.][0-9]+ [(]commit '
+
 step "make help"
 help_text=$(make --no-print-directory help)
 grep -q 'sample-data' <<< "$help_text"
@@ -56,7 +62,7 @@ make --no-print-directory install
 k wait --for condition=established --timeout=60s -f config/crd/bases/ >/dev/null
 k apply -f samples/kyma.yaml >/dev/null
 columns=$(k get kymas)
-head -1 <<< "$columns" | grep -Eq '^NAME +PHASE +READY +AGE'
+head -1 <<< "$columns" | grep -Eq '^NAME +PHASE +READY +REASON +AGE'
 
 step "the operator jar and the remote job service"
 java -jar remote-job-server/target/remote-job-server.jar --port 19090 > "$work/jobs.log" 2>&1 &
@@ -157,6 +163,15 @@ grep -q 'no operator finalized them' <<< "$refused"
 step "make uninstall FORCE=true takes the finalizers off and removes the CRDs"
 TIMEOUT=3 FORCE=true make --no-print-directory uninstall > "$work/uninstall.log" 2>&1 \
   || { relevant_log=$work/uninstall.log; show_log; exit 1; }
+crds_gone
+
+step "make run against a cluster without the CRDs stops, says how to install them, and installs nothing"
+relevant_log=$work/run-refused.log
+if JOB_SERVER_PORT=19093 make --no-print-directory run > "$relevant_log" 2>&1; then
+  echo "readme-smoke: make run did not refuse a cluster without the CRDs" >&2
+  exit 1
+fi
+grep -q "lacks the CRDs" "$relevant_log" || { show_log; exit 1; }
 crds_gone
 
 step "make bench (a small run on this cluster, through the make target)"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make run`: build what is missing, choose a cluster, install the CRDs and run the operator in the foreground.
 # The cluster is the current kubeconfig context unless EMBEDDED=true or there is none; then the embedded
-# control plane is started and the sample Kyma applied. Extra operator flags: make run ARGS="--transition-unit 100ms".
+# control plane is started, the CRDs installed and the sample Kyma applied. Another cluster's CRDs are left alone
+# unless INSTALL_CRDS=true: 'make install' installs or updates them. Extra operator flags: make run ARGS="--transition-unit 100ms".
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -31,9 +32,29 @@ else
   embedded=true
 fi
 
-"$KUBECTL" apply --server-side --force-conflicts -f config/crd/bases/ >/dev/null
-"$KUBECTL" wait --for condition=established --timeout=60s -f config/crd/bases/ >/dev/null
-echo "CRDs installed"
+if [ "$embedded" = true ] || [ "${INSTALL_CRDS:-}" = "true" ]; then
+  "$KUBECTL" apply --server-side --force-conflicts -f config/crd/bases/ >/dev/null
+  "$KUBECTL" wait --for condition=established --timeout=60s -f config/crd/bases/ >/dev/null
+  echo "CRDs installed"
+else
+  # Someone else's cluster: its CRDs are changed only when asked (make install, or INSTALL_CRDS=true).
+  missing=()
+  for crd in kymas helmcomponents runs; do
+    if ! answer=$("$KUBECTL" get crd "$crd.inventory.kyma-project.io" -o name 2>&1); then
+      if [[ "$answer" != *NotFound* ]]; then
+        echo "Cannot read the CRDs of context '$("$KUBECTL" config current-context)': $answer" >&2
+        exit 1
+      fi
+      missing+=("$crd.inventory.kyma-project.io")
+    fi
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "The cluster of context '$("$KUBECTL" config current-context)' lacks the CRDs ${missing[*]}." >&2
+    echo "Install them with 'make install', or run 'make run INSTALL_CRDS=true'; 'make run EMBEDDED=true' uses the embedded control plane." >&2
+    exit 1
+  fi
+  echo "Using the CRDs installed in the cluster ('make install' updates them)"
+fi
 
 server_args=()
 if [ "$embedded" = true ]; then

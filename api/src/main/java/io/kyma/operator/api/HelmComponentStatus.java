@@ -1,7 +1,12 @@
 package io.kyma.operator.api;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
+import io.fabric8.kubernetes.api.model.Condition;
 
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class HelmComponentStatus {
@@ -12,6 +17,17 @@ public class HelmComponentStatus {
 
     private Long observedGeneration;
     private String message;
+
+    @JsonPropertyDescription("Ready: True once the component is installed, False with the state as the reason before.")
+    private List<Condition> conditions = new ArrayList<>();
+
+    public List<Condition> getConditions() {
+        return conditions;
+    }
+
+    public void setConditions(List<Condition> conditions) {
+        this.conditions = conditions;
+    }
 
     public ComponentState getState() {
         return state;

@@ -3,6 +3,7 @@ package io.kyma.operator.api;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Categories;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
@@ -13,12 +14,14 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Group(Kyma.GROUP)
 @Version(Kyma.VERSION)
 @ShortNames("ky")
+@Categories(Kyma.CATEGORY)
 // Spelled out (the defaults fabric8 would derive) so that every instance shares these two strings instead of
 // computing its own in the constructor: the informer cache builds an object on every read.
 @Singular("kyma")
 @Plural("kymas")
 @AdditionalPrinterColumn(name = "PHASE", jsonPath = ".status.phase")
 @AdditionalPrinterColumn(name = "READY", jsonPath = ".status.readyComponents")
+@AdditionalPrinterColumn(name = "REASON", jsonPath = ".status.conditions[?(@.type==\"Ready\")].reason")
 @AdditionalPrinterColumn(
         name = "AGE",
         jsonPath = ".metadata.creationTimestamp",
@@ -26,4 +29,6 @@ import io.fabric8.kubernetes.model.annotation.Version;
 public class Kyma extends CustomResource<KymaSpec, KymaStatus> implements Namespaced {
     public static final String GROUP = "inventory.kyma-project.io";
     public static final String VERSION = "v1alpha1";
+    /** The category of all three kinds: {@code kubectl get kyma-operator} lists them together. */
+    public static final String CATEGORY = "kyma-operator";
 }

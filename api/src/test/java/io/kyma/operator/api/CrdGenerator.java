@@ -6,11 +6,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crdv2.generator.CRDGenerationInfo;
 import io.fabric8.crdv2.generator.CRDGenerator;
 import io.fabric8.crdv2.generator.CRDPostProcessor;
@@ -51,15 +53,23 @@ public final class CrdGenerator {
         return files;
     }
 
+    private static final Map<String, Class<?>> CLASSES =
+            Map.of("Kyma", Kyma.class, "HelmComponent", HelmComponent.class, "Run", Run.class);
+
     /**
-     * The generator sorts printer columns by JSON path, which would put AGE first; kubectl users expect it last.
-     * It also cannot mark the inherited {@code spec} field as required.
+     * The generator sorts printer columns by JSON path; kubectl shows them in the order the class declares them.
+     * It also cannot mark the inherited {@code spec} field as required, nor say that a list is a map.
      */
     private static HasMetadata finish(HasMetadata generated) {
         CustomResourceDefinition crd = (CustomResourceDefinition) generated;
+        List<String> declared = Arrays.stream(
+                        CLASSES.get(crd.getSpec().getNames().getKind())
+                                .getAnnotationsByType(AdditionalPrinterColumn.class))
+                .map(AdditionalPrinterColumn::name)
+                .toList();
         for (CustomResourceDefinitionVersion version : crd.getSpec().getVersions()) {
             List<CustomResourceColumnDefinition> columns = new ArrayList<>(version.getAdditionalPrinterColumns());
-            columns.sort(Comparator.comparing(c -> c.getJsonPath().startsWith(".metadata.")));
+            columns.sort(Comparator.comparing(c -> declared.indexOf(c.getName())));
             version.setAdditionalPrinterColumns(columns);
             JSONSchemaProps schema = version.getSchema().getOpenAPIV3Schema();
             schema.setRequired(List.of("spec"));
@@ -75,6 +85,11 @@ public final class CrdGenerator {
                 params.getAdditionalProperties().getSchema().setMaxLength((long) Validation.JOB_PARAM_VALUE_MAX);
             }
             if (crd.getSpec().getNames().getKind().equals("Kyma")) {
+                // One entry per module name: a duplicate is refused at admission, naming the field.
+                JSONSchemaProps modules =
+                        schema.getProperties().get("spec").getProperties().get("modules");
+                modules.setXKubernetesListType("map");
+                modules.setXKubernetesListMapKeys(List.of("name"));
                 // The API server lets a schema restrict metadata.name, and nothing else of metadata.
                 schema.getProperties()
                         .put(

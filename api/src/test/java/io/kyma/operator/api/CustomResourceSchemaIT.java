@@ -63,7 +63,7 @@ class CustomResourceSchemaIT {
         }
         assertThat(crds.get(1).getSpec().getVersions().get(0).getAdditionalPrinterColumns())
                 .extracting(c -> c.getName())
-                .containsExactly("PHASE", "READY", "AGE");
+                .containsExactly("PHASE", "READY", "REASON", "AGE");
     }
 
     @Test

@@ -29,6 +29,7 @@ public final class HelmComponentForm implements LeanCache.Form<HelmComponent> {
         if (status != null) {
             status.setLastTransitionTime(share(status.getLastTransitionTime()));
             status.setMessage(share(status.getMessage()));
+            status.setConditions(LeanCache.shareConditions(status.getConditions()));
         }
     }
 }

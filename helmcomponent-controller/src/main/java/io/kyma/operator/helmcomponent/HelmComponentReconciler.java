@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -12,6 +14,7 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
@@ -21,6 +24,7 @@ import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.HelmComponentStatus;
 import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.common.WorkPriority;
+import io.kyma.operator.common.status.Conditions;
 import io.kyma.operator.common.status.StatusPatch;
 import io.kyma.operator.common.status.StatusWriter;
 
@@ -31,10 +35,20 @@ import io.kyma.operator.common.status.StatusWriter;
 @ControllerConfiguration(name = HelmComponentReconciler.NAME)
 public class HelmComponentReconciler implements Reconciler<HelmComponent>, WorkPriority<HelmComponent> {
     public static final String NAME = "helmcomponent";
+    /** The condition a HelmComponent is Ready by. */
+    public static final String READY = "Ready";
+    /** Ready=False's reason in each state before success: the state's name, as condition reasons are spelled. */
+    private static final Map<ComponentState, String> REASONS = Map.of(
+            ComponentState.PENDING, "Pending",
+            ComponentState.STARTED, "Started",
+            ComponentState.FAILING, "Failing",
+            ComponentState.RETRYING, "Retrying");
+
     private static final Logger LOG = LoggerFactory.getLogger(HelmComponentReconciler.class);
 
     private final Clock clock;
     private final ComponentLifecycle lifecycle;
+    private final Conditions conditions;
 
     private final StatusWriter<HelmComponent, HelmComponentStatus> statusWriter;
     private final TimerSpread spread;
@@ -58,6 +72,7 @@ public class HelmComponentReconciler implements Reconciler<HelmComponent>, WorkP
             TimerSpread spread) {
         this.clock = clock;
         this.lifecycle = new ComponentLifecycle(transitionUnit);
+        this.conditions = new Conditions(clock);
         this.statusWriter = statusWriter;
         this.spread = spread;
     }
@@ -149,7 +164,24 @@ public class HelmComponentReconciler implements Reconciler<HelmComponent>, WorkP
                 since == null ? null : since.truncatedTo(ChronoUnit.MILLIS).toString());
         status.setObservedGeneration(component.getMetadata().getGeneration());
         status.setMessage(message);
+        List<Condition> previous = component.getStatus() == null
+                ? List.of()
+                : component.getStatus().getConditions();
+        status.setConditions(Conditions.replace(previous, ready(previous, state, message, status)));
         statusWriter.write(component, status, context);
+    }
+
+    /** Ready: True once installed; before, False with the state as its reason, as kubectl wait and columns read it. */
+    private Condition ready(
+            List<Condition> previous, ComponentState state, String message, HelmComponentStatus status) {
+        boolean installed = state == ComponentState.SUCCESS;
+        return conditions.condition(
+                previous,
+                READY,
+                installed,
+                installed ? "Installed" : REASONS.get(state),
+                message,
+                status.getObservedGeneration());
     }
 
     private static String message(ComponentState state, Optional<Duration> wait) {

@@ -38,6 +38,40 @@ class HelmComponentReconcilerTest {
     }
 
     @Test
+    void readyIsFalseWithTheStateAsReasonUntilInstalledAndKeepsItsTimeWhileFalse() {
+        reconcile(component("ory", null, null, 1L));
+        assertThat(written.get(0).getConditions()).singleElement().satisfies(c -> {
+            assertThat(c.getType()).isEqualTo("Ready");
+            assertThat(c.getStatus()).isEqualTo("False");
+            assertThat(c.getReason()).isEqualTo("Pending");
+            assertThat(c.getMessage()).isEqualTo(written.get(0).getMessage());
+            assertThat(c.getObservedGeneration()).isEqualTo(1L);
+            assertThat(c.getLastTransitionTime()).isEqualTo("2026-01-01T00:00:00Z");
+        });
+        HelmComponent pending = component("ory", ComponentState.PENDING, T0, 1L);
+        pending.getStatus().setConditions(written.get(0).getConditions());
+        clock.advance(Duration.ofSeconds(1));
+        reconcile(pending);
+        assertThat(written.get(1).getState()).isEqualTo(ComponentState.STARTED);
+        assertThat(written.get(1).getConditions()).singleElement().satisfies(c -> {
+            assertThat(c.getReason()).isEqualTo("Started");
+            assertThat(c.getLastTransitionTime())
+                    .as("still False: the time it became False")
+                    .isEqualTo("2026-01-01T00:00:00Z");
+        });
+        HelmComponent retrying = component("ory", ComponentState.RETRYING, T0, 1L);
+        retrying.getStatus().setConditions(written.get(1).getConditions());
+        clock.advance(Duration.ofHours(1));
+        reconcile(retrying);
+        assertThat(written.get(2).getState()).isEqualTo(ComponentState.SUCCESS);
+        assertThat(written.get(2).getConditions()).singleElement().satisfies(c -> {
+            assertThat(c.getStatus()).isEqualTo("True");
+            assertThat(c.getReason()).isEqualTo("Installed");
+            assertThat(c.getLastTransitionTime()).isEqualTo("2026-01-01T01:00:01Z");
+        });
+    }
+
+    @Test
     void aStateNotYetDueWritesNothingAndWaitsExactlyTheRest() {
         clock.advance(Duration.ofMillis(1200));
         UpdateControl<HelmComponent> control = reconcile(component("ory", ComponentState.STARTED, T0, 1L));

@@ -4,7 +4,6 @@ import static io.kyma.operator.common.cache.LeanCache.share;
 
 import java.util.List;
 
-import io.fabric8.kubernetes.api.model.Condition;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Module;
 import io.kyma.operator.common.cache.LeanCache;
@@ -27,14 +26,9 @@ public final class KymaForm implements LeanCache.Form<Kyma> {
                     .toList();
             kyma.getSpec().setModules(LeanCache.share(modules));
         }
-        if (kyma.getStatus() != null && kyma.getStatus().getConditions() != null) {
-            for (Condition condition : kyma.getStatus().getConditions()) {
-                condition.setType(share(condition.getType()));
-                condition.setStatus(share(condition.getStatus()));
-                condition.setReason(share(condition.getReason()));
-                condition.setMessage(share(condition.getMessage()));
-                condition.setLastTransitionTime(share(condition.getLastTransitionTime()));
-            }
+        if (kyma.getStatus() != null) {
+            kyma.getStatus()
+                    .setConditions(LeanCache.shareConditions(kyma.getStatus().getConditions()));
         }
     }
 }

@@ -29,6 +29,7 @@ import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.KymaStatus;
 import io.kyma.operator.common.WorkPriority;
 import io.kyma.operator.common.cache.SharedStore;
+import io.kyma.operator.common.events.Events;
 import io.kyma.operator.common.status.ApiFailure;
 import io.kyma.operator.common.status.Conditions;
 import io.kyma.operator.kyma.KymaStatusSummary.Problem;
@@ -58,6 +59,7 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
     private OwnedComponents components;
     private final KymaWrites writes;
     private final Admission admission;
+    private volatile Events events = Events.NONE;
 
     /**
      * @param components the HelmComponent controller's informer store, which this controller reads its components
@@ -84,6 +86,11 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         this.writePolicy = new StatusWritePolicy(statusInterval);
         this.statusInterval = statusInterval;
         this.admission = new Admission(clock, admissionBacklog);
+    }
+
+    /** Where this controller tells what happened to Kymas; none until set. */
+    public void tellWith(Events events) {
+        this.events = events;
     }
 
     /** Which Kymas get their components now; fed by {@link #changed}. */
@@ -248,7 +255,10 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
                 .filter(c -> c.getMetadata().getDeletionTimestamp() == null)
                 .forEach(writes::delete);
         if (kyma.getStatus() == null || kyma.getStatus().getPhase() != KymaPhase.DELETING) {
-            patchStatus(kyma, summary.deleting(kyma, remaining.size()), writes);
+            KymaStatus deleting = summary.deleting(kyma, remaining.size());
+            patchStatus(kyma, deleting, writes);
+            KymaEvents.of(kyma.getStatus() == null ? null : kyma.getStatus().getPhase(), deleting)
+                    .ifPresent(notice -> notice.tell(events, kyma));
         }
         return DeleteControl.noFinalizerRemoval().rescheduleAfter(DELETION_RECHECK);
     }
@@ -272,6 +282,7 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
             KymaPhase before =
                     kyma.getStatus() == null ? null : kyma.getStatus().getPhase();
             patchStatus(kyma, desired, writes);
+            KymaEvents.of(before, desired).ifPresent(notice -> notice.tell(events, kyma));
             if (before != desired.getPhase()) {
                 LOG.info(
                         "Kyma {}/{}: phase {} -> {} ({})",

@@ -14,6 +14,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.processing.Controller;
 import io.kyma.operator.common.WorkPriority;
 import io.kyma.operator.common.cache.SharedStore;
+import io.kyma.operator.common.events.Events;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.manager.metrics.QueueMetrics;
 
@@ -46,7 +47,12 @@ public record ControllerSpec<P extends HasMetadata>(
 
     /** A registered controller, and the parts of the runtime its wiring may use. */
     public record Registered<P extends HasMetadata>(
-            SharedStore<P> store, Controller<P> controller, OperatorMetrics metrics, QueueMetrics queue, Clock clock) {
+            SharedStore<P> store,
+            Controller<P> controller,
+            OperatorMetrics metrics,
+            QueueMetrics queue,
+            Clock clock,
+            Events events) {
 
         /** Whether the controller's informers have listed everything once. */
         public boolean synced() {

@@ -1,5 +1,6 @@
 package io.kyma.operator.manager;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,6 +19,7 @@ import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.monitoring.AggregatedMetrics;
 import io.kyma.operator.common.DaemonThreads;
 import io.kyma.operator.common.cache.LeanCache;
+import io.kyma.operator.common.events.EventRecorder;
 import io.kyma.operator.manager.config.EndpointSettings;
 import io.kyma.operator.manager.config.LeaderSettings;
 import io.kyma.operator.manager.config.ManagerConfig;
@@ -25,6 +27,7 @@ import io.kyma.operator.manager.config.ReconcileSettings;
 import io.kyma.operator.manager.guard.Guards;
 import io.kyma.operator.manager.guard.MissedExecutions;
 import io.kyma.operator.manager.leader.Leadership;
+import io.kyma.operator.manager.metrics.MemoryLimit;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.manager.metrics.QueueMetrics;
 import io.kyma.operator.manager.queue.PrioritizingExecutor;
@@ -48,6 +51,8 @@ public final class KymaOperator implements AutoCloseable {
     private final Operator operator;
     private final ScheduledThreadPoolExecutor watchdog;
     private final Optional<Leadership> leadership;
+    private final EventRecorder events;
+    private final boolean needsLeases;
 
     /** The manager with every controller of the product; losing the leader lease stops it without exiting. */
     public KymaOperator(ManagerConfig config, Config clientConfig, Clock clock, List<Interceptor> extraInterceptors) {
@@ -76,12 +81,14 @@ public final class KymaOperator implements AutoCloseable {
         this.endpoints = config.endpoints();
         this.controllers = List.copyOf(controllers);
         LeaderSettings leader = config.leader();
+        this.needsLeases = leader.elect() || config.shards().sharded();
         this.leadership = leader.elect()
                 ? Optional.of(new Leadership(exitOnLostLease, leader.timing(), clock))
                 : Optional.empty();
         List<Interceptor> interceptors = new ArrayList<>(extraInterceptors);
         leadership.ifPresent(l -> interceptors.add(l.renewals()));
         this.client = KubernetesClients.create(clientConfig, config.client(), metrics, interceptors);
+        this.events = OperatorEvents.start(client, config.client(), clock, metrics);
         QueueMetrics queueMetrics = new QueueMetrics(metrics, clock);
         MissedExecutions missedExecutions = new MissedExecutions(metrics::missedExecutions);
         queueMetrics.onMissedExecution(missedExecutions::release);
@@ -128,7 +135,8 @@ public final class KymaOperator implements AutoCloseable {
                 queueMetrics,
                 missedExecutions,
                 metrics,
-                clock);
+                clock,
+                events);
         for (ControllerSpec<?> spec : controllers) {
             registration.register(spec);
         }
@@ -143,11 +151,22 @@ public final class KymaOperator implements AutoCloseable {
                 "Informer objects kept whole because making them lean failed",
                 LeanCache.class,
                 c -> LeanCache.fallbacks());
+        Version version = Version.current();
+        metrics.buildInfo(version.version(), version.commit());
+        MemoryLimit.of(Path.of("/sys/fs/cgroup"))
+                .ifPresent(limit -> metrics.constant(
+                        "kyma_operator_memory_limit_bytes",
+                        "The container's memory limit (its cgroup's), absent without one",
+                        limit));
         // client-go's name: 1 while this replica reconciles (always without leader election), else 0
         metrics.gauge("leader_election_master_status", this, m -> m.leading() ? 1 : 0, "name", leaseName);
     }
 
+    /**
+     * @throws ServedApis.MissingApiException when the API server lacks an API the manager needs, before anything starts
+     */
     public void start() {
+        ServedApis.require(client, operator, needsLeases);
         sharding.start(reconcile.namespace());
         operator.start();
     }
@@ -206,6 +225,7 @@ public final class KymaOperator implements AutoCloseable {
             }
         }
         watchdog.shutdownNow();
+        events.close();
         client.close();
     }
 }

@@ -13,8 +13,6 @@ import io.kyma.operator.flags.CommandLine;
 import io.kyma.operator.manager.config.ManagerConfig;
 import io.kyma.operator.run.RemoteJobClient;
 
-import ch.qos.logback.classic.Level;
-
 /** Entry point of the manager: reads the configuration, then runs every controller until SIGTERM. */
 public final class Main {
     private static final Logger LOG = LoggerFactory.getLogger(Main.class);
@@ -35,14 +33,18 @@ public final class Main {
         if (!within(System.getProperty("jdk.http.maxHeaderSize"), RemoteJobClient.MAX_HEADER_BYTES)) {
             System.setProperty("jdk.http.maxHeaderSize", String.valueOf(RemoteJobClient.MAX_HEADER_BYTES));
         }
+        if (Arrays.asList(args).contains("--version")) {
+            System.out.println(Version.current());
+            return;
+        }
         Optional<ManagerConfig> read = CommandLine.read(
                 "kyma-operator", ManagerConfig.usage(), () -> ManagerConfig.parse(args, System.getenv()));
         if (read.isEmpty()) {
             return;
         }
         ManagerConfig config = read.get();
-        setLogLevel(config.logLevel());
-        LOG.info("Starting kyma-operator with {}", config.describe());
+        Logging.configure(config.logLevel(), config.logFormat());
+        LOG.info("Starting {} with {}", Version.current(), config.describe());
 
         Clock clock = Clock.systemUTC();
         Config clientConfig;
@@ -77,17 +79,14 @@ public final class Main {
                         "shutdown"));
         endpoints.metricsAddress().ifPresent(a -> LOG.info("Serving /metrics on {}", a));
         endpoints.probesAddress().ifPresent(a -> LOG.info("Serving /healthz and /readyz on {}", a));
-        manager.start();
+        try {
+            manager.start();
+        } catch (ServedApis.MissingApiException e) {
+            System.err.println("kyma-operator: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         LOG.info("Running against {}", manager.client().getMasterUrl());
-    }
-
-    private static void setLogLevel(String level) {
-        var root = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
-        var ours = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger("io.kyma.operator");
-        Level parsed = Level.toLevel(level, Level.INFO);
-        ours.setLevel(parsed);
-        // Library chatter stays at info unless asked for more.
-        root.setLevel(parsed.isGreaterOrEqual(Level.INFO) ? parsed : Level.DEBUG);
     }
 
     /** Whether {@code value} is a whole number from 1 to {@code max}. */

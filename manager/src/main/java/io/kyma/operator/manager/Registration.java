@@ -9,6 +9,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.processing.Controller;
 import io.javaoperatorsdk.operator.processing.retry.GenericRetry;
 import io.kyma.operator.common.cache.RecentWrites;
+import io.kyma.operator.common.events.Events;
 import io.kyma.operator.manager.config.ReconcileSettings;
 import io.kyma.operator.manager.config.RetrySettings;
 import io.kyma.operator.manager.guard.GuardedReconciler;
@@ -35,6 +36,7 @@ final class Registration {
     private final MissedExecutions missedExecutions;
     private final OperatorMetrics metrics;
     private final Clock clock;
+    private final Events events;
 
     Registration(
             Operator operator,
@@ -46,7 +48,8 @@ final class Registration {
             QueueMetrics queueMetrics,
             MissedExecutions missedExecutions,
             OperatorMetrics metrics,
-            Clock clock) {
+            Clock clock,
+            Events events) {
         this.operator = operator;
         this.reconcile = reconcile;
         this.retry = retry;
@@ -57,6 +60,7 @@ final class Registration {
         this.missedExecutions = missedExecutions;
         this.metrics = metrics;
         this.clock = clock;
+        this.events = events;
     }
 
     @SuppressWarnings("unchecked")
@@ -87,7 +91,8 @@ final class Registration {
                 GuardedReconciler.wrap(spec.reconciler(), guards.forController(name), sharding.responder()), built);
         missedExecutions.register(controller);
         measureCache(spec.store().recentWrites(), name, metrics);
-        spec.wiring().wire(new ControllerSpec.Registered<>(spec.store(), controller, metrics, queueMetrics, clock));
+        spec.wiring()
+                .wire(new ControllerSpec.Registered<>(spec.store(), controller, metrics, queueMetrics, clock, events));
     }
 
     private static void measureCache(RecentWrites recent, String cache, OperatorMetrics metrics) {

@@ -110,6 +110,7 @@ public final class StandardControllers {
     private static void wire(KymaReconciler reconciler, ControllerSpec.Registered<Kyma> registered) {
         var metrics = registered.metrics();
         metrics.watchesEndedEarly("kymas");
+        reconciler.tellWith(registered.events());
         registered.store().onChange(reconciler::changed);
         reconciler.measureComponentQueue(ns -> registered.queue().queued(HelmComponentReconciler.NAME, ns));
         metrics.gauge("kyma_operator_admission_waiting", reconciler.admission(), a -> a.waiting());
@@ -133,6 +134,7 @@ public final class StandardControllers {
     private static void wire(RunReconciler reconciler, ControllerSpec.Registered<Run> registered) {
         var metrics = registered.metrics();
         metrics.watchesEndedEarly("runs");
+        reconciler.tellWith(registered.events());
         JobCalls calls = reconciler.calls();
         metrics.gauge("kyma_operator_job_calls", calls, JobCalls::inFlight, "state", "in-flight");
         metrics.gauge("kyma_operator_job_calls", calls, JobCalls::waitingCalls, "state", "waiting");

@@ -1,6 +1,7 @@
 package io.kyma.operator.manager;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -44,6 +45,40 @@ class ContainerLayoutIT {
         Result bad = run(dockerfile, "--transition-unit=soon");
         assertThat(bad.exit()).isEqualTo(2);
         assertThat(bad.output()).contains("--transition-unit");
+
+        Result version = run(dockerfile, "--version");
+        assertThat(version.exit()).as(version.output()).isZero();
+        assertThat(version.output())
+                .as("the version and commit the build stamped")
+                .containsPattern("kyma-operator \\d+\\.\\d+\\.\\d+ \\(commit [0-9a-f]{7}");
+    }
+
+    @Test
+    void theImagesJvmOptionsAreThoseItsJreTakes() throws Exception {
+        Dockerfile dockerfile = Dockerfile.read(Crds.repositoryRoot().resolve("Dockerfile"));
+        Matcher tag = Pattern.compile("eclipse-temurin:(\\d+)-jre").matcher(dockerfile.runtimeBase());
+        assertThat(tag.matches()).as(dockerfile.runtimeBase()).isTrue();
+        Path java = imageJava(Integer.parseInt(tag.group(1)));
+        assumeTrue(Files.isExecutable(java), "the image's Java " + tag.group(1) + " is not installed here: " + java);
+        // every option, as the image's JVM reads JAVA_TOOL_OPTIONS, without leave to ignore any
+        ProcessBuilder strict =
+                new ProcessBuilder(java.toString(), "-XX:+PrintFlagsFinal", "-version").redirectErrorStream(true);
+        strict.environment().put("JAVA_TOOL_OPTIONS", dockerfile.javaToolOptions());
+        Process checked = strict.start();
+        String output = new String(checked.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(checked.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(checked.exitValue()).as(output).isZero();
+        assertThat(output)
+                .containsPattern("UseSerialGC\\s+= true")
+                .containsPattern("UseCompactObjectHeaders\\s+= true");
+    }
+
+    /** Where this machine kind keeps the JDK of the given version, if it has it. */
+    private static Path imageJava(int feature) {
+        String home = System.getenv("JAVA" + feature + "_HOME");
+        return home != null
+                ? Path.of(home, "bin", "java")
+                : Path.of("/usr/lib/jvm/temurin-" + feature + "-jdk-amd64/bin/java");
     }
 
     private record Result(int exit, String output) {}

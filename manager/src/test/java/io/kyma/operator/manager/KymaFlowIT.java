@@ -157,28 +157,6 @@ class KymaFlowIT {
     }
 
     @Test
-    void duplicateModulesAreAnErrorNamingThemUntilTheSpecIsFixed() {
-        admin.resource(Samples.kyma(NS, "dup", List.of("istio", "ory", "istio")))
-                .create();
-        awaitPhase("dup", KymaPhase.ERROR, Duration.ofSeconds(30));
-        Kyma kyma = get("dup");
-        assertThat(kyma.getStatus().getConditions()).singleElement().satisfies(c -> {
-            assertThat(c.getStatus()).isEqualTo("False");
-            assertThat(c.getMessage()).contains("duplicate modules: istio");
-        });
-        await().atMost(Duration.ofSeconds(10))
-                .untilAsserted(
-                        () -> assertThat(componentNames("dup")).containsExactlyInAnyOrder("dup-istio", "dup-ory"));
-
-        admin.resources(Kyma.class).inNamespace(NS).withName("dup").edit(k -> {
-            k.getSpec().setModules(List.of(new Module("istio", null), new Module("ory", null)));
-            return k;
-        });
-        awaitPhase("dup", KymaPhase.READY, Duration.ofSeconds(30));
-        assertThat(get("dup").getStatus().getConditions().get(0).getStatus()).isEqualTo("True");
-    }
-
-    @Test
     void fiftyKymasCreatedAtOnceAllBecomeReady() {
         List<String> names = IntStream.range(0, 50).mapToObj(i -> "many-" + i).toList();
         names.parallelStream()

@@ -34,6 +34,19 @@ import io.kyma.operator.testing.Namespaces;
 class MetricsIT {
     private static final String NS = "kyma-metrics";
     private static final List<String> DOCUMENTED = List.of(
+            "process_resident_memory_bytes",
+            "process_virtual_memory_bytes",
+            "process_cpu_seconds_total",
+            "process_open_fds",
+            "process_max_fds",
+            "process_start_time_seconds",
+            "jvm_memory_used_bytes",
+            "jvm_memory_max_bytes",
+            "jvm_gc_collection_seconds_count",
+            "jvm_threads_current",
+            "jvm_classes_currently_loaded",
+            "kyma_operator_build_info",
+            "kyma_operator_events_total",
             "controller_runtime_reconcile_total",
             "controller_runtime_reconcile_errors_total",
             "controller_runtime_reconcile_time_seconds_bucket",
@@ -172,6 +185,13 @@ class MetricsIT {
                 assertThat(sum(text, "kyma_operator_lean_cache_fallbacks_total"))
                         .isZero();
                 assertThat(sum(text, "kyma_operator_missed_executions_total")).isZero();
+                assertThat(sum(text, "process_resident_memory_bytes")).isGreaterThan(0);
+                assertThat(text)
+                        .as("the build's version and commit")
+                        .containsPattern("kyma_operator_build_info\\{commit=\"[0-9a-f]{7}\",version=\"[0-9.]+\"\\} 1");
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() ->
+                                sample(scrape(metrics), "kyma_operator_events_total", "outcome=\"created\"") >= 2.0);
                 // once the watches have delivered every write, nothing is held for read after write
                 await().atMost(Duration.ofSeconds(30))
                         .until(() -> sum(scrape(metrics), "kyma_operator_temporary_cache_entries") == 0);

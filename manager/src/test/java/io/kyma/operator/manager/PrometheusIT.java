@@ -163,7 +163,8 @@ class PrometheusIT {
                                     "KymaOperatorRunJobServiceUnreachable",
                                     "KymaOperatorReconcileErrors",
                                     "KymaOperatorClientThrottled",
-                                    "KymaOperatorQueueWaitHigh");
+                                    "KymaOperatorQueueWaitHigh",
+                                    "KymaOperatorMemoryNearLimit");
                     rules.forEach((name, rule) -> {
                         assertThat(rule.path("health").asText())
                                 .as(name + ": " + rule.path("lastError").asText())
@@ -176,6 +177,11 @@ class PrometheusIT {
                     assertThat(rules.get("KymaOperatorDown").path("state").asText())
                             .isEqualTo("inactive");
                     assertThat(rules.get("KymaOperatorLeaderMissing")
+                                    .path("state")
+                                    .asText())
+                            .isEqualTo("inactive");
+                    // no memory limit outside a container: the ratio has no series, the alert stays quiet
+                    assertThat(rules.get("KymaOperatorMemoryNearLimit")
                                     .path("state")
                                     .asText())
                             .isEqualTo("inactive");

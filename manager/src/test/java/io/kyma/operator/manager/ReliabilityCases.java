@@ -66,7 +66,8 @@ final class ReliabilityCases {
         row(
                 "kymaDuplicateModule",
                 "a Kyma listing `istio` twice",
-                "phase `Error`, reason `InvalidSpec`, message `duplicate modules: istio`; the other modules are installed");
+                "rejected: `spec.modules[2]` is a duplicate value (the modules are a list keyed by name; the controller"
+                        + " still refuses duplicates under an older CRD)");
         row(
                 "kymaStatusCountOutOfRange",
                 "a Kyma's `status.components.total` set to 3,000,000,000 by someone who may write the status (more than a Java int holds: read into one, the Kyma informer's watch would fail and the operator stop for every namespace)",
@@ -229,7 +230,7 @@ final class ReliabilityCases {
         row(
                 "serviceUnknownState",
                 "a job reported in state `queued`",
-                "still running: phase `Unknown`, message `job queued`, polling goes on");
+                "still running: phase `Running`, message `job queued`, polling goes on");
         row(
                 "serviceForgetsJob",
                 "the service restarts and no longer knows the job (404)",

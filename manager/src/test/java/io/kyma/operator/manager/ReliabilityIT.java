@@ -152,11 +152,7 @@ class ReliabilityIT {
     }
 
     void kymaDuplicateModule() {
-        create(kyma("dup", "istio", "ory", "istio"));
-        Kyma kyma = awaitKyma("dup", k -> phase(k, KymaPhase.ERROR));
-        assertThat(ready(kyma).getReason()).isEqualTo("InvalidSpec");
-        assertThat(ready(kyma).getMessage()).isEqualTo("duplicate modules: istio");
-        awaitComponent("dup-ory", c -> c.getStatus() != null && c.getStatus().getState() == ComponentState.SUCCESS);
+        rejected(kyma("dup", "istio", "ory", "istio"), "spec.modules[2]", "Duplicate value");
     }
 
     void kymaStatusCountOutOfRange() {
@@ -679,7 +675,7 @@ class ReliabilityIT {
         Run run = awaitRun(
                 "queued",
                 r -> r.getStatus() != null && "job queued".equals(r.getStatus().getMessage()));
-        assertThat(run.getStatus().getPhase()).isEqualTo(RunPhase.UNKNOWN);
+        assertThat(run.getStatus().getPhase()).isEqualTo(RunPhase.RUNNING);
     }
 
     void serviceForgetsJob() {
@@ -730,7 +726,7 @@ class ReliabilityIT {
         assertThat(statusWrites("surrogate"))
                 .as("status writes over 70 more polls")
                 .isEqualTo(writes);
-        assertThat(get(Run.class, "surrogate").getStatus().getPhase()).isEqualTo(RunPhase.UNKNOWN);
+        assertThat(get(Run.class, "surrogate").getStatus().getPhase()).isEqualTo(RunPhase.RUNNING);
     }
 
     private static long statusWrites(String run) {

@@ -273,7 +273,7 @@ class RunFlowIT {
         String ns = namespace("run-delete");
         try (RunningManager manager = manager(ns, server.url(), "--run-cleanup-timeout", "3s")) {
             create(Samples.run(ns, "cancelled", "build", Map.of("durationSeconds", "600"), "200ms", null));
-            String id = awaitPhase(ns, "cancelled", RunPhase.UNKNOWN, 30)
+            String id = awaitPhase(ns, "cancelled", RunPhase.RUNNING, 30)
                     .getStatus()
                     .getRemoteId();
             admin.resources(Run.class).inNamespace(ns).withName("cancelled").delete();
@@ -281,7 +281,7 @@ class RunFlowIT {
             assertThat(jobState(id)).isEqualTo("failed");
 
             create(Samples.run(ns, "orphaned", "build", Map.of("durationSeconds", "600"), "200ms", null));
-            awaitPhase(ns, "orphaned", RunPhase.UNKNOWN, 30);
+            awaitPhase(ns, "orphaned", RunPhase.RUNNING, 30);
             server.refuseFor(Duration.ofSeconds(8)); // longer than the 3 s cleanup timeout and its retries
             long deleted = System.nanoTime();
             admin.resources(Run.class).inNamespace(ns).withName("orphaned").delete();
@@ -289,11 +289,15 @@ class RunFlowIT {
             // The timeout counts from deletionTimestamp, which has whole seconds: up to 1 s of it may lie before
             // the delete request.
             assertThat(Duration.ofNanos(System.nanoTime() - deleted)).isGreaterThanOrEqualTo(Duration.ofMillis(1900));
-            assertThat(admin.v1().events().inNamespace(ns).list().getItems()).anySatisfy(e -> {
-                assertThat(e.getType()).isEqualTo("Warning");
-                assertThat(e.getReason()).isEqualTo("RemoteCleanupAbandoned");
-                assertThat(e.getInvolvedObject().getName()).isEqualTo("orphaned");
-            });
+            // events go out in the background, a moment after the Run went
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(
+                                    admin.v1().events().inNamespace(ns).list().getItems())
+                            .anySatisfy(e -> {
+                                assertThat(e.getType()).isEqualTo("Warning");
+                                assertThat(e.getReason()).isEqualTo("RemoteCleanupAbandoned");
+                                assertThat(e.getInvolvedObject().getName()).isEqualTo("orphaned");
+                            }));
         } finally {
             await().atMost(Duration.ofSeconds(30)).until(server::listening);
         }

@@ -28,6 +28,7 @@ class TestingDocBoundsTest {
                             List.of("18 component creates", "assertThat(componentCreates).isEqualTo(18)"),
                             List.of("90 component status writes", "assertThat(componentStatus).isEqualTo(90)"),
                             List.of("at most 20 Kyma status writes", "assertThat(kymaStatus).isLessThanOrEqualTo(20)"),
+                            List.of("2 events", "assertThat(events).isEqualTo(2)"),
                             List.of("130 writes in all", "assertThat(total).isLessThanOrEqualTo(130)")),
             "KymaFlowIT",
                     List.of(

@@ -5,19 +5,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.fabric8.kubernetes.api.model.EventBuilder;
-import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.kyma.operator.api.Run;
-import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.api.RunStatus;
 import io.kyma.operator.common.GoDuration;
-import io.kyma.operator.common.status.Conditions;
+import io.kyma.operator.common.events.Events;
 import io.kyma.operator.run.JobCalls.Done;
 import io.kyma.operator.run.JobCalls.Kind;
 
@@ -33,8 +31,10 @@ final class RunCleanup {
     private final RunSettings settings;
     private final JobService jobs;
     private final JobCalls calls;
+    private final Supplier<Events> events;
 
-    RunCleanup(Clock clock, RunSettings settings, JobService jobs, JobCalls calls) {
+    RunCleanup(Clock clock, RunSettings settings, JobService jobs, JobCalls calls, Supplier<Events> events) {
+        this.events = events;
         this.clock = clock;
         this.settings = settings;
         this.jobs = jobs;
@@ -44,7 +44,7 @@ final class RunCleanup {
     DeleteControl cleanup(Run run, Context<Run> context) {
         RunStatus status = run.getStatus();
         if (status != null
-                && (status.getPhase() == RunPhase.SUCCEEDED || status.getPhase() == RunPhase.FAILED)
+                && (status.getPhase() != null && status.getPhase().ended())
                 && status.getRemoteId() != null) {
             return gone(run);
         }
@@ -90,7 +90,6 @@ final class RunCleanup {
         if (!(remaining.compareTo(Duration.ZERO) > 0)) {
             warn(
                     run,
-                    context,
                     "could not cancel remote job " + id + " within " + GoDuration.format(settings.cleanupTimeout())
                             + "; letting the Run go: " + problem);
             return gone(run);
@@ -128,46 +127,12 @@ final class RunCleanup {
     }
 
     /** A Warning event, best effort: the Run goes whether or not the API server takes it. */
-    private void warn(Run run, Context<Run> context, String message) {
+    private void warn(Run run, String message) {
         LOG.warn(
                 "Run {}/{}: {}",
                 run.getMetadata().getNamespace(),
                 run.getMetadata().getName(),
                 message);
-        String now = Conditions.timestamp(clock.instant());
-        try {
-            context.getClient()
-                    .v1()
-                    .events()
-                    .inNamespace(run.getMetadata().getNamespace())
-                    .resource(new EventBuilder()
-                            .withNewMetadata()
-                            .withGenerateName(run.getMetadata().getName() + ".")
-                            .endMetadata()
-                            .withInvolvedObject(new ObjectReferenceBuilder()
-                                    .withApiVersion(run.getApiVersion())
-                                    .withKind(run.getKind())
-                                    .withName(run.getMetadata().getName())
-                                    .withNamespace(run.getMetadata().getNamespace())
-                                    .withUid(run.getMetadata().getUid())
-                                    .build())
-                            .withType("Warning")
-                            .withReason("RemoteCleanupAbandoned")
-                            .withMessage(message)
-                            .withFirstTimestamp(now)
-                            .withLastTimestamp(now)
-                            .withCount(1)
-                            .withNewSource()
-                            .withComponent("kyma-operator")
-                            .endSource()
-                            .build())
-                    .create();
-        } catch (RuntimeException e) {
-            LOG.info(
-                    "Run {}/{}: the warning event was not written ({}); the Run goes all the same",
-                    run.getMetadata().getNamespace(),
-                    run.getMetadata().getName(),
-                    e.getMessage());
-        }
+        events.get().warning(run, "RemoteCleanupAbandoned", message);
     }
 }

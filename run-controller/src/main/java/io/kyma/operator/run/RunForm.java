@@ -3,7 +3,6 @@ package io.kyma.operator.run;
 import java.util.Objects;
 
 import io.kyma.operator.api.Run;
-import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.api.RunStatus;
 import io.kyma.operator.common.cache.LeanCache;
 
@@ -30,7 +29,7 @@ public final class RunForm implements LeanCache.Form<Run> {
         if (status == null) {
             return;
         }
-        boolean ended = status.getPhase() == RunPhase.SUCCEEDED || status.getPhase() == RunPhase.FAILED;
+        boolean ended = status.getPhase() != null && status.getPhase().ended();
         if (ended) {
             status.setLogs(null);
         }

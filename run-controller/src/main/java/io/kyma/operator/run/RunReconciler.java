@@ -20,9 +20,9 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.kyma.operator.api.Run;
-import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.api.RunStatus;
 import io.kyma.operator.common.WorkPriority;
+import io.kyma.operator.common.events.Events;
 import io.kyma.operator.common.status.StatusPatch;
 import io.kyma.operator.common.status.StatusWriter;
 import io.kyma.operator.run.JobCalls.Done;
@@ -53,6 +53,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     private final StatusWriter<Run, RunStatus> statusWriter;
     private final RunStatuses statuses;
     private final RunCleanup cleanup;
+    private volatile Events events = Events.NONE;
 
     public RunReconciler(Clock clock, RunSettings settings, JobService jobs, JobCalls calls) {
         this(clock, settings, jobs, calls, (run, status, context) -> StatusPatch.apply(run, Run::new, status, context));
@@ -70,7 +71,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         this.calls = calls;
         this.statuses = new RunStatuses(clock);
         this.statusWriter = statusWriter;
-        this.cleanup = new RunCleanup(clock, settings, jobs, calls);
+        this.cleanup = new RunCleanup(clock, settings, jobs, calls, () -> events);
     }
 
     /** The calls this controller makes to job services, for metrics. */
@@ -398,7 +399,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     }
 
     private static boolean ended(RunStatus status) {
-        return status != null && (status.getPhase() == RunPhase.SUCCEEDED || status.getPhase() == RunPhase.FAILED);
+        return status != null && (status.getPhase() != null && status.getPhase().ended());
     }
 
     /** A finished Run with its spec observed has nothing due. */
@@ -416,5 +417,11 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     private void write(Run run, RunStatus status, Context<Run> context) {
         statusWriter.write(run, status, context);
         calls.wrote(run, RunStatuses.reachabilityFlipped(run.getStatus(), status));
+        RunEvents.of(run.getStatus(), status).ifPresent(notice -> notice.tell(events, run));
+    }
+
+    /** Where this controller tells what happened to Runs; none until set. */
+    public void tellWith(Events events) {
+        this.events = events;
     }
 }

@@ -21,6 +21,7 @@ public final class RunStatuses {
     public static final String REMOTE_REACHABLE = "RemoteReachable";
     static final String REASON_TIMEOUT = "Timeout";
     static final String SUCCEEDED = "Succeeded";
+    static final String REASON_RUNNING = "JobRunning";
 
     private final Conditions conditions;
     private final Clock clock;
@@ -30,16 +31,15 @@ public final class RunStatuses {
         this.conditions = new Conditions(clock);
     }
 
-    /** The job was started on {@code server}: phase Unknown from now, whatever an earlier failure said. */
+    /** The job was started on {@code server}: phase Running from now, whatever an earlier failure said. */
     public RunStatus started(Run run, String remoteId, JobServerUrl server) {
         RunStatus status = copy(run);
         status.setRemoteId(remoteId);
         recordServer(status, server);
         status.setCompletionTime(null);
-        status.getConditions().removeIf(c -> SUCCEEDED.equals(c.getType()));
-        status.setPhase(RunPhase.UNKNOWN);
         status.setStartTime(Conditions.timestamp(clock.instant()));
         status.setMessage("job started");
+        running(run, status);
         return reachable(run, status);
     }
 
@@ -67,6 +67,9 @@ public final class RunStatuses {
                             status.getMessage(),
                             run.getMetadata().getGeneration())));
         } else {
+            if (status.getPhase() != RunPhase.RUNNING) {
+                running(run, status); // started by an operator that wrote phase Unknown
+            }
             // running, or a state this operator does not know (queued)
             status.setMessage("job " + job.state()
                     + movedTo.map(to -> "; spec.server now names " + to
@@ -74,6 +77,23 @@ public final class RunStatuses {
                             .orElse(""));
         }
         return reachable(run, status);
+    }
+
+    /**
+     * Phase Running, and Succeeded=Unknown while the job runs, as Tekton and Knative spell it: `kubectl wait` for True
+     * or False waits through it, and an earlier outcome's condition does not linger.
+     */
+    private void running(Run run, RunStatus status) {
+        status.setPhase(RunPhase.RUNNING);
+        status.setConditions(Conditions.replace(
+                status.getConditions(),
+                conditions.condition(
+                        status.getConditions(),
+                        SUCCEEDED,
+                        Conditions.Status.UNKNOWN,
+                        REASON_RUNNING,
+                        "job started",
+                        run.getMetadata().getGeneration())));
     }
 
     /** The job ended without success before it was known to run, or its record is gone. */
@@ -143,7 +163,7 @@ public final class RunStatuses {
      */
     public static boolean unreachable(Run run) {
         RunStatus status = run.getStatus();
-        if (status == null || status.getPhase() == RunPhase.SUCCEEDED || status.getPhase() == RunPhase.FAILED) {
+        if (status == null || (status.getPhase() != null && status.getPhase().ended())) {
             return false;
         }
         return status.getConditions().stream()

@@ -19,7 +19,7 @@ import io.kyma.operator.common.cache.LeanCache;
 class RunFormTest {
     @Test
     void anEndedRunKeepsNoLogInTheCacheARunningOneKeepsItsTail() {
-        Run running = run(RunPhase.UNKNOWN);
+        Run running = run(RunPhase.RUNNING);
         Run ended = run(RunPhase.SUCCEEDED);
         assertThat(LeanCache.lean(new RunForm(), running).getStatus().getLogs()).isEqualTo("line\n");
         Run kept = LeanCache.lean(new RunForm(), ended);
@@ -30,7 +30,7 @@ class RunFormTest {
 
     @Test
     void paramsAreKeptOnlyWhileTheyMayStillBeSent() {
-        Run started = withParams(run(RunPhase.UNKNOWN));
+        Run started = withParams(run(RunPhase.RUNNING));
         assertThat(params(started)).as("its job was started with them").isNull();
 
         Run pending = withParams(run(null));

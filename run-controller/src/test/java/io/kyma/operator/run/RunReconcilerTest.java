@@ -78,7 +78,7 @@ class RunReconcilerTest {
         UpdateControl<Run> control = reconcile(run(null));
         assertThat(jobs.calls).containsExactly("start build uid-r on http://jobs:9090");
         assertThat(last().getRemoteId()).isEqualTo("job-1");
-        assertThat(last().getPhase()).isEqualTo(RunPhase.UNKNOWN);
+        assertThat(last().getPhase()).isEqualTo(RunPhase.RUNNING);
         assertThat(timed)
                 .as("the first poll is asked for with the start's answer")
                 .hasSize(1);
@@ -119,7 +119,7 @@ class RunReconcilerTest {
     void aStateItDoesNotKnowMeansStillRunning() throws RemoteJobException {
         jobs.answer = new RemoteJob("job-1", "queued", "", false);
         UpdateControl<Run> control = reconcile(run("job-1"));
-        assertThat(last().getPhase()).isEqualTo(RunPhase.UNKNOWN);
+        assertThat(last().getPhase()).isEqualTo(RunPhase.RUNNING);
         assertThat(last().getMessage()).isEqualTo("job queued");
         assertThat(control.getScheduleDelay()).isPresent();
     }
@@ -133,7 +133,7 @@ class RunReconcilerTest {
         assertThat(reconcile(run).getScheduleDelay())
                 .as("the second failure in a row")
                 .contains(2000L);
-        assertThat(last().getPhase()).isEqualTo(RunPhase.UNKNOWN);
+        assertThat(last().getPhase()).isEqualTo(RunPhase.RUNNING);
         assertThat(last().getConditions()).anySatisfy(c -> {
             assertThat(c.getType()).isEqualTo("RemoteReachable");
             assertThat(c.getReason()).isEqualTo("Unreachable");
@@ -235,10 +235,13 @@ class RunReconcilerTest {
         run.getMetadata().setGeneration(2L);
         reconcile(run);
         assertThat(jobs.calls).containsExactly("start build uid-r on http://other:9090");
-        assertThat(last().getPhase()).isEqualTo(RunPhase.UNKNOWN);
+        assertThat(last().getPhase()).isEqualTo(RunPhase.RUNNING);
         assertThat(last().getCompletionTime()).isNull();
         assertThat(last().getConditions())
-                .noneSatisfy(c -> assertThat(c.getType()).isEqualTo("Succeeded"));
+                .as("the earlier failure does not linger: running again")
+                .filteredOn(c -> c.getType().equals("Succeeded"))
+                .singleElement()
+                .satisfies(c -> assertThat(c.getStatus() + " " + c.getReason()).isEqualTo("Unknown JobRunning"));
     }
 
     @Test
@@ -285,7 +288,7 @@ class RunReconcilerTest {
         System.out.printf(
                 "a service answering every other call for 120 s: %d polls, %d status writes%n",
                 jobs.calls.size(), written.size());
-        assertThat(last().getPhase()).isEqualTo(RunPhase.UNKNOWN);
+        assertThat(last().getPhase()).isEqualTo(RunPhase.RUNNING);
     }
 
     @Test
@@ -530,7 +533,7 @@ class RunReconcilerTest {
         clock.advance(Duration.ofSeconds(29)); // a busy pool: the answer is taken at 31 s
         reconcile(run);
         assertThat(last().getRemoteId()).isEqualTo("job-5");
-        assertThat(last().getPhase()).isEqualTo(RunPhase.UNKNOWN);
+        assertThat(last().getPhase()).isEqualTo(RunPhase.RUNNING);
         assertThat(jobs.calls).noneMatch(c -> c.startsWith("cancel"));
     }
 
@@ -605,7 +608,7 @@ class RunReconcilerTest {
             run.setStatus(new RunStatus());
             run.getStatus().setRemoteId(remoteId);
             run.getStatus().setServer("http://jobs:9090");
-            run.getStatus().setPhase(RunPhase.UNKNOWN);
+            run.getStatus().setPhase(RunPhase.RUNNING);
             run.getStatus().setStartTime(clock.instant().toString());
         }
         return run;

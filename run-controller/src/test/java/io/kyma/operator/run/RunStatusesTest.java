@@ -22,16 +22,52 @@ class RunStatusesTest {
     private final RunStatuses statuses = new RunStatuses(Clock.fixed(T0, ZoneOffset.UTC));
 
     @Test
-    void aStartedRunIsUnknownWithItsRemoteIdAndReachable() {
+    void aStartedRunIsRunningNotYetSucceededWithItsRemoteIdAndReachable() {
         RunStatus status = statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090"));
-        assertThat(status.getPhase()).isEqualTo(RunPhase.UNKNOWN);
+        assertThat(status.getPhase()).isEqualTo(RunPhase.RUNNING);
         assertThat(status.getRemoteId()).isEqualTo("job-1");
         assertThat(status.getStartTime()).isEqualTo("2026-01-01T00:00:00Z");
         assertThat(status.getObservedGeneration()).isEqualTo(2L);
-        assertThat(status.getConditions()).singleElement().satisfies(c -> {
-            assertThat(c.getType()).isEqualTo("RemoteReachable");
-            assertThat(c.getStatus()).isEqualTo("True");
-        });
+        assertThat(status.getConditions())
+                .extracting(c -> c.getType() + "=" + c.getStatus() + " " + c.getReason())
+                .containsExactly("Succeeded=Unknown JobRunning", "RemoteReachable=True Answered");
+    }
+
+    @Test
+    void aRunStartedByAnOlderOperatorBecomesRunningAtItsNextPoll() {
+        Run legacy = run(statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090")));
+        legacy.getStatus().setPhase(RunPhase.UNKNOWN);
+        legacy.getStatus().setConditions(new java.util.ArrayList<>());
+        RunStatus next = statuses.polled(legacy, new RemoteJob("job-1", "running", null), Optional.empty());
+        assertThat(next.getPhase()).isEqualTo(RunPhase.RUNNING);
+        assertThat(next.getConditions())
+                .anySatisfy(c -> assertThat(c.getType() + "=" + c.getStatus()).isEqualTo("Succeeded=Unknown"));
+        assertThat(RunStatuses.onlyProgress(legacy.getStatus(), next))
+                .as("written at once, not at the status interval")
+                .isFalse();
+    }
+
+    @Test
+    void aFinishedJobFlipsSucceededFromUnknownToItsOutcome() {
+        Run run = run(statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090")));
+        RunStatus done = statuses.polled(run, new RemoteJob("job-1", "succeeded", "ok\n"), Optional.empty());
+        assertThat(done.getConditions())
+                .filteredOn(c -> c.getType().equals("Succeeded"))
+                .singleElement()
+                .satisfies(c -> {
+                    assertThat(c.getStatus()).isEqualTo("True");
+                    assertThat(c.getReason()).isEqualTo("JobSucceeded");
+                });
+        run.setStatus(statuses.started(run(null), "job-2", JobServerUrl.parse("http://jobs:9090")));
+        RunStatus failed = statuses.polled(run, new RemoteJob("job-2", "failed", "boom\n"), Optional.empty());
+        assertThat(failed.getPhase()).isEqualTo(RunPhase.FAILED);
+        assertThat(failed.getConditions())
+                .filteredOn(c -> c.getType().equals("Succeeded"))
+                .singleElement()
+                .satisfies(c -> {
+                    assertThat(c.getStatus()).isEqualTo("False");
+                    assertThat(c.getReason()).isEqualTo("JobFailed");
+                });
     }
 
     @Test
@@ -126,12 +162,15 @@ class RunStatusesTest {
         RemoteJobException refused =
                 new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, "connection refused", null);
         RunStatus down = statuses.unreachable(run, refused);
-        assertThat(down.getPhase()).isEqualTo(RunPhase.UNKNOWN);
-        assertThat(down.getConditions()).singleElement().satisfies(c -> {
-            assertThat(c.getStatus()).isEqualTo("False");
-            assertThat(c.getReason()).isEqualTo("Unreachable");
-            assertThat(c.getMessage()).isEqualTo("connection refused; retrying with backoff");
-        });
+        assertThat(down.getPhase()).isEqualTo(RunPhase.RUNNING);
+        assertThat(down.getConditions())
+                .filteredOn(c -> c.getType().equals(RunStatuses.REMOTE_REACHABLE))
+                .singleElement()
+                .satisfies(c -> {
+                    assertThat(c.getStatus()).isEqualTo("False");
+                    assertThat(c.getReason()).isEqualTo("Unreachable");
+                    assertThat(c.getMessage()).isEqualTo("connection refused; retrying with backoff");
+                });
         assertThat(RunStatuses.needsWrite(run.getStatus(), down)).isTrue();
         run.setStatus(down);
         assertThat(RunStatuses.needsWrite(run.getStatus(), statuses.unreachable(run, refused)))

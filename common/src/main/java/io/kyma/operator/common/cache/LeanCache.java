@@ -24,6 +24,7 @@ import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -104,6 +105,24 @@ public final class LeanCache {
     /** One shared, unmodifiable copy of a list that many objects repeat; null stays null. */
     public static <E> List<E> share(List<E> list) {
         return list == null ? null : CANONICAL.of(new Pooled<>(list.toArray()));
+    }
+
+    /**
+     * One shared, unmodifiable copy of a list of conditions, with their strings shared: the components in one state
+     * since the same second hold one list. Null stays null.
+     */
+    public static List<Condition> shareConditions(List<Condition> conditions) {
+        if (conditions == null) {
+            return null;
+        }
+        for (Condition condition : conditions) {
+            condition.setType(share(condition.getType()));
+            condition.setStatus(share(condition.getStatus()));
+            condition.setReason(share(condition.getReason()));
+            condition.setMessage(share(condition.getMessage()));
+            condition.setLastTransitionTime(share(condition.getLastTransitionTime()));
+        }
+        return share(conditions);
     }
 
     /**

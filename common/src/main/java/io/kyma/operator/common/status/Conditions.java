@@ -13,6 +13,23 @@ import io.fabric8.kubernetes.api.model.ConditionBuilder;
 
 /** Builds status conditions; a condition keeps its lastTransitionTime while its status does not change. */
 public final class Conditions {
+    /** A condition's status, as {@code metav1.Condition} spells it. */
+    public enum Status {
+        TRUE("True"),
+        FALSE("False"),
+        UNKNOWN("Unknown");
+
+        private final String text;
+
+        Status(String text) {
+            this.text = text;
+        }
+
+        public String text() {
+            return text;
+        }
+    }
+
     private final Clock clock;
 
     public Conditions(Clock clock) {
@@ -30,7 +47,18 @@ public final class Conditions {
             String reason,
             String message,
             Long observedGeneration) {
-        String statusText = status ? "True" : "False";
+        return condition(previous, type, status ? Status.TRUE : Status.FALSE, reason, message, observedGeneration);
+    }
+
+    /** As {@link #condition(List, String, boolean, String, String, Long)}, for a status that may be Unknown. */
+    public Condition condition(
+            List<Condition> previous,
+            String type,
+            Status status,
+            String reason,
+            String message,
+            Long observedGeneration) {
+        String statusText = status.text();
         String transitionTime = find(previous, type)
                 .filter(old -> statusText.equals(old.getStatus()) && old.getLastTransitionTime() != null)
                 .map(Condition::getLastTransitionTime)

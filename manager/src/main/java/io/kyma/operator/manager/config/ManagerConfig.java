@@ -26,13 +26,20 @@ public final class ManagerConfig {
             "Log level: `error`, `warn`, `info`, `debug` or `trace`.",
             Parsers.oneOf(List.of("error", "warn", "info", "debug", "trace")));
 
+    static final Flag<String> LOG_FORMAT = Flag.of(
+            "log-format",
+            "text",
+            "Log format: `text`, or `json` for one JSON object per line (logback's encoder) with the reconciled"
+                    + " object's `resource.kind`, `resource.namespace`, `resource.name` and a `reconcileID` in `mdc`.",
+            Parsers.oneOf(List.of("text", "json")));
+
     /** Every flag; the order is the order of {@code --help} and of the documentation's table. */
     public static final Flags FLAGS = Flags.withEnvironment(
             ENV_PREFIX,
             Stream.of(
                             ClientSettings.FLAGS,
                             ReconcileSettings.FLAGS,
-                            List.<Flag<?>>of(LOG_LEVEL),
+                            List.<Flag<?>>of(LOG_LEVEL, LOG_FORMAT),
                             RetrySettings.FLAGS,
                             EndpointSettings.FLAGS,
                             KymaSettings.FLAGS,
@@ -43,6 +50,7 @@ public final class ManagerConfig {
                     .toList());
 
     private final String logLevel;
+    private final String logFormat;
     private final ClientSettings client;
     private final ReconcileSettings reconcile;
     private final RetrySettings retry;
@@ -55,6 +63,7 @@ public final class ManagerConfig {
 
     private ManagerConfig(Flags.Values values) {
         this.logLevel = values.get(LOG_LEVEL);
+        this.logFormat = values.get(LOG_FORMAT);
         this.client = ClientSettings.from(values);
         this.reconcile = ReconcileSettings.from(values);
         this.retry = RetrySettings.from(values);
@@ -85,7 +94,8 @@ public final class ManagerConfig {
     public static String usage() {
         return FLAGS.usage("Usage: java -jar kyma-operator.jar [flags]\n\n"
                 + "Runs the Kyma, HelmComponent and Run controllers. Every flag can also be set by an environment\n"
-                + "variable: " + ENV_PREFIX + "<FLAG IN UPPER SNAKE CASE>; a flag wins over its variable.");
+                + "variable: " + ENV_PREFIX + "<FLAG IN UPPER SNAKE CASE>; a flag wins over its variable.\n"
+                + "--version prints the version and the commit it was built from.");
     }
 
     /** The effective configuration, one {@code flag=value} pair each, for the start-up log. */
@@ -95,6 +105,10 @@ public final class ManagerConfig {
 
     public String logLevel() {
         return logLevel;
+    }
+
+    public String logFormat() {
+        return logFormat;
     }
 
     public ClientSettings client() {

@@ -122,6 +122,7 @@ public final class ReconcileGuard {
         activeWorkers.incrementAndGet();
         T value = null;
         Throwable failure = null;
+        ReconcileLog.open(controller);
         try {
             value = work.run();
         } catch (OutOfMemoryError e) {
@@ -131,6 +132,7 @@ public final class ReconcileGuard {
             // one that escaped would leave the resource marked as under processing, never reconciled again.
             failure = e;
         } finally {
+            ReconcileLog.close();
             alarm.finished();
             activeWorkers.decrementAndGet();
         }

@@ -149,7 +149,8 @@ public final class Leadership {
         Runtime.getRuntime().halt(1);
     }
 
-    private static String hostname() {
+    /** This process's host name: the pod's name in a cluster. */
+    public static String hostname() {
         String fromEnv = System.getenv("HOSTNAME");
         if (fromEnv != null && !fromEnv.isBlank()) {
             return fromEnv;
