@@ -1,6 +1,5 @@
 package io.kyma.operator.manager;
 
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,7 +17,6 @@ import io.fabric8.kubernetes.client.http.Interceptor;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.monitoring.AggregatedMetrics;
 import io.kyma.operator.common.DaemonThreads;
-import io.kyma.operator.common.cache.LeanCache;
 import io.kyma.operator.common.events.EventRecorder;
 import io.kyma.operator.manager.config.EndpointSettings;
 import io.kyma.operator.manager.config.LeaderSettings;
@@ -27,7 +25,6 @@ import io.kyma.operator.manager.config.ReconcileSettings;
 import io.kyma.operator.manager.guard.Guards;
 import io.kyma.operator.manager.guard.MissedExecutions;
 import io.kyma.operator.manager.leader.Leadership;
-import io.kyma.operator.manager.metrics.MemoryLimit;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.manager.metrics.QueueMetrics;
 import io.kyma.operator.manager.queue.PrioritizingExecutor;
@@ -116,7 +113,7 @@ public final class KymaOperator implements AutoCloseable {
                 new AggregatedMetrics(List.of(queueMetrics, pool.submissions())),
                 controllers);
         leadership.ifPresent(l -> l.onLoss(operator::stop));
-        measure(pool, config.leaseName());
+        ManagerGauges.register(metrics, pool, config.leaseName(), this);
         Guards guards = new Guards(
                 config.retry(),
                 reconcile.maxReconcileRate(),
@@ -140,26 +137,6 @@ public final class KymaOperator implements AutoCloseable {
         for (ControllerSpec<?> spec : controllers) {
             registration.register(spec);
         }
-    }
-
-    private void measure(PrioritizingExecutor pool, String leaseName) {
-        metrics.gauge("kyma_operator_reconciles_queued", pool, PrioritizingExecutor::queuedDue, "priority", "due");
-        metrics.gauge(
-                "kyma_operator_reconciles_queued", pool, PrioritizingExecutor::queuedCanWait, "priority", "can-wait");
-        metrics.counter(
-                "kyma_operator_lean_cache_fallbacks",
-                "Informer objects kept whole because making them lean failed",
-                LeanCache.class,
-                c -> LeanCache.fallbacks());
-        Version version = Version.current();
-        metrics.buildInfo(version.version(), version.commit());
-        MemoryLimit.of(Path.of("/sys/fs/cgroup"))
-                .ifPresent(limit -> metrics.constant(
-                        "kyma_operator_memory_limit_bytes",
-                        "The container's memory limit (its cgroup's), absent without one",
-                        limit));
-        // client-go's name: 1 while this replica reconciles (always without leader election), else 0
-        metrics.gauge("leader_election_master_status", this, m -> m.leading() ? 1 : 0, "name", leaseName);
     }
 
     /**

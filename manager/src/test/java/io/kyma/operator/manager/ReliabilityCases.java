@@ -92,7 +92,8 @@ final class ReliabilityCases {
         row(
                 "componentLabelRemoved",
                 "the `app.kubernetes.io/managed-by` label removed from a component",
-                "the label is put back, the component stays the Kyma's, the Kyma stays `Ready`");
+                "the label is put back, the component stays the Kyma's; the Kyma is `Processing` for the one"
+                        + " reconcile that labels it back, then `Ready` again");
         row("componentDeletedByHand", "a component deleted by hand", "created again; the Kyma goes back to `Ready`");
         row(
                 "componentVersionEditedByHand",

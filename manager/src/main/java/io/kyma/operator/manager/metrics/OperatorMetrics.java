@@ -15,16 +15,6 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.prometheus.metrics.core.metrics.Info;
-import io.prometheus.metrics.instrumentation.jvm.JvmBufferPoolMetrics;
-import io.prometheus.metrics.instrumentation.jvm.JvmClassLoadingMetrics;
-import io.prometheus.metrics.instrumentation.jvm.JvmCompilationMetrics;
-import io.prometheus.metrics.instrumentation.jvm.JvmGarbageCollectorMetrics;
-import io.prometheus.metrics.instrumentation.jvm.JvmMemoryMetrics;
-import io.prometheus.metrics.instrumentation.jvm.JvmRuntimeInfoMetric;
-import io.prometheus.metrics.instrumentation.jvm.JvmThreadsMetrics;
-import io.prometheus.metrics.instrumentation.jvm.ProcessMetrics;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
  * Every metric of the manager, under controller-runtime's names so that dashboards and alerts written for Go
@@ -56,23 +46,8 @@ public final class OperatorMetrics {
         5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 240, 300, 450, 600, 900, 1200, 1800, 2700, 3600
     };
 
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-
-    {
-        // process_* under the names Go's client exports (resident memory, CPU seconds, open fds, start time) and the
-        // JVM's memory, GC, threads and classes, from the Prometheus client's own collectors. One by one rather than
-        // JvmMetrics, which keeps every registry it served in a static set; without the allocation counter, which
-        // adds a listener to the JVM's collectors that would outlive this registry.
-        PrometheusRegistry prometheus = registry.getPrometheusRegistry();
-        ProcessMetrics.builder().register(prometheus);
-        JvmMemoryMetrics.builder().register(prometheus);
-        JvmGarbageCollectorMetrics.builder().register(prometheus);
-        JvmThreadsMetrics.builder().register(prometheus);
-        JvmClassLoadingMetrics.builder().register(prometheus);
-        JvmBufferPoolMetrics.builder().register(prometheus);
-        JvmCompilationMetrics.builder().register(prometheus);
-        JvmRuntimeInfoMetric.builder().register(prometheus);
-    }
+    private final PrometheusMeterRegistry registry =
+            ProcessAndJvm.registeredOn(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
 
     private final List<Runnable> beforeScrape = new CopyOnWriteArrayList<>();
     private final Map<String, AtomicInteger> gauges = new ConcurrentHashMap<>();
@@ -220,19 +195,6 @@ public final class OperatorMetrics {
     /** A gauge whose value is read at scrape time, for example the Kymas in one phase. */
     public <T> void gauge(String name, T source, ToDoubleFunction<T> value, String... tags) {
         Gauge.builder(name, source, value).tags(tags).register(registry);
-    }
-
-    /**
-     * {@code kyma_operator_build_info}: 1, with the version and commit as labels. A Prometheus info metric of its own,
-     * because Micrometer would strip the {@code _info} suffix.
-     */
-    public void buildInfo(String version, String commit) {
-        Info.builder()
-                .name("kyma_operator_build_info")
-                .help("The version and commit of the running build")
-                .labelNames("version", "commit")
-                .register(registry.getPrometheusRegistry())
-                .addLabelValues(version, commit);
     }
 
     /** A gauge of a value that does not change while the process runs. */
