@@ -7,12 +7,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.BeforeAll;
@@ -28,6 +26,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kyma.operator.manager.config.ManagerConfig;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.Kubectl;
 import io.kyma.operator.testing.Namespaces;
 
 /** config/default renders with kustomize and the API server accepts every object of it (server-side dry run). */
@@ -37,10 +36,8 @@ class DeployManifestsIT {
 
     @BeforeAll
     static void render() throws Exception {
-        rendered = kubectl(
-                null,
-                "kustomize",
-                Crds.repositoryRoot().resolve("config/default").toString());
+        rendered = Kubectl.ok(
+                "kustomize", Crds.repositoryRoot().resolve("config/default").toString());
         try (KubernetesClient client = EmbeddedControlPlane.get().newClient()) {
             objects = client.load(new ByteArrayInputStream(rendered.getBytes(StandardCharsets.UTF_8)))
                     .items();
@@ -79,14 +76,8 @@ class DeployManifestsIT {
         }
         Path manifest = Files.createTempFile("deploy", ".yaml");
         Files.writeString(manifest, withoutMonitor);
-        String out = kubectl(
-                kubeconfig(),
-                "apply",
-                "--server-side",
-                "--force-conflicts",
-                "--dry-run=server",
-                "-f",
-                manifest.toString());
+        String out = Kubectl.ok(
+                "apply", "--server-side", "--force-conflicts", "--dry-run=server", "-f", manifest.toString());
         assertThat(out)
                 .contains(
                         "deployment.apps/kyma-operator-controller-manager serverside-applied (server dry run)",
@@ -264,10 +255,8 @@ class DeployManifestsIT {
 
     @Test
     void theShardedOverlayRunsTheSamePodAsAStatefulSetWhoseOrdinalIsTheShard() throws Exception {
-        String sharded = kubectl(
-                null,
-                "kustomize",
-                Crds.repositoryRoot().resolve("config/sharded").toString());
+        String sharded = Kubectl.ok(
+                "kustomize", Crds.repositoryRoot().resolve("config/sharded").toString());
         List<HasMetadata> shardedObjects;
         try (KubernetesClient client = EmbeddedControlPlane.get().newClient()) {
             shardedObjects = client.load(new ByteArrayInputStream(sharded.getBytes(StandardCharsets.UTF_8)))
@@ -315,14 +304,7 @@ class DeployManifestsIT {
         }
         Path file = Files.createTempFile("sharded", ".yaml");
         Files.writeString(file, manifest);
-        assertThat(kubectl(
-                        kubeconfig(),
-                        "apply",
-                        "--server-side",
-                        "--force-conflicts",
-                        "--dry-run=server",
-                        "-f",
-                        file.toString()))
+        assertThat(Kubectl.ok("apply", "--server-side", "--force-conflicts", "--dry-run=server", "-f", file.toString()))
                 .contains("statefulset.apps/kyma-operator-controller-manager serverside-applied (server dry run)");
     }
 
@@ -331,27 +313,5 @@ class DeployManifestsIT {
                 objects.stream().filter(o -> o.getKind().equals(kind)).toList();
         assertThat(matching).as(kind).hasSize(1);
         return matching.get(0);
-    }
-
-    static Path kubeconfig() throws IOException {
-        Path file = Files.createTempFile("kubeconfig", ".yaml");
-        Files.writeString(file, EmbeddedControlPlane.get().kubeconfigYaml());
-        return file;
-    }
-
-    /** Runs kubectl and returns its output; fails the test with kubectl's own words if it fails. */
-    static String kubectl(Path kubeconfig, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("kubectl"));
-        if (kubeconfig != null) {
-            command.addAll(List.of("--kubeconfig", kubeconfig.toString()));
-        }
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue())
-                .as("kubectl %s:%n%s", String.join(" ", args), out)
-                .isZero();
-        return out;
     }
 }

@@ -31,6 +31,7 @@ import io.kyma.operator.manager.config.ManagerConfig;
 import io.kyma.operator.remotejob.JobServer;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.Kubectl;
 import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.RequestRecorder;
 
@@ -164,10 +165,8 @@ class RbacIT {
 
     /** Applies the ServiceAccount, roles and bindings exactly as config/default renders them. */
     private static List<HasMetadata> applyRbac() throws Exception {
-        String rendered = DeployManifestsIT.kubectl(
-                null,
-                "kustomize",
-                Crds.repositoryRoot().resolve("config/default").toString());
+        String rendered = Kubectl.ok(
+                "kustomize", Crds.repositoryRoot().resolve("config/default").toString());
         List<HasMetadata> applied = new ArrayList<>();
         try (KubernetesClient admin = EmbeddedControlPlane.get().newClient()) {
             Crds.install(admin);

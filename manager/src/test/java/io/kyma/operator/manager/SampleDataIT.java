@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.Kubectl;
 
 /** samples/sample-data.sh against a running manager: batches, progress, the wait, and its errors. */
 class SampleDataIT {
@@ -69,7 +70,7 @@ class SampleDataIT {
         List<String> command = new ArrayList<>(List.of("bash", SCRIPT.toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-        builder.environment().put("KUBECONFIG", DeployManifestsIT.kubeconfig().toString());
+        builder.environment().put("KUBECONFIG", Kubectl.kubeconfig().toString());
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(300, TimeUnit.SECONDS)).isTrue();

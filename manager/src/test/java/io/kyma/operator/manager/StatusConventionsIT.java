@@ -76,7 +76,7 @@ class StatusConventionsIT {
         // another Kyma whose component name the first one holds: Error, Ready=False
         admin.resource(Samples.kyma(NS, "waits-api", List.of("gateway"))).create();
         wait("condition=Ready=false", "kyma/waits-api");
-        assertThat(kubectl("get", "kyma", "waits-api", "-n", NS).output())
+        assertThat(Kubectl.ok("get", "kyma", "waits-api", "-n", NS))
                 .contains("Error")
                 .contains("ComponentNameTaken");
 
@@ -86,11 +86,11 @@ class StatusConventionsIT {
                 .create();
         wait("condition=Succeeded", "run/succeeds");
         wait("condition=Succeeded=false", "run/fails");
-        assertThat(kubectl("get", "kr", "-n", NS).output())
+        assertThat(Kubectl.ok("get", "kr", "-n", NS))
                 .as("the Run's short name, its phase and the reason columns")
                 .containsPattern("succeeds\\s+Succeeded\\s+True\\s+JobSucceeded")
                 .containsPattern("fails\\s+Failed\\s+False\\s+JobFailed");
-        assertThat(kubectl("get", "helmcomponents", "-n", NS).output())
+        assertThat(Kubectl.ok("get", "helmcomponents", "-n", NS))
                 .containsPattern("waits-istio\\s+waits\\s+istio\\s+success\\s+True\\s+Installed");
     }
 
@@ -99,7 +99,7 @@ class StatusConventionsIT {
         admin.resource(Samples.run(NS, "long", "build", Map.of("durationSeconds", "600"), null, null))
                 .create();
         wait("condition=Succeeded=Unknown", "run/long");
-        assertThat(kubectl("get", "run", "long", "-n", NS).output())
+        assertThat(Kubectl.ok("get", "run", "long", "-n", NS))
                 .containsPattern("long\\s+Running\\s+Unknown\\s+JobRunning");
     }
 
@@ -109,8 +109,7 @@ class StatusConventionsIT {
         admin.resource(Samples.run(NS, "listed", "build", Map.of("durationSeconds", "1"), null, null))
                 .create();
         await().atMost(Duration.ofSeconds(30))
-                .untilAsserted(() -> assertThat(
-                                kubectl("get", "kyma-operator", "-n", NS).output())
+                .untilAsserted(() -> assertThat(Kubectl.ok("get", "kyma-operator", "-n", NS))
                         .contains("kyma.inventory.kyma-project.io/listed")
                         .contains("helmcomponent.inventory.kyma-project.io/listed-istio")
                         .contains("run.inventory.kyma-project.io/listed"));
@@ -135,10 +134,10 @@ class StatusConventionsIT {
         wait("condition=Succeeded", "run/story");
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            assertThat(kubectl("describe", "kyma", "story", "-n", NS).output())
+            assertThat(Kubectl.ok("describe", "kyma", "story", "-n", NS))
                     .contains("Admitted")
                     .contains("AllComponentsReady");
-            assertThat(kubectl("describe", "run", "story", "-n", NS).output())
+            assertThat(Kubectl.ok("describe", "run", "story", "-n", NS))
                     .contains("JobStarted")
                     .contains("JobSucceeded");
         });
@@ -173,13 +172,5 @@ class StatusConventionsIT {
         assertThat(answer.ok())
                 .as("kubectl wait --for=%s %s:%n%s", condition, object, answer.output())
                 .isTrue();
-    }
-
-    private static Kubectl.Answer kubectl(String... args) {
-        Kubectl.Answer answer = Kubectl.run(args);
-        assertThat(answer.ok())
-                .as("kubectl %s:%n%s", String.join(" ", args), answer.output())
-                .isTrue();
-        return answer;
     }
 }

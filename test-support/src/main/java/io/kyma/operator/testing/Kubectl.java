@@ -1,5 +1,7 @@
 package io.kyma.operator.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -22,13 +24,23 @@ public final class Kubectl {
 
     private Kubectl() {}
 
-    private static synchronized Path kubeconfig() throws IOException {
+    /** A kubeconfig file for the embedded control plane, written once per test JVM. */
+    public static synchronized Path kubeconfig() throws IOException {
         if (kubeconfig == null) {
             kubeconfig = Files.createTempFile("kubectl-", ".kubeconfig");
             kubeconfig.toFile().deleteOnExit();
             Files.writeString(kubeconfig, EmbeddedControlPlane.get().kubeconfigYaml());
         }
         return kubeconfig;
+    }
+
+    /** Runs {@code kubectl args} and returns its output; fails the test with kubectl's own words if it fails. */
+    public static String ok(String... args) {
+        Answer answer = run(args);
+        assertThat(answer.ok())
+                .as("kubectl %s:%n%s", String.join(" ", args), answer.output())
+                .isTrue();
+        return answer.output();
     }
 
     /** Runs {@code kubectl args} and waits at most two minutes for it. */
