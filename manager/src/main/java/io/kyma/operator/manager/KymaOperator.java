@@ -28,6 +28,7 @@ import io.kyma.operator.manager.leader.Leadership;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.manager.metrics.QueueMetrics;
 import io.kyma.operator.manager.queue.PrioritizingExecutor;
+import io.kyma.operator.manager.secure.SecureMetrics;
 import io.kyma.operator.manager.shard.Sharding;
 
 /**
@@ -41,6 +42,7 @@ public final class KymaOperator implements AutoCloseable {
 
     private final ReconcileSettings reconcile;
     private final EndpointSettings endpoints;
+    private final Clock clock;
     private final OperatorMetrics metrics = new OperatorMetrics();
     private final KubernetesClient client;
     private final Sharding sharding;
@@ -76,6 +78,7 @@ public final class KymaOperator implements AutoCloseable {
             boolean exitOnLostLease) {
         this.reconcile = config.reconcile();
         this.endpoints = config.endpoints();
+        this.clock = clock;
         this.controllers = List.copyOf(controllers);
         LeaderSettings leader = config.leader();
         this.needsLeases = leader.elect() || config.shards().sharded();
@@ -148,9 +151,10 @@ public final class KymaOperator implements AutoCloseable {
         operator.start();
     }
 
-    /** Serves /metrics and the probes on the configured addresses; the caller closes them. */
+    /** Serves /metrics and the probes (the caller closes them); throws when a port or certificate is unusable. */
     public ManagerEndpoints serveEndpoints() {
-        return new ManagerEndpoints(endpoints, metrics::scrape, this::ready);
+        return new ManagerEndpoints(
+                endpoints, metrics::scrape, this::ready, SecureMetrics.of(endpoints, client, clock));
     }
 
     /**

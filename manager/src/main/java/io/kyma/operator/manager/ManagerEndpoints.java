@@ -11,29 +11,43 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLParameters;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsParameters;
+import com.sun.net.httpserver.HttpsServer;
 
 import io.kyma.operator.common.DaemonThreads;
 import io.kyma.operator.manager.config.EndpointSettings;
+import io.kyma.operator.manager.secure.MetricsAccess;
+import io.kyma.operator.manager.secure.SecureMetrics;
+import io.kyma.operator.manager.secure.ServingCertificate;
 
-/** The HTTP endpoints of the manager: {@code /metrics} on one address, {@code /healthz} and {@code /readyz} on another. */
+/**
+ * The HTTP endpoints of the manager: {@code /metrics} on one address, {@code /healthz} and {@code /readyz} on another.
+ * With {@link SecureMetrics}, {@code /metrics} is served over HTTPS and only to requests its access check allows.
+ */
 public final class ManagerEndpoints implements AutoCloseable {
     private final List<HttpServer> servers = new ArrayList<>();
     private Optional<InetSocketAddress> metricsAddress = Optional.empty();
     private Optional<InetSocketAddress> probesAddress = Optional.empty();
 
-    public ManagerEndpoints(EndpointSettings settings, Supplier<String> scrape, BooleanSupplier ready) {
+    public ManagerEndpoints(
+            EndpointSettings settings, Supplier<String> scrape, BooleanSupplier ready, Optional<SecureMetrics> secure) {
         settings.metrics().ifPresent(address -> {
-            HttpServer server = listen(address, "--metrics-bind-address");
-            server.createContext(
-                    "/metrics",
-                    exchange -> respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", scrape.get()));
+            HttpServer server = listen(address, "--metrics-bind-address", secure.map(s -> s.certificate()));
+            server.createContext("/metrics", exchange -> {
+                if (secure.isPresent() && !allowed(exchange, secure.get().access())) {
+                    return;
+                }
+                respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", scrape.get());
+            });
             metricsAddress = Optional.of(server.getAddress());
         });
         settings.healthProbes().ifPresent(address -> {
-            HttpServer server = listen(address, "--health-probe-bind-address");
+            HttpServer server = listen(address, "--health-probe-bind-address", Optional.empty());
             server.createContext("/healthz", exchange -> respond(exchange, 200, "text/plain", "ok"));
             server.createContext("/readyz", exchange -> {
                 boolean isReady = ready.getAsBoolean();
@@ -56,9 +70,51 @@ public final class ManagerEndpoints implements AutoCloseable {
         servers.forEach(s -> s.stop(0));
     }
 
-    private HttpServer listen(EndpointSettings.BindAddress address, String flag) {
+    /** Answers the request itself unless it is a GET of /metrics that {@code access} allows. */
+    private static boolean allowed(HttpExchange exchange, MetricsAccess access) throws IOException {
+        if (!exchange.getRequestURI().getPath().equals("/metrics")) {
+            respond(exchange, 404, "text/plain", "not found");
+            return false;
+        }
+        if (!exchange.getRequestMethod().equals("GET")) {
+            exchange.getResponseHeaders().set("Allow", "GET");
+            respond(exchange, 405, "text/plain", "only GET");
+            return false;
+        }
+        MetricsAccess.Decision decision = access.check(
+                Optional.ofNullable(exchange.getRequestHeaders().getFirst("Authorization")), "get", "/metrics");
+        if (decision == MetricsAccess.Decision.ALLOWED) {
+            return true;
+        }
+        if (decision == MetricsAccess.Decision.UNAUTHENTICATED) {
+            exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+        } else if (decision == MetricsAccess.Decision.THROTTLED || decision == MetricsAccess.Decision.UNAVAILABLE) {
+            exchange.getResponseHeaders().set("Retry-After", "1");
+        }
+        respond(exchange, decision.status, "text/plain", decision.message);
+        return false;
+    }
+
+    private HttpServer listen(
+            EndpointSettings.BindAddress address, String flag, Optional<ServingCertificate> certificate) {
         try {
-            HttpServer server = HttpServer.create(new InetSocketAddress(address.host(), address.port()), 16);
+            InetSocketAddress socket = new InetSocketAddress(address.host(), address.port());
+            HttpServer server;
+            if (certificate.isPresent()) {
+                HttpsServer https = HttpsServer.create(socket, 16);
+                https.setHttpsConfigurator(
+                        new HttpsConfigurator(certificate.get().sslContext()) {
+                            @Override
+                            public void configure(HttpsParameters params) {
+                                SSLParameters tls = getSSLContext().getDefaultSSLParameters();
+                                tls.setProtocols(new String[] {"TLSv1.3", "TLSv1.2"});
+                                params.setSSLParameters(tls);
+                            }
+                        });
+                server = https;
+            } else {
+                server = HttpServer.create(socket, 16);
+            }
             server.setExecutor(Executors.newFixedThreadPool(2, DaemonThreads.named("http" + flag.replace("--", "-"))));
             server.start();
             servers.add(server);

@@ -115,7 +115,8 @@ class ManagerConfigTest {
                 "--max-concurrent-reconciles=100000|for --max-concurrent-reconciles: must be at most 1024",
                 "--k8s-client-burst=2000000|for --k8s-client-burst: must be at most 1000000",
                 "--max-reconcile-rate=-1|for --max-reconcile-rate: must be at least 0",
-                "--informer-list-limit=1000000|for --informer-list-limit: must be at most 100000"
+                "--informer-list-limit=1000000|for --informer-list-limit: must be at most 100000",
+                "--metrics-cert-dir=/certs|--metrics-cert-dir is given without --metrics-secure"
             })
     void badValuesAreRejectedNamingTheFlag(String arg, String message) {
         assertThatThrownBy(() -> ManagerConfig.parse(new String[] {arg}, Map.of()))
