@@ -128,6 +128,7 @@ class DeployManifestsIT {
                                 "metricRelabelings",
                                 "tlsConfig",
                                 "bearerTokenSecret",
+                                "bearerTokenFile",
                                 "authorization",
                                 "basicAuth",
                                 "oauth2",
@@ -146,6 +147,10 @@ class DeployManifestsIT {
         assertThat(service.getSpec().getPorts()).extracting(p -> p.getName()).contains((String)
                 endpoints.get(0).get("port"));
         assertThat(endpoints.get(0).get("path")).isEqualTo("/metrics");
+        // the Deployment serves /metrics with --metrics-secure: HTTPS, to Prometheus's own token
+        assertThat(endpoints.get(0).get("scheme")).isEqualTo("https");
+        assertThat(endpoints.get(0).get("bearerTokenFile"))
+                .isEqualTo("/var/run/secrets/kubernetes.io/serviceaccount/token");
         assertThat(monitor.getMetadata().getNamespace())
                 .isEqualTo(service.getMetadata().getNamespace());
     }
@@ -162,8 +167,8 @@ class DeployManifestsIT {
         assertThat(container.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
         assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
         assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
-        assertThat(container.getPorts()).extracting(p -> p.getContainerPort()).containsExactlyInAnyOrder(8080, 8081);
-        assertThat(container.getArgs()).contains("--leader-elect");
+        assertThat(container.getPorts()).extracting(p -> p.getContainerPort()).containsExactlyInAnyOrder(8443, 8081);
+        assertThat(container.getArgs()).contains("--leader-elect", "--metrics-secure");
         assertThat(container.getResources().getLimits()).containsKeys("cpu", "memory");
         assertThat(container.getResources().getRequests()).containsKeys("cpu", "memory");
         assertThat(pod.getServiceAccountName()).isEqualTo("kyma-operator-controller-manager");

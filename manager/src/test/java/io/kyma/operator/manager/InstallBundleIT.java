@@ -21,7 +21,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
-import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kyma.operator.api.Kyma;
@@ -30,6 +29,7 @@ import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 import io.kyma.operator.testing.Kubectl;
 import io.kyma.operator.testing.Namespaces;
+import io.kyma.operator.testing.ServiceAccounts;
 
 /**
  * {@code make build-installer}'s {@code dist/install.yaml} applied to the API server as a user would, then the
@@ -87,16 +87,7 @@ class InstallBundleIT {
                     deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
             Path kubeconfig = Files.createTempFile("as-account", ".kubeconfig");
             // the Deployment's ServiceAccount's own token: its Role's rights and no more
-            String token = admin.serviceAccounts()
-                    .inNamespace(SYSTEM)
-                    .withName(ACCOUNT)
-                    .tokenRequest(new TokenRequestBuilder()
-                            .withNewSpec()
-                            .withExpirationSeconds(3600L)
-                            .endSpec()
-                            .build())
-                    .getStatus()
-                    .getToken();
+            String token = ServiceAccounts.token(admin, SYSTEM, ACCOUNT);
             Files.writeString(kubeconfig, withToken(EmbeddedControlPlane.get().kubeconfigYaml(), token));
             List<String> command = new ArrayList<>(List.of(
                     ProcessHandle.current().info().command().orElse("java"),

@@ -20,9 +20,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.Kubectl;
 import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.PrometheusServer;
 import io.kyma.operator.testing.PrometheusServer.Series;
+import io.kyma.operator.testing.ServiceAccounts;
 
 /**
  * Debian's Prometheus scrapes a running operator the way the shipped ServiceMonitor would, with the shipped alert
@@ -34,6 +36,7 @@ import io.kyma.operator.testing.PrometheusServer.Series;
  */
 class PrometheusIT {
     private static final String NS = "kyma-prometheus";
+    private static final String MONITORING = "monitoring";
     private static final String POD = "kyma-operator-controller-manager-0";
     /** A short load for the test; make monitoring and monitoring-docs ask for a longer one that a chart can show. */
     private static final int KYMAS = Integer.getInteger("monitoring.kymas", 12);
@@ -47,6 +50,16 @@ class PrometheusIT {
         try (KubernetesClient admin = EmbeddedControlPlane.get().newClient()) {
             Crds.install(admin);
             Namespaces.apply(admin, NS);
+            // Prometheus scrapes over HTTPS with its ServiceAccount's token, as the shipped ServiceMonitor does; the
+            // account holds the shipped metrics-reader ClusterRole
+            Kubectl.ok(
+                    "apply",
+                    "-f",
+                    Crds.repositoryRoot()
+                            .resolve("config/rbac/metrics_reader_role.yaml")
+                            .toString());
+            ServiceAccounts.bind(admin, MONITORING, "prometheus", "metrics-reader");
+            String token = ServiceAccounts.token(admin, MONITORING, "prometheus");
             try (RunningManager manager = new RunningManager(
                             NS,
                             "--remote-server-allow",
@@ -54,9 +67,10 @@ class PrometheusIT {
                             "--transition-unit",
                             UNIT,
                             "--metrics-bind-address",
-                            "127.0.0.1:0");
+                            "127.0.0.1:0",
+                            "--metrics-secure");
                     PrometheusServer prometheus = PrometheusServer.start(
-                            target(manager), POD, hold ? Integer.getInteger("monitoring.port", 9091) : 0)) {
+                            target(manager), POD, hold ? Integer.getInteger("monitoring.port", 9091) : 0, token)) {
                 Instant start = Instant.now();
                 // Kymas arrive a few seconds apart, so that scrapes find some in progress and some turning Ready.
                 // a Run whose job service never answers (nothing listens on the discard port)
@@ -123,7 +137,8 @@ class PrometheusIT {
                     // Debian's Prometheus serves its classic web pages under /classic
                     System.out.printf(
                             "%nPrometheus: %s/classic/graph (alerts: %s/classic/alerts)%n"
-                                    + "operator metrics: http://%s/metrics%nStop with Ctrl-C.%n",
+                                    + "operator metrics: https://%s/metrics (a bearer token allowed to get /metrics)%n"
+                                    + "Stop with Ctrl-C.%n",
                             prometheus.url(), prometheus.url(), target(manager));
                     Thread.currentThread().join();
                 }
@@ -147,7 +162,9 @@ class PrometheusIT {
         assertThat(labels.path("pod").asText()).isEqualTo(POD);
         assertThat(labels.path("endpoint").asText()).isEqualTo("metrics");
         assertThat(targets.get(0).path("scrapeInterval").asText()).isEqualTo("15s");
-        assertThat(targets.get(0).path("scrapeUrl").asText()).endsWith("/metrics");
+        assertThat(targets.get(0).path("scrapeUrl").asText())
+                .startsWith("https://")
+                .endsWith("/metrics");
     }
 
     private static void assertEveryAlertRuleEvaluates(PrometheusServer prometheus) {

@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.ByteArrayInputStream;
+import java.net.InetSocketAddress;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -32,8 +35,10 @@ import io.kyma.operator.remotejob.JobServer;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 import io.kyma.operator.testing.Kubectl;
+import io.kyma.operator.testing.MetricsScrape;
 import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.RequestRecorder;
+import io.kyma.operator.testing.ServiceAccounts;
 
 /**
  * The manager run as the ServiceAccount of config/rbac, with the roles applied from the repository: every flow
@@ -44,6 +49,7 @@ class RbacIT {
     private static final String SYSTEM = "kyma-operator-system";
     private static final String NS = "rbac-flows";
     private static final String ACCOUNT = "kyma-operator-controller-manager";
+    private static final String MONITORING = "rbac-monitoring";
 
     @Test
     void theFlowsPassAsTheServiceAccountAndEveryRuleIsNeeded() throws Exception {
@@ -72,13 +78,17 @@ class RbacIT {
                         "--run-cleanup-timeout",
                         "2s",
                         "--metrics-bind-address",
-                        "0",
+                        "127.0.0.1:0",
+                        "--metrics-secure",
                         "--health-probe-bind-address",
                         "0"
                     },
                     Map.of());
-            try (KymaOperator manager = new KymaOperator(config, asAccount, Clock.systemUTC(), List.of(requests))) {
+            try (KymaOperator manager = new KymaOperator(config, asAccount, Clock.systemUTC(), List.of(requests));
+                    ManagerEndpoints endpoints = manager.serveEndpoints()) {
                 manager.start();
+                assertOnlyAMetricsReaderScrapes(
+                        admin, endpoints.metricsAddress().orElseThrow());
                 await().atMost(Duration.ofSeconds(30)).until(manager::leading);
 
                 // Kymas: fan out, find a component name taken by another Kyma, drop a module, delete.
@@ -161,6 +171,25 @@ class RbacIT {
         assertThat(used)
                 .as("every granted permission is used by a recorded request")
                 .containsAll(granted);
+    }
+
+    /**
+     * With --metrics-secure, the manager asks the API server (as its ServiceAccount, through metrics-auth-role) who a
+     * token is and whether it may get /metrics: a ServiceAccount bound to the shipped metrics-reader ClusterRole may,
+     * another may not, a made-up token is nobody.
+     */
+    private static void assertOnlyAMetricsReaderScrapes(KubernetesClient admin, InetSocketAddress metrics)
+            throws Exception {
+        ServiceAccounts.bind(admin, MONITORING, "prometheus", "kyma-operator-metrics-reader");
+        String reader = ServiceAccounts.token(admin, MONITORING, "prometheus");
+        String other = ServiceAccounts.token(admin, MONITORING, "not-a-reader");
+        HttpResponse<String> scrape = MetricsScrape.get(metrics, Optional.of(reader));
+        assertThat(scrape.statusCode()).as(scrape.body()).isEqualTo(200);
+        assertThat(scrape.body()).contains("kyma_operator_build_info");
+        assertThat(MetricsScrape.get(metrics, Optional.of(other)).statusCode()).isEqualTo(403);
+        assertThat(MetricsScrape.get(metrics, Optional.of("made-up")).statusCode())
+                .isEqualTo(401);
+        assertThat(MetricsScrape.get(metrics, Optional.empty()).statusCode()).isEqualTo(401);
     }
 
     /** Applies the ServiceAccount, roles and bindings exactly as config/default renders them. */

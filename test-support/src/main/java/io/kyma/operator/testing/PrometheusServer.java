@@ -80,16 +80,21 @@ public final class PrometheusServer implements AutoCloseable {
 
     /**
      * Starts Prometheus on 127.0.0.1:{@code port} (0 picks a free one), scraping {@code target} (host:port of the
-     * operator's /metrics) as if it were the pod {@code pod} behind the metrics Service.
+     * operator's /metrics, served with {@code --metrics-secure}) as if it were the pod {@code pod} behind the metrics
+     * Service, with {@code token} as its bearer token.
      */
-    public static PrometheusServer start(String target, String pod, int port) throws IOException, InterruptedException {
+    public static PrometheusServer start(String target, String pod, int port, String token)
+            throws IOException, InterruptedException {
         Path config = Crds.repositoryRoot().resolve("config/prometheus");
         Path dir = Files.createTempDirectory("prometheus-");
+        Path tokenFile = dir.resolve("token");
+        Files.writeString(tokenFile, token);
         Files.writeString(
                 dir.resolve("prometheus.yaml"),
                 Files.readString(config.resolve("scrape-config.yaml"))
                         .replace("\"TARGET\"", "\"" + target + "\"")
-                        .replace("POD", pod));
+                        .replace("POD", pod)
+                        .replace("TOKEN_FILE", tokenFile.toString()));
         Files.copy(config.resolve("alerts.yaml"), dir.resolve("alerts.yaml"));
         int listen = port == 0 ? freePort() : port;
         Process process = new ProcessBuilder(
