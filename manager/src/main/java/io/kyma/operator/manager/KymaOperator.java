@@ -144,9 +144,11 @@ public final class KymaOperator implements AutoCloseable {
 
     /**
      * @throws ServedApis.MissingApiException when the API server lacks an API the manager needs, before anything starts
+     * @throws InstalledCrds.StaleCrdException when an installed CRD is older than this version's
      */
     public void start() {
         ServedApis.require(client, operator, needsLeases);
+        InstalledCrds.require(client, operator);
         sharding.start(reconcile.namespace());
         operator.start();
     }

@@ -81,7 +81,7 @@ public final class Main {
         endpoints.probesAddress().ifPresent(a -> LOG.info("Serving /healthz and /readyz on {}", a));
         try {
             manager.start();
-        } catch (ServedApis.MissingApiException e) {
+        } catch (ServedApis.MissingApiException | InstalledCrds.StaleCrdException e) {
             System.err.println("kyma-operator: " + e.getMessage());
             System.exit(2);
             return;

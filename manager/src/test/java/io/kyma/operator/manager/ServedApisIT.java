@@ -6,10 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -18,12 +21,17 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
+import io.kyma.operator.api.Run;
 import io.kyma.operator.manager.config.ManagerConfig;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 
-/** Before anything starts, the manager checks that the API server serves what it needs, and names what is missing. */
+/**
+ * Before anything starts, the manager checks that the API server serves what it needs, and that the installed CRDs
+ * are not older than the ones it ships, and names what is missing.
+ */
 class ServedApisIT {
     @Group("absent.example.com")
     @Version("v1")
@@ -56,6 +64,83 @@ class ServedApisIT {
                     .hasMessageContaining("absents (absent.example.com/v1, its controller's kind)")
                     .hasMessageNotContaining("events");
             assertThat(manager.operator().getRuntimeInfo().isStarted()).isFalse();
+        }
+    }
+
+    @Group("stale.example.com")
+    @Version("v1")
+    public static class Widget extends CustomResource<Map<String, Object>, Map<String, Object>> implements Namespaced {}
+
+    @ControllerConfiguration(name = "widgets")
+    public static class WidgetReconciler implements Reconciler<Widget> {
+        @Override
+        public UpdateControl<Widget> reconcile(Widget resource, Context<Widget> context) {
+            return UpdateControl.noUpdate();
+        }
+    }
+
+    @Test
+    void anInstalledCrdOlderThanTheShippedOneIsNamedWithWhatItLacksAndNothingStarts() throws Exception {
+        CustomResourceDefinition older = InstalledCrds.shipped(Widget.class).orElseThrow();
+        older.getSpec()
+                .getVersions()
+                .get(0)
+                .getSchema()
+                .getOpenAPIV3Schema()
+                .getProperties()
+                .get("status")
+                .getProperties()
+                .remove("observedGeneration");
+        try (KubernetesClient admin = EmbeddedControlPlane.get().newClient()) {
+            admin.resource(older).forceConflicts().serverSideApply();
+            admin.apiextensions()
+                    .v1()
+                    .customResourceDefinitions()
+                    .withName(older.getMetadata().getName())
+                    .waitUntilCondition(
+                            crd -> crd != null
+                                    && crd.getStatus() != null
+                                    && crd.getStatus().getConditions().stream()
+                                            .anyMatch(c -> c.getType().equals("Established")
+                                                    && c.getStatus().equals("True")),
+                            30,
+                            TimeUnit.SECONDS);
+        }
+        ManagerConfig config = ManagerConfig.parse(
+                new String[] {
+                    "--namespace", "served-apis", "--metrics-bind-address", "0", "--health-probe-bind-address", "0"
+                },
+                Map.of());
+        try (KymaOperator manager = new KymaOperator(
+                config,
+                EmbeddedControlPlane.get().config(),
+                Clock.systemUTC(),
+                List.of(),
+                ControllerSpec.plain(List.of(new WidgetReconciler()), 100),
+                false)) {
+            assertThatThrownBy(manager::start)
+                    .isInstanceOf(InstalledCrds.StaleCrdException.class)
+                    .hasMessageContaining("widgets.stale.example.com lacks the fields status.observedGeneration")
+                    .hasMessageContaining("make install");
+            assertThat(manager.operator().getRuntimeInfo().isStarted()).isFalse();
+        }
+    }
+
+    @Test
+    void theInstalledCrdsOfThisVersionAreCurrent() {
+        try (KubernetesClient client = EmbeddedControlPlane.get().newClient()) {
+            Crds.install(client);
+            for (Class<? extends HasMetadata> kind : List.of(Kyma.class, HelmComponent.class, Run.class)) {
+                CustomResourceDefinition installed = client.apiextensions()
+                        .v1()
+                        .customResourceDefinitions()
+                        .withName(HasMetadata.getFullResourceName(kind))
+                        .get();
+                assertThat(InstalledCrds.lacks(
+                                InstalledCrds.shipped(kind).orElseThrow(), installed, HasMetadata.getVersion(kind)))
+                        .as(kind.getSimpleName())
+                        .isEmpty();
+            }
         }
     }
 
