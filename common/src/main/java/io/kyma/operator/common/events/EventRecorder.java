@@ -5,8 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -26,7 +25,9 @@ import io.kyma.operator.common.status.Conditions;
  * them a small, stated share of what the operator writes:
  * <ul>
  *   <li>all events together at most {@link Settings#perSecond} a second (a burst of {@link Settings#burst}): the
- *       sender waits for its turn, and what does not fit in the queue of {@link Settings#queue} is dropped;
+ *       sender waits for its turn, taking the namespaces in turn; at most {@link Settings#queue} wait, and when they
+ *       are full the newest of the namespace with the most waiting is dropped ({@link TenantQueue}), so one
+ *       namespace's flood cannot keep another's events out;
  *   <li>each object at most {@link Settings#perObjectBurst} events, one more each {@link Settings#perObjectRefill};
  *   <li>an event identical to one of the same object within {@link Settings#aggregateWindow} raises that Event's
  *       count instead of creating another (as {@code kubectl describe} shows: "x3 over 2m").
@@ -44,7 +45,7 @@ public final class EventRecorder implements Events, AutoCloseable {
         AGGREGATED,
         /** Dropped: its object had spent its share. */
         LIMITED,
-        /** Dropped: the queue was full, the operator's share of writes for events spent. */
+        /** Dropped: the queue was full (the operator's share of writes for events spent) and its namespace had the most waiting. */
         QUEUE_FULL,
         /** The API server did not take it. */
         FAILED
@@ -108,7 +109,7 @@ public final class EventRecorder implements Events, AutoCloseable {
     private final Writer writer;
     private final Settings settings;
     private final EventLimits limits;
-    private final BlockingQueue<Pending> queue;
+    private final TenantQueue<Pending> queue;
     private final Map<Outcome, AtomicLong> counts = new EnumMap<>(Outcome.class);
     private final Thread sender;
     private double tokens;
@@ -124,7 +125,7 @@ public final class EventRecorder implements Events, AutoCloseable {
                 settings.perObjectRefill(),
                 settings.aggregateWindow(),
                 settings.objects());
-        this.queue = new ArrayBlockingQueue<>(settings.queue());
+        this.queue = new TenantQueue<>(settings.queue());
         for (Outcome outcome : Outcome.values()) {
             counts.put(outcome, new AtomicLong());
         }
@@ -143,9 +144,8 @@ public final class EventRecorder implements Events, AutoCloseable {
     public void record(HasMetadata object, Type type, String reason, String message) {
         try {
             Pending pending = new Pending(reference(object), type, reason, cut(message));
-            if (!queue.offer(pending)) {
-                counted(Outcome.QUEUE_FULL);
-            }
+            queue.offer(Objects.requireNonNullElse(pending.object().getNamespace(), ""), pending)
+                    .ifPresent(dropped -> counted(Outcome.QUEUE_FULL));
         } catch (RuntimeException e) {
             // an object without metadata: nothing to tell about, and a reconcile must not fail for an event
             LOG.debug("cannot record event {} {}", reason, message, e);
@@ -187,11 +187,9 @@ public final class EventRecorder implements Events, AutoCloseable {
 
     /** Sends the next queued event, if any, without waiting for its turn: for tests. */
     boolean sendNext() {
-        Pending pending = queue.poll();
-        if (pending != null) {
-            send(pending);
-        }
-        return pending != null;
+        var pending = queue.poll();
+        pending.ifPresent(this::send);
+        return pending.isPresent();
     }
 
     /** Sends one event as its limits decide; never throws. */

@@ -56,9 +56,13 @@ class EventRecorderTest {
     }
 
     private static ConfigMap object(String name) {
+        return object("tenant", name);
+    }
+
+    private static ConfigMap object(String namespace, String name) {
         return new ConfigMapBuilder()
                 .withNewMetadata()
-                .withNamespace("tenant")
+                .withNamespace(namespace)
                 .withName(name)
                 .withUid("uid-" + name)
                 .withResourceVersion("7")
@@ -114,6 +118,30 @@ class EventRecorderTest {
         assertThat(recorder.count(Outcome.QUEUE_FULL)).isEqualTo(3);
         while (recorder.sendNext()) {}
         assertThat(created).hasSize(2);
+    }
+
+    @Test
+    void oneNamespacesFloodDoesNotKeepAnothersEventsOut() {
+        EventRecorder recorder = recorder(10);
+        for (int i = 0; i < 50; i++) {
+            recorder.normal(object("noisy", "k" + i), "Ready", "installed");
+        }
+        recorder.normal(object("quiet", "q1"), "Ready", "installed");
+        recorder.normal(object("quiet", "q2"), "Ready", "installed");
+        // 50 + 2 offered to 10 places: the noisy namespace's newest make room for the quiet one's
+        assertThat(recorder.count(Outcome.QUEUE_FULL)).isEqualTo(42);
+        assertThat(recorder.sendNext()).isTrue();
+        assertThat(recorder.sendNext()).isTrue();
+        assertThat(recorder.sendNext()).isTrue();
+        assertThat(created)
+                .extracting(e -> e.getInvolvedObject().getNamespace() + "/"
+                        + e.getInvolvedObject().getName())
+                .containsExactly("noisy/k0", "quiet/q1", "noisy/k1");
+        while (recorder.sendNext()) {}
+        assertThat(created)
+                .extracting(e -> e.getInvolvedObject().getName())
+                .contains("q2")
+                .hasSize(10);
     }
 
     @Test

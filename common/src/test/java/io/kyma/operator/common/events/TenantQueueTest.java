@@ -1,0 +1,66 @@
+package io.kyma.operator.common.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+
+class TenantQueueTest {
+    private static List<String> drain(TenantQueue<String> queue) {
+        List<String> out = new ArrayList<>();
+        for (Optional<String> next = queue.poll(); next.isPresent(); next = queue.poll()) {
+            out.add(next.get());
+        }
+        return out;
+    }
+
+    @Test
+    void tenantsAreServedInTurnEachInItsOwnOrder() {
+        TenantQueue<String> queue = new TenantQueue<>(10);
+        for (String item : List.of("a1", "a2", "a3", "b1", "c1", "b2")) {
+            assertThat(queue.offer(item.substring(0, 1), item)).isEmpty();
+        }
+        assertThat(drain(queue)).containsExactly("a1", "b1", "c1", "a2", "b2", "a3");
+        assertThat(queue.size()).isZero();
+    }
+
+    @Test
+    void whenFullTheTenantWithTheMostWaitingLosesItsNewest() {
+        TenantQueue<String> queue = new TenantQueue<>(4);
+        for (int i = 1; i <= 4; i++) {
+            assertThat(queue.offer("a", "a" + i)).isEmpty();
+        }
+        // a's own next item does not get in
+        assertThat(queue.offer("a", "a5")).contains("a5");
+        // b's does, in place of a's newest
+        assertThat(queue.offer("b", "b1")).contains("a4");
+        assertThat(queue.offer("b", "b2")).contains("a3");
+        // now a has 2 and b 2: a tie refuses the newcomer
+        assertThat(queue.offer("b", "b3")).contains("b3");
+        assertThat(queue.offer("c", "c1")).contains("a2");
+        assertThat(queue.size()).isEqualTo(4);
+        assertThat(drain(queue)).containsExactly("a1", "b1", "c1", "b2");
+    }
+
+    @Test
+    void takeWaitsForAnItem() throws Exception {
+        TenantQueue<String> queue = new TenantQueue<>(1);
+        List<String> taken = new ArrayList<>();
+        Thread taker = new Thread(() -> {
+            try {
+                taken.add(queue.take());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        taker.start();
+        queue.offer("a", "a1");
+        taker.join(10_000);
+        assertThat(taken).containsExactly("a1");
+        assertThatThrownBy(() -> new TenantQueue<String>(0)).isInstanceOf(IllegalArgumentException.class);
+    }
+}
