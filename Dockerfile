@@ -16,5 +16,5 @@ USER 65532:65532
 # full collection, native memory handed back to the OS, two malloc arenas.
 ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=29 -XX:NewRatio=4 -XX:-TieredCompilation -XX:+UseSerialGC -XX:+UseCompactObjectHeaders -XX:MinHeapFreeRatio=20 -XX:MaxHeapFreeRatio=40 -XX:TrimNativeHeapInterval=5000 -XX:+ExitOnOutOfMemoryError"
 ENV MALLOC_ARENA_MAX=2
-EXPOSE 8080 8081
+EXPOSE 8080 8443 8081
 ENTRYPOINT ["java", "-jar", "/app/kyma-operator.jar"]

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 import org.slf4j.Logger;
@@ -24,21 +25,25 @@ import io.javaoperatorsdk.operator.Operator;
 
 /**
  * Whether the installed CRDs are at least those this version ships: every field of the shipped schema is in the
- * installed one, and the status subresource is there. An older CRD would have the API server prune the fields this
- * operator writes (a status it writes again and again, never stored), so the manager refuses to start and names
- * the missing fields. A CRD that allows more (a newer one) passes.
+ * installed one with the same type and at least its enum values, and the status subresource and the version are
+ * there. An older CRD would have the API server prune the fields this operator writes (a status it writes again and
+ * again, never stored) or refuse a value it writes (a phase the enum does not know), so the manager refuses to start
+ * and names what is missing. A CRD that allows more (a newer one) passes. {@code apiVersion}, {@code kind} and
+ * {@code metadata} are the API server's, never pruned by a schema, and not compared.
  */
 final class InstalledCrds {
     private static final Logger LOG = LoggerFactory.getLogger(InstalledCrds.class);
+    private static final Set<String> NOT_COMPARED = Set.of("apiVersion", "kind", "metadata");
 
     private InstalledCrds() {}
 
     /**
      * Checks the CRD of each controller's kind that has one in this jar ({@code crds/<group>_<plural>.yaml}).
      *
-     * @throws StaleCrdException naming each CRD and what it lacks
+     * @param fail whether an older CRD stops the start (else it is logged)
+     * @throws StaleCrdException naming each CRD and what it lacks, when {@code fail}
      */
-    static void require(KubernetesClient client, Operator operator) {
+    static void require(KubernetesClient client, Operator operator, boolean fail) {
         List<String> problems = new ArrayList<>();
         for (var controller : operator.getRegisteredControllers()) {
             Class<? extends HasMetadata> kind = controller.getConfiguration().getResourceClass();
@@ -65,7 +70,11 @@ final class InstalledCrds {
             }
         }
         if (!problems.isEmpty()) {
-            throw new StaleCrdException(problems);
+            StaleCrdException stale = new StaleCrdException(problems);
+            if (fail) {
+                throw stale;
+            }
+            LOG.warn("Starting anyway (--crd-check=warn): {}", stale.getMessage());
         }
     }
 
@@ -87,32 +96,62 @@ final class InstalledCrds {
                         || have.get().getSubresources().getStatus() == null)) {
             lacking.add("the status subresource");
         }
+        Fields wanted = Fields.of(want.get().getSchema().getOpenAPIV3Schema());
         Fields installedFields = Fields.of(have.get().getSchema().getOpenAPIV3Schema());
-        Set<String> missing = new TreeSet<>(
-                Fields.of(want.get().getSchema().getOpenAPIV3Schema()).declared());
-        missing.removeIf(installedFields::keeps);
+        List<String> missing = new ArrayList<>();
+        List<String> different = new ArrayList<>();
+        wanted.declared().forEach((path, schema) -> {
+            JSONSchemaProps theirs = installedFields.declared().get(path);
+            if (theirs == null) {
+                if (!installedFields.keeps(path)) {
+                    missing.add(path);
+                }
+                return;
+            }
+            if (schema.getType() != null
+                    && theirs.getType() != null
+                    && !schema.getType().equals(theirs.getType())) {
+                different.add(path + " (type " + theirs.getType() + ", not " + schema.getType() + ")");
+            }
+            if (schema.getEnum() != null && theirs.getEnum() != null) {
+                List<String> values = schema.getEnum().stream()
+                        .map(v -> v.isTextual() ? v.asText() : v.toString())
+                        .filter(v -> theirs.getEnum().stream()
+                                .noneMatch(t -> (t.isTextual() ? t.asText() : t.toString()).equals(v)))
+                        .toList();
+                if (!values.isEmpty()) {
+                    different.add(path + " (the enum values " + String.join(", ", values) + ")");
+                }
+            }
+        });
         if (!missing.isEmpty()) {
             lacking.add("the fields " + String.join(", ", missing));
+        }
+        if (!different.isEmpty()) {
+            lacking.add(String.join(", ", different));
         }
         return lacking.isEmpty() ? Optional.empty() : Optional.of(String.join(" and ", lacking));
     }
 
-    /** Every field path of a schema ({@code spec.modules[].name}), and where it keeps unknown fields. */
-    record Fields(Set<String> declared, Set<String> open) {
+    /**
+     * Every field of a schema by its path ({@code spec.modules[].name}), but {@code apiVersion}, {@code kind} and
+     * {@code metadata}, and the paths where it keeps unknown fields.
+     */
+    record Fields(Map<String, JSONSchemaProps> declared, Set<String> open) {
         static Fields of(JSONSchemaProps schema) {
-            Fields fields = new Fields(new TreeSet<>(), new TreeSet<>());
+            Fields fields = new Fields(new TreeMap<>(), new TreeSet<>());
             fields.collect(schema, "");
             return fields;
         }
 
-        /** Whether the schema keeps {@code path}: it declares it, or an enclosing object keeps unknown fields. */
+        /** Whether the schema keeps {@code path} though it does not declare it: an enclosing object keeps anything. */
         boolean keeps(String path) {
-            return declared.contains(path)
-                    || open.stream()
-                            .anyMatch(o -> o.isEmpty()
-                                    || path.startsWith(o + ".")
-                                    || path.startsWith(o + "[]")
-                                    || path.startsWith(o + "{}"));
+            return open.stream()
+                    .anyMatch(o -> o.isEmpty()
+                            || path.startsWith(o + ".")
+                            || path.startsWith(o + "[]")
+                            || path.startsWith(o + "{}")
+                            || (o.endsWith("{}") && path.startsWith(o.substring(0, o.length() - 2) + ".")));
         }
 
         private void collect(JSONSchemaProps schema, String prefix) {
@@ -125,8 +164,11 @@ final class InstalledCrds {
             if (schema.getProperties() != null) {
                 for (Map.Entry<String, JSONSchemaProps> property :
                         schema.getProperties().entrySet()) {
+                    if (prefix.isEmpty() && NOT_COMPARED.contains(property.getKey())) {
+                        continue;
+                    }
                     String path = prefix.isEmpty() ? property.getKey() : prefix + "." + property.getKey();
-                    declared.add(path);
+                    declared.put(path, property.getValue());
                     collect(property.getValue(), path);
                 }
             }

@@ -51,7 +51,7 @@ public final class KymaOperator implements AutoCloseable {
     private final ScheduledThreadPoolExecutor watchdog;
     private final Optional<Leadership> leadership;
     private final EventRecorder events;
-    private final boolean needsLeases;
+    private final StartupChecks checks;
 
     /** The manager with every controller of the product; losing the leader lease stops it without exiting. */
     public KymaOperator(ManagerConfig config, Config clientConfig, Clock clock, List<Interceptor> extraInterceptors) {
@@ -81,7 +81,7 @@ public final class KymaOperator implements AutoCloseable {
         this.clock = clock;
         this.controllers = List.copyOf(controllers);
         LeaderSettings leader = config.leader();
-        this.needsLeases = leader.elect() || config.shards().sharded();
+        this.checks = new StartupChecks(leader.elect() || config.shards().sharded(), config.crdCheck());
         this.leadership = leader.elect()
                 ? Optional.of(new Leadership(exitOnLostLease, leader.timing(), clock))
                 : Optional.empty();
@@ -147,8 +147,7 @@ public final class KymaOperator implements AutoCloseable {
      * @throws InstalledCrds.StaleCrdException when an installed CRD is older than this version's
      */
     public void start() {
-        ServedApis.require(client, operator, needsLeases);
-        InstalledCrds.require(client, operator);
+        checks.run(client, operator);
         sharding.start(reconcile.namespace());
         operator.start();
     }

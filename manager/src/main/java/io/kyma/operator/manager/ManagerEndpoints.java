@@ -30,6 +30,21 @@ import io.kyma.operator.manager.secure.ServingCertificate;
  * With {@link SecureMetrics}, {@code /metrics} is served over HTTPS and only to requests its access check allows.
  */
 public final class ManagerEndpoints implements AutoCloseable {
+    /**
+     * Each exchange, TLS handshake and request line included, runs on one of these threads: a client that connects
+     * and stalls holds one until the JDK's request timeout below closes it.
+     */
+    static final int THREADS = 4;
+
+    static {
+        // Read once, when the JDK's HTTP server is first used; a value given on the command line stays. Without them a
+        // client that sends one byte and stops holds a thread for ever, and THREADS such clients stop /metrics.
+        setUnlessGiven("sun.net.httpserver.maxReqTime", "10"); // seconds to read a request, handshake included
+        setUnlessGiven("sun.net.httpserver.maxRspTime", "30"); // seconds to write an answer
+        setUnlessGiven("jdk.httpserver.maxConnections", "64");
+        setUnlessGiven("sun.net.httpserver.maxReqHeaderSize", "32768");
+    }
+
     private final List<HttpServer> servers = new ArrayList<>();
     private Optional<InetSocketAddress> metricsAddress = Optional.empty();
     private Optional<InetSocketAddress> probesAddress = Optional.empty();
@@ -70,15 +85,22 @@ public final class ManagerEndpoints implements AutoCloseable {
         servers.forEach(s -> s.stop(0));
     }
 
-    /** Answers the request itself unless it is a GET of /metrics that {@code access} allows. */
+    private static void setUnlessGiven(String property, String value) {
+        if (System.getProperty(property) == null) {
+            System.setProperty(property, value);
+        }
+    }
+
+    /** Answers the request itself unless it is a GET (or HEAD) of /metrics that {@code access} allows. */
     private static boolean allowed(HttpExchange exchange, MetricsAccess access) throws IOException {
         if (!exchange.getRequestURI().getPath().equals("/metrics")) {
             respond(exchange, 404, "text/plain", "not found");
             return false;
         }
-        if (!exchange.getRequestMethod().equals("GET")) {
-            exchange.getResponseHeaders().set("Allow", "GET");
-            respond(exchange, 405, "text/plain", "only GET");
+        if (!exchange.getRequestMethod().equals("GET")
+                && !exchange.getRequestMethod().equals("HEAD")) {
+            exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+            respond(exchange, 405, "text/plain", "only GET and HEAD");
             return false;
         }
         MetricsAccess.Decision decision = access.check(
@@ -87,7 +109,9 @@ public final class ManagerEndpoints implements AutoCloseable {
             return true;
         }
         if (decision == MetricsAccess.Decision.UNAUTHENTICATED) {
-            exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+            boolean gaveOne = exchange.getRequestHeaders().containsKey("Authorization");
+            exchange.getResponseHeaders()
+                    .set("WWW-Authenticate", gaveOne ? "Bearer error=\"invalid_token\"" : "Bearer");
         } else if (decision == MetricsAccess.Decision.THROTTLED || decision == MetricsAccess.Decision.UNAVAILABLE) {
             exchange.getResponseHeaders().set("Retry-After", "1");
         }
@@ -115,7 +139,8 @@ public final class ManagerEndpoints implements AutoCloseable {
             } else {
                 server = HttpServer.create(socket, 16);
             }
-            server.setExecutor(Executors.newFixedThreadPool(2, DaemonThreads.named("http" + flag.replace("--", "-"))));
+            server.setExecutor(
+                    Executors.newFixedThreadPool(THREADS, DaemonThreads.named("http" + flag.replace("--", "-"))));
             server.start();
             servers.add(server);
             return server;
@@ -127,6 +152,12 @@ public final class ManagerEndpoints implements AutoCloseable {
     private static void respond(HttpExchange exchange, int code, String contentType, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", contentType);
+        if (exchange.getRequestMethod().equals("HEAD")) {
+            // the headers a GET would get, without its body
+            exchange.sendResponseHeaders(code, -1);
+            exchange.close();
+            return;
+        }
         exchange.sendResponseHeaders(code, bytes.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);

@@ -45,7 +45,8 @@ class InstalledCrdsTest {
                                     .getSchema()
                                     .getOpenAPIV3Schema())
                             .declared())
-                    .contains("spec", "status", "status.conditions[].reason");
+                    .containsKeys("spec", "status", "status.conditions[].reason")
+                    .doesNotContainKeys("apiVersion", "kind", "metadata");
         }
     }
 
@@ -68,6 +69,20 @@ class InstalledCrdsTest {
         otherVersion.getSpec().getVersions().get(0).setName("v1alpha0");
         assertThat(InstalledCrds.lacks(shipped(Run.class), otherVersion, "v1alpha1"))
                 .contains("the served version v1alpha1");
+    }
+
+    @Test
+    void anEnumWithoutAValueTheOperatorWritesOrAnotherTypeIsNamed() {
+        CustomResourceDefinition older = copy(shipped(Run.class));
+        JSONSchemaProps phase = status(older).get("phase");
+        phase.setEnum(phase.getEnum().stream()
+                .filter(v -> !v.asText().equals("Running"))
+                .toList());
+        status(older).get("observedGeneration").setType("string");
+        assertThat(InstalledCrds.lacks(shipped(Run.class), older, "v1alpha1"))
+                .hasValueSatisfying(what -> assertThat(what)
+                        .contains("status.phase (the enum values Running)")
+                        .contains("status.observedGeneration (type string, not integer)"));
     }
 
     @Test

@@ -116,7 +116,8 @@ class ManagerConfigTest {
                 "--k8s-client-burst=2000000|for --k8s-client-burst: must be at most 1000000",
                 "--max-reconcile-rate=-1|for --max-reconcile-rate: must be at least 0",
                 "--informer-list-limit=1000000|for --informer-list-limit: must be at most 100000",
-                "--metrics-cert-dir=/certs|--metrics-cert-dir is given without --metrics-secure"
+                "--metrics-cert-dir=/certs|--metrics-cert-dir is given without --metrics-secure",
+                "--crd-check=sometimes|--crd-check"
             })
     void badValuesAreRejectedNamingTheFlag(String arg, String message) {
         assertThatThrownBy(() -> ManagerConfig.parse(new String[] {arg}, Map.of()))

@@ -4,17 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.KeyStore;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
 
 import org.junit.jupiter.api.Test;
@@ -65,9 +72,10 @@ class ManagerEndpointsTest {
             HttpResponse<String> anonymous = send(tls, HttpRequest.newBuilder(metrics));
             assertThat(anonymous.statusCode()).isEqualTo(401);
             assertThat(anonymous.headers().firstValue("WWW-Authenticate")).contains("Bearer");
-            assertThat(send(tls, HttpRequest.newBuilder(metrics).header("Authorization", "Bearer made-up"))
-                            .statusCode())
-                    .isEqualTo(401);
+            HttpResponse<String> madeUp =
+                    send(tls, HttpRequest.newBuilder(metrics).header("Authorization", "Bearer made-up"));
+            assertThat(madeUp.statusCode()).isEqualTo(401);
+            assertThat(madeUp.headers().firstValue("WWW-Authenticate")).contains("Bearer error=\"invalid_token\"");
             assertThat(send(tls, HttpRequest.newBuilder(metrics).header("Authorization", "Bearer other"))
                             .statusCode())
                     .isEqualTo(403);
@@ -82,6 +90,13 @@ class ManagerEndpointsTest {
                                             .POST(HttpRequest.BodyPublishers.noBody()))
                             .statusCode())
                     .isEqualTo(405);
+            HttpResponse<String> head = send(
+                    tls,
+                    HttpRequest.newBuilder(metrics)
+                            .header("Authorization", "Bearer scraper")
+                            .method("HEAD", HttpRequest.BodyPublishers.noBody()));
+            assertThat(head.statusCode()).isEqualTo(200);
+            assertThat(head.body()).isEmpty();
             assertThat(send(
                                     tls,
                                     HttpRequest.newBuilder(URI.create("https://localhost:" + port + "/metrics/x"))
@@ -96,7 +111,68 @@ class ManagerEndpointsTest {
                             plain,
                             HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/metrics"))
                                     .header("Authorization", "Bearer scraper")))
-                    .isInstanceOf(IOException.class);
+                    .isInstanceOf(IOException.class)
+                    .isNotInstanceOf(HttpTimeoutException.class);
+        }
+    }
+
+    @Test
+    void clientsThatConnectAndStallDoNotStopAScrape() throws Exception {
+        ServingCertificate certificate = ServingCertificate.selfSigned(List.of("localhost"), Clock.systemUTC());
+        SecureMetrics secure = new SecureMetrics(certificate, new MetricsAccess(reviews, Clock.systemUTC()));
+        try (ManagerEndpoints endpoints = new ManagerEndpoints(
+                        settings("--metrics-secure"), () -> "kyma_operator_up 1\n", () -> true, Optional.of(secure));
+                Socket first = stall(endpoints);
+                Socket second = stall(endpoints);
+                Socket third = stall(endpoints)) {
+            HttpClient tls =
+                    HttpClient.newBuilder().sslContext(trusting(certificate)).build();
+            HttpResponse<String> scrape = send(
+                    tls,
+                    HttpRequest.newBuilder(URI.create("https://localhost:"
+                                    + endpoints.metricsAddress().orElseThrow().getPort() + "/metrics"))
+                            .header("Authorization", "Bearer scraper"));
+            assertThat(scrape.statusCode()).isEqualTo(200);
+            assertThat(ManagerEndpoints.THREADS).isGreaterThan(3);
+        }
+    }
+
+    /** A connection that sends the first byte of a TLS handshake and nothing more, which takes a server thread. */
+    private static Socket stall(ManagerEndpoints endpoints) throws IOException {
+        Socket socket =
+                new Socket("127.0.0.1", endpoints.metricsAddress().orElseThrow().getPort());
+        socket.getOutputStream().write(0x16);
+        socket.getOutputStream().flush();
+        return socket;
+    }
+
+    @Test
+    void anRsaCertificateFromADirectoryHandshakesOverTls12And13() throws Exception {
+        Path dir = Files.createTempDirectory("metrics-certs");
+        for (String[] file : new String[][] {{"rsa-pkcs1.crt", "tls.crt"}, {"rsa-pkcs1.key", "tls.key"}}) {
+            try (InputStream in = ManagerEndpointsTest.class.getResourceAsStream("/secure/" + file[0])) {
+                Files.write(dir.resolve(file[1]), in.readAllBytes());
+            }
+        }
+        ServingCertificate certificate = ServingCertificate.fromDirectory(dir, Clock.systemUTC());
+        SecureMetrics secure = new SecureMetrics(certificate, new MetricsAccess(reviews, Clock.systemUTC()));
+        try (ManagerEndpoints endpoints =
+                new ManagerEndpoints(settings("--metrics-secure"), () -> "", () -> true, Optional.of(secure))) {
+            for (String protocol : List.of("TLSv1.2", "TLSv1.3")) {
+                try (SSLSocket socket = (SSLSocket) trusting(certificate)
+                        .getSocketFactory()
+                        .createSocket(
+                                "127.0.0.1",
+                                endpoints.metricsAddress().orElseThrow().getPort())) {
+                    socket.setEnabledProtocols(new String[] {protocol});
+                    socket.startHandshake();
+                    assertThat(socket.getSession().getProtocol()).isEqualTo(protocol);
+                    assertThat(((X509Certificate) socket.getSession().getPeerCertificates()[0])
+                                    .getSubjectX500Principal()
+                                    .getName())
+                            .isEqualTo("CN=pkcs1-test");
+                }
+            }
         }
     }
 

@@ -60,6 +60,7 @@ class PrometheusIT {
                             .toString());
             ServiceAccounts.bind(admin, MONITORING, "prometheus", "metrics-reader");
             String token = ServiceAccounts.token(admin, MONITORING, "prometheus");
+            ServiceAccounts.awaitAllowed(admin, MONITORING, "prometheus", "/metrics");
             try (RunningManager manager = new RunningManager(
                             NS,
                             "--remote-server-allow",

@@ -182,6 +182,7 @@ class RbacIT {
             throws Exception {
         ServiceAccounts.bind(admin, MONITORING, "prometheus", "kyma-operator-metrics-reader");
         String reader = ServiceAccounts.token(admin, MONITORING, "prometheus");
+        ServiceAccounts.awaitAllowed(admin, MONITORING, "prometheus", "/metrics");
         String other = ServiceAccounts.token(admin, MONITORING, "not-a-reader");
         HttpResponse<String> scrape = MetricsScrape.get(metrics, Optional.of(reader));
         assertThat(scrape.statusCode()).as(scrape.body()).isEqualTo(200);

@@ -1,7 +1,11 @@
 package io.kyma.operator.testing;
 
+import java.util.concurrent.TimeUnit;
+
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReview;
+import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
@@ -29,6 +33,37 @@ public final class ServiceAccounts {
                         .build())
                 .getStatus()
                 .getToken();
+    }
+
+    /**
+     * Waits until the API server's authorizer allows the ServiceAccount to get the non-resource {@code path} (a new
+     * binding takes a moment to reach it), at most 30 s.
+     */
+    public static void awaitAllowed(KubernetesClient admin, String namespace, String name, String path)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            SubjectAccessReview review = admin.authorization()
+                    .v1()
+                    .subjectAccessReview()
+                    .create(new SubjectAccessReviewBuilder()
+                            .withNewSpec()
+                            .withUser("system:serviceaccount:" + namespace + ":" + name)
+                            .withGroups("system:serviceaccounts", "system:serviceaccounts:" + namespace)
+                            .withNewNonResourceAttributes()
+                            .withVerb("get")
+                            .withPath(path)
+                            .endNonResourceAttributes()
+                            .endSpec()
+                            .build());
+            if (Boolean.TRUE.equals(review.getStatus().getAllowed())) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(name + " may still not get " + path + " after 30 s");
+            }
+            Thread.sleep(100);
+        }
     }
 
     /** Binds {@code clusterRole} to the ServiceAccount, cluster-wide. */

@@ -26,7 +26,7 @@ import io.kyma.operator.common.status.Conditions;
  * <ul>
  *   <li>all events together at most {@link Settings#perSecond} a second (a burst of {@link Settings#burst}): the
  *       sender waits for its turn, taking the namespaces in turn; at most {@link Settings#queue} wait, and when they
- *       are full the newest of the namespace with the most waiting is dropped ({@link TenantQueue}), so one
+ *       are full the oldest of the namespace with the most waiting is dropped ({@link TenantQueue}), so one
  *       namespace's flood cannot keep another's events out;
  *   <li>each object at most {@link Settings#perObjectBurst} events, one more each {@link Settings#perObjectRefill};
  *   <li>an event identical to one of the same object within {@link Settings#aggregateWindow} raises that Event's

@@ -7,8 +7,9 @@ import java.util.Optional;
 
 /**
  * A bounded queue shared by tenants (namespaces) that serves them in turn and, when full, makes room at the expense
- * of the tenant with the most waiting: one namespace's flood delays and loses only its own items, while another's
- * first item still gets in and waits behind at most one item of each other tenant.
+ * of the tenant with the most waiting, which loses its oldest item: one namespace's flood delays and loses only its
+ * own items (the newest, such as a Kyma's last transition, stay), while another namespace's item still gets in unless
+ * every waiting item is a different namespace's.
  * <p>
  * Each tenant's items keep their order. A tenant with items waiting is in the round once; at most {@code capacity}
  * items wait, so at most that many tenants, which bounds the search for the longest.
@@ -29,26 +30,33 @@ final class TenantQueue<T> {
     /**
      * Queues {@code item} for {@code tenant}.
      *
-     * @return the item dropped to keep the bound: the newest of the tenant with the most waiting, which is
-     *     {@code item} itself when that is {@code tenant} (or a tenant tied with it); empty when nothing was dropped
+     * @return the item dropped to keep the bound, empty when nothing was: the oldest of the tenant with the most
+     *     waiting, {@code tenant} itself when it would have as many as any with this item; {@code item} when
+     *     {@code tenant} has none waiting and every other tenant has one
      */
     synchronized Optional<T> offer(String tenant, T item) {
+        ArrayDeque<T> own = byTenant.get(tenant);
+        int waiting = own == null ? 0 : own.size();
         Optional<T> dropped = Optional.empty();
         if (size == capacity) {
             String longest = longest();
-            int own = byTenant.containsKey(tenant) ? byTenant.get(tenant).size() : 0;
-            if (own + 1 >= byTenant.get(longest).size()) {
-                return Optional.of(item);
+            if (waiting + 1 >= byTenant.get(longest).size()) {
+                if (waiting == 0) {
+                    return Optional.of(item);
+                }
+                dropped = Optional.of(own.pollFirst());
+            } else {
+                // the longest has at least two: it stays in the round
+                dropped = Optional.of(byTenant.get(longest).pollFirst());
             }
-            ArrayDeque<T> theirs = byTenant.get(longest);
-            dropped = Optional.of(theirs.pollLast());
             size--;
         }
-        ArrayDeque<T> queue = byTenant.computeIfAbsent(tenant, t -> new ArrayDeque<>());
-        if (queue.isEmpty()) {
+        if (own == null) {
+            own = new ArrayDeque<>();
+            byTenant.put(tenant, own);
             round.addLast(tenant);
         }
-        queue.addLast(item);
+        own.addLast(item);
         size++;
         notifyAll();
         return dropped;

@@ -128,7 +128,7 @@ class EventRecorderTest {
         }
         recorder.normal(object("quiet", "q1"), "Ready", "installed");
         recorder.normal(object("quiet", "q2"), "Ready", "installed");
-        // 50 + 2 offered to 10 places: the noisy namespace's newest make room for the quiet one's
+        // 50 + 2 offered to 10 places: the noisy namespace's oldest make room for its newest and the quiet one's
         assertThat(recorder.count(Outcome.QUEUE_FULL)).isEqualTo(42);
         assertThat(recorder.sendNext()).isTrue();
         assertThat(recorder.sendNext()).isTrue();
@@ -136,7 +136,7 @@ class EventRecorderTest {
         assertThat(created)
                 .extracting(e -> e.getInvolvedObject().getNamespace() + "/"
                         + e.getInvolvedObject().getName())
-                .containsExactly("noisy/k0", "quiet/q1", "noisy/k1");
+                .containsExactly("noisy/k42", "quiet/q1", "noisy/k43");
         while (recorder.sendNext()) {}
         assertThat(created)
                 .extracting(e -> e.getInvolvedObject().getName())

@@ -29,21 +29,30 @@ class TenantQueueTest {
     }
 
     @Test
-    void whenFullTheTenantWithTheMostWaitingLosesItsNewest() {
+    void whenFullTheTenantWithTheMostWaitingLosesItsOldest() {
         TenantQueue<String> queue = new TenantQueue<>(4);
         for (int i = 1; i <= 4; i++) {
             assertThat(queue.offer("a", "a" + i)).isEmpty();
         }
-        // a's own next item does not get in
-        assertThat(queue.offer("a", "a5")).contains("a5");
-        // b's does, in place of a's newest
-        assertThat(queue.offer("b", "b1")).contains("a4");
+        // a's next item takes the place of its own oldest
+        assertThat(queue.offer("a", "a5")).contains("a1");
+        // b's takes the place of a's oldest
+        assertThat(queue.offer("b", "b1")).contains("a2");
         assertThat(queue.offer("b", "b2")).contains("a3");
-        // now a has 2 and b 2: a tie refuses the newcomer
-        assertThat(queue.offer("b", "b3")).contains("b3");
-        assertThat(queue.offer("c", "c1")).contains("a2");
+        // now a and b have 2 each: b would have more, so it loses its own oldest
+        assertThat(queue.offer("b", "b3")).contains("b1");
+        assertThat(queue.offer("c", "c1")).contains("a4");
         assertThat(queue.size()).isEqualTo(4);
-        assertThat(drain(queue)).containsExactly("a1", "b1", "c1", "b2");
+        assertThat(drain(queue)).containsExactly("a5", "b2", "c1", "b3");
+    }
+
+    @Test
+    void whenEveryWaitingItemIsAnotherTenantsANewTenantWaitsOutside() {
+        TenantQueue<String> queue = new TenantQueue<>(2);
+        queue.offer("a", "a1");
+        queue.offer("b", "b1");
+        assertThat(queue.offer("c", "c1")).contains("c1");
+        assertThat(drain(queue)).containsExactly("a1", "b1");
     }
 
     @Test

@@ -33,13 +33,21 @@ public final class ManagerConfig {
                     + " object's `resource.kind`, `resource.namespace`, `resource.name` and a `reconcileID` in `mdc`.",
             Parsers.oneOf(List.of("text", "json")));
 
+    static final Flag<String> CRD_CHECK = Flag.of(
+            "crd-check",
+            "fail",
+            "At start-up, compare the installed CRDs with the ones this version ships: `fail` exits (code 2) when"
+                    + " one lacks a field, a type, an enum value, the status subresource or the version, `warn` logs"
+                    + " it and starts, `off` skips the comparison (for example to roll back below a newer CRD).",
+            Parsers.oneOf(List.of("fail", "warn", "off")));
+
     /** Every flag; the order is the order of {@code --help} and of the documentation's table. */
     public static final Flags FLAGS = Flags.withEnvironment(
             ENV_PREFIX,
             Stream.of(
                             ClientSettings.FLAGS,
                             ReconcileSettings.FLAGS,
-                            List.<Flag<?>>of(LOG_LEVEL, LOG_FORMAT),
+                            List.<Flag<?>>of(LOG_LEVEL, LOG_FORMAT, CRD_CHECK),
                             RetrySettings.FLAGS,
                             EndpointSettings.FLAGS,
                             KymaSettings.FLAGS,
@@ -51,6 +59,7 @@ public final class ManagerConfig {
 
     private final String logLevel;
     private final String logFormat;
+    private final String crdCheck;
     private final ClientSettings client;
     private final ReconcileSettings reconcile;
     private final RetrySettings retry;
@@ -64,6 +73,7 @@ public final class ManagerConfig {
     private ManagerConfig(Flags.Values values) {
         this.logLevel = values.get(LOG_LEVEL);
         this.logFormat = values.get(LOG_FORMAT);
+        this.crdCheck = values.get(CRD_CHECK);
         this.client = ClientSettings.from(values);
         this.reconcile = ReconcileSettings.from(values);
         this.retry = RetrySettings.from(values);
@@ -109,6 +119,11 @@ public final class ManagerConfig {
 
     public String logFormat() {
         return logFormat;
+    }
+
+    /** {@code fail}, {@code warn} or {@code off}: what an installed CRD older than this version's does. */
+    public String crdCheck() {
+        return crdCheck;
     }
 
     public ClientSettings client() {

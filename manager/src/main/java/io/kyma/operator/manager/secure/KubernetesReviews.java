@@ -33,7 +33,7 @@ public final class KubernetesReviews implements MetricsAccess.Reviews {
                             .endSpec()
                             .build());
         } catch (KubernetesClientException e) {
-            throw new MetricsAccess.ReviewFailedException("TokenReview: " + e.getMessage(), e);
+            throw failed("tokenreviews", e);
         }
         if (review.getStatus() == null
                 || !Boolean.TRUE.equals(review.getStatus().getAuthenticated())) {
@@ -45,6 +45,15 @@ public final class KubernetesReviews implements MetricsAccess.Reviews {
                 user.getUid(),
                 user.getGroups() == null ? List.of() : List.copyOf(user.getGroups()),
                 user.getExtra() == null ? Map.of() : Map.copyOf(user.getExtra())));
+    }
+
+    private static MetricsAccess.ReviewFailedException failed(String resource, KubernetesClientException e) {
+        return new MetricsAccess.ReviewFailedException(
+                e.getCode() == 403
+                        ? "the operator may not create " + resource + " (bind the ClusterRole metrics-auth-role to its"
+                                + " ServiceAccount)"
+                        : "creating a " + resource + " object failed (HTTP " + e.getCode() + "): " + e.getMessage(),
+                e);
     }
 
     @Override
@@ -68,7 +77,7 @@ public final class KubernetesReviews implements MetricsAccess.Reviews {
                             .endSpec()
                             .build());
         } catch (KubernetesClientException e) {
-            throw new MetricsAccess.ReviewFailedException("SubjectAccessReview: " + e.getMessage(), e);
+            throw failed("subjectaccessreviews", e);
         }
         return review.getStatus() != null
                 && Boolean.TRUE.equals(review.getStatus().getAllowed());

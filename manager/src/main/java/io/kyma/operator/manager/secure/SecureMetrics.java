@@ -13,13 +13,13 @@ import io.kyma.operator.manager.config.EndpointSettings;
 /** What {@code --metrics-secure} serves {@code /metrics} with: the certificate, and who may read it. */
 public record SecureMetrics(ServingCertificate certificate, MetricsAccess access) {
     /**
-     * What the settings ask for: empty without {@code --metrics-secure}; a self-signed certificate without
+     * What the settings ask for: empty without {@code --metrics-secure} or without metrics; a self-signed certificate without
      * {@code --metrics-cert-dir}.
      *
      * @throws IllegalArgumentException when the directory's pair cannot be read
      */
     public static Optional<SecureMetrics> of(EndpointSettings settings, KubernetesClient client, Clock clock) {
-        if (!settings.metricsSecure()) {
+        if (!settings.metricsSecure() || settings.metrics().isEmpty()) {
             return Optional.empty();
         }
         ServingCertificate certificate = settings.metricsCertDir()

@@ -20,7 +20,7 @@ import java.util.List;
 
 /**
  * A self-signed serving certificate made at start-up, as kubebuilder's secure metrics make one when no certificate is
- * given: an ECDSA P-256 key, valid for a year from an hour ago, with the DNS names and IP addresses given as subject
+ * given: an ECDSA P-256 key, valid for a year from an hour ago (in UTCTime, which X.509 uses until 2049), with the DNS names and IP addresses given as subject
  * alternative names. A client checks it only by pinning it; a scraper that verifies certificates needs one from the
  * cluster's issuer ({@code --metrics-cert-dir}).
  */
@@ -85,6 +85,6 @@ final class SelfSigned {
     }
 
     private static boolean isAddressLiteral(String name) {
-        return name.contains(":") || name.matches("[0-9.]+");
+        return name.contains(":") || name.matches("\\d{1,3}(\\.\\d{1,3}){3}");
     }
 }

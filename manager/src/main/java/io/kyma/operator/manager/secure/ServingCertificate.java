@@ -22,31 +22,29 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The certificate {@code /metrics} serves HTTPS with: self-signed at start-up, or {@code tls.crt} and {@code tls.key}
- * of a directory (a mounted Secret of cert-manager's), read again when their content changes, checked at most every
- * {@link #RECHECK} on a handshake, so a rotated certificate is served without a restart. A change that does not parse
- * is logged and the last good pair kept.
+ * The certificate {@code /metrics} serves HTTPS with: self-signed at start-up (and made again {@link #RENEW_BEFORE}
+ * before it expires), or {@code tls.crt} and {@code tls.key} of a directory (a mounted Secret of cert-manager's), read
+ * again when their content changes, checked at most every {@link #RECHECK} on a handshake, so a rotated certificate
+ * is served without a restart. A pair that does not parse, or whose key does not match the certificate (read while
+ * the kubelet swapped the Secret's files), is logged once and the last good pair kept.
  */
 public final class ServingCertificate extends X509ExtendedKeyManager {
     static final Duration RECHECK = Duration.ofSeconds(10);
+    static final Duration RENEW_BEFORE = Duration.ofDays(30);
     private static final Logger LOG = LoggerFactory.getLogger(ServingCertificate.class);
-    private static final String ALIAS = "metrics-";
-
-    /** One certificate chain and its key; the alias names the generation, so a handshake never mixes two. */
-    private record Pair(long generation, X509Certificate[] chain, PrivateKey key, byte[] crt, byte[] keyPem) {
-        String alias() {
-            return ALIAS + generation;
-        }
-    }
 
     private final Optional<Path> dir;
+    private final List<String> selfSignedNames;
     private final Clock clock;
-    private volatile Pair current;
-    private volatile Pair previous;
+    private volatile CertificatePair current;
+    private volatile CertificatePair previous;
     private volatile Instant checked;
+    /** The files' content that last failed, so that the same failure is logged once. */
+    private byte[] failed = new byte[0];
 
-    private ServingCertificate(Optional<Path> dir, Clock clock, Pair first) {
+    private ServingCertificate(Optional<Path> dir, List<String> selfSignedNames, Clock clock, CertificatePair first) {
         this.dir = dir;
+        this.selfSignedNames = List.copyOf(selfSignedNames);
         this.clock = clock;
         this.current = first;
         this.previous = first;
@@ -55,16 +53,17 @@ public final class ServingCertificate extends X509ExtendedKeyManager {
 
     /** A fresh self-signed certificate for {@code names} (DNS names or IP addresses). */
     public static ServingCertificate selfSigned(List<String> names, Clock clock) {
+        return new ServingCertificate(Optional.empty(), names, clock, selfSignedPair(names, clock, 0));
+    }
+
+    private static CertificatePair selfSignedPair(List<String> names, Clock clock, long generation) {
         SelfSigned.KeyAndCertificate made = SelfSigned.create(names, clock.instant());
-        return new ServingCertificate(
-                Optional.empty(),
-                clock,
-                new Pair(
-                        0,
-                        new X509Certificate[] {made.certificate()},
-                        made.keys().getPrivate(),
-                        new byte[0],
-                        new byte[0]));
+        return new CertificatePair(
+                generation,
+                new X509Certificate[] {made.certificate()},
+                made.keys().getPrivate(),
+                new byte[0],
+                new byte[0]);
     }
 
     /**
@@ -74,7 +73,7 @@ public final class ServingCertificate extends X509ExtendedKeyManager {
      */
     public static ServingCertificate fromDirectory(Path dir, Clock clock) {
         try {
-            return new ServingCertificate(Optional.of(dir), clock, read(dir, 0));
+            return new ServingCertificate(Optional.of(dir), List.of(), clock, CertificatePair.read(dir, 0));
         } catch (IOException | GeneralSecurityException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
@@ -96,9 +95,9 @@ public final class ServingCertificate extends X509ExtendedKeyManager {
         return refreshed().chain()[0];
     }
 
-    private Pair refreshed() {
-        Pair now = current;
-        if (dir.isEmpty() || Duration.between(checked, clock.instant()).compareTo(RECHECK) < 0) {
+    private CertificatePair refreshed() {
+        CertificatePair now = current;
+        if (Duration.between(checked, clock.instant()).compareTo(RECHECK) < 0) {
             return now;
         }
         synchronized (this) {
@@ -106,59 +105,57 @@ public final class ServingCertificate extends X509ExtendedKeyManager {
                 return current;
             }
             checked = clock.instant();
+            if (dir.isEmpty()) {
+                if (!clock.instant()
+                        .isBefore(current.chain()[0].getNotAfter().toInstant().minus(RENEW_BEFORE))) {
+                    replace(selfSignedPair(selfSignedNames, clock, current.generation() + 1), "a new self-signed");
+                }
+                return current;
+            }
             try {
                 byte[] crt = Files.readAllBytes(dir.get().resolve("tls.crt"));
                 byte[] key = Files.readAllBytes(dir.get().resolve("tls.key"));
                 if (Arrays.equals(crt, current.crt()) && Arrays.equals(key, current.keyPem())) {
                     return current;
                 }
-                Pair next = parse(dir.get(), current.generation() + 1, crt, key);
-                previous = current;
-                current = next;
-                LOG.info(
-                        "Serving /metrics with the new certificate of {} (subject {}, valid until {})",
-                        dir.get(),
-                        next.chain()[0].getSubjectX500Principal(),
-                        next.chain()[0].getNotAfter().toInstant());
-            } catch (IOException | GeneralSecurityException e) {
-                LOG.warn("Keeping the certificate served for /metrics: {}", e.getMessage());
+                byte[] both = concat(crt, key);
+                if (Arrays.equals(both, failed)) {
+                    return current;
+                }
+                try {
+                    replace(
+                            CertificatePair.read(dir.get(), current.generation() + 1),
+                            "the new certificate of " + dir.get() + ":");
+                } catch (GeneralSecurityException e) {
+                    failed = both;
+                    LOG.warn("Keeping the certificate served for /metrics: {}", e.getMessage());
+                }
+            } catch (IOException e) {
+                LOG.warn("Keeping the certificate served for /metrics: cannot read {}", e.getMessage());
             }
             return current;
         }
     }
 
-    private static Pair read(Path dir, long generation) throws IOException, GeneralSecurityException {
-        return parse(
-                dir,
-                generation,
-                Files.readAllBytes(dir.resolve("tls.crt")),
-                Files.readAllBytes(dir.resolve("tls.key")));
+    private void replace(CertificatePair next, String what) {
+        previous = current;
+        current = next;
+        LOG.info(
+                "Serving /metrics with {} subject {}, valid until {}",
+                what,
+                next.chain()[0].getSubjectX500Principal(),
+                next.chain()[0].getNotAfter().toInstant());
     }
 
-    private static Pair parse(Path dir, long generation, byte[] crt, byte[] key) throws GeneralSecurityException {
-        X509Certificate[] chain;
-        PrivateKey privateKey;
-        try {
-            chain = Pem.certificates(crt);
-        } catch (GeneralSecurityException e) {
-            throw new GeneralSecurityException(dir.resolve("tls.crt") + ": " + e.getMessage(), e);
-        }
-        try {
-            privateKey = Pem.privateKey(key);
-        } catch (GeneralSecurityException e) {
-            throw new GeneralSecurityException(dir.resolve("tls.key") + ": " + e.getMessage(), e);
-        }
-        if (!chain[0].getPublicKey().getAlgorithm().equals(privateKey.getAlgorithm())) {
-            throw new GeneralSecurityException(dir.resolve("tls.key") + " is an " + privateKey.getAlgorithm()
-                    + " key, the certificate of tls.crt holds an "
-                    + chain[0].getPublicKey().getAlgorithm() + " key");
-        }
-        return new Pair(generation, chain, privateKey, crt, key);
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] both = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        return both;
     }
 
-    private Optional<Pair> byAlias(String alias) {
-        Pair now = current;
-        Pair before = previous;
+    private Optional<CertificatePair> byAlias(String alias) {
+        CertificatePair now = current;
+        CertificatePair before = previous;
         if (now.alias().equals(alias)) {
             return Optional.of(now);
         }
@@ -166,7 +163,7 @@ public final class ServingCertificate extends X509ExtendedKeyManager {
     }
 
     private String aliasFor(String keyType) {
-        Pair pair = refreshed();
+        CertificatePair pair = refreshed();
         return keyType != null && keyType.equals(pair.key().getAlgorithm()) ? pair.alias() : null;
     }
 
@@ -193,7 +190,7 @@ public final class ServingCertificate extends X509ExtendedKeyManager {
 
     @Override
     public PrivateKey getPrivateKey(String alias) {
-        return byAlias(alias).map(Pair::key).orElse(null);
+        return byAlias(alias).map(CertificatePair::key).orElse(null);
     }
 
     @Override

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
@@ -107,7 +107,7 @@ class MetricsAccessTest {
     }
 
     @Test
-    void aFloodOfNewTokensIsThrottledWhileACachedScraperIsStillServed() {
+    void aFloodOfMadeUpTokensIsThrottledWhileTheScraperIsStillReviewedAndServed() {
         assertThat(check("Bearer scraper")).isEqualTo(Decision.ALLOWED);
         int reviewed = 0;
         int throttled = 0;
@@ -119,16 +119,26 @@ class MetricsAccessTest {
                 reviewed++;
             }
         }
-        // the burst minus the scraper's two reviews
-        assertThat(reviewed).isEqualTo(MetricsAccess.REVIEW_BURST - 2);
+        // the new tokens' burst, less the scraper's first review
+        assertThat(reviewed).isEqualTo(MetricsAccess.REVIEW_BURST - 1);
         assertThat(throttled).isEqualTo(100 - reviewed);
-        assertThat(check("Bearer scraper")).isEqualTo(Decision.ALLOWED);
-        assertThat(reviews.calls).hasSize(MetricsAccess.REVIEW_BURST);
+        assertThat(Decision.THROTTLED.status).isEqualTo(503);
+        assertThat(reviews.calls).hasSize(2 + reviewed);
 
-        // five reviews a second come back
+        // a minute on, the flood goes on and has spent the new tokens' reviews; the scraper's token is due for a
+        // review again, and gets it from the known tokens' share
+        clock.advance(MetricsAccess.AUTHENTICATED_TTL);
+        for (int i = 0; i < 100; i++) {
+            check("Bearer later-flood-" + i);
+        }
+        assertThat(check("Bearer flood-0")).isEqualTo(Decision.THROTTLED);
+        assertThat(check("Bearer scraper")).isEqualTo(Decision.ALLOWED);
+        assertThat(reviews.calls).last().isEqualTo("authenticate scraper");
+
+        // five new tokens' reviews a second come back
         clock.advance(Duration.ofSeconds(1));
-        long served = java.util.stream.IntStream.range(0, 20)
-                .mapToObj(i -> check("Bearer later-" + i))
+        long served = IntStream.range(0, 20)
+                .mapToObj(i -> check("Bearer again-" + i))
                 .filter(d -> d != Decision.THROTTLED)
                 .count();
         assertThat(served).isEqualTo((long) MetricsAccess.REVIEWS_PER_SECOND);
@@ -144,17 +154,24 @@ class MetricsAccessTest {
     }
 
     @Test
-    void theCachesAreBoundedSoTheOldestTokenIsReviewedAgain() {
+    void madeUpTokensCannotPushTheScrapersOutAndTheirOwnCacheIsBounded() {
         MetricsAccess unthrottled = new MetricsAccess(reviews, clock, 1e6, 1_000_000);
-        for (int i = 0; i <= MetricsAccess.CACHE_SIZE; i++) {
+        assertThat(unthrottled.check(Optional.of("Bearer scraper"), "get", "/metrics"))
+                .isEqualTo(Decision.ALLOWED);
+        for (int i = 0; i <= MetricsAccess.CACHE_SIZE + MetricsAccess.REFUSED_CACHE_SIZE; i++) {
             assertThat(unthrottled.check(Optional.of("Bearer made-up-" + i), "get", "/metrics"))
                     .isEqualTo(Decision.UNAUTHENTICATED);
         }
-        assertThat(Set.copyOf(reviews.calls)).hasSize(MetricsAccess.CACHE_SIZE + 1);
-        // the newest is still known, the oldest was let go
-        unthrottled.check(Optional.of("Bearer made-up-" + MetricsAccess.CACHE_SIZE), "get", "/metrics");
-        assertThat(reviews.calls).hasSize(MetricsAccess.CACHE_SIZE + 1);
+        int before = reviews.calls.size();
+        assertThat(unthrottled.check(Optional.of("Bearer scraper"), "get", "/metrics"))
+                .isEqualTo(Decision.ALLOWED);
+        // the newest refused token is still known, the oldest was let go
+        unthrottled.check(
+                Optional.of("Bearer made-up-" + (MetricsAccess.CACHE_SIZE + MetricsAccess.REFUSED_CACHE_SIZE)),
+                "get",
+                "/metrics");
+        assertThat(reviews.calls).hasSize(before);
         unthrottled.check(Optional.of("Bearer made-up-0"), "get", "/metrics");
-        assertThat(reviews.calls).hasSize(MetricsAccess.CACHE_SIZE + 2);
+        assertThat(reviews.calls).hasSize(before + 1);
     }
 }

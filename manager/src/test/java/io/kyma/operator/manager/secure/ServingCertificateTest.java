@@ -77,6 +77,30 @@ class ServingCertificateTest {
     }
 
     @Test
+    void aKeyThatIsNotTheCertificatesIsRefused() throws Exception {
+        Files.write(dir.resolve("tls.crt"), resource("ec-sec1.crt"));
+        SelfSigned.KeyAndCertificate other = SelfSigned.create(List.of("localhost"), clock.instant());
+        Files.writeString(
+                dir.resolve("tls.key"),
+                pem("PRIVATE KEY", other.keys().getPrivate().getEncoded()));
+        assertThatThrownBy(() -> ServingCertificate.fromDirectory(dir, clock))
+                .hasMessageContaining("tls.key is not the key of the certificate of tls.crt");
+    }
+
+    @Test
+    void aSelfSignedCertificateIsMadeAgainAMonthBeforeItExpires() {
+        ServingCertificate served = ServingCertificate.selfSigned(List.of("localhost"), clock);
+        X509Certificate first = served.certificate();
+        clock.advance(
+                Duration.ofDays(365).minus(ServingCertificate.RENEW_BEFORE).minusDays(1));
+        assertThat(served.certificate()).isSameAs(first);
+        clock.advance(Duration.ofDays(1));
+        X509Certificate second = served.certificate();
+        assertThat(second.getSerialNumber()).isNotEqualTo(first.getSerialNumber());
+        assertThat(second.getNotAfter().toInstant()).isEqualTo(clock.instant().plus(Duration.ofDays(365)));
+    }
+
+    @Test
     void aRotatedPairIsServedWithinTenSecondsAndABrokenOneIgnored() throws Exception {
         Files.write(dir.resolve("tls.crt"), resource("rsa-pkcs1.crt"));
         Files.write(dir.resolve("tls.key"), resource("rsa-pkcs1.key"));
