@@ -197,9 +197,10 @@ public final class Bench {
             KubernetesClient client, ClusterUnderTest cluster, OperatorUnderTest operator, Ceiling ceiling)
             throws Exception {
         // The empty operator: started, its informers synced, nothing to watch but the CRDs; its RSS at readiness
-        // and once it has settled after a full collection.
+        // and once it has settled (after a full collection with --heap-probes, which weighs its live heap).
+        boolean probes = options.heapProbes();
         double readyRss = operator.rssMiB();
-        double emptyHeap = operator.heapAfterFullGc();
+        double emptyHeap = probes ? operator.heapAfterFullGc() : Double.NaN;
         EmptyOperator empty = new EmptyOperator(readyRss, operator.settledRssMiB());
         double emptyRss = empty.settledRssMiB();
         progress.say("T(1): one Kyma of the 18 modules");
@@ -219,13 +220,17 @@ public final class Bench {
                 .map(r -> r.perSecond(ceiling.writesPerSecond(), t1Writes))
                 .orElse(0.0);
 
-        double heapBefore = operator.heapAfterFullGc();
+        double heapBefore = probes ? operator.heapAfterFullGc() : Double.NaN;
+        // idle after one Kyma, as a deployment is between bursts
+        double idleRss = operator.rssMiB();
         PromText operatorBefore = operator.scrape();
         PromText apiBefore = cluster.apiserverMetrics(client);
         Sampler sampler = new Sampler(operator, options.n() + 1);
-        HeapCurve heapCurve = new HeapCurve(operator, (options.n() + 1) * 19.0);
-        heapCurve.sample(0, emptyRss, emptyHeap);
-        heapCurve.sample(19, operator.rssMiB(), heapBefore);
+        HeapCurve heapCurve = new HeapCurve(operator, (options.n() + 1) * 19.0, probes);
+        if (probes) {
+            heapCurve.sample(0, emptyRss, emptyHeap);
+            heapCurve.sample(19, idleRss, heapBefore);
+        }
         if (options.profile()) {
             operator.startRecording();
         }
@@ -300,6 +305,18 @@ public final class Bench {
                             + String.join(" ", options.jvmOptions()) + ")\n\n" + profile.render(60));
             Files.writeString(options.out().resolve("profile.folded"), profile.folded(10));
         }
+        // What a deployment's RSS does once the burst is over: nothing happens for two minutes. Then the collections
+        // that a probe or the code asked for, from the operator's start until now: none unless --heap-probes.
+        progress.say("idle for " + options.afterBurst().toSeconds() + " s after the burst");
+        Thread.sleep(options.afterBurst().toMillis());
+        double rssAfterBurst = operator.rssMiB();
+        double peakRss = operator.peakRssMiB();
+        List<String> gcLinesToNow = new ArrayList<>();
+        for (Path gcLog : operator.gcLogs()) {
+            gcLinesToNow.addAll(Files.readAllLines(gcLog));
+        }
+        long inducedGcs = GcLog.parse(gcLinesToNow.stream()).induced(Instant.EPOCH, Instant.now());
+        // the one probe of a run without --heap-probes, after every figure it would distort
         OperatorProcess.LiveHeap live = operator.liveHeap(40);
         double heap = live.bytes();
         heapCurve.sample(sampler.lastWatched(), operator.rssMiB(), heap);
@@ -330,7 +347,7 @@ public final class Bench {
                 apiAfter,
                 heapBefore,
                 heap,
-                operator.peakRssMiB(),
+                peakRss,
                 operator.cpuSeconds(),
                 cluster.cpuSeconds(),
                 loadCpu,
@@ -339,6 +356,10 @@ public final class Bench {
                 empty,
                 ready,
                 arrivalRate);
+        result.summary().put("heap_probes", probes ? "on" : "off");
+        result.summary().put("induced_gcs", Long.toString(inducedGcs));
+        result.summary().put("idle_rss_mb", String.format(Locale.ROOT, "%.1f", idleRss));
+        result.summary().put("rss_after_burst_mb", String.format(Locale.ROOT, "%.1f", rssAfterBurst));
         if (operator instanceof Replicas replicas) {
             replicas.describe(result.summary());
         }

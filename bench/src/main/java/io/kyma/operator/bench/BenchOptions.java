@@ -29,6 +29,8 @@ record BenchOptions(
         Map<String, String> operatorEnvironment,
         boolean heapDump,
         boolean profile,
+        boolean heapProbes,
+        Duration afterBurst,
         List<String> operatorFlags,
         Optional<ArrivalRate> arrivalRate,
         int operatorNice,
@@ -95,6 +97,19 @@ record BenchOptions(
             "false",
             "Record the operator with JFR during the load (`operator.jfr`) and write where its CPU went:"
                     + " `profile.txt` (top frames) and `profile.folded` (stacks for a flame graph).");
+    private static final Flag<Boolean> HEAP_PROBES = Flag.ofSwitch(
+            "heap-probes",
+            "false",
+            "Weigh the operator's live heap before the load and at every tenth of it (`heap-by-objects.csv`,"
+                    + " `heap-histogram-peak.txt`): each is a class histogram, a full collection the operator would"
+                    + " not do, which shrinks its heap, so the run's RSS is not what a deployment sees (its summary"
+                    + " says `heap_probes=on` and counts them in `induced_gcs`). Off, the live heap is weighed once,"
+                    + " after every figure.");
+    private static final Flag<Duration> AFTER_BURST = Flag.of(
+            "after-burst",
+            "2m",
+            "How long the operator is left idle after the last Kyma is Ready before `rss_after_burst_mb` is read.",
+            GoDuration::parsePositive);
     private static final Flag<Optional<ArrivalRate>> ARRIVAL_RATE = Flag.of(
             "arrival-rate",
             "",
@@ -138,6 +153,8 @@ record BenchOptions(
             JVM_EXTRA,
             HEAP_DUMP,
             PROFILE,
+            HEAP_PROBES,
+            AFTER_BURST,
             ARRIVAL_RATE,
             OPERATOR_NICE,
             SHARDS,
@@ -207,6 +224,8 @@ record BenchOptions(
                 environment,
                 heapDump,
                 profile,
+                values.get(HEAP_PROBES),
+                values.get(AFTER_BURST),
                 operatorFlags,
                 values.get(ARRIVAL_RATE),
                 values.get(OPERATOR_NICE),
@@ -242,6 +261,8 @@ record BenchOptions(
                 operatorEnvironment,
                 heapDump,
                 profile,
+                heapProbes,
+                afterBurst,
                 List.copyOf(flags),
                 arrivalRate,
                 operatorNice,

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -19,14 +20,29 @@ record GcLog(List<Pause> pauses) {
         return "-Xlog:gc:file=" + file.toAbsolutePath() + ":time";
     }
 
-    record Pause(Instant at, boolean full, double millis) {}
+    /** @param cause what the log gives in parentheses: "Allocation Failure", "Heap Inspection Initiated GC", ... */
+    record Pause(Instant at, boolean full, double millis, String cause) {
+        /** Whether something outside the collector's own policy asked for it: a probe or a System.gc(). */
+        boolean induced() {
+            return INDUCED.contains(cause);
+        }
+    }
+
+    /** The causes a tool or the code asks for: a class histogram, a heap dump, {@code System.gc()}, a jcmd. */
+    static final Set<String> INDUCED = Set.of(
+            "Heap Inspection Initiated GC",
+            "Heap Dump Initiated GC",
+            "System.gc()",
+            "Diagnostic Command",
+            "WhiteBox Initiated Young GC",
+            "WhiteBox Initiated Full GC");
 
     /** A span of time's collections: young and full ones, the time stopped in all, the longest full one. */
     record Summary(long young, long full, double stoppedSeconds, double longestFullMillis) {}
 
     // [2026-11-23T14:18:53.117+0000] GC(1554) Pause Young (Allocation Failure) 116M->109M(117M) 9.339ms
-    private static final Pattern LINE =
-            Pattern.compile("^\\[([^\\]]+)\\].* Pause (Young|Full)\\b.* (\\d+(?:\\.\\d+)?)ms\\s*$");
+    private static final Pattern LINE = Pattern.compile(
+            "^\\[([^\\]]+)\\].* Pause (Young|Full)\\b(?: \\((.*)\\) \\d+[KMG]?->)?.* (\\d+(?:\\.\\d+)?)ms\\s*$");
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSZ");
 
     static GcLog parse(Stream<String> lines) {
@@ -35,8 +51,17 @@ record GcLog(List<Pause> pauses) {
                 .map(m -> new Pause(
                         OffsetDateTime.parse(m.group(1), TIME).toInstant(),
                         "Full".equals(m.group(2)),
-                        Double.parseDouble(m.group(3))))
+                        Double.parseDouble(m.group(4)),
+                        m.group(3) == null ? "" : m.group(3)))
                 .toList());
+    }
+
+    /** The collections something outside the collector asked for in [from, to). */
+    long induced(Instant from, Instant to) {
+        return pauses.stream()
+                .filter(p -> !p.at().isBefore(from) && p.at().isBefore(to))
+                .filter(Pause::induced)
+                .count();
     }
 
     /** The pauses that began in [from, to). */

@@ -8,7 +8,8 @@ import java.util.Locale;
 /**
  * The operator's live heap (after a full collection) and RSS against the objects it watches, at every tenth of the
  * load's objects: the curve from an empty operator to N Kymas. Each point costs the operator one full collection,
- * a stop of all its threads.
+ * a stop of all its threads, and shrinks its heap: only with {@code --heap-probes}, else the curve has only the point
+ * the bench takes after the load.
  */
 final class HeapCurve {
     static final int STEPS = 10;
@@ -17,19 +18,21 @@ final class HeapCurve {
 
     private final OperatorUnderTest operator;
     private final double expectedObjects;
+    private final boolean probing;
     private final List<Point> points = new ArrayList<>();
     private int nextStep = 1;
     private double largestDuringLoad = -1;
     private String largestHistogram = "";
 
-    HeapCurve(OperatorUnderTest operator, double expectedObjects) {
+    HeapCurve(OperatorUnderTest operator, double expectedObjects, boolean probing) {
         this.operator = operator;
         this.expectedObjects = expectedObjects;
+        this.probing = probing;
     }
 
     /** Records a point if the watched objects have reached the next tenth of the load (the last one is left out). */
     void maybeSample(double watched) throws IOException, InterruptedException {
-        if (nextStep < STEPS && watched >= expectedObjects * nextStep / STEPS) {
+        if (probing && nextStep < STEPS && watched >= expectedObjects * nextStep / STEPS) {
             while (nextStep < STEPS && watched >= expectedObjects * nextStep / STEPS) {
                 nextStep++;
             }

@@ -48,7 +48,7 @@ final class Replicas implements OperatorUnderTest {
     /**
      * Adds each replica's share to a summary, in shard order joined with "/": {@code shards}, {@code
      * replica_peak_rss_mb}, {@code replica_heap_mb} (the live heap at the last {@link #liveHeap}),
-     * {@code replica_empty_heap_mb} (the live heap before any object),
+     * {@code replica_empty_heap_mb} (the live heap before any object, with {@code --heap-probes}; else n/a),
      * {@code replica_cpu_s} and {@code replica_writes} (its successful writes since it started).
      */
     void describe(Map<String, String> summary) throws IOException, InterruptedException {
@@ -61,9 +61,11 @@ final class Replicas implements OperatorUnderTest {
         summary.put("replica_heap_mb", String.join("/", heaps));
         summary.put(
                 "replica_empty_heap_mb",
-                Arrays.stream(emptyHeap == null ? new double[0] : emptyHeap)
-                        .mapToObj(b -> String.format(Locale.ROOT, "%.1f", b / (1 << 20)))
-                        .collect(Collectors.joining("/")));
+                emptyHeap == null
+                        ? "n/a"
+                        : Arrays.stream(emptyHeap)
+                                .mapToObj(b -> String.format(Locale.ROOT, "%.1f", b / (1 << 20)))
+                                .collect(Collectors.joining("/")));
         summary.put("replica_cpu_s", perReplica(OperatorProcess::cpuSeconds, "%.1f"));
         summary.put(
                 "replica_writes",

@@ -144,8 +144,12 @@ record Result(
         summary.put("heap_mb", f1(heapBytes / (1 << 20)));
         summary.put("heap_bytes_per_object", Long.toString((long) (heapBytes / watched)));
         // The load's own share: the heap an empty operator already needs is not spread over the objects.
+        // (weighing the heap before the load is a full collection: only with --heap-probes)
         summary.put(
-                "heap_growth_bytes_per_object", Long.toString((long) ((heapBytes - heapBeforeBytes) / (watched - 19))));
+                "heap_growth_bytes_per_object",
+                Double.isNaN(heapBeforeBytes)
+                        ? "n/a"
+                        : Long.toString((long) ((heapBytes - heapBeforeBytes) / (watched - 19))));
         // After start-up: watchers the API server closed for not reading fast enough (from its log; "n/a" for a
         // cluster of --kubeconfig), of those the ones that fell in a full collection the bench forced to weigh the
         // live heap (or right after it), lists the operator's informers made again (a relist of every object of the
@@ -373,24 +377,39 @@ record Result(
                 .append("\n");
         out.append("- operator RSS empty (CRDs installed, no objects) ")
                 .append(summary.get("empty_rss_mb"))
-                .append(" MiB once idle (after a full GC, when ")
+                .append(" MiB once idle (")
+                .append("on".equals(summary.get("heap_probes")) ? "after a full GC, " : "")
+                .append("when ")
                 .append(OperatorProcess.SETTLE_WINDOW)
                 .append(" samples a second apart were within ")
                 .append(OperatorProcess.SETTLE_SPREAD_MIB)
                 .append(" MiB), ")
                 .append(summary.get("ready_rss_mb"))
-                .append(" MiB at readiness; peak ")
+                .append(" MiB at readiness, ")
+                .append(summary.get("idle_rss_mb"))
+                .append(" MiB idle after one Kyma; peak ")
                 .append(summary.get("peak_rss_mb"))
-                .append(" MiB; heap after a full GC ")
+                .append(" MiB; ")
+                .append(summary.get("rss_after_burst_mb"))
+                .append(" MiB after ")
+                .append(options.afterBurst().toSeconds())
+                .append(" s idle once the burst was over; collections the bench or a tool asked for (`induced_gcs`) ")
+                .append(summary.get("induced_gcs"))
+                .append(
+                        "on".equals(summary.get("heap_probes"))
+                                ? " (`--heap-probes`: the live heap weighed before and during the load, so these RSS"
+                                        + " figures are not a deployment's)"
+                                : " (the live heap weighed once, after these figures)")
+                .append("; heap after a full GC ")
                 .append(summary.get("heap_mb"))
                 .append(" MiB, per watched object ")
                 .append(summary.get("heap_bytes_per_object"))
                 .append(" bytes, of which the load added ")
                 .append(summary.get("heap_growth_bytes_per_object"))
                 .append(" bytes per object (heap after the load ")
-                .append(
-                        "minus heap after T(1), over the load's objects); live heap and RSS at each tenth of the load in ")
-                .append("`heap-by-objects.csv`; most write answers held for read after write ")
+                .append("minus heap after T(1), over the load's objects, with `--heap-probes`); live heap and RSS at")
+                .append(" each tenth of the load in `heap-by-objects.csv` (with `--heap-probes`); most write answers")
+                .append(" held for read after write ")
                 .append(summary.get("temp_cache_max"))
                 .append("\n");
         out.append("- operator JVM: ")

@@ -52,7 +52,10 @@ class BenchSmokeIT {
             "mean_ready_s",
             "cpu_ms_per_write",
             "apiserver_cpu_ms_per_write",
-            "cpu_operator_load_s");
+            "cpu_operator_load_s",
+            "induced_gcs",
+            "idle_rss_mb",
+            "rss_after_burst_mb");
     /** Percentiles of histograms: the range of the bucket they fall in. */
     private static final List<String> RANGE_KEYS = List.of("p50_queue_wait_s", "p99_queue_wait_s", "p99_lateness_s");
 
@@ -64,6 +67,8 @@ class BenchSmokeIT {
                     "20",
                     "--unit",
                     "10ms",
+                    "--after-burst",
+                    "1s",
                     "--out",
                     out.toString(),
                     "--repository",
@@ -77,6 +82,10 @@ class BenchSmokeIT {
                 .collect(Collectors.toMap(kv -> kv[0], kv -> kv[1]));
         assertThat(summary).containsKeys(SUMMARY_KEYS.toArray(String[]::new));
         assertThat(summary).containsKeys(RANGE_KEYS.toArray(String[]::new));
+        // what a deployment sees: nothing outside the operator asked for a collection before every RSS figure
+        assertThat(summary.get("heap_probes")).isEqualTo("off");
+        assertThat(summary.get("induced_gcs")).isEqualTo("0");
+        assertThat(summary.get("heap_growth_bytes_per_object")).isEqualTo("n/a");
         for (String key : RANGE_KEYS) {
             assertThat(summary.get(key)).as(key).matches("[0-9.]+\\.\\.[0-9.]+|>[0-9.]+");
         }
@@ -115,11 +124,10 @@ class BenchSmokeIT {
         assertThat(csv).allSatisfy(row -> assertThat(row.split(",")).hasSize(columns));
         List<String> curve = Files.readAllLines(out.resolve("heap-by-objects.csv"));
         assertThat(curve.get(0)).isEqualTo("watched_objects,operator_rss_mib,live_heap_mib");
-        assertThat(curve.get(1)).as("the empty operator").startsWith("0,");
-        assertThat(curve).as("empty, after T(1), and after the load at least").hasSizeGreaterThanOrEqualTo(4);
-        assertThat(Files.readString(out.resolve("heap-histogram-peak.txt")))
-                .startsWith("Live heap ")
-                .contains("io.kyma.operator.api.HelmComponent");
+        assertThat(curve)
+                .as("without --heap-probes: only the point after the load")
+                .hasSize(2);
+        assertThat(out.resolve("heap-histogram-peak.txt")).doesNotExist();
         for (String key : List.of("unread_kb_before_closes", "apiserver_unread_kb_before_closes")) {
             assertThat(summary.get(key)).as(key + ": n/a without closes").matches("n/a|[0-9]+\\.[0-9]");
         }
@@ -152,6 +160,9 @@ class BenchSmokeIT {
                     "10ms",
                     "--shards",
                     "2",
+                    "--heap-probes",
+                    "--after-burst",
+                    "1s",
                     "--out",
                     out.toString(),
                     "--repository",
@@ -165,6 +176,12 @@ class BenchSmokeIT {
                 .collect(Collectors.toMap(kv -> kv[0], kv -> kv[1]));
         assertThat(summary).containsKeys(SUMMARY_KEYS.toArray(String[]::new));
         assertThat(summary.get("shards")).isEqualTo("2");
+        // with --heap-probes: the live heap weighed before the load and at every tenth of it, each a collection
+        assertThat(summary.get("heap_probes")).isEqualTo("on");
+        assertThat(Long.parseLong(summary.get("induced_gcs"))).isPositive();
+        assertThat(Files.readAllLines(out.resolve("heap-by-objects.csv")))
+                .as("empty, after T(1), and after the load at least")
+                .hasSizeGreaterThanOrEqualTo(4);
         for (String key : List.of(
                 "replica_peak_rss_mb", "replica_heap_mb", "replica_empty_heap_mb", "replica_cpu_s", "replica_writes")) {
             assertThat(summary.get(key).split("/"))

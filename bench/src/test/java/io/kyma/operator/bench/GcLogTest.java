@@ -32,6 +32,27 @@ class GcLogTest {
     }
 
     @Test
+    void countsTheCollectionsAToolOrTheCodeAskedFor() {
+        GcLog log = GcLog.parse((LOG + """
+                        [2026-11-23T14:17:00.000+0000] GC(500) Pause Full (System.gc()) 30M->20M(137M) 50.000ms
+                        [2026-11-23T14:17:01.000+0000] GC(501) Pause Young (Allocation Failure) 64M->60M(64M) 2.000ms
+                        """).lines());
+        assertThat(log.pauses())
+                .extracting(GcLog.Pause::cause)
+                .containsExactly(
+                        "Metadata GC Threshold",
+                        "Allocation Failure",
+                        "Allocation Failure",
+                        "Allocation Failure",
+                        "Heap Inspection Initiated GC",
+                        "System.gc()",
+                        "Allocation Failure");
+        Instant start = Instant.parse("2026-11-23T14:00:00Z");
+        assertThat(log.induced(start, Instant.parse("2026-11-23T14:16:51Z"))).isZero();
+        assertThat(log.induced(start, Instant.parse("2026-11-23T15:00:00Z"))).isEqualTo(2);
+    }
+
+    @Test
     void theOptionWritesWallClockTimes() {
         assertThat(GcLog.option(Path.of("/x/operator-gc.log"))).isEqualTo("-Xlog:gc:file=/x/operator-gc.log:time");
     }
