@@ -88,11 +88,14 @@ stop: ## Stop the embedded control plane started by `make run`.
 sample-data: ## Create N Kymas (default 100) in namespace pb and wait until all are Ready (UNIT=1, BATCHES=1, PAUSE=0).
 	KUBECONFIG="$$(hack/kubeconfig.sh)" samples/sample-data.sh -n $(or $(N),100) -u $(or $(UNIT),1) -b $(or $(BATCHES),1) -p $(or $(PAUSE),0)
 
-# OPERATOR_JAVA: the java that runs the operator (the image has Java 25); JVM_OPTIONS: its flags; PROFILE=true: JFR.
+# OPERATOR_JAVA: the java that runs the operator (the image has Java 25); JVM_OPTIONS: its flags; PROFILE=true: JFR;
+# HEAP_PROBES=true: weigh the live heap during the load (full collections: not a deployment's RSS); AFTER_BURST: how
+# long the operator idles after the burst before rss_after_burst_mb is read (2m).
 BENCH_FLAGS = $(if $(KUBECONFIG),--kubeconfig $(KUBECONFIG)) $(if $(OUT),--out $(OUT)) \
 	$(if $(OPERATOR_JAVA),--java $(OPERATOR_JAVA)) $(if $(JVM_OPTIONS),--jvm-options "$(JVM_OPTIONS)") \
 	$(if $(JVM_EXTRA),--jvm-extra "$(JVM_EXTRA)") $(if $(ARRIVAL_RATE),--arrival-rate $(ARRIVAL_RATE)) \
-	$(if $(filter true,$(PROFILE)),--profile) $(if $(SHARDS),--shards $(SHARDS))
+	$(if $(filter true,$(PROFILE)),--profile) $(if $(SHARDS),--shards $(SHARDS)) \
+	$(if $(filter true,$(HEAP_PROBES)),--heap-probes) $(if $(AFTER_BURST),--after-burst $(AFTER_BURST))
 
 .PHONY: bench
 bench: ## Scale benchmark: N Kymas (default 1000) at UNIT (default 1s), embedded control plane unless KUBECONFIG; OUT=dir, SHARDS=K replicas, OPERATOR_FLAGS.
