@@ -44,7 +44,8 @@ class BenchDocTest {
                 "docs/bench/archive/history.md",
                 "docs/benchmark.md",
                 "docs/scale-out.md",
-                "docs/bench/noisy-neighbour/README.md")) {
+                "docs/bench/noisy-neighbour/README.md",
+                "docs/bench/against-go/README.md")) {
             Path file = ROOT.resolve(doc);
             String text = Files.readString(file);
             Matcher tables = TABLE.matcher(text);
@@ -56,6 +57,7 @@ class BenchDocTest {
                 String expected = switch (source) {
                     case "docs/bench/" + LATEST_N4000 -> targets();
                     case "docs/bench/jvm/*" -> jvmRuns();
+                    case "docs/bench/against-go/*" -> againstGoRuns();
                     case "docs/bench/" + LATEST_N4000 + "/heap-histogram*" -> histograms();
                     case "docs/bench/n4000*" -> n4000Steps();
                     case "docs/bench/n300*" -> admissionAtN300();
@@ -327,6 +329,59 @@ class BenchDocTest {
                     s.get("cpu_operator_s"),
                     s.get("tn_s"),
                     s.get("watch_closes")));
+        }
+        return out.toString();
+    }
+
+    /**
+     * One row per run of docs/bench/against-go: runs without heap probes (each must say {@code induced_gcs=0}),
+     * so their RSS is what a deployment with those JVM settings would see.
+     */
+    static String againstGoRuns() throws IOException {
+        StringBuilder out = new StringBuilder("| run | tried | N | JVM flags and environment | idle RSS | peak RSS |"
+                + " RSS 2 min after the burst | live heap after | T(N) | mean Ready / T(N) | writes per Kyma |"
+                + " operator CPU per Kyma |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        List<Path> runs;
+        try (Stream<Path> dirs = Files.list(doc("docs/bench/against-go"))) {
+            runs = dirs.filter(Files::isDirectory).sorted().toList();
+        }
+        for (Path run : runs) {
+            String name = run.getFileName().toString();
+            Map<String, String> s = summary("docs/bench/against-go/" + name);
+            assertThat(s.get("induced_gcs"))
+                    .as(name + ": no collection forced before the RSS figures")
+                    .isEqualTo("0");
+            Map<String, String> info = keyValues(text(run.resolve("run.txt")));
+            Matcher flags = Pattern.compile(
+                            "- operator JVM: [^,]*\"([0-9.]+)\"[^,]*, flags (.*?)(?:, environment ([^\n]*))?\n")
+                    .matcher(text(run.resolve("report.md")));
+            assertThat(flags.find())
+                    .as(name + "/report.md names the operator's JVM")
+                    .isTrue();
+            double tn = number(s, "tn_s");
+            out.append(String.format(
+                    Locale.ROOT,
+                    "| [`%s`](%s/report.md) | %s | %s | Java %s `%s`%s | %s MiB | %s MiB | %s MiB (%.2f × idle) | %s MiB |"
+                            + " %s s | %.2f | %s | %.0f ms |%n",
+                    name,
+                    name,
+                    info.get("tried"),
+                    s.get("n"),
+                    flags.group(1),
+                    flags.group(2),
+                    info.getOrDefault("environment", "(none)").equals("(none)")
+                            ? ""
+                            : " `" + info.get("environment") + "`",
+                    s.get("idle_rss_mb"),
+                    s.get("peak_rss_mb"),
+                    s.get("rss_after_burst_mb"),
+                    number(s, "rss_after_burst_mb") / number(s, "idle_rss_mb"),
+                    s.get("heap_mb"),
+                    s.get("tn_s"),
+                    number(s, "mean_ready_s") / tn,
+                    s.get("writes_per_kyma"),
+                    number(s, "cpu_ms_per_write") * number(s, "writes_per_kyma")));
         }
         return out.toString();
     }

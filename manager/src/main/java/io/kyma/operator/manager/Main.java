@@ -33,6 +33,7 @@ public final class Main {
         if (!within(System.getProperty("jdk.http.maxHeaderSize"), RemoteJobClient.MAX_HEADER_BYTES)) {
             System.setProperty("jdk.http.maxHeaderSize", String.valueOf(RemoteJobClient.MAX_HEADER_BYTES));
         }
+        ManagerEndpoints.limitTheJdkServer();
         if (Arrays.asList(args).contains("--version")) {
             System.out.println(Version.current());
             return;

@@ -32,13 +32,16 @@ import io.kyma.operator.manager.secure.ServingCertificate;
 public final class ManagerEndpoints implements AutoCloseable {
     /**
      * Each exchange, TLS handshake and request line included, runs on one of these threads: a client that connects
-     * and stalls holds one until the JDK's request timeout below closes it.
+     * and stalls holds one until the JDK's request timeout ({@link #limitTheJdkServer}) closes it.
      */
     static final int THREADS = 4;
 
-    static {
-        // Read once, when the JDK's HTTP server is first used; a value given on the command line stays. Without them a
-        // client that sends one byte and stops holds a thread for ever, and THREADS such clients stop /metrics.
+    /**
+     * Limits of the JDK's HTTP server, read once, when it is first used: the manager's {@code main} sets them before
+     * anything else (tests leave their own servers alone). A value given on the command line stays. Without them a
+     * client that sends one byte and stops holds a thread for ever, and {@link #THREADS} such clients stop /metrics.
+     */
+    static void limitTheJdkServer() {
         setUnlessGiven("sun.net.httpserver.maxReqTime", "10"); // seconds to read a request, handshake included
         setUnlessGiven("sun.net.httpserver.maxRspTime", "30"); // seconds to write an answer
         setUnlessGiven("jdk.httpserver.maxConnections", "64");

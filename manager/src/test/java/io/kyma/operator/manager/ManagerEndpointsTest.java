@@ -177,6 +177,35 @@ class ManagerEndpointsTest {
     }
 
     @Test
+    void theJdkServerIsLimitedUnlessTheCommandLineSetALimit() {
+        List<String> names = List.of(
+                "sun.net.httpserver.maxReqTime",
+                "sun.net.httpserver.maxRspTime",
+                "jdk.httpserver.maxConnections",
+                "sun.net.httpserver.maxReqHeaderSize");
+        Map<String, String> before = new java.util.HashMap<>();
+        names.forEach(n -> before.put(n, System.getProperty(n)));
+        try {
+            names.forEach(System::clearProperty);
+            System.setProperty("jdk.httpserver.maxConnections", "7");
+            ManagerEndpoints.limitTheJdkServer();
+            assertThat(System.getProperty("sun.net.httpserver.maxReqTime")).isEqualTo("10");
+            assertThat(System.getProperty("sun.net.httpserver.maxRspTime")).isEqualTo("30");
+            assertThat(System.getProperty("sun.net.httpserver.maxReqHeaderSize"))
+                    .isEqualTo("32768");
+            assertThat(System.getProperty("jdk.httpserver.maxConnections")).isEqualTo("7");
+        } finally {
+            before.forEach((n, v) -> {
+                if (v == null) {
+                    System.clearProperty(n);
+                } else {
+                    System.setProperty(n, v);
+                }
+            });
+        }
+    }
+
+    @Test
     void plainHttpIsTheLocalDefault() throws Exception {
         try (ManagerEndpoints endpoints =
                 new ManagerEndpoints(settings(), () -> "kyma_operator_up 1\n", () -> true, Optional.empty())) {
