@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -14,19 +15,18 @@ import java.util.stream.Stream;
  * The operator's collections, from the log the bench asks its JVM for ({@code -Xlog:gc:file=...:time}): how often
  * and how long the JVM stopped all threads, watch readers among them.
  */
-record GcLog(List<Pause> pauses) {
+/**
+ * @param requests when something outside the collector's policy asked for a collection: the serial and G1 collectors
+ *     log it as the cause of a pause, Shenandoah as the trigger of a cycle, ZGC as the cause of a collection
+ */
+record GcLog(List<Pause> pauses, List<Instant> requests) {
     /** The JVM option that writes the log this class reads. */
     static String option(Path file) {
         return "-Xlog:gc:file=" + file.toAbsolutePath() + ":time";
     }
 
     /** @param cause what the log gives in parentheses: "Allocation Failure", "Heap Inspection Initiated GC", ... */
-    record Pause(Instant at, boolean full, double millis, String cause) {
-        /** Whether something outside the collector's own policy asked for it: a probe or a System.gc(). */
-        boolean induced() {
-            return INDUCED.contains(cause);
-        }
-    }
+    record Pause(Instant at, boolean full, double millis, String cause) {}
 
     /** The causes a tool or the code asks for: a class histogram, a heap dump, {@code System.gc()}, a jcmd. */
     static final Set<String> INDUCED = Set.of(
@@ -45,22 +45,35 @@ record GcLog(List<Pause> pauses) {
             "^\\[([^\\]]+)\\].* Pause (Young|Full)\\b(?: \\((.*)\\) \\d+[KMG]?->)?.* (\\d+(?:\\.\\d+)?)ms\\s*$");
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSZ");
 
+    // [2026-11-26T18:08:56.286+0000] Trigger: GC request (Heap Inspection Initiated GC)      (Shenandoah)
+    // [2026-11-26T18:08:56.286+0000] GC(12) Garbage Collection (System.gc()) 40M(20%)->20M(10%)  (ZGC)
+    private static final Pattern REQUEST = Pattern.compile(
+            "^\\[([^\\]]+)\\].* (?:Pause (?:Young|Full)|Trigger: GC request|Garbage Collection) \\((.*?\\)?)\\)");
+
     static GcLog parse(Stream<String> lines) {
-        return new GcLog(lines.map(LINE::matcher)
-                .filter(Matcher::find)
-                .map(m -> new Pause(
-                        OffsetDateTime.parse(m.group(1), TIME).toInstant(),
-                        "Full".equals(m.group(2)),
-                        Double.parseDouble(m.group(4)),
-                        m.group(3) == null ? "" : m.group(3)))
-                .toList());
+        List<Pause> pauses = new ArrayList<>();
+        List<Instant> requests = new ArrayList<>();
+        lines.forEach(line -> {
+            Matcher pause = LINE.matcher(line);
+            if (pause.find()) {
+                pauses.add(new Pause(
+                        OffsetDateTime.parse(pause.group(1), TIME).toInstant(),
+                        "Full".equals(pause.group(2)),
+                        Double.parseDouble(pause.group(4)),
+                        pause.group(3) == null ? "" : pause.group(3)));
+            }
+            Matcher request = REQUEST.matcher(line);
+            if (request.find() && INDUCED.contains(request.group(2))) {
+                requests.add(OffsetDateTime.parse(request.group(1), TIME).toInstant());
+            }
+        });
+        return new GcLog(List.copyOf(pauses), List.copyOf(requests));
     }
 
     /** The collections something outside the collector asked for in [from, to). */
     long induced(Instant from, Instant to) {
-        return pauses.stream()
-                .filter(p -> !p.at().isBefore(from) && p.at().isBefore(to))
-                .filter(Pause::induced)
+        return requests.stream()
+                .filter(at -> !at.isBefore(from) && at.isBefore(to))
                 .count();
     }
 

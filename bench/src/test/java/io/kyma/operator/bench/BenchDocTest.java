@@ -339,7 +339,7 @@ class BenchDocTest {
      */
     static String againstGoRuns() throws IOException {
         StringBuilder out = new StringBuilder("| run | tried | N | JVM flags and environment | idle RSS | peak RSS |"
-                + " RSS 2 min after the burst | live heap after | T(N) | mean Ready / T(N) | writes per Kyma |"
+                + " RSS after the burst | live heap after | T(N) | mean Ready / T(N) | writes per Kyma |"
                 + " operator CPU per Kyma |\n"
                 + "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         List<Path> runs;

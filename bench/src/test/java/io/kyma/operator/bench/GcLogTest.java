@@ -53,6 +53,19 @@ class GcLogTest {
     }
 
     @Test
+    void countsTheCollectionsAskedForOfShenandoahAndZgcToo() {
+        GcLog log = GcLog.parse("""
+                [2026-11-26T18:00:22.901+0000] Using Shenandoah
+                [2026-11-26T18:05:00.000+0000] Trigger: Free (10M) is below minimum threshold (12M)
+                [2026-11-26T18:08:56.286+0000] Trigger: GC request (Heap Inspection Initiated GC)
+                [2026-11-26T18:09:00.000+0000] GC(12) Garbage Collection (System.gc()) 40M(20%)->20M(10%)
+                [2026-11-26T18:09:01.000+0000] GC(13) Garbage Collection (Allocation Rate) 40M(20%)->20M(10%)
+                """.lines());
+        assertThat(log.induced(Instant.parse("2026-11-26T18:00:00Z"), Instant.parse("2026-11-26T19:00:00Z")))
+                .isEqualTo(2);
+    }
+
+    @Test
     void theOptionWritesWallClockTimes() {
         assertThat(GcLog.option(Path.of("/x/operator-gc.log"))).isEqualTo("-Xlog:gc:file=/x/operator-gc.log:time");
     }
