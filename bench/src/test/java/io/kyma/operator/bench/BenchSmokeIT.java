@@ -101,9 +101,9 @@ class BenchSmokeIT {
             }
         }
         // the operator's default client QPS bounds the ceiling T*(N) is taken against, the API server's does not
-        assertThat(Double.parseDouble(summary.get("client_qps"))).isEqualTo(150);
+        assertThat(Double.parseDouble(summary.get("client_qps"))).isEqualTo(250);
         assertThat(Double.parseDouble(summary.get("ceiling_writes_per_s")))
-                .isEqualTo(Math.min(150, Double.parseDouble(summary.get("apiserver_ceiling_writes_per_s"))));
+                .isEqualTo(Math.min(250, Double.parseDouble(summary.get("apiserver_ceiling_writes_per_s"))));
         assertThat(Double.parseDouble(summary.get("apiserver_ratio")))
                 .isGreaterThanOrEqualTo(Double.parseDouble(summary.get("ratio")));
         assertThat(Double.parseDouble(summary.get("writes_per_kyma")))

@@ -26,7 +26,7 @@ class ManagerConfigTest {
         assertThat(config.client().kubeconfig()).isEmpty();
         assertThat(config.reconcile().namespace()).isEmpty();
         assertThat(config.kyma().transitionUnit()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(config.kyma().statusInterval()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(config.kyma().statusInterval()).isEqualTo(Duration.ofSeconds(10));
         assertThat(config.reconcile().maxConcurrentReconciles()).isEqualTo(50);
         assertThat(config.logLevel()).isEqualTo("info");
         assertThat(config.retry().baseDelay()).isEqualTo(Duration.ofSeconds(1));
@@ -34,8 +34,8 @@ class ManagerConfigTest {
         assertThat(config.retry().frequency()).isEqualTo(30.0);
         assertThat(config.retry().burst()).isEqualTo(200);
         assertThat(config.reconcile().maxReconcileRate()).isZero();
-        assertThat(config.client().qps()).isEqualTo(150.0);
-        assertThat(config.client().burst()).isEqualTo(150);
+        assertThat(config.client().qps()).isEqualTo(250.0);
+        assertThat(config.client().burst()).isEqualTo(250);
         assertThat(config.reconcile().syncPeriod()).isEqualTo(Duration.ofHours(10));
         assertThat(config.reconcile().reconcileTimeout()).isEqualTo(Duration.ofMinutes(1));
         assertThat(config.endpoints().metrics()).contains(new EndpointSettings.BindAddress("0.0.0.0", 8080));

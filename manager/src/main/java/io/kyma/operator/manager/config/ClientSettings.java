@@ -20,11 +20,11 @@ public record ClientSettings(Optional<String> kubeconfig, double qps, int burst)
             Parsers.optional(Parsers.text()));
     static final Flag<Double> QPS = Flag.of(
             "k8s-client-qps",
-            "150",
+            "250",
             "API requests per second of the client; `0` or less turns the client limiter off.",
             Parsers.number());
     static final Flag<Integer> BURST = Flag.of(
-            "k8s-client-burst", "150", "Burst of the client limiter (1 to 1000000).", Parsers.integer(1, 1_000_000));
+            "k8s-client-burst", "250", "Burst of the client limiter (1 to 1000000).", Parsers.integer(1, 1_000_000));
     static final List<Flag<?>> FLAGS = List.of(KUBECONFIG, QPS, BURST);
 
     static ClientSettings from(Flags.Values values) {

@@ -24,7 +24,7 @@ public record KymaSettings(Duration transitionUnit, Duration statusInterval, int
             GoDuration::parsePositive);
     static final Flag<Duration> STATUS_INTERVAL = Flag.of(
             "kyma-status-interval",
-            "5s",
+            "10s",
             "Least time between two Kyma status writes that only update component counts, and how long component"
                     + " changes that only move counts are gathered before the Kyma reconciles.",
             GoDuration::parsePositive);
