@@ -11,7 +11,7 @@ RUN mvn -B -ntp -q package -DskipTests -Dspotless.check.skip=true -Dgit.commit.i
 FROM eclipse-temurin:25-jre
 COPY --from=build /src/manager/target/image/ /
 USER 65532:65532
-# The JVM settings of config/manager/manager.yaml, each justified in docs/bench/README.md#jvm-settings: heap as a share
+# The JVM settings of config/manager/manager.yaml, each justified in docs/bench/archive/history.md#jvm-settings: heap as a share
 # of the container's memory limit, the serial collector, compact object headers, a heap that gives memory back after a
 # full collection, native memory handed back to the OS, two malloc arenas.
 ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=29 -XX:NewRatio=4 -XX:-TieredCompilation -XX:+UseSerialGC -XX:+UseCompactObjectHeaders -XX:MinHeapFreeRatio=20 -XX:MaxHeapFreeRatio=40 -XX:TrimNativeHeapInterval=5000 -XX:+ExitOnOutOfMemoryError"
