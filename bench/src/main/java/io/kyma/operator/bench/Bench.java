@@ -290,11 +290,6 @@ public final class Bench {
         }
         Files.writeString(
                 options.out().resolve("socket-backlog.csv"), SocketBacklog.csv(backlog.samples(), loadStartedAt));
-        List<String> gcLines = new ArrayList<>();
-        for (Path gcLog : operator.gcLogs()) {
-            gcLines.addAll(Files.readAllLines(gcLog));
-        }
-        GcLog.Summary gc = GcLog.parse(gcLines.stream()).summary(loadStartedAt, loadEndedAt);
         if (options.profile()) {
             progress.say("writing the profile of the load");
             JfrProfile profile = operator.stopRecording(options.out().resolve("operator.jfr"));
@@ -311,11 +306,14 @@ public final class Bench {
         Thread.sleep(options.afterBurst().toMillis());
         double rssAfterBurst = operator.rssMiB();
         double peakRss = operator.peakRssMiB();
-        List<String> gcLinesToNow = new ArrayList<>();
-        for (Path gcLog : operator.gcLogs()) {
-            gcLinesToNow.addAll(Files.readAllLines(gcLog));
+        // the GC logs read once, now: the load's collections by their time, the asked-for ones until now
+        List<String> gcLines = new ArrayList<>();
+        for (Path file : operator.gcLogs()) {
+            gcLines.addAll(Files.readAllLines(file));
         }
-        long inducedGcs = GcLog.parse(gcLinesToNow.stream()).induced(Instant.EPOCH, Instant.now());
+        GcLog gcLog = GcLog.parse(gcLines.stream());
+        GcLog.Summary gc = gcLog.summary(loadStartedAt, loadEndedAt);
+        long inducedGcs = gcLog.induced(Instant.EPOCH, Instant.now());
         // the one probe of a run without --heap-probes, after every figure it would distort
         OperatorProcess.LiveHeap live = operator.liveHeap(40);
         double heap = live.bytes();

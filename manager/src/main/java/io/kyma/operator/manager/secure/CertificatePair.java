@@ -23,8 +23,19 @@ record CertificatePair(long generation, X509Certificate[] chain, PrivateKey key,
 
     /** Reads the pair; tls.crt twice, so that a pair read while the Secret's files were swapped is not taken. */
     static CertificatePair read(Path dir, long generation) throws IOException, GeneralSecurityException {
-        byte[] crt = Files.readAllBytes(dir.resolve("tls.crt"));
-        byte[] key = Files.readAllBytes(dir.resolve("tls.key"));
+        return read(
+                dir,
+                generation,
+                Files.readAllBytes(dir.resolve("tls.crt")),
+                Files.readAllBytes(dir.resolve("tls.key")));
+    }
+
+    /**
+     * The pair of {@code crt} and {@code key}, just read from {@code dir} in that order; tls.crt is read once more, so
+     * that a pair read while the Secret's files were swapped is not taken.
+     */
+    static CertificatePair read(Path dir, long generation, byte[] crt, byte[] key)
+            throws IOException, GeneralSecurityException {
         if (!Arrays.equals(crt, Files.readAllBytes(dir.resolve("tls.crt")))) {
             throw new GeneralSecurityException(dir.resolve("tls.crt") + " changed while it was read");
         }

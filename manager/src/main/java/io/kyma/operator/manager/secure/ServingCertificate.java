@@ -124,7 +124,7 @@ public final class ServingCertificate extends X509ExtendedKeyManager {
                 }
                 try {
                     replace(
-                            CertificatePair.read(dir.get(), current.generation() + 1),
+                            CertificatePair.read(dir.get(), current.generation() + 1, crt, key),
                             "the new certificate of " + dir.get() + ":");
                 } catch (GeneralSecurityException e) {
                     failed = both;
