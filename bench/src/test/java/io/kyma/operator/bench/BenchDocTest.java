@@ -435,6 +435,18 @@ class BenchDocTest {
         assertThat(number(tight, "peak_rss_mb")).isGreaterThan(number(deployed, "peak_rss_mb") - 10);
         assertThat(number(tight, "rss_after_burst_mb") / number(tight, "idle_rss_mb"))
                 .isGreaterThan(1.3);
+        // the concurrent collectors give memory back but cost far more CPU per Kyma than the serial one
+        for (List<String> pair : List.of(
+                List.of("n300-g1", "n300-deployment"),
+                List.of("n300-shenandoah", "n300-deployment"),
+                List.of("n300-zgc", "n300-defaults"))) {
+            Map<String, String> concurrent = summary("docs/bench/against-go/" + pair.get(0));
+            Map<String, String> serial = summary("docs/bench/against-go/" + pair.get(1));
+            assertThat(number(concurrent, "cpu_ms_per_write") * number(concurrent, "writes_per_kyma"))
+                    .as(pair.get(0) + " CPU per Kyma against " + pair.get(1))
+                    .isGreaterThan(1.4 * number(serial, "cpu_ms_per_write") * number(serial, "writes_per_kyma"));
+            assertThat(number(concurrent, "rss_after_burst_mb")).isLessThan(number(serial, "rss_after_burst_mb"));
+        }
         // the new defaults: within the Go original's makespan and writes, every Kyma sooner than with 150
         assertThat(number(before, "tn_s")).isGreaterThan(229);
         assertThat(number(defaults, "tn_s")).isLessThanOrEqualTo(229);
