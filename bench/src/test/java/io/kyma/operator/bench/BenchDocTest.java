@@ -378,7 +378,6 @@ class BenchDocTest {
             assertThat(flags.find())
                     .as(name + "/report.md names the operator's JVM")
                     .isTrue();
-            double tn = number(s, "tn_s");
             out.append(String.format(
                     Locale.ROOT,
                     "| [`%s`](%s/report.md) | %s | %s | Java %s `%s`%s | %s MiB | %s MiB | %s MiB (%.2f × idle) | %s MiB |"
@@ -398,9 +397,9 @@ class BenchDocTest {
                     number(s, "rss_after_burst_mb") / number(s, "idle_rss_mb"),
                     s.get("heap_mb"),
                     s.get("tn_s"),
-                    number(s, "mean_ready_s") / tn,
+                    share(s),
                     s.get("writes_per_kyma"),
-                    number(s, "cpu_ms_per_write") * number(s, "writes_per_kyma")));
+                    cpuPerKyma(s)));
         }
         checkAgainstGoText();
         return out.toString();
@@ -442,9 +441,9 @@ class BenchDocTest {
                 List.of("n300-zgc", "n300-defaults"))) {
             Map<String, String> concurrent = summary("docs/bench/against-go/" + pair.get(0));
             Map<String, String> serial = summary("docs/bench/against-go/" + pair.get(1));
-            assertThat(number(concurrent, "cpu_ms_per_write") * number(concurrent, "writes_per_kyma"))
+            assertThat(cpuPerKyma(concurrent))
                     .as(pair.get(0) + " CPU per Kyma against " + pair.get(1))
-                    .isGreaterThan(1.4 * number(serial, "cpu_ms_per_write") * number(serial, "writes_per_kyma"));
+                    .isGreaterThan(1.4 * cpuPerKyma(serial));
             assertThat(number(concurrent, "rss_after_burst_mb")).isLessThan(number(serial, "rss_after_burst_mb"));
         }
         // the new defaults: within the Go original's makespan and writes, every Kyma sooner than with 150
@@ -457,15 +456,15 @@ class BenchDocTest {
         List<Double> shares = new ArrayList<>();
         for (String run : List.of("n300-deployment", "n300-qps200", "n300-qps250", "n300-qps300")) {
             Map<String, String> s = summary("docs/bench/against-go/" + run);
-            shares.add(number(s, "mean_ready_s") / number(s, "tn_s"));
+            shares.add(share(s));
         }
         assertThat(shares).isSorted();
         assertThat(shares.get(0)).isLessThanOrEqualTo(0.605);
         // between the sweep's runs at 200 and 250, the share where T(N) would be 229 s
         Map<String, String> at200 = summary("docs/bench/against-go/n300-qps200");
         Map<String, String> at250 = summary("docs/bench/against-go/n300-qps250");
-        double share200 = number(at200, "mean_ready_s") / number(at200, "tn_s");
-        double share250 = number(at250, "mean_ready_s") / number(at250, "tn_s");
+        double share200 = share(at200);
+        double share250 = share(at250);
         double at229 = share250
                 + (share200 - share250)
                         * (229 - number(at250, "tn_s"))
@@ -473,11 +472,9 @@ class BenchDocTest {
         assertThat(at229).as("the share at 229 s").isGreaterThan(0.62);
         assertThat(text).contains("the share at 229 s would be above 0.62");
         // the Go original's pace: its writes per Kyma over its makespan, creates excluded
-        Map<String, String> go = lines(doc("docs/bench/against-go/go-original.txt")).stream()
+        Map<String, String> go = summaryLine(lines(doc("docs/bench/against-go/go-original.txt")).stream()
                 .filter(l -> !l.startsWith("#"))
-                .flatMap(l -> Arrays.stream(l.trim().split(" ")))
-                .map(kv -> kv.split("=", 2))
-                .collect(Collectors.toMap(kv -> kv[0], kv -> kv[1]));
+                .collect(Collectors.joining(" ")));
         double goPace = number(go, "n") * number(go, "writes_per_kyma") / number(go, "tn_s");
         assertThat(text)
                 .contains(String.format(Locale.ROOT, "about %d times a second", Math.round(goPace / 10) * 10))
@@ -702,7 +699,7 @@ class BenchDocTest {
                     .as(earlier)
                     .isGreaterThan(number(s, "client_qps"));
         }
-        double meanShare = number(s, "mean_ready_s") / number(s, "tn_s");
+        double meanShare = share(s);
         row(
                 out,
                 "mean time to Ready ≤ 0.6 × T(N)",
@@ -994,7 +991,7 @@ class BenchDocTest {
                 "| peak RSS, each replica | %s | %s MiB%s |%n",
                 rss(one, "peak_rss_mb"),
                 three.get("replica_peak_rss_mb").replace("/", " MiB, "),
-                rss(three, "peak_rss_mb").endsWith("(heap probes)") ? " (heap probes)" : ""));
+                probed(three) ? " (heap probes)" : ""));
         double oneEmpty = emptyHeapMiB(oneDir);
         double threeEmpty = emptyHeapMiB(threeDir);
         out.append(String.format(
@@ -1622,7 +1619,7 @@ class BenchDocTest {
                     s.get("first_ready_s"),
                     s.get("p50_ready_s"),
                     s.get("mean_ready_s"),
-                    number(s, "mean_ready_s") / number(s, "tn_s"),
+                    share(s),
                     s.get("p99_ready_s"),
                     s.get("p99_queue_wait_s"),
                     s.get("p99_lateness_s"),
@@ -1689,7 +1686,7 @@ class BenchDocTest {
                 s.get("tn_s"),
                 s.get("ratio"),
                 s.get("mean_ready_s"),
-                number(s, "mean_ready_s") / number(s, "tn_s")));
+                share(s)));
         // What the text says: no order of admission with transitions on time reaches the target, the run is within
         // six per cent of the least T(N) possible, and the first row to reach the target lets every write fall a
         // second behind per timed transition, with its least mean time to Ready at the mean target's limit.
@@ -1884,8 +1881,22 @@ class BenchDocTest {
      * such a figure is lower than a deployment's.
      */
     static String rss(Map<String, String> summary, String key) {
-        boolean probed = !"off".equals(summary.get("heap_probes")) || !"0".equals(summary.get("induced_gcs"));
-        return summary.get(key) + " MiB" + (probed ? " (heap probes)" : "");
+        return summary.get(key) + " MiB" + (probed(summary) ? " (heap probes)" : "");
+    }
+
+    /** Whether something asked the run's operator for a collection before its RSS was read. */
+    private static boolean probed(Map<String, String> summary) {
+        return !"off".equals(summary.get("heap_probes")) || !"0".equals(summary.get("induced_gcs"));
+    }
+
+    /** The mean time to Ready as a share of T(N). */
+    private static double share(Map<String, String> summary) {
+        return number(summary, "mean_ready_s") / number(summary, "tn_s");
+    }
+
+    /** The operator's CPU per Kyma during the load, in ms. */
+    private static double cpuPerKyma(Map<String, String> summary) {
+        return number(summary, "cpu_ms_per_write") * number(summary, "writes_per_kyma");
     }
 
     private static double number(Map<String, String> summary, String key) {
@@ -1893,8 +1904,12 @@ class BenchDocTest {
     }
 
     static Map<String, String> summary(String dir) throws IOException {
-        String line = text(doc(dir).resolve("summary.txt")).trim();
-        return Arrays.stream(line.split(" "))
+        return summaryLine(text(doc(dir).resolve("summary.txt")));
+    }
+
+    /** A summary line's {@code key=value} pairs, in order. */
+    private static Map<String, String> summaryLine(String line) {
+        return Arrays.stream(line.trim().split(" "))
                 .map(kv -> kv.split("=", 2))
                 .collect(Collectors.toMap(kv -> kv[0], kv -> kv[1], (a, b) -> b, LinkedHashMap::new));
     }

@@ -239,25 +239,28 @@ class DeployManifestsIT {
         String summary = Files.readString(Crds.repositoryRoot().resolve(run + "/summary.txt"));
         assertThat(summary).as(run + " forced no collection").contains(" induced_gcs=0 ");
         String report = Files.readString(Crds.repositoryRoot().resolve(run + "/report.md"));
-        Deployment deployed = (Deployment) only("Deployment");
-        String options = deployed.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
+        var container = ((Deployment) only("Deployment"))
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0);
+        var resources = container.getResources();
+        String options = container.getEnv().stream()
                 .filter(e -> e.getName().equals("JAVA_TOOL_OPTIONS"))
                 .findFirst()
                 .orElseThrow()
                 .getValue();
         assertThat(report)
                 .as(run + " ran the Deployment's JVM settings")
-                .contains("flags -XX:MaxRAM=536870912 " + options);
+                .contains("flags -XX:MaxRAM="
+                        + resources
+                                .getLimits()
+                                .get("memory")
+                                .getNumericalAmount()
+                                .toBigInteger() + " " + options);
         var peak = Pattern.compile("peak_rss_mb=([0-9.]+)").matcher(summary);
         assertThat(peak.find()).as(run + "/summary.txt has peak_rss_mb").isTrue();
-        Deployment deployment = (Deployment) only("Deployment");
-        var resources = deployment
-                .getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0)
-                .getResources();
         double requestMib =
                 resources.getRequests().get("memory").getNumericalAmount().doubleValue() / (1 << 20);
         double limitMib =
