@@ -301,7 +301,8 @@ public final class Bench {
             Files.writeString(options.out().resolve("profile.folded"), profile.folded(10));
         }
         // What a deployment's RSS does once the burst is over: nothing happens for two minutes. Then the collections
-        // that a probe or the code asked for, from the operator's start until now: none unless --heap-probes.
+        // that a probe or a tool asked for, from the operator's start until now (none unless --heap-probes), and the
+        // ones the operator asked for itself to hand back the heap once its pool was quiet.
         progress.say("idle for " + options.afterBurst().toSeconds() + " s after the burst");
         Thread.sleep(options.afterBurst().toMillis());
         double rssAfterBurst = operator.rssMiB();
@@ -314,6 +315,7 @@ public final class Bench {
         GcLog gcLog = GcLog.parse(gcLines.stream());
         GcLog.Summary gc = gcLog.summary(loadStartedAt, loadEndedAt);
         long inducedGcs = gcLog.induced(Instant.EPOCH, Instant.now());
+        long heapReturns = gcLog.own(Instant.EPOCH, Instant.now());
         // the one probe of a run without --heap-probes, after every figure it would distort
         OperatorProcess.LiveHeap live = operator.liveHeap(40);
         double heap = live.bytes();
@@ -356,6 +358,7 @@ public final class Bench {
                 arrivalRate);
         result.summary().put("heap_probes", probes ? "on" : "off");
         result.summary().put("induced_gcs", Long.toString(inducedGcs));
+        result.summary().put("heap_returns", Long.toString(heapReturns));
         result.summary().put("idle_rss_mb", String.format(Locale.ROOT, "%.1f", idleRss));
         result.summary().put("rss_after_burst_mb", String.format(Locale.ROOT, "%.1f", rssAfterBurst));
         if (operator instanceof Replicas replicas) {

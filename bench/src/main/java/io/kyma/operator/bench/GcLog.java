@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  * @param requests when something outside the collector's policy asked for a collection: the serial and G1 collectors
  *     log it as the cause of a pause, Shenandoah as the trigger of a cycle, ZGC as the cause of a collection
  */
-record GcLog(List<Pause> pauses, List<Instant> requests) {
+record GcLog(List<Pause> pauses, List<Instant> requests, List<Instant> ownRequests) {
     /** The JVM option that writes the log this class reads. */
     static String option(Path file) {
         return "-Xlog:gc:file=" + file.toAbsolutePath() + ":time";
@@ -28,11 +28,13 @@ record GcLog(List<Pause> pauses, List<Instant> requests) {
     /** @param cause what the log gives in parentheses: "Allocation Failure", "Heap Inspection Initiated GC", ... */
     record Pause(Instant at, boolean full, double millis, String cause) {}
 
-    /** The causes a tool or the code asks for: a class histogram, a heap dump, {@code System.gc()}, a jcmd. */
+    /**
+     * The causes a tool asks for: a class histogram, a heap dump, a jcmd. Not {@code System.gc()}: only the operator's
+     * own code calls that, to hand the heap back after a burst ({@code HeapReturner}), which is what a deployment does.
+     */
     static final Set<String> INDUCED = Set.of(
             "Heap Inspection Initiated GC",
             "Heap Dump Initiated GC",
-            "System.gc()",
             "Diagnostic Command",
             "WhiteBox Initiated Young GC",
             "WhiteBox Initiated Full GC");
@@ -53,6 +55,7 @@ record GcLog(List<Pause> pauses, List<Instant> requests) {
     static GcLog parse(Stream<String> lines) {
         List<Pause> pauses = new ArrayList<>();
         List<Instant> requests = new ArrayList<>();
+        List<Instant> ownRequests = new ArrayList<>();
         lines.forEach(line -> {
             Matcher pause = LINE.matcher(line);
             if (pause.find()) {
@@ -63,16 +66,29 @@ record GcLog(List<Pause> pauses, List<Instant> requests) {
                         pause.group(3) == null ? "" : pause.group(3)));
             }
             Matcher request = REQUEST.matcher(line);
-            if (request.find() && INDUCED.contains(request.group(2))) {
-                requests.add(OffsetDateTime.parse(request.group(1), TIME).toInstant());
+            if (request.find()) {
+                if (INDUCED.contains(request.group(2))) {
+                    requests.add(OffsetDateTime.parse(request.group(1), TIME).toInstant());
+                } else if ("System.gc()".equals(request.group(2))) {
+                    ownRequests.add(OffsetDateTime.parse(request.group(1), TIME).toInstant());
+                }
             }
         });
-        return new GcLog(List.copyOf(pauses), List.copyOf(requests));
+        return new GcLog(List.copyOf(pauses), List.copyOf(requests), List.copyOf(ownRequests));
     }
 
-    /** The collections something outside the collector asked for in [from, to). */
+    /** The collections a tool asked for in [from, to). */
     long induced(Instant from, Instant to) {
-        return requests.stream()
+        return within(requests, from, to);
+    }
+
+    /** The collections the operator's code asked for ({@code System.gc()}) in [from, to). */
+    long own(Instant from, Instant to) {
+        return within(ownRequests, from, to);
+    }
+
+    private static long within(List<Instant> times, Instant from, Instant to) {
+        return times.stream()
                 .filter(at -> !at.isBefore(from) && at.isBefore(to))
                 .count();
     }

@@ -49,7 +49,10 @@ class GcLogTest {
                         "Allocation Failure");
         Instant start = Instant.parse("2026-11-23T14:00:00Z");
         assertThat(log.induced(start, Instant.parse("2026-11-23T14:16:51Z"))).isZero();
-        assertThat(log.induced(start, Instant.parse("2026-11-23T15:00:00Z"))).isEqualTo(2);
+        assertThat(log.induced(start, Instant.parse("2026-11-23T15:00:00Z")))
+                .as("the class histogram; System.gc() is the operator's own")
+                .isEqualTo(1);
+        assertThat(log.own(start, Instant.parse("2026-11-23T15:00:00Z"))).isEqualTo(1);
     }
 
     @Test
@@ -62,7 +65,9 @@ class GcLogTest {
                 [2026-11-26T18:09:01.000+0000] GC(13) Garbage Collection (Allocation Rate) 40M(20%)->20M(10%)
                 """.lines());
         assertThat(log.induced(Instant.parse("2026-11-26T18:00:00Z"), Instant.parse("2026-11-26T19:00:00Z")))
-                .isEqualTo(2);
+                .isEqualTo(1);
+        assertThat(log.own(Instant.parse("2026-11-26T18:00:00Z"), Instant.parse("2026-11-26T19:00:00Z")))
+                .isEqualTo(1);
     }
 
     @Test

@@ -25,6 +25,7 @@ import io.kyma.operator.manager.config.ReconcileSettings;
 import io.kyma.operator.manager.guard.Guards;
 import io.kyma.operator.manager.guard.MissedExecutions;
 import io.kyma.operator.manager.leader.Leadership;
+import io.kyma.operator.manager.memory.HeapReturner;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.manager.metrics.QueueMetrics;
 import io.kyma.operator.manager.queue.PrioritizingExecutor;
@@ -100,12 +101,13 @@ public final class KymaOperator implements AutoCloseable {
                 clock,
                 this::leading,
                 metrics);
-        // reconcile timeouts and the lease's renew deadline
+        // reconcile timeouts, the lease's renew deadline and returning the heap after a burst
         this.watchdog = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("manager-watchdog"));
         watchdog.setRemoveOnCancelPolicy(true);
         leadership.ifPresent(l -> watchdog.scheduleWithFixedDelay(l::checkRenewal, 250, 250, TimeUnit.MILLISECONDS));
         PrioritizingExecutor pool =
                 new PrioritizingExecutor(reconcile.maxConcurrentReconciles(), reconcile.lowPriorityMaxWait(), clock);
+        HeapReturner.schedule(reconcile.heapReturnAfter(), pool, metrics.heapReturns(), watchdog, clock);
         this.operator = Operators.create(
                 client,
                 leadership.map(l ->

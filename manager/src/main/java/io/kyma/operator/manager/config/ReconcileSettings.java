@@ -16,6 +16,8 @@ import io.kyma.operator.flags.Parsers;
  * @param namespace the one namespace watched; empty watches all
  * @param maxReconcileRate reconciles per second across all controllers; 0 turns the global gate off
  * @param informerListLimit objects per page of an informer's list; 0 lists all at once
+ * @param heapReturnAfter how long the reconcile pool must be quiet before the heap a burst grew is returned; zero
+ *     never returns it
  */
 public record ReconcileSettings(
         Optional<String> namespace,
@@ -25,7 +27,8 @@ public record ReconcileSettings(
         Duration syncPeriod,
         int informerListLimit,
         int temporaryCacheMax,
-        Duration reconcileTimeout) {
+        Duration reconcileTimeout,
+        Duration heapReturnAfter) {
     static final Flag<Optional<String>> NAMESPACE = Flag.of(
             "namespace", "", "Namespace to watch; empty watches all namespaces.", ValueParsers.optionalNamespace());
     static final Flag<Integer> MAX_CONCURRENT_RECONCILES = Flag.of(
@@ -67,6 +70,13 @@ public record ReconcileSettings(
             "1m",
             "A reconcile running longer is interrupted, counted as failed and retried with backoff.",
             GoDuration::parsePositive);
+    static final Flag<Duration> HEAP_RETURN_AFTER = Flag.of(
+            "heap-return-after",
+            "30s",
+            "Once no reconcile has run for this long and the heap has grown by more than an eighth of its cap since"
+                    + " the last time, one full collection hands the heap a burst grew back to the OS (the serial"
+                    + " collector has no periodic collection); `0` never does.",
+            GoDuration::parse);
     static final List<Flag<?>> FLAGS = List.of(
             NAMESPACE,
             MAX_CONCURRENT_RECONCILES,
@@ -75,7 +85,8 @@ public record ReconcileSettings(
             SYNC_PERIOD,
             INFORMER_LIST_LIMIT,
             TEMPORARY_CACHE_MAX,
-            RECONCILE_TIMEOUT);
+            RECONCILE_TIMEOUT,
+            HEAP_RETURN_AFTER);
 
     static ReconcileSettings from(Flags.Values values) {
         return new ReconcileSettings(
@@ -86,6 +97,7 @@ public record ReconcileSettings(
                 values.get(SYNC_PERIOD),
                 values.get(INFORMER_LIST_LIMIT),
                 values.get(TEMPORARY_CACHE_MAX),
-                values.get(RECONCILE_TIMEOUT));
+                values.get(RECONCILE_TIMEOUT),
+                values.get(HEAP_RETURN_AFTER));
     }
 }

@@ -182,6 +182,11 @@ public final class OperatorMetrics {
         return counter("kyma_operator_missed_executions", "controller", controller);
     }
 
+    /** Full collections the manager asked for once its pool was quiet after the heap grew ({@code HeapReturner}). */
+    public Counter heapReturns() {
+        return counter("kyma_operator_heap_returns");
+    }
+
     /** Runs {@code update} before every scrape, for gauges whose set of series changes (the slowest Kymas). */
     public void beforeScrape(Runnable update) {
         beforeScrape.add(update);
