@@ -101,8 +101,8 @@ record BenchOptions(
             "heap-probes",
             "false",
             "Weigh the operator's live heap before the load and at every tenth of it (`heap-by-objects.csv`,"
-                    + " `heap-histogram-peak.txt`): each is a class histogram, a full collection the operator would"
-                    + " not do, which shrinks its heap, so the run's RSS is not what a deployment sees (its summary"
+                    + " `heap-histogram-peak.txt`): each is a class histogram, a full collection in the middle of"
+                    + " the load that the operator would not do, which shrinks its heap, so the run's RSS is not what a deployment sees (its summary"
                     + " says `heap_probes=on` and counts them in `induced_gcs`). Off, the live heap is weighed once,"
                     + " after every figure.");
     private static final Flag<Duration> AFTER_BURST = Flag.of(

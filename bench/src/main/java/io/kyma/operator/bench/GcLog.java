@@ -16,8 +16,10 @@ import java.util.stream.Stream;
  * and how long the JVM stopped all threads, watch readers among them.
  */
 /**
- * @param requests when something outside the collector's policy asked for a collection: the serial and G1 collectors
- *     log it as the cause of a pause, Shenandoah as the trigger of a cycle, ZGC as the cause of a collection
+ * @param requests when a tool asked for a collection: the serial and G1 collectors log it as the cause of a pause,
+ *     Shenandoah as the trigger of a cycle, ZGC as the cause of a collection
+ * @param ownRequests when code in the process asked for one ({@code System.gc()}): the operator's heap return, or the
+ *     JDK's own when direct buffers run short
  */
 record GcLog(List<Pause> pauses, List<Instant> requests, List<Instant> ownRequests) {
     /** The JVM option that writes the log this class reads. */
@@ -29,8 +31,8 @@ record GcLog(List<Pause> pauses, List<Instant> requests, List<Instant> ownReques
     record Pause(Instant at, boolean full, double millis, String cause) {}
 
     /**
-     * The causes a tool asks for: a class histogram, a heap dump, a jcmd. Not {@code System.gc()}: only the operator's
-     * own code calls that, to hand the heap back after a burst ({@code HeapReturner}), which is what a deployment does.
+     * The causes a tool asks for: a class histogram, a heap dump, a jcmd. Not {@code System.gc()}: code in the process
+     * calls that, the operator to hand the heap back after a burst ({@code HeapReturner}), which a deployment does too.
      */
     static final Set<String> INDUCED = Set.of(
             "Heap Inspection Initiated GC",

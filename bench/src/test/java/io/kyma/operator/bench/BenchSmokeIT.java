@@ -54,6 +54,7 @@ class BenchSmokeIT {
             "apiserver_cpu_ms_per_write",
             "cpu_operator_load_s",
             "induced_gcs",
+            "heap_returns",
             "idle_rss_mb",
             "rss_after_burst_mb");
     /** Percentiles of histograms: the range of the bucket they fall in. */

@@ -50,6 +50,7 @@ public final class KymaOperator implements AutoCloseable {
     private final List<ControllerSpec<?>> controllers;
     private final Operator operator;
     private final ScheduledThreadPoolExecutor watchdog;
+    private final Optional<HeapReturner> heapReturner;
     private final Optional<Leadership> leadership;
     private final EventRecorder events;
     private final StartupChecks checks;
@@ -101,13 +102,14 @@ public final class KymaOperator implements AutoCloseable {
                 clock,
                 this::leading,
                 metrics);
-        // reconcile timeouts, the lease's renew deadline and returning the heap after a burst
+        // reconcile timeouts and the lease's renew deadline
         this.watchdog = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("manager-watchdog"));
         watchdog.setRemoveOnCancelPolicy(true);
         leadership.ifPresent(l -> watchdog.scheduleWithFixedDelay(l::checkRenewal, 250, 250, TimeUnit.MILLISECONDS));
         PrioritizingExecutor pool =
                 new PrioritizingExecutor(reconcile.maxConcurrentReconciles(), reconcile.lowPriorityMaxWait(), clock);
-        HeapReturner.schedule(reconcile.heapReturnAfter(), pool, metrics.heapReturns(), watchdog, clock);
+        this.heapReturner = Optional.ofNullable(
+                HeapReturner.start(reconcile.heapReturnAfter(), pool, metrics.heapReturns(), clock));
         this.operator = Operators.create(
                 client,
                 leadership.map(l ->
@@ -209,6 +211,7 @@ public final class KymaOperator implements AutoCloseable {
             }
         }
         watchdog.shutdownNow();
+        heapReturner.ifPresent(HeapReturner::close);
         events.close();
         client.close();
     }

@@ -55,6 +55,22 @@ class ManagerConfigTest {
     }
 
     @Test
+    void theHeapIsReturnedAfter30QuietSecondsUnlessZeroTurnsItOff() {
+        assertThat(ManagerConfig.parse(new String[0], Map.of()).reconcile().heapReturnAfter())
+                .isEqualTo(Duration.ofSeconds(30));
+        assertThat(ManagerConfig.parse(new String[] {"--heap-return-after", "0"}, Map.of())
+                        .reconcile()
+                        .heapReturnAfter())
+                .isZero();
+        assertThat(ManagerConfig.parse(new String[] {"--heap-return-after=2m"}, Map.of())
+                        .reconcile()
+                        .heapReturnAfter())
+                .isEqualTo(Duration.ofMinutes(2));
+        assertThatThrownBy(() -> ManagerConfig.parse(new String[] {"--heap-return-after=-1s"}, Map.of()))
+                .hasMessageContaining("--heap-return-after");
+    }
+
+    @Test
     void flagsInBothFormsWinOverTheEnvironment() {
         ManagerConfig config = ManagerConfig.parse(
                 new String[] {"--transition-unit=50ms", "--namespace", "pb", "--max-concurrent-reconciles", "100"},

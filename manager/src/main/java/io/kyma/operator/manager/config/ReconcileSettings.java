@@ -73,10 +73,12 @@ public record ReconcileSettings(
     static final Flag<Duration> HEAP_RETURN_AFTER = Flag.of(
             "heap-return-after",
             "30s",
-            "Once no reconcile has run for this long and the heap has grown by more than an eighth of its cap since"
-                    + " the last time, one full collection hands the heap a burst grew back to the OS (the serial"
-                    + " collector has no periodic collection); `0` never does.",
-            GoDuration::parse);
+            "Once the reconcile pool has been quiet this long (nothing waiting for a worker, at most one reconcile"
+                    + " started a second) and the heap has grown by an eighth of its cap (at least 8 MiB) since the"
+                    + " last time or 1000 reconciles have run since, one full collection hands the heap back to the"
+                    + " OS (with the serial collector and `-XX:-ShrinkHeapInSteps`, the Deployment's: it has no"
+                    + " periodic collection of its own); `0` never does.",
+            ValueParsers::durationOrOff);
     static final List<Flag<?>> FLAGS = List.of(
             NAMESPACE,
             MAX_CONCURRENT_RECONCILES,

@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
+import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.flags.Flag;
 import io.kyma.operator.flags.FlagException;
 import io.kyma.operator.flags.Flags;
@@ -34,6 +35,11 @@ final class ValueParsers {
     }
 
     /** Bytes: a whole number, optionally with a Ki, Mi or Gi suffix, from 64Ki to 1Gi. */
+    /** A duration in Go's notation, or {@code 0} (as Go's own parser takes it) for off. */
+    static Duration durationOrOff(String text) {
+        return "0".equals(text) ? Duration.ZERO : GoDuration.parse(text);
+    }
+
     static long byteSize(String text) {
         var m = Pattern.compile("([0-9]{1,10})(Ki|Mi|Gi)?").matcher(text);
         if (!m.matches()) {

@@ -1,55 +1,56 @@
 package io.kyma.operator.manager.memory;
 
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.management.MemoryUsage;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.kyma.operator.common.DaemonThreads;
 import io.micrometer.core.instrument.Counter;
 
 /**
- * Asks {@link HeapReturn} every few seconds whether the reconcile pool has been quiet long enough after the heap grew,
- * and if so requests one full collection, which, with the Deployment's {@code -XX:-ShrinkHeapInSteps} and
- * {@code -XX:MaxHeapFreeRatio}, shrinks the heap to the live data and uncommits the rest.
+ * Asks {@link HeapReturnPolicy} every few seconds whether to collect, and if so requests one full collection, which
+ * with the serial collector, {@code -XX:-ShrinkHeapInSteps} and {@code -XX:MaxHeapFreeRatio} (the Deployment's)
+ * shrinks the heap to the live data and uncommits the rest. On its own thread: a concurrent collector's
+ * {@code System.gc()} blocks the caller for a whole cycle.
  */
-public final class HeapReturner {
+public final class HeapReturner implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HeapReturner.class);
     private static final double MIB = 1024.0 * 1024.0;
 
-    private final HeapReturn decision;
+    private final HeapReturnPolicy policy;
     private final ThreadPoolExecutor pool;
     private final Counter returns;
-    private final Clock clock;
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+    private final ScheduledExecutorService thread;
 
-    private HeapReturner(HeapReturn decision, ThreadPoolExecutor pool, Counter returns, Clock clock) {
-        this.decision = decision;
+    private HeapReturner(HeapReturnPolicy policy, ThreadPoolExecutor pool, Counter returns, long everyMillis) {
+        this.policy = policy;
         this.pool = pool;
         this.returns = returns;
-        this.clock = clock;
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("heap-return"));
+        executor.scheduleWithFixedDelay(this::check, everyMillis, everyMillis, TimeUnit.MILLISECONDS);
+        this.thread = executor;
     }
 
-    /**
-     * Checks {@code pool} on {@code scheduler} every {@code quiet / 6} (1 to 5 s); does nothing when {@code quiet} is
-     * zero.
-     */
-    public static void schedule(
-            Duration quiet, ThreadPoolExecutor pool, Counter returns, ScheduledExecutorService scheduler, Clock clock) {
+    /** Watches {@code pool} every {@code quiet / 6} (1 to 5 s); {@code null} when {@code quiet} is zero (off). */
+    public static HeapReturner start(Duration quiet, ThreadPoolExecutor pool, Counter returns, Clock clock) {
         if (quiet.isZero()) {
-            return;
+            return null;
         }
         MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
-        HeapReturner returner = new HeapReturner(
-                new HeapReturn(quiet, minGain(heap.getMax()), heap.getCommitted(), clock), pool, returns, clock);
-        long every = Math.max(1000, Math.min(5000, quiet.toMillis() / 6));
-        scheduler.scheduleWithFixedDelay(returner::check, every, every, TimeUnit.MILLISECONDS);
+        HeapReturnPolicy policy = new HeapReturnPolicy(quiet, minGain(heap.getMax()), heap.getCommitted(), clock);
+        return new HeapReturner(policy, pool, returns, Math.max(1000, Math.min(5000, quiet.toMillis() / 6)));
     }
 
     /** An eighth of the heap's cap, at least 8 MiB: growth smaller than that is not worth a full collection. */
@@ -60,23 +61,50 @@ public final class HeapReturner {
     private void check() {
         try {
             long committed = memory.getHeapMemoryUsage().getCommitted();
-            if (!decision.due(pool.getTaskCount(), pool.getActiveCount() > 0, committed)) {
+            if (!policy.observe(pool.getTaskCount(), pool.getQueue().size(), committed)) {
                 return;
             }
-            long start = clock.millis();
+            // marked first: whatever happens below, the next attempt waits for new growth or a new burst
+            policy.returned(committed);
+            long collections = collections();
+            long start = System.nanoTime();
             System.gc();
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            if (collections() == collections) {
+                LOG.warn("Asked for a full collection to return the heap, and none ran (-XX:+DisableExplicitGC?);"
+                        + " not asking again");
+                thread.shutdown();
+                return;
+            }
             MemoryUsage after = memory.getHeapMemoryUsage();
-            decision.returned(after.getCommitted());
+            policy.returned(after.getCommitted());
             returns.increment();
             LOG.info(
-                    "Reconcile pool quiet: collected to return the heap a burst grew, committed {} MiB -> {} MiB"
-                            + " ({} MiB live) in {} ms",
-                    String.format("%.1f", committed / MIB),
-                    String.format("%.1f", after.getCommitted() / MIB),
-                    String.format("%.1f", after.getUsed() / MIB),
-                    clock.millis() - start);
+                    "Reconcile pool quiet: one full collection to return the heap to the OS, committed {} MiB -> {}"
+                            + " MiB ({} MiB in use) in {} ms",
+                    mib(committed),
+                    mib(after.getCommitted()),
+                    mib(after.getUsed()),
+                    millis);
         } catch (RuntimeException e) {
             LOG.warn("Returning the heap failed", e);
         }
+    }
+
+    private static long collections() {
+        long count = 0;
+        for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+            count += Math.max(0, collector.getCollectionCount());
+        }
+        return count;
+    }
+
+    private static String mib(long bytes) {
+        return String.format(Locale.ROOT, "%.1f", bytes / MIB);
+    }
+
+    @Override
+    public void close() {
+        thread.shutdownNow();
     }
 }
