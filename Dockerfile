@@ -14,7 +14,7 @@ USER 65532:65532
 # The JVM settings of config/manager/manager.yaml, each justified in docs/bench/archive/history.md#jvm-settings: heap as a share
 # of the container's memory limit, the serial collector, compact object headers, a heap that gives memory back after a
 # full collection, native memory handed back to the OS, two malloc arenas.
-ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=29 -XX:NewRatio=4 -XX:-TieredCompilation -XX:+UseSerialGC -XX:+UseCompactObjectHeaders -XX:MinHeapFreeRatio=20 -XX:MaxHeapFreeRatio=40 -XX:-ShrinkHeapInSteps -XX:TrimNativeHeapInterval=5000 -XX:+ExitOnOutOfMemoryError"
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=29 -XX:NewRatio=4 -XX:-TieredCompilation -XX:+UseSerialGC -XX:+UseCompactObjectHeaders -XX:MinHeapFreeRatio=20 -XX:MaxHeapFreeRatio=40 -XX:TrimNativeHeapInterval=5000 -XX:+ExitOnOutOfMemoryError"
 ENV MALLOC_ARENA_MAX=2
 EXPOSE 8080 8443 8081
 ENTRYPOINT ["java", "-jar", "/app/kyma-operator.jar"]

@@ -75,9 +75,9 @@ public record ReconcileSettings(
             "30s",
             "Once the reconcile pool has been quiet this long (nothing waiting for a worker, at most one reconcile"
                     + " started a second) and the heap has grown by an eighth of its cap (at least 8 MiB) since the"
-                    + " last time or 1000 reconciles have run since, one full collection hands the heap back to the"
-                    + " OS (with the serial collector and `-XX:-ShrinkHeapInSteps`, the Deployment's: it has no"
-                    + " periodic collection of its own); `0` never does.",
+                    + " last time or 1000 reconciles have run since, full collections (up to four, until the heap"
+                    + " stops shrinking) hand the heap back to the OS: the serial collector, the Deployment's, has no"
+                    + " periodic collection of its own; `0` never does.",
             ValueParsers::durationOrOff);
     static final List<Flag<?>> FLAGS = List.of(
             NAMESPACE,

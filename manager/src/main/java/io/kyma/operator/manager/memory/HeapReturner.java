@@ -19,14 +19,22 @@ import io.kyma.operator.common.DaemonThreads;
 import io.micrometer.core.instrument.Counter;
 
 /**
- * Asks {@link HeapReturnPolicy} every few seconds whether to collect, and if so requests one full collection, which
- * with the serial collector, {@code -XX:-ShrinkHeapInSteps} and {@code -XX:MaxHeapFreeRatio} (the Deployment's)
- * shrinks the heap to the live data and uncommits the rest. On its own thread: a concurrent collector's
+ * Asks {@link HeapReturnPolicy} every few seconds whether to collect, and if so requests full collections until the
+ * heap stops shrinking (at most {@link #MAX_COLLECTIONS}), which with the serial collector and
+ * {@code -XX:MaxHeapFreeRatio} (the Deployment's) shrinks the heap to the live data and uncommits the rest. On its own thread: a concurrent collector's
  * {@code System.gc()} blocks the caller for a whole cycle.
  */
 public final class HeapReturner implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HeapReturner.class);
     private static final double MIB = 1024.0 * 1024.0;
+    /**
+     * The serial collector damps shrinking over consecutive full collections (none of the excess at the first, 10 %,
+     * 40 %, then all of it from the fourth), so that a program that collects between phases does not give back what
+     * the next phase grows again; the heap a burst left is given back in full by the fourth. Shrinking at once instead
+     * ({@code -XX:-ShrinkHeapInSteps}) shrank the heap at every full collection during a burst as well, and it grew
+     * again and collected in full four times as often ({@code against-go/n4000-shrink-at-once}).
+     */
+    static final int MAX_COLLECTIONS = 4;
 
     private final HeapReturnPolicy policy;
     private final ThreadPoolExecutor pool;
@@ -68,20 +76,31 @@ public final class HeapReturner implements AutoCloseable {
             policy.returned(committed);
             long collections = collections();
             long start = System.nanoTime();
-            System.gc();
+            int asked = 0;
+            long before = committed;
+            do {
+                System.gc();
+                asked++;
+                if (collections() == collections) {
+                    LOG.warn("Asked for a full collection to return the heap, and none ran"
+                            + " (-XX:+DisableExplicitGC?); not asking again");
+                    thread.shutdown();
+                    return;
+                }
+                long now = memory.getHeapMemoryUsage().getCommitted();
+                if (asked > 1 && now >= before) {
+                    break;
+                }
+                before = now;
+            } while (asked < MAX_COLLECTIONS);
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            if (collections() == collections) {
-                LOG.warn("Asked for a full collection to return the heap, and none ran (-XX:+DisableExplicitGC?);"
-                        + " not asking again");
-                thread.shutdown();
-                return;
-            }
             MemoryUsage after = memory.getHeapMemoryUsage();
             policy.returned(after.getCommitted());
             returns.increment();
             LOG.info(
-                    "Reconcile pool quiet: one full collection to return the heap to the OS, committed {} MiB -> {}"
+                    "Reconcile pool quiet: {} full collections to return the heap to the OS, committed {} MiB -> {}"
                             + " MiB ({} MiB in use) in {} ms",
+                    asked,
                     mib(committed),
                     mib(after.getCommitted()),
                     mib(after.getUsed()),
