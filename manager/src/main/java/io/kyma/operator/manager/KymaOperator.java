@@ -50,7 +50,6 @@ public final class KymaOperator implements AutoCloseable {
     private final List<ControllerSpec<?>> controllers;
     private final Operator operator;
     private final ScheduledThreadPoolExecutor watchdog;
-    private final Optional<HeapReturner> heapReturner;
     private final Optional<Leadership> leadership;
     private final EventRecorder events;
     private final StartupChecks checks;
@@ -108,8 +107,7 @@ public final class KymaOperator implements AutoCloseable {
         leadership.ifPresent(l -> watchdog.scheduleWithFixedDelay(l::checkRenewal, 250, 250, TimeUnit.MILLISECONDS));
         PrioritizingExecutor pool =
                 new PrioritizingExecutor(reconcile.maxConcurrentReconciles(), reconcile.lowPriorityMaxWait(), clock);
-        this.heapReturner = Optional.ofNullable(
-                HeapReturner.start(reconcile.heapReturnAfter(), pool, metrics.heapReturns(), clock));
+        HeapReturner.start(reconcile.heapReturnAfter(), pool, metrics.heapReturns(), clock);
         this.operator = Operators.create(
                 client,
                 leadership.map(l ->
@@ -211,7 +209,6 @@ public final class KymaOperator implements AutoCloseable {
             }
         }
         watchdog.shutdownNow();
-        heapReturner.ifPresent(HeapReturner::close);
         events.close();
         client.close();
     }

@@ -51,7 +51,10 @@ public final class HeapReturner implements AutoCloseable {
         this.thread = executor;
     }
 
-    /** Watches {@code pool} every {@code quiet / 6} (1 to 5 s); {@code null} when {@code quiet} is zero (off). */
+    /**
+     * Watches {@code pool} every {@code quiet / 6} (1 to 5 s) until the pool is shut down; {@code null} when
+     * {@code quiet} is zero (off).
+     */
     public static HeapReturner start(Duration quiet, ThreadPoolExecutor pool, Counter returns, Clock clock) {
         if (quiet.isZero()) {
             return null;
@@ -67,6 +70,11 @@ public final class HeapReturner implements AutoCloseable {
     }
 
     private void check() {
+        if (pool.isShutdown()) {
+            // the manager stopped: its pool with it
+            thread.shutdown();
+            return;
+        }
         try {
             long committed = memory.getHeapMemoryUsage().getCommitted();
             if (!policy.observe(pool.getTaskCount(), pool.getQueue().size(), committed)) {

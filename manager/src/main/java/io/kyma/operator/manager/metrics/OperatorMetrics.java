@@ -182,7 +182,6 @@ public final class OperatorMetrics {
         return counter("kyma_operator_missed_executions", "controller", controller);
     }
 
-    /** Full collections the manager asked for once its pool was quiet after the heap grew ({@code HeapReturner}). */
     public Counter heapReturns() {
         return counter("kyma_operator_heap_returns");
     }
