@@ -395,7 +395,8 @@ record Result(
                 .append(options.afterBurst().toSeconds())
                 .append(" s idle once the burst was over; collections the bench or a tool asked for (`induced_gcs`) ")
                 .append(summary.get("induced_gcs"))
-                .append(", the operator's own to hand back the heap once its pool was quiet (`heap_returns`) ")
+                .append(", full collections the operator asked for itself to hand back the heap once its pool was quiet"
+                        + " (`heap_returns`) ")
                 .append(summary.get("heap_returns"))
                 .append(
                         "on".equals(summary.get("heap_probes"))

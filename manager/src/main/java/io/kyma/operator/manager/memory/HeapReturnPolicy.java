@@ -10,9 +10,9 @@ import java.time.Instant;
  * without growing it).
  *
  * <p>The serial collector, the Deployment's, grows its old generation to the cap during a burst and collects it only
- * when it cannot grow further; it has no periodic collection, so without one full collection after the burst the
- * process keeps the heap it peaked at for as long as it runs. One collection when the work has stopped gives that
- * memory back, without a collection in the middle of a burst and without one every time the pool is idle.
+ * when it cannot grow further; it has no periodic collection, so without full collections after the burst the
+ * process keeps the heap it peaked at for as long as it runs. Collecting once the work has stopped gives that memory
+ * back, without a collection in the middle of a burst and without one every time the pool is idle.
  *
  * <p>Quiet means no reconcile waiting for a worker and at most {@link #QUIET_RATE} started per second since the last
  * check: a few Runs polling their jobs keep the pool that busy, a burst a hundred times busier.
