@@ -24,7 +24,7 @@ import io.micrometer.core.instrument.Counter;
  * {@code -XX:MaxHeapFreeRatio=40} (the Deployment's) shrinks the heap to the live data and 40 % room and uncommits
  * the rest. On its own thread: a concurrent collector's {@code System.gc()} blocks the caller for a whole cycle.
  */
-public final class HeapReturner implements AutoCloseable {
+public final class HeapReturner {
     private static final Logger LOG = LoggerFactory.getLogger(HeapReturner.class);
     private static final double MIB = 1024.0 * 1024.0;
     /**
@@ -52,16 +52,16 @@ public final class HeapReturner implements AutoCloseable {
     }
 
     /**
-     * Watches {@code pool} every {@code quiet / 6} (1 to 5 s) until the pool is shut down; {@code null} when
-     * {@code quiet} is zero (off).
+     * Watches {@code pool} every {@code quiet / 6} (1 to 5 s) until the pool is shut down; nothing when {@code quiet}
+     * is zero (off).
      */
-    public static HeapReturner start(Duration quiet, ThreadPoolExecutor pool, Counter returns, Clock clock) {
+    public static void start(Duration quiet, ThreadPoolExecutor pool, Counter returns, Clock clock) {
         if (quiet.isZero()) {
-            return null;
+            return;
         }
         MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
         HeapReturnPolicy policy = new HeapReturnPolicy(quiet, minGain(heap.getMax()), heap.getCommitted(), clock);
-        return new HeapReturner(policy, pool, returns, Math.max(1000, Math.min(5000, quiet.toMillis() / 6)));
+        new HeapReturner(policy, pool, returns, Math.max(1000, Math.min(5000, quiet.toMillis() / 6)));
     }
 
     /** An eighth of the heap's cap, at least 8 MiB: growth smaller than that is not worth a full collection. */
@@ -128,10 +128,5 @@ public final class HeapReturner implements AutoCloseable {
 
     private static String mib(long bytes) {
         return String.format(Locale.ROOT, "%.1f", bytes / MIB);
-    }
-
-    @Override
-    public void close() {
-        thread.shutdownNow();
     }
 }
