@@ -398,6 +398,8 @@ record Result(
                 .append(", full collections the operator asked for itself to hand back the heap once its pool was quiet"
                         + " (`heap_returns`) ")
                 .append(summary.get("heap_returns"))
+                .append(", and to keep the old generation under its ceiling (`ceiling_gcs`) ")
+                .append(summary.getOrDefault("ceiling_gcs", "n/a"))
                 .append(
                         "on".equals(summary.get("heap_probes"))
                                 ? " (`--heap-probes`: the live heap weighed before and during the load, so these RSS"

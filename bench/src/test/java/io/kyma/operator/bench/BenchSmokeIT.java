@@ -55,6 +55,7 @@ class BenchSmokeIT {
             "cpu_operator_load_s",
             "induced_gcs",
             "heap_returns",
+            "ceiling_gcs",
             "idle_rss_mb",
             "rss_after_burst_mb");
     /** Percentiles of histograms: the range of the bucket they fall in. */

@@ -107,7 +107,7 @@ public final class KymaOperator implements AutoCloseable {
         leadership.ifPresent(l -> watchdog.scheduleWithFixedDelay(l::checkRenewal, 250, 250, TimeUnit.MILLISECONDS));
         PrioritizingExecutor pool =
                 new PrioritizingExecutor(reconcile.maxConcurrentReconciles(), reconcile.lowPriorityMaxWait(), clock);
-        HeapReturner.start(reconcile.heapReturnAfter(), pool, metrics.heapReturns(), clock);
+        HeapReturner.start(reconcile, pool, metrics::heapCollections, clock);
         this.operator = Operators.create(
                 client,
                 leadership.map(l ->

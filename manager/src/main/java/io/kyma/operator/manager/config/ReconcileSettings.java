@@ -18,6 +18,8 @@ import io.kyma.operator.flags.Parsers;
  * @param informerListLimit objects per page of an informer's list; 0 lists all at once
  * @param heapReturnAfter how long the reconcile pool must be quiet before the heap a burst grew is returned; zero
  *     never returns it
+ * @param heapHeadroom the garbage the serial collector's old generation may hold before the manager collects it, as a
+ *     share of its live data; zero leaves it to the collector
  */
 public record ReconcileSettings(
         Optional<String> namespace,
@@ -28,7 +30,8 @@ public record ReconcileSettings(
         int informerListLimit,
         int temporaryCacheMax,
         Duration reconcileTimeout,
-        Duration heapReturnAfter) {
+        Duration heapReturnAfter,
+        double heapHeadroom) {
     static final Flag<Optional<String>> NAMESPACE = Flag.of(
             "namespace", "", "Namespace to watch; empty watches all namespaces.", ValueParsers.optionalNamespace());
     static final Flag<Integer> MAX_CONCURRENT_RECONCILES = Flag.of(
@@ -79,6 +82,14 @@ public record ReconcileSettings(
                     + " stops shrinking) hand the heap back to the OS: the serial collector, the Deployment's, has no"
                     + " periodic collection of its own; `0` never does.",
             ValueParsers::durationOrOff);
+    static final Flag<Integer> HEAP_HEADROOM = Flag.of(
+            "heap-headroom",
+            "50",
+            "With the serial collector (the Deployment's), the manager collects the old generation once the garbage in"
+                    + " it exceeds this percentage of the live data its last full collection found (at least 16 MiB),"
+                    + " in at most 2 % of the time, so the heap follows the live data instead of growing to its cap"
+                    + " during a burst; `0` leaves it to the collector (0 to 1000).",
+            Parsers.integer(0, 1000));
     static final List<Flag<?>> FLAGS = List.of(
             NAMESPACE,
             MAX_CONCURRENT_RECONCILES,
@@ -88,7 +99,8 @@ public record ReconcileSettings(
             INFORMER_LIST_LIMIT,
             TEMPORARY_CACHE_MAX,
             RECONCILE_TIMEOUT,
-            HEAP_RETURN_AFTER);
+            HEAP_RETURN_AFTER,
+            HEAP_HEADROOM);
 
     static ReconcileSettings from(Flags.Values values) {
         return new ReconcileSettings(
@@ -100,6 +112,7 @@ public record ReconcileSettings(
                 values.get(INFORMER_LIST_LIMIT),
                 values.get(TEMPORARY_CACHE_MAX),
                 values.get(RECONCILE_TIMEOUT),
-                values.get(HEAP_RETURN_AFTER));
+                values.get(HEAP_RETURN_AFTER),
+                values.get(HEAP_HEADROOM) / 100.0);
     }
 }

@@ -7,15 +7,18 @@ import java.lang.management.MemoryUsage;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.kyma.operator.common.DaemonThreads;
+import io.kyma.operator.manager.config.ReconcileSettings;
 import io.micrometer.core.instrument.Counter;
 
 /**
@@ -42,26 +45,44 @@ public final class HeapReturner {
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     private final ScheduledExecutorService thread;
 
-    private HeapReturner(HeapReturnPolicy policy, ThreadPoolExecutor pool, Counter returns, long everyMillis) {
+    private HeapReturner(
+            HeapReturnPolicy policy, ThreadPoolExecutor pool, Counter returns, ScheduledExecutorService thread) {
         this.policy = policy;
         this.pool = pool;
         this.returns = returns;
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("heap-return"));
-        executor.scheduleWithFixedDelay(this::check, everyMillis, everyMillis, TimeUnit.MILLISECONDS);
-        this.thread = executor;
+        this.thread = thread;
     }
 
     /**
-     * Watches {@code pool} every {@code quiet / 6} (1 to 5 s) until the pool is shut down; nothing when {@code quiet}
-     * is zero (off).
+     * Watches {@code pool} every {@code quiet / 6} (1 to 5 s) until the pool is shut down, and keeps the old
+     * generation under its {@link HeapCeiling}; each part off when its setting is zero.
      */
-    public static void start(Duration quiet, ThreadPoolExecutor pool, Counter returns, Clock clock) {
-        if (quiet.isZero()) {
+    public static void start(
+            ReconcileSettings settings, ThreadPoolExecutor pool, Function<String, Counter> collections, Clock clock) {
+        Duration quiet = settings.heapReturnAfter();
+        double headroom = settings.heapHeadroom();
+        Optional<HeapCeiling> ceiling = headroom > 0
+                ? HeapCeiling.forSerialCollector(headroom, collections.apply("ceiling"), clock)
+                : Optional.empty();
+        if (quiet.isZero() && ceiling.isEmpty()) {
             return;
         }
-        MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
-        HeapReturnPolicy policy = new HeapReturnPolicy(quiet, minGain(heap.getMax()), heap.getCommitted(), clock);
-        new HeapReturner(policy, pool, returns, Math.max(1000, Math.min(5000, quiet.toMillis() / 6)));
+        ScheduledThreadPoolExecutor thread = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("heap-return"));
+        Runnable stopWithPool = () -> {
+            if (pool.isShutdown()) {
+                // the manager stopped: its pool with it
+                thread.shutdown();
+            }
+        };
+        thread.scheduleWithFixedDelay(stopWithPool, 1, 1, TimeUnit.SECONDS);
+        ceiling.ifPresent(c -> thread.scheduleWithFixedDelay(c::check, 1, 1, TimeUnit.SECONDS));
+        if (!quiet.isZero()) {
+            MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+            HeapReturnPolicy policy = new HeapReturnPolicy(quiet, minGain(heap.getMax()), heap.getCommitted(), clock);
+            long everyMillis = Math.max(1000, Math.min(5000, quiet.toMillis() / 6));
+            HeapReturner returner = new HeapReturner(policy, pool, collections.apply("return"), thread);
+            thread.scheduleWithFixedDelay(returner::check, everyMillis, everyMillis, TimeUnit.MILLISECONDS);
+        }
     }
 
     /** An eighth of the heap's cap, at least 8 MiB: growth smaller than that is not worth a full collection. */
@@ -70,11 +91,6 @@ public final class HeapReturner {
     }
 
     private void check() {
-        if (pool.isShutdown()) {
-            // the manager stopped: its pool with it
-            thread.shutdown();
-            return;
-        }
         try {
             long committed = memory.getHeapMemoryUsage().getCommitted();
             if (!policy.observe(pool.getTaskCount(), pool.getQueue().size(), committed)) {
@@ -104,7 +120,7 @@ public final class HeapReturner {
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             MemoryUsage after = memory.getHeapMemoryUsage();
             policy.returned(after.getCommitted());
-            returns.increment();
+            returns.increment(asked);
             LOG.info(
                     "Reconcile pool quiet: {} full collections to return the heap to the OS, committed {} MiB -> {}"
                             + " MiB ({} MiB in use) in {} ms",
@@ -118,7 +134,7 @@ public final class HeapReturner {
         }
     }
 
-    private static long collections() {
+    static long collections() {
         long count = 0;
         for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
             count += Math.max(0, collector.getCollectionCount());
@@ -126,7 +142,7 @@ public final class HeapReturner {
         return count;
     }
 
-    private static String mib(long bytes) {
+    static String mib(long bytes) {
         return String.format(Locale.ROOT, "%.1f", bytes / MIB);
     }
 }

@@ -182,8 +182,8 @@ public final class OperatorMetrics {
         return counter("kyma_operator_missed_executions", "controller", controller);
     }
 
-    public Counter heapReturns() {
-        return counter("kyma_operator_heap_returns");
+    public Counter heapCollections(String reason) {
+        return counter("kyma_operator_heap_collections", "reason", reason);
     }
 
     /** Runs {@code update} before every scrape, for gauges whose set of series changes (the slowest Kymas). */
