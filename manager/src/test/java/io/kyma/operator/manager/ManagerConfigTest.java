@@ -71,6 +71,25 @@ class ManagerConfigTest {
     }
 
     @Test
+    void theOldGenerationMayHoldHalfItsLiveDataInGarbageUnlessZeroLeavesItToTheCollector() {
+        assertThat(ManagerConfig.parse(new String[0], Map.of()).reconcile().heapHeadroom())
+                .isEqualTo(0.5);
+        assertThat(ManagerConfig.parse(new String[] {"--heap-headroom=0"}, Map.of())
+                        .reconcile()
+                        .heapHeadroom())
+                .isZero();
+        assertThat(ManagerConfig.parse(new String[0], Map.of("KYMA_OPERATOR_HEAP_HEADROOM", "25"))
+                        .reconcile()
+                        .heapHeadroom())
+                .isEqualTo(0.25);
+        for (String bad : List.of("-1", "1001", "0.5", "half")) {
+            assertThatThrownBy(() -> ManagerConfig.parse(new String[] {"--heap-headroom", bad}, Map.of()))
+                    .as(bad)
+                    .hasMessageContaining("--heap-headroom");
+        }
+    }
+
+    @Test
     void flagsInBothFormsWinOverTheEnvironment() {
         ManagerConfig config = ManagerConfig.parse(
                 new String[] {"--transition-unit=50ms", "--namespace", "pb", "--max-concurrent-reconciles", "100"},

@@ -88,7 +88,8 @@ public record ReconcileSettings(
             "With the serial collector (the Deployment's), the manager collects the old generation once the garbage in"
                     + " it exceeds this percentage of the live data its last full collection found (at least 16 MiB),"
                     + " in at most 2 % of the time, so the heap follows the live data instead of growing to its cap"
-                    + " during a burst; `0` leaves it to the collector (0 to 1000).",
+                    + " during a burst; a ceiling above three quarters of the old generation's cap, and `0`, leave it"
+                    + " to the collector (0 to 1000).",
             Parsers.integer(0, 1000));
     static final List<Flag<?>> FLAGS = List.of(
             NAMESPACE,

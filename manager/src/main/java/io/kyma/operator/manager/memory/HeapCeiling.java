@@ -54,16 +54,16 @@ final class HeapCeiling {
         try {
             MemoryUsage after = old.getCollectionUsage();
             long live = after == null ? 0 : after.getUsed();
-            long used = old.getUsage().getUsed();
-            if (!policy.observe(used, live)) {
+            MemoryUsage now = old.getUsage();
+            long used = now.getUsed();
+            if (!policy.observe(used, live, now.getMax())) {
                 return;
             }
-            long before = HeapReturner.collections();
             long start = System.nanoTime();
-            System.gc();
+            boolean ran = HeapReturner.collect();
             Duration pause = Duration.ofNanos(System.nanoTime() - start);
             policy.collected(pause);
-            if (HeapReturner.collections() == before) {
+            if (!ran) {
                 LOG.warn("Asked for a full collection at the old generation's ceiling, and none ran"
                         + " (-XX:+DisableExplicitGC?); not asking again");
                 refused = true;

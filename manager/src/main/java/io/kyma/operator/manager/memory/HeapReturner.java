@@ -25,7 +25,8 @@ import io.micrometer.core.instrument.Counter;
  * Asks {@link HeapReturnPolicy} every few seconds whether to collect, and if so requests full collections until the
  * heap stops shrinking (at most {@link #MAX_COLLECTIONS}), which with the serial collector and
  * {@code -XX:MaxHeapFreeRatio=40} (the Deployment's) shrinks the heap to the live data and 40 % room and uncommits
- * the rest. On its own thread: a concurrent collector's {@code System.gc()} blocks the caller for a whole cycle.
+ * the rest. On its own thread ("heap"), which also runs the {@link HeapCeiling}: a concurrent collector's
+ * {@code System.gc()} blocks the caller for a whole cycle.
  */
 public final class HeapReturner {
     private static final Logger LOG = LoggerFactory.getLogger(HeapReturner.class);
@@ -67,7 +68,7 @@ public final class HeapReturner {
         if (quiet.isZero() && ceiling.isEmpty()) {
             return;
         }
-        ScheduledThreadPoolExecutor thread = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("heap-return"));
+        ScheduledThreadPoolExecutor thread = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("heap"));
         Runnable stopWithPool = () -> {
             if (pool.isShutdown()) {
                 // the manager stopped: its pool with it
@@ -98,14 +99,12 @@ public final class HeapReturner {
             }
             // marked first: whatever happens below, the next attempt waits for new growth or a new burst
             policy.returned(committed);
-            long collections = collections();
             long start = System.nanoTime();
             int asked = 0;
             long before = committed;
             do {
-                System.gc();
                 asked++;
-                if (collections() == collections) {
+                if (!collect()) {
                     LOG.warn("Asked for a full collection to return the heap, and none ran"
                             + " (-XX:+DisableExplicitGC?); not asking again");
                     thread.shutdown();
@@ -134,7 +133,14 @@ public final class HeapReturner {
         }
     }
 
-    static long collections() {
+    /** Asks for a full collection; false when none ran ({@code -XX:+DisableExplicitGC}). */
+    static boolean collect() {
+        long before = collections();
+        System.gc();
+        return collections() != before;
+    }
+
+    private static long collections() {
         long count = 0;
         for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
             count += Math.max(0, collector.getCollectionCount());
