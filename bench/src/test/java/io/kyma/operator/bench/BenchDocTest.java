@@ -410,10 +410,11 @@ class BenchDocTest {
     private static void checkAgainstGoText() throws IOException {
         String text = text(doc("docs/bench/against-go/README.md")).replaceAll("\\s+", " ");
         Map<String, String> tight = summary("docs/bench/against-go/n4000-serial-tight");
-        Map<String, String> deployed = summary("docs/bench/" + SHIPPED_N4000);
+        Map<String, String> deployed = summary("docs/bench/" + BEFORE_CEILING_N4000);
         Map<String, String> defaults = summary("docs/bench/" + DEFAULTS_N300);
         Map<String, String> before = summary("docs/bench/against-go/n300-deployment");
         checkHeapReturnText(text);
+        checkHeapCeilingText(text);
         List<Double> peaks = new ArrayList<>();
         for (String run : List.of("n300-deployment", "n300-defaults", "n1000-deployment", "n4000-deployment")) {
             peaks.add(number(summary("docs/bench/against-go/" + run), "peak_rss_mb"));
@@ -517,10 +518,10 @@ class BenchDocTest {
      * it; at N = 4000 what shrinking at once did; the slower day's runs said and kept apart.
      */
     private static void checkHeapReturnText(String text) throws IOException {
-        Map<String, String> on = summary("docs/bench/" + SHIPPED_N300);
+        Map<String, String> on = summary("docs/bench/" + RETURN_N300);
         Map<String, String> off = summary("docs/bench/" + DEFAULTS_N300);
         Map<String, String> atOnce = summary("docs/bench/against-go/n4000-shrink-at-once");
-        Map<String, String> deployed = summary("docs/bench/" + SHIPPED_N4000);
+        Map<String, String> deployed = summary("docs/bench/" + BEFORE_CEILING_N4000);
         assertThat(Integer.parseInt(on.get("heap_returns"))).isBetween(1, 4);
         assertThat(text)
                 .contains("after one return of four full collections (`heap_returns=" + on.get("heap_returns") + "`)");
@@ -547,7 +548,7 @@ class BenchDocTest {
         assertThat(number(atOnce, "gc_full")).isGreaterThan(3 * number(deployed, "gc_full"));
         assertThat(text).contains("after the burst (" + deployed.get("heap_mb") + " MiB, `n4000-deployment`)");
         // the runs of the slower day, and every other run's ceiling
-        List<String> slowDay = List.of("n300-heap-return", "n4000-shrink-at-once");
+        List<String> slowDay = SLOWER_DAYS;
         double slowest = 0;
         double fastest = Double.MAX_VALUE;
         try (Stream<Path> dirs = Files.list(doc("docs/bench/against-go"))) {
@@ -568,6 +569,84 @@ class BenchDocTest {
                         "at most %.0f writes a second against at least %.0f",
                         Math.ceil(slowest),
                         Math.floor(fastest)));
+    }
+
+    /**
+     * The heap ceiling at N = 300 and 1000 against the runs before it: the peak RSS, the collections it asked for, the
+     * collector's share of the operator's CPU; at N = 4000 the run before it stepped aside near the cap.
+     */
+    private static void checkHeapCeilingText(String text) throws IOException {
+        List<String> collections = new ArrayList<>();
+        for (List<String> pair :
+                List.of(List.of(SHIPPED_N300, RETURN_N300), List.of(SHIPPED_N1000, BEFORE_CEILING_N1000))) {
+            Map<String, String> with = summary("docs/bench/" + pair.get(0));
+            Map<String, String> without = summary("docs/bench/" + pair.get(1));
+            assertThat(with.get("n")).isEqualTo(without.get("n"));
+            assertThat(without).doesNotContainKey("ceiling_gcs");
+            assertThat(number(with, "peak_rss_mb"))
+                    .as(pair.get(0) + " peak against " + pair.get(1))
+                    .isLessThan(number(without, "peak_rss_mb") - 40);
+            assertThat(text)
+                    .contains(String.format(
+                            Locale.ROOT,
+                            "%s MiB against %s MiB at N = %s (`%s` against `%s`)",
+                            with.get("peak_rss_mb"),
+                            without.get("peak_rss_mb"),
+                            with.get("n"),
+                            name(pair.get(0)),
+                            name(pair.get(1))))
+                    .contains(String.format(
+                            Locale.ROOT,
+                            "%.0f %% against %.0f %% at N = %s",
+                            100 * gcShare(with),
+                            100 * gcShare(without),
+                            with.get("n")));
+            collections.add(with.get("ceiling_gcs"));
+        }
+        assertThat(text)
+                .contains(String.format(
+                        "%s at N = 300 and %s at N = 1000 at the ceiling (`ceiling_gcs`)",
+                        collections.get(0), collections.get(1)));
+        Map<String, String> with = summary("docs/bench/" + SHIPPED_N300);
+        Map<String, String> without = summary("docs/bench/" + RETURN_N300);
+        assertThat(text)
+                .contains(String.format(
+                        "%s ms against %s ms of the operator's CPU per write",
+                        with.get("cpu_ms_per_write"), without.get("cpu_ms_per_write")));
+        // N = 4000 before the ceiling stepped aside, against the run without it and the slower day's other run
+        Map<String, String> uncapped = summary("docs/bench/against-go/n4000-ceiling-uncapped");
+        Map<String, String> deployed = summary("docs/bench/" + BEFORE_CEILING_N4000);
+        Map<String, String> atOnce = summary("docs/bench/against-go/n4000-shrink-at-once");
+        assertThat(text)
+                .contains(String.format(
+                        "%s MiB against %s MiB (`n4000-ceiling-uncapped` against `n4000-deployment`), with %s"
+                                + " collections at the ceiling and %s forced watch closes (%s in `n4000-shrink-at-once`",
+                        uncapped.get("peak_rss_mb"),
+                        deployed.get("peak_rss_mb"),
+                        uncapped.get("ceiling_gcs"),
+                        uncapped.get("watch_closes"),
+                        atOnce.get("watch_closes")));
+        // where the ceiling steps aside: half the live data above it reaches three quarters of the old generation's
+        // cap, the heap being MaxRAMPercentage of MaxRAM and the old generation NewRatio / (NewRatio + 1) of it
+        Matcher flags = Pattern.compile("-XX:MaxRAM=([0-9]+) -XX:MaxRAMPercentage=([0-9]+) -XX:NewRatio=([0-9]+) ")
+                .matcher(text(doc("docs/bench/" + BEFORE_CEILING_N4000 + "/report.md")));
+        assertThat(flags.find()).isTrue();
+        double ratio = Double.parseDouble(flags.group(3));
+        double oldCap = Double.parseDouble(flags.group(1))
+                / (1 << 20)
+                * Double.parseDouble(flags.group(2))
+                / 100
+                * ratio
+                / (ratio + 1);
+        assertThat(text).contains(String.format(Locale.ROOT, "passes about %.0f MiB", 0.75 * oldCap / 1.5));
+    }
+
+    private static String name(String run) {
+        return run.substring(run.indexOf('/') + 1);
+    }
+
+    private static double gcShare(Map<String, String> run) {
+        return number(run, "cpu_gc_ms_per_write") / number(run, "cpu_ms_per_write");
     }
 
     /** The text on the compilations' memory: the hottest paths among the largest, each of 16 MiB or more. */
@@ -667,10 +746,18 @@ class BenchDocTest {
      * Runs without heap probes of the Deployment's JVM settings: at N = 300 with the operator's defaults, at N = 1000
      * and N = 4000 with the client's QPS at 500 and 100 workers.
      */
-    private static final String SHIPPED_N300 = "against-go/n300-heap-return";
+    private static final String SHIPPED_N300 = "against-go/n300-ceiling";
 
-    private static final String SHIPPED_N1000 = "against-go/n1000-deployment";
+    private static final String SHIPPED_N1000 = "against-go/n1000-ceiling";
     private static final String SHIPPED_N4000 = "against-go/n4000-deployment";
+    /** The runs of the heap return (N = 300) and of the Deployment before the heap ceiling (N = 1000, N = 4000). */
+    private static final String RETURN_N300 = "against-go/n300-heap-return";
+
+    private static final String BEFORE_CEILING_N1000 = "against-go/n1000-deployment";
+    private static final String BEFORE_CEILING_N4000 = "against-go/n4000-deployment";
+    /** The against-go runs of days on which this machine was slower, by their API server's write ceiling. */
+    private static final List<String> SLOWER_DAYS = List.of(
+            "n300-heap-return", "n4000-shrink-at-once", "n300-ceiling", "n1000-ceiling", "n4000-ceiling-uncapped");
     /** The run that chose the operator's default client budget and Kyma status interval. */
     private static final String DEFAULTS_N300 = "against-go/n300-defaults";
     /** The N = 1000 runs the ordered-progress targets read, closed loop and open loop, with the current code. */
