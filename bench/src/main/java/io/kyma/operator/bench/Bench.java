@@ -315,11 +315,15 @@ public final class Bench {
         GcLog gcLog = GcLog.parse(gcLines.stream());
         GcLog.Summary gc = gcLog.summary(loadStartedAt, loadEndedAt);
         long inducedGcs = gcLog.induced(Instant.EPOCH, Instant.now());
-        // the operator's own collections (System.gc()) are those at its heap ceiling, which its metric counts,
-        // and those that handed the heap back after the burst
-        long ceilingGcs = Math.round(
-                operator.scrape().sum("kyma_operator_heap_collections_total", l -> "ceiling".equals(l.get("reason"))));
-        long heapReturns = gcLog.own(Instant.EPOCH, Instant.now()) - ceilingGcs;
+        // the operator's own collections, by why it asked: at its heap ceiling or to hand the heap back after the
+        // burst, from one scrape of its metric; an operator without it asked only for the return (System.gc() in
+        // its GC log)
+        PromText own = operator.scrape();
+        String asked = "kyma_operator_heap_collections_total";
+        long ceilingGcs = Math.round(own.sum(asked, l -> "ceiling".equals(l.get("reason"))));
+        long heapReturns = own.has(asked)
+                ? Math.round(own.sum(asked, l -> "return".equals(l.get("reason"))))
+                : gcLog.own(Instant.EPOCH, Instant.now());
         // the one probe of a run without --heap-probes, after every figure it would distort
         OperatorProcess.LiveHeap live = operator.liveHeap(40);
         double heap = live.bytes();

@@ -18,8 +18,8 @@ import java.util.stream.Stream;
 /**
  * @param requests when a tool asked for a collection: the serial and G1 collectors log it as the cause of a pause,
  *     Shenandoah as the trigger of a cycle, ZGC as the cause of a collection
- * @param ownRequests when code in the process asked for one ({@code System.gc()}): the operator's heap return, or the
- *     JDK's own when direct buffers run short
+ * @param ownRequests when code in the process asked for one ({@code System.gc()}): the operator's heap return and heap
+ *     ceiling, or the JDK's own when direct buffers run short
  */
 record GcLog(List<Pause> pauses, List<Instant> requests, List<Instant> ownRequests) {
     /** The JVM option that writes the log this class reads. */
@@ -32,7 +32,8 @@ record GcLog(List<Pause> pauses, List<Instant> requests, List<Instant> ownReques
 
     /**
      * The causes a tool asks for: a class histogram, a heap dump, a jcmd. Not {@code System.gc()}: code in the process
-     * calls that, the operator to hand the heap back after a burst ({@code HeapReturner}), which a deployment does too.
+     * calls that, the operator to hand the heap back after a burst and to keep its old generation under a ceiling
+     * ({@code HeapReturner}, {@code HeapCeiling}), which a deployment does too.
      */
     static final Set<String> INDUCED = Set.of(
             "Heap Inspection Initiated GC",
