@@ -129,6 +129,11 @@ public final class JobServer implements AutoCloseable {
         timer.schedule(this::listen, period.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /** Listens again at once, ending a {@link #refuseFor} before its period. */
+    public void listenAgain() {
+        listen();
+    }
+
     /** A restart that loses every job, as a service without storage does: known ids are answered with 404 after it. */
     public synchronized void restart() {
         if (server != null) {

@@ -36,23 +36,29 @@ class JobServiceOutageIT {
 
     @Test
     void runsSayTheServiceIsUnreachableWhileItIsAndEndAsWithoutFaults() {
+        // each fault lasts at least the window and until every Run has said the service is unreachable: a Run that
+        // did not ask the service within a window of fixed length, on a slow machine, would have nothing to say
         List<Faults> outages = List.of(
-                Faults.of(
+                outage(
+                        0,
                         "job service down (connections refused)",
-                        p -> ENV.jobs().refuseFor(WINDOW.length()),
-                        p -> {}),
-                Faults.of(
+                        () -> ENV.jobs().refuseFor(Duration.ofMinutes(1)),
+                        () -> ENV.jobs().listenAgain()),
+                outage(
+                        1,
                         "job service answers after 1.5 s, beyond the 1 s request timeout",
-                        p -> ENV.jobs().faults().latency(Duration.ofMillis(1500)),
-                        p -> ENV.jobs().faults().latency(Duration.ZERO)),
-                Faults.of(
+                        () -> ENV.jobs().faults().latency(Duration.ofMillis(1500)),
+                        () -> ENV.jobs().faults().latency(Duration.ZERO)),
+                outage(
+                        2,
                         "job service answers 503",
-                        p -> ENV.jobs().faults().errorRate(1.0),
-                        p -> ENV.jobs().faults().errorRate(0)),
-                Faults.of(
+                        () -> ENV.jobs().faults().errorRate(1.0),
+                        () -> ENV.jobs().faults().errorRate(0)),
+                outage(
+                        3,
                         "job service answers garbage (HTML)",
-                        p -> ENV.jobs().faults().garbageRate(1.0),
-                        p -> ENV.jobs().faults().garbageRate(0)));
+                        () -> ENV.jobs().faults().garbageRate(1.0),
+                        () -> ENV.jobs().faults().garbageRate(0)));
         if (ChaosEnvironment.coldJvm()) {
             Faults.NONE.run(ENV.admin(), "jobs-warm-up", LOAD, ENV.jobs(), WINDOW, FLAGS);
         }
@@ -63,7 +69,7 @@ class JobServiceOutageIT {
         List<String> failures = new ArrayList<>();
         int index = 0;
         for (Faults outage : outages) {
-            Faults.Result faulted = outage.run(ENV.admin(), "jobs-fault-" + index++, LOAD, ENV.jobs(), WINDOW, FLAGS);
+            Faults.Result faulted = outage.run(ENV.admin(), faultNamespace(index++), LOAD, ENV.jobs(), WINDOW, FLAGS);
             Outcome outcome = faulted.outcome();
             rows.add(ChaosRow.of(outage.name(), LOAD, baseline, outcome));
             failures.addAll(outcome.violations(outage.name(), LOAD, baseline));
@@ -107,17 +113,45 @@ class JobServiceOutageIT {
         assertThat(failures).isEmpty();
     }
 
+    private static String faultNamespace(int index) {
+        return "jobs-fault-" + index;
+    }
+
+    /** A fault of the job service that begins with {@code start} and ends, once every Run saw it, with {@code stop}. */
+    private static Faults outage(int index, String name, Runnable start, Runnable stop) {
+        return Faults.of(
+                name,
+                p -> {
+                    start.run();
+                    await().atMost(Duration.ofMinutes(1))
+                            .until(
+                                    () -> ENV
+                                            .admin()
+                                            .resources(Run.class)
+                                            .inNamespace(faultNamespace(index))
+                                            .list()
+                                            .getItems()
+                                            .stream()
+                                            .allMatch(r -> "False".equals(reachable(r))));
+                },
+                p -> stop.run());
+    }
+
+    private static String reachable(Run run) {
+        return run.getStatus() == null
+                ? null
+                : run.getStatus().getConditions().stream()
+                        .filter(c -> c.getType().equals("RemoteReachable"))
+                        .map(Condition::getStatus)
+                        .findFirst()
+                        .orElse(null);
+    }
+
     /** The values RemoteReachable took, in order, without repeats. */
     private static List<String> reachability(List<Run> versions) {
         List<String> seen = new ArrayList<>();
         for (Run run : versions) {
-            String value = run.getStatus() == null
-                    ? null
-                    : run.getStatus().getConditions().stream()
-                            .filter(c -> c.getType().equals("RemoteReachable"))
-                            .map(Condition::getStatus)
-                            .findFirst()
-                            .orElse(null);
+            String value = reachable(run);
             if (value != null && (seen.isEmpty() || !seen.get(seen.size() - 1).equals(value))) {
                 seen.add(value);
             }
