@@ -399,7 +399,7 @@ record Result(
                         + " (`heap_returns`) ")
                 .append(summary.get("heap_returns"))
                 .append(", and to keep the old generation under its ceiling (`ceiling_gcs`) ")
-                .append(summary.getOrDefault("ceiling_gcs", "n/a"))
+                .append(summary.get("ceiling_gcs"))
                 .append(
                         "on".equals(summary.get("heap_probes"))
                                 ? " (`--heap-probes`: the live heap weighed before and during the load, so these RSS"

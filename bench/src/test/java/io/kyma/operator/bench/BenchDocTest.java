@@ -185,7 +185,7 @@ class BenchDocTest {
             row(
                     out,
                     "peak RSS at N = " + target.get(1) + " ≤ " + target.get(2) + " MiB ([`"
-                            + target.get(0).substring(target.get(0).indexOf('/') + 1) + "`](" + target.get(0)
+                            + name(target.get(0)) + "`](" + target.get(0)
                             + "/report.md))",
                     run.get("peak_rss_mb") + " MiB",
                     number(run, "peak_rss_mb") <= Double.parseDouble(target.get(2)));
@@ -985,7 +985,7 @@ class BenchDocTest {
                 Locale.ROOT,
                 "| peak RSS (the same load with the Deployment's JVM settings, no heap probes: [`%s`](%s/report.md))"
                         + " | %s MiB | %s MiB per shard, %.0f MiB in all |%n",
-                SHIPPED_N4000.substring(SHIPPED_N4000.indexOf('/') + 1),
+                name(SHIPPED_N4000),
                 SHIPPED_N4000,
                 deployed.get("peak_rss_mb"),
                 deployed.get("peak_rss_mb"),

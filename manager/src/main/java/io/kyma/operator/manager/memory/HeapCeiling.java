@@ -4,9 +4,9 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,19 +28,20 @@ final class HeapCeiling {
     private final HeapCeilingPolicy policy;
     private final MemoryPoolMXBean old;
     private final Counter collections;
-    private boolean refused;
+    private final ScheduledExecutorService thread;
 
-    private HeapCeiling(HeapCeilingPolicy policy, MemoryPoolMXBean old, Counter collections) {
+    HeapCeiling(HeapCeilingPolicy policy, MemoryPoolMXBean old, Counter collections, ScheduledExecutorService thread) {
         this.policy = policy;
         this.old = old;
         this.collections = collections;
+        this.thread = thread;
     }
 
-    static Optional<HeapCeiling> forSerialCollector(double headroom, Counter collections, Clock clock) {
+    /** The serial collector's old generation; empty, and said so, with another collector. */
+    static Optional<MemoryPoolMXBean> serialOldGeneration() {
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
             if (pool.getType() == MemoryType.HEAP && SERIAL_OLD_POOL.equals(pool.getName())) {
-                return Optional.of(
-                        new HeapCeiling(new HeapCeilingPolicy(headroom, MIN_HEADROOM, clock), pool, collections));
+                return Optional.of(pool);
             }
         }
         LOG.info("Heap ceiling off: it applies to the serial collector's old generation, and this JVM has none");
@@ -48,9 +49,6 @@ final class HeapCeiling {
     }
 
     void check() {
-        if (refused) {
-            return;
-        }
         try {
             MemoryUsage after = old.getCollectionUsage();
             long live = after == null ? 0 : after.getUsed();
@@ -60,15 +58,11 @@ final class HeapCeiling {
                 return;
             }
             long start = System.nanoTime();
-            boolean ran = HeapReturner.collect();
-            Duration pause = Duration.ofNanos(System.nanoTime() - start);
-            policy.collected(pause);
-            if (!ran) {
-                LOG.warn("Asked for a full collection at the old generation's ceiling, and none ran"
-                        + " (-XX:+DisableExplicitGC?); not asking again");
-                refused = true;
+            if (!HeapReturner.collect(thread)) {
                 return;
             }
+            Duration pause = Duration.ofNanos(System.nanoTime() - start);
+            policy.collected(pause);
             collections.increment();
             LOG.debug(
                     "Old generation at its ceiling: {} MiB used with {} MiB live after the last full collection;"

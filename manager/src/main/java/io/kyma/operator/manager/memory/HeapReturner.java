@@ -3,6 +3,7 @@ package io.kyma.operator.manager.memory;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryUsage;
 import java.time.Clock;
 import java.time.Duration;
@@ -61,11 +62,9 @@ public final class HeapReturner {
     public static void start(
             ReconcileSettings settings, ThreadPoolExecutor pool, Function<String, Counter> collections, Clock clock) {
         Duration quiet = settings.heapReturnAfter();
-        double headroom = settings.heapHeadroom();
-        Optional<HeapCeiling> ceiling = headroom > 0
-                ? HeapCeiling.forSerialCollector(headroom, collections.apply("ceiling"), clock)
-                : Optional.empty();
-        if (quiet.isZero() && ceiling.isEmpty()) {
+        Optional<MemoryPoolMXBean> old =
+                settings.heapHeadroom() > 0 ? HeapCeiling.serialOldGeneration() : Optional.empty();
+        if (quiet.isZero() && old.isEmpty()) {
             return;
         }
         ScheduledThreadPoolExecutor thread = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("heap"));
@@ -76,7 +75,11 @@ public final class HeapReturner {
             }
         };
         thread.scheduleWithFixedDelay(stopWithPool, 1, 1, TimeUnit.SECONDS);
-        ceiling.ifPresent(c -> thread.scheduleWithFixedDelay(c::check, 1, 1, TimeUnit.SECONDS));
+        old.ifPresent(generation -> {
+            HeapCeilingPolicy policy = new HeapCeilingPolicy(settings.heapHeadroom(), HeapCeiling.MIN_HEADROOM, clock);
+            HeapCeiling ceiling = new HeapCeiling(policy, generation, collections.apply("ceiling"), thread);
+            thread.scheduleWithFixedDelay(ceiling::check, 1, 1, TimeUnit.SECONDS);
+        });
         if (!quiet.isZero()) {
             MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
             HeapReturnPolicy policy = new HeapReturnPolicy(quiet, minGain(heap.getMax()), heap.getCommitted(), clock);
@@ -104,10 +107,7 @@ public final class HeapReturner {
             long before = committed;
             do {
                 asked++;
-                if (!collect()) {
-                    LOG.warn("Asked for a full collection to return the heap, and none ran"
-                            + " (-XX:+DisableExplicitGC?); not asking again");
-                    thread.shutdown();
+                if (!collect(thread)) {
                     return;
                 }
                 long now = memory.getHeapMemoryUsage().getCommitted();
@@ -133,11 +133,19 @@ public final class HeapReturner {
         }
     }
 
-    /** Asks for a full collection; false when none ran ({@code -XX:+DisableExplicitGC}). */
-    static boolean collect() {
+    /**
+     * Asks for a full collection. When none ran ({@code -XX:+DisableExplicitGC}) says so and stops {@code thread}: the
+     * return and the ceiling both need one.
+     */
+    static boolean collect(ScheduledExecutorService thread) {
         long before = collections();
         System.gc();
-        return collections() != before;
+        if (collections() != before) {
+            return true;
+        }
+        LOG.warn("Asked for a full collection, and none ran (-XX:+DisableExplicitGC?); not asking again");
+        thread.shutdown();
+        return false;
     }
 
     private static long collections() {
