@@ -67,6 +67,7 @@ class BenchDocTest {
                     case "docs/bench/jvm/n1000-*-profiled" -> profiles();
                     case "docs/bench/" + LATEST_N4000 + "/summary" -> scaleOut();
                     case "docs/bench/jvm/n300-nmt/native-memory-timeline" -> nativeMemoryAtN300();
+                    case "docs/bench/jvm/n1000-nmt/native-memory-timeline" -> nativeMemory("jvm/n1000-nmt");
                     case "docs/bench/n1000-shards3" -> threeReplicasAgainstOne(ONE_REPLICA, THREE_REPLICAS);
                     case "docs/bench/n1000-shards3-now" -> threeReplicasAgainstOne(ONE_REPLICA_NOW, THREE_REPLICAS_NOW);
                     case "docs/bench/published/controller-sharding" -> publishedSharding();
@@ -415,6 +416,7 @@ class BenchDocTest {
         Map<String, String> before = summary("docs/bench/against-go/n300-deployment");
         checkHeapReturnText(text);
         checkHeapCeilingText(text);
+        checkFloorAtN1000(text);
         List<Double> peaks = new ArrayList<>();
         for (String run : List.of("n300-deployment", "n300-defaults", "n1000-deployment", "n4000-deployment")) {
             peaks.add(number(summary("docs/bench/against-go/" + run), "peak_rss_mb"));
@@ -691,14 +693,63 @@ class BenchDocTest {
     }
 
     /**
-     * Where the N = 300 peak went: the JVM's native-memory summary at its first sample of the load, at the sample
-     * with the largest RSS, and at the last, part by part; the RSS the summary does not explain last.
+     * The floor at N = 1000: the native-memory run's memory besides the Java heap at its largest RSS, and the live
+     * heap at the end of its load, whose sum is above the target even if the heap held the live data alone.
      */
+    private static void checkFloorAtN1000(String text) throws IOException {
+        List<String> lines = lines(doc("docs/bench/jvm/n1000-nmt/native-memory-timeline.csv"));
+        List<String> header = List.of(lines.get(0).split(","));
+        double[] peak = lines.stream()
+                .skip(1)
+                .map(l -> Arrays.stream(l.split(","))
+                        .mapToDouble(Double::parseDouble)
+                        .toArray())
+                .max(Comparator.comparingDouble(r -> r[header.indexOf("rss_mib")]))
+                .orElseThrow();
+        double besides = peak[header.indexOf("rss_mib")] - peak[header.indexOf("java_heap_mib")];
+        Matcher tracking = Pattern.compile("Native Memory Tracking \\(reserved=[0-9]+KB, committed=([0-9]+)KB")
+                .matcher(text(doc("docs/bench/jvm/n1000-nmt/native-memory.txt")));
+        assertThat(tracking.find()).isTrue();
+        double own = Long.parseLong(tracking.group(1)) / 1024.0;
+        Map<String, String> run = summary("docs/bench/jvm/n1000-nmt");
+        assertThat(run.get("n")).isEqualTo("1000");
+        double bound = besides - own + number(run, "heap_mb");
+        assertThat(text)
+                .contains(String.format(
+                        Locale.ROOT,
+                        "%.0f MiB besides the Java heap at the sample of the largest RSS, %.0f MiB of it the"
+                                + " tracking's own",
+                        besides,
+                        own))
+                .contains(String.format(
+                        Locale.ROOT,
+                        "(%s MiB, `heap_mb`) the peak would still be %.0f MiB",
+                        run.get("heap_mb"),
+                        bound));
+        assertThat(bound).isGreaterThan(160);
+        assertThat(text)
+                .contains(String.format(
+                        Locale.ROOT,
+                        "%.1f MiB at that sample were a C2 compilation's arena",
+                        peak[header.indexOf("arena_chunk_mib")]))
+                .contains(
+                        String.format(Locale.ROOT, "%.1f MiB the threads' stacks", peak[header.indexOf("thread_mib")]));
+    }
+
+    /** Where the N = 300 peak went, with the checks of the text around that table. */
     static String nativeMemoryAtN300() throws IOException {
         checkCompileArenas();
         checkAotCache();
         checkNewSize();
-        List<String> lines = lines(doc("docs/bench/jvm/n300-nmt/native-memory-timeline.csv"));
+        return nativeMemory("jvm/n300-nmt");
+    }
+
+    /**
+     * A run's native-memory summary at its first sample of the load, at the sample with the largest RSS, and at the
+     * last, part by part; the RSS the summary does not explain last.
+     */
+    static String nativeMemory(String run) throws IOException {
+        List<String> lines = lines(doc("docs/bench/" + run + "/native-memory-timeline.csv"));
         List<String> header = List.of(lines.get(0).split(","));
         List<double[]> rows = lines.stream()
                 .skip(1)
