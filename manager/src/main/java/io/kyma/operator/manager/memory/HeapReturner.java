@@ -24,9 +24,9 @@ import io.micrometer.core.instrument.Counter;
 
 /**
  * Asks {@link HeapReturnPolicy} every few seconds whether to collect, and if so requests full collections until the
- * heap stops shrinking (at most {@link #MAX_COLLECTIONS}), which with the serial collector and
- * {@code -XX:MaxHeapFreeRatio=40} (the Deployment's) shrinks the heap to the live data and 40 % room and uncommits
- * the rest. On its own thread ("heap"), which also runs the {@link HeapCeiling}: a concurrent collector's
+ * heap stops shrinking (at most {@link #MAX_COLLECTIONS}), which with the serial collector shrinks the heap to the
+ * live data and the room {@code -XX:MaxHeapFreeRatio} allows, narrowed to {@link FreeRatios#RETURN_MAX_FREE} % for
+ * the return, and uncommits the rest. On its own thread ("heap"), which also runs the {@link HeapCeiling}: a concurrent collector's
  * {@code System.gc()} blocks the caller for a whole cycle.
  */
 public final class HeapReturner {
@@ -46,6 +46,7 @@ public final class HeapReturner {
     private final Counter returns;
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     private final ScheduledExecutorService thread;
+    private final Optional<FreeRatios> ratios = FreeRatios.ofThisJvm();
 
     private HeapReturner(
             HeapReturnPolicy policy, ThreadPoolExecutor pool, Counter returns, ScheduledExecutorService thread) {
@@ -105,17 +106,20 @@ public final class HeapReturner {
             long start = System.nanoTime();
             int asked = 0;
             long before = committed;
-            do {
-                asked++;
-                if (!collect(thread)) {
-                    return;
-                }
-                long now = memory.getHeapMemoryUsage().getCommitted();
-                if (asked > 1 && now >= before) {
-                    break;
-                }
-                before = now;
-            } while (asked < MAX_COLLECTIONS);
+            try (FreeRatios.Restore narrowed =
+                    ratios.map(r -> r.narrow(FreeRatios.RETURN_MAX_FREE)).orElse(() -> {})) {
+                do {
+                    asked++;
+                    if (!collect(thread)) {
+                        return;
+                    }
+                    long now = memory.getHeapMemoryUsage().getCommitted();
+                    if (asked > 1 && now >= before) {
+                        break;
+                    }
+                    before = now;
+                } while (asked < MAX_COLLECTIONS);
+            }
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             MemoryUsage after = memory.getHeapMemoryUsage();
             policy.returned(after.getCommitted());
