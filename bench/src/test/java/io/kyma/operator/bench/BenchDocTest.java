@@ -177,7 +177,7 @@ class BenchDocTest {
         StringBuilder out = new StringBuilder("| target | result | |\n|---|---|---|\n");
         for (List<String> target : List.of(
                 List.of(SHIPPED_N4000, "4000 (76,000 objects)", "250"),
-                List.of(SHIPPED_N1000, "1000 (19,000 objects)", "160"),
+                List.of(NARROWED_N1000, "1000 (19,000 objects)", "160"),
                 List.of(SHIPPED_N300, "300 (5,700 objects)", "120"))) {
             Map<String, String> run = summary("docs/bench/" + target.get(0));
             assertThat(run.get("induced_gcs"))
@@ -417,6 +417,7 @@ class BenchDocTest {
         checkHeapReturnText(text);
         checkHeapCeilingText(text);
         checkFloorAtN1000(text);
+        checkNarrowedReturn(text);
         List<Double> peaks = new ArrayList<>();
         for (String run : List.of("n300-deployment", "n300-defaults", "n1000-deployment", "n4000-deployment")) {
             peaks.add(number(summary("docs/bench/against-go/" + run), "peak_rss_mb"));
@@ -580,7 +581,7 @@ class BenchDocTest {
     private static void checkHeapCeilingText(String text) throws IOException {
         List<String> collections = new ArrayList<>();
         for (List<String> pair :
-                List.of(List.of(SHIPPED_N300, RETURN_N300), List.of(SHIPPED_N1000, BEFORE_CEILING_N1000))) {
+                List.of(List.of(SHIPPED_N300, RETURN_N300), List.of(CEILING_N1000, BEFORE_CEILING_N1000))) {
             Map<String, String> with = summary("docs/bench/" + pair.get(0));
             Map<String, String> without = summary("docs/bench/" + pair.get(1));
             assertThat(with.get("n")).isEqualTo(without.get("n"));
@@ -736,6 +737,37 @@ class BenchDocTest {
                         String.format(Locale.ROOT, "%.1f MiB the threads' stacks", peak[header.indexOf("thread_mib")]));
     }
 
+    /**
+     * The return with the free ratios narrowed at N = 1000: the heap its last collection left for the live data, and
+     * the RSS 2 minutes after the burst, against the return at the Deployment's 40 %.
+     */
+    private static void checkNarrowedReturn(String text) throws IOException {
+        List<String> sentences = new ArrayList<>();
+        for (String run : List.of(CEILING_N1000, NARROWED_N1000)) {
+            Map<String, String> s = summary("docs/bench/" + run);
+            assertThat(Integer.parseInt(s.get("heap_returns"))).as(run).isPositive();
+            Matcher full = Pattern.compile("Pause Full \\(System\\.gc\\(\\)\\) [0-9]+M->([0-9]+)M\\(([0-9]+)M\\)")
+                    .matcher(text(doc("docs/bench/" + run + "/operator-gc.log")));
+            String live = null;
+            String heap = null;
+            while (full.find()) {
+                live = full.group(1);
+                heap = full.group(2);
+            }
+            assertThat(heap).as(run + " collected in full").isNotNull();
+            sentences.add(String.format(
+                    Locale.ROOT,
+                    "%s MiB of heap for %s MiB of live data (`%s`), and %s MiB of RSS 2 minutes after the burst"
+                            + " (%.2f × idle)",
+                    heap,
+                    live,
+                    name(run),
+                    s.get("rss_after_burst_mb"),
+                    number(s, "rss_after_burst_mb") / number(s, "idle_rss_mb")));
+        }
+        assertThat(text).contains(sentences);
+    }
+
     /** Where the N = 300 peak went, with the checks of the text around that table. */
     static String nativeMemoryAtN300() throws IOException {
         checkCompileArenas();
@@ -799,7 +831,11 @@ class BenchDocTest {
      */
     private static final String SHIPPED_N300 = "against-go/n300-ceiling";
 
-    private static final String SHIPPED_N1000 = "against-go/n1000-ceiling";
+    /** The heap ceiling's run at N = 1000, before the heap return narrowed the free ratios. */
+    private static final String CEILING_N1000 = "against-go/n1000-ceiling";
+    /** The heap return with the free ratios narrowed for its collections, at N = 1000. */
+    private static final String NARROWED_N1000 = "against-go/n1000-return-narrowed";
+
     private static final String SHIPPED_N4000 = "against-go/n4000-deployment";
     /** The runs of the heap return (N = 300) and of the Deployment before the heap ceiling (N = 1000, N = 4000). */
     private static final String RETURN_N300 = "against-go/n300-heap-return";
@@ -808,7 +844,12 @@ class BenchDocTest {
     private static final String BEFORE_CEILING_N4000 = "against-go/n4000-deployment";
     /** The against-go runs of days on which this machine was slower, by their API server's write ceiling. */
     private static final List<String> SLOWER_DAYS = List.of(
-            "n300-heap-return", "n4000-shrink-at-once", "n300-ceiling", "n1000-ceiling", "n4000-ceiling-uncapped");
+            "n300-heap-return",
+            "n4000-shrink-at-once",
+            "n300-ceiling",
+            "n1000-ceiling",
+            "n4000-ceiling-uncapped",
+            "n1000-return-narrowed");
     /** The run that chose the operator's default client budget and Kyma status interval. */
     private static final String DEFAULTS_N300 = "against-go/n300-defaults";
     /** The N = 1000 runs the ordered-progress targets read, closed loop and open loop, with the current code. */

@@ -79,8 +79,9 @@ public record ReconcileSettings(
             "Once the reconcile pool has been quiet this long (nothing waiting for a worker, at most one reconcile"
                     + " started a second) and the heap has grown by an eighth of its cap (at least 8 MiB) since the"
                     + " last time or 1000 reconciles have run since, full collections (up to four, until the heap"
-                    + " stops shrinking) hand the heap back to the OS: the serial collector, the Deployment's, has no"
-                    + " periodic collection of its own; `0` never does.",
+                    + " stops shrinking) hand the heap back to the OS, with the JVM's MaxHeapFreeRatio lowered to 10 %"
+                    + " for them and put back after: the serial collector, the Deployment's, has no periodic"
+                    + " collection of its own; `0` never does.",
             ValueParsers::durationOrOff);
     static final Flag<Integer> HEAP_HEADROOM = Flag.of(
             "heap-headroom",
