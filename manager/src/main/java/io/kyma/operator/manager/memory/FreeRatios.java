@@ -2,6 +2,7 @@ package io.kyma.operator.manager.memory;
 
 import java.lang.management.ManagementFactory;
 import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -11,10 +12,14 @@ import com.sun.management.HotSpotDiagnosticMXBean;
 /**
  * The heap's free ratios ({@code -XX:MinHeapFreeRatio}, {@code -XX:MaxHeapFreeRatio}), which HotSpot lets a running
  * JVM change, narrowed while the heap is returned and put back after. A full collection of the serial collector
- * shrinks the old generation to the live data and {@code MaxHeapFreeRatio} of room: with the Deployment's 40 % a
- * return after a burst kept two thirds more heap than the live data (61 MiB for 29 MiB at N = 1000,
- * {@code against-go/n1000-ceiling}). During the burst the ratios stay as set, so that the old generation is not
- * shrunk at each of the ceiling's collections and grown again by the next promotions.
+ * shrinks the old generation to the live data and {@code MaxHeapFreeRatio} of room: with the Deployment's 40 % its old
+ * generation stayed two thirds above the live data, and with the young generation on top a return after a burst
+ * kept 61 MiB of heap for 29 MiB of live data at N = 1000 ({@code against-go/n1000-ceiling}). During the burst the
+ * ratios stay as set, so that the old generation is not shrunk at each of the ceiling's collections and grown again
+ * by the next promotions.
+ *
+ * <p>The flags belong to the whole JVM: one instance serves every manager in it ({@link #ofThisJvm()}), one narrowing
+ * at a time, and each is put back to the ratios the first one found.
  */
 final class FreeRatios {
     /** The largest free share of the old generation a return leaves, in percent. */
@@ -38,7 +43,12 @@ final class FreeRatios {
         void close();
     }
 
+    private static final Optional<FreeRatios> THIS_JVM = create();
+
     private final Flags flags;
+    private final ReentrantLock narrowing = new ReentrantLock();
+    /** The ratios before the first narrowing, {@code {min, max}}; what every narrowing puts back. */
+    private int[] original;
 
     FreeRatios(Flags flags) {
         this.flags = flags;
@@ -46,6 +56,10 @@ final class FreeRatios {
 
     /** The running JVM's ratios, or empty where it has no diagnostic bean to set them with. */
     static Optional<FreeRatios> ofThisJvm() {
+        return THIS_JVM;
+    }
+
+    private static Optional<FreeRatios> create() {
         HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
         if (vm == null) {
             return Optional.empty();
@@ -68,37 +82,53 @@ final class FreeRatios {
      * handle is closed; changes nothing where the maximum is already that low or the JVM refuses the change.
      */
     Restore narrow(int maxFree) {
-        int min;
-        int max;
+        narrowing.lock();
         try {
-            min = flags.get(MIN);
-            max = flags.get(MAX);
+            if (original == null) {
+                original = new int[] {flags.get(MIN), flags.get(MAX)};
+            }
         } catch (RuntimeException e) {
+            narrowing.unlock();
             LOG.debug("Heap free ratios not readable; the return keeps them", e);
             return () -> {};
         }
+        int min = original[0];
+        int max = original[1];
         if (max <= maxFree) {
+            narrowing.unlock();
             return () -> {};
         }
-        int narrowedMin = Math.min(min, maxFree);
         try {
             // the minimum first and back last, so that it is never above the maximum
-            flags.set(MIN, narrowedMin);
+            flags.set(MIN, Math.min(min, maxFree));
             flags.set(MAX, maxFree);
         } catch (RuntimeException e) {
             LOG.warn("Heap free ratios not settable; the return keeps {} % free", max, e);
-            restore(min, max);
+            restore();
             return () -> {};
         }
-        return () -> restore(min, max);
+        return this::restore;
     }
 
-    private void restore(int min, int max) {
+    /** Puts the ratios back as the first narrowing found them, and lets the next narrowing in. */
+    private void restore() {
+        if (!narrowing.isHeldByCurrentThread()) {
+            return;
+        }
         try {
-            flags.set(MAX, max);
-            flags.set(MIN, min);
+            // each on its own: a refused maximum must not keep the minimum narrowed as well
+            put(MAX, original[1]);
+            put(MIN, original[0]);
+        } finally {
+            narrowing.unlock();
+        }
+    }
+
+    private void put(String name, int value) {
+        try {
+            flags.set(name, value);
         } catch (RuntimeException e) {
-            LOG.warn("Heap free ratios not restored to {} and {} %", min, max, e);
+            LOG.warn("Heap free ratio {} not restored to {} %", name, value, e);
         }
     }
 }

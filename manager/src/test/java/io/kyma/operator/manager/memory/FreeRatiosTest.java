@@ -17,7 +17,8 @@ class FreeRatiosTest {
     private static final class FakeFlags implements FreeRatios.Flags {
         final Map<String, Integer> values = new TreeMap<>();
         final List<String> changes = new ArrayList<>();
-        boolean refuse;
+        /** The flag whose changes the JVM refuses, if any. */
+        String refuse;
 
         FakeFlags(int min, int max) {
             values.put(FreeRatios.MIN, min);
@@ -31,7 +32,7 @@ class FreeRatiosTest {
 
         @Override
         public void set(String name, int value) {
-            if (refuse) {
+            if (name.equals(refuse)) {
                 throw new IllegalArgumentException("not writeable");
             }
             Map<String, Integer> next = new TreeMap<>(values);
@@ -75,11 +76,27 @@ class FreeRatiosTest {
     }
 
     @Test
-    void aJvmThatRefusesTheChangeKeepsItsRatios() {
+    void aJvmThatRefusesTheMaximumGetsItsMinimumBack() {
         FakeFlags flags = new FakeFlags(20, 40);
-        flags.refuse = true;
+        flags.refuse = FreeRatios.MAX;
         try (FreeRatios.Restore restore = new FreeRatios(flags).narrow(10)) {
             assertThat(flags.values).containsEntry(FreeRatios.MIN, 20).containsEntry(FreeRatios.MAX, 40);
+        }
+        assertThat(flags.changes).containsExactly("MinHeapFreeRatio=10", "MinHeapFreeRatio=20");
+    }
+
+    @Test
+    void everyNarrowingPutsBackTheRatiosTheFirstOneFound() {
+        FakeFlags flags = new FakeFlags(20, 40);
+        FreeRatios ratios = new FreeRatios(flags);
+        try (FreeRatios.Restore restore = ratios.narrow(10)) {
+            // the restore fails: the ratios stay narrowed
+            flags.refuse = FreeRatios.MAX;
+        }
+        assertThat(flags.values).containsEntry(FreeRatios.MAX, 10);
+        flags.refuse = null;
+        try (FreeRatios.Restore restore = ratios.narrow(10)) {
+            assertThat(flags.values).containsEntry(FreeRatios.MAX, 10);
         }
         assertThat(flags.values).containsEntry(FreeRatios.MIN, 20).containsEntry(FreeRatios.MAX, 40);
     }

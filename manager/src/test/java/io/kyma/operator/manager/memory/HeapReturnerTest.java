@@ -17,6 +17,7 @@ class HeapReturnerTest {
         assertThat(HeapReturner.collectsWholeHeap("PS MarkSweep")).isTrue();
         assertThat(HeapReturner.collectsWholeHeap("G1 Young Generation")).isFalse();
         assertThat(HeapReturner.collectsWholeHeap("G1 Old Generation")).isTrue();
+        assertThat(HeapReturner.collectsWholeHeap("G1 Concurrent GC")).isFalse();
         assertThat(HeapReturner.collectsWholeHeap("ZGC Minor Cycles")).isFalse();
         assertThat(HeapReturner.collectsWholeHeap("ZGC Major Cycles")).isTrue();
         assertThat(HeapReturner.collectsWholeHeap("Shenandoah Cycles")).isTrue();
