@@ -418,6 +418,7 @@ class BenchDocTest {
         checkHeapCeilingText(text);
         checkFloorAtN1000(text);
         checkNarrowedReturn(text);
+        checkYoungGenerationAtN1000(text);
         List<Double> peaks = new ArrayList<>();
         for (String run : List.of("n300-deployment", "n300-defaults", "n1000-deployment", "n4000-deployment")) {
             peaks.add(number(summary("docs/bench/against-go/" + run), "peak_rss_mb"));
@@ -768,6 +769,26 @@ class BenchDocTest {
         assertThat(text).contains(sentences);
     }
 
+    /** A smaller young generation and ceiling at N = 1000 against the ceiling's run: the peak, collections, closes. */
+    private static void checkYoungGenerationAtN1000(String text) throws IOException {
+        Map<String, String> small = summary("docs/bench/against-go/n1000-young-8m");
+        Map<String, String> ceiling = summary("docs/bench/" + CEILING_N1000);
+        assertThat(text(doc("docs/bench/against-go/n1000-young-8m/report.md")))
+                .contains("-XX:NewSize=8m -XX:MaxNewSize=8m")
+                .contains("--heap-headroom 20");
+        assertThat(text)
+                .contains(String.format(
+                        "the peak was %s MiB against %s MiB (`%s`), with %s collections at the ceiling against %s and"
+                                + " %s forced watch closes against %s",
+                        small.get("peak_rss_mb"),
+                        ceiling.get("peak_rss_mb"),
+                        name(CEILING_N1000),
+                        small.get("ceiling_gcs"),
+                        ceiling.get("ceiling_gcs"),
+                        small.get("watch_closes"),
+                        ceiling.get("watch_closes")));
+    }
+
     /** Where the N = 300 peak went, with the checks of the text around that table. */
     static String nativeMemoryAtN300() throws IOException {
         checkCompileArenas();
@@ -849,7 +870,8 @@ class BenchDocTest {
             "n300-ceiling",
             "n1000-ceiling",
             "n4000-ceiling-uncapped",
-            "n1000-return-narrowed");
+            "n1000-return-narrowed",
+            "n1000-young-8m");
     /** The run that chose the operator's default client budget and Kyma status interval. */
     private static final String DEFAULTS_N300 = "against-go/n300-defaults";
     /** The N = 1000 runs the ordered-progress targets read, closed loop and open loop, with the current code. */
