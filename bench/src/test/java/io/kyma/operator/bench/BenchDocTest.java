@@ -419,6 +419,7 @@ class BenchDocTest {
         checkFloorAtN1000(text);
         checkNarrowedReturn(text);
         checkYoungGenerationAtN1000(text);
+        checkNarrowedReturnAtN4000(text);
         List<Double> peaks = new ArrayList<>();
         for (String run : List.of("n300-deployment", "n300-defaults", "n1000-deployment", "n4000-deployment")) {
             peaks.add(number(summary("docs/bench/against-go/" + run), "peak_rss_mb"));
@@ -789,6 +790,29 @@ class BenchDocTest {
                         ceiling.get("watch_closes")));
     }
 
+    /** The code as it is now at N = 4000 against the run before the ceiling and the uncapped ceiling's run. */
+    private static void checkNarrowedReturnAtN4000(String text) throws IOException {
+        Map<String, String> now = summary("docs/bench/" + SHIPPED_N4000);
+        Map<String, String> before = summary("docs/bench/" + BEFORE_CEILING_N4000);
+        Map<String, String> uncapped = summary("docs/bench/against-go/n4000-ceiling-uncapped");
+        assertThat(text)
+                .contains(String.format(
+                        Locale.ROOT,
+                        "came back to %s MiB 2 minutes after the burst (%.2f × idle) against %s MiB (%.2f × idle, `%s`);"
+                                + " its peak was %s MiB against %s MiB, and with %s collections at the ceiling",
+                        now.get("rss_after_burst_mb"),
+                        number(now, "rss_after_burst_mb") / number(now, "idle_rss_mb"),
+                        before.get("rss_after_burst_mb"),
+                        number(before, "rss_after_burst_mb") / number(before, "idle_rss_mb"),
+                        name(BEFORE_CEILING_N4000),
+                        now.get("peak_rss_mb"),
+                        before.get("peak_rss_mb"),
+                        now.get("ceiling_gcs")))
+                .contains(String.format(
+                        "closed its watches %s times (%s in `n4000-ceiling-uncapped`",
+                        now.get("watch_closes"), uncapped.get("watch_closes")));
+    }
+
     /** Where the N = 300 peak went, with the checks of the text around that table. */
     static String nativeMemoryAtN300() throws IOException {
         checkCompileArenas();
@@ -857,7 +881,7 @@ class BenchDocTest {
     /** The heap return with the free ratios narrowed for its collections, at N = 1000. */
     private static final String NARROWED_N1000 = "against-go/n1000-return-narrowed";
 
-    private static final String SHIPPED_N4000 = "against-go/n4000-deployment";
+    private static final String SHIPPED_N4000 = "against-go/n4000-return-narrowed";
     /** The runs of the heap return (N = 300) and of the Deployment before the heap ceiling (N = 1000, N = 4000). */
     private static final String RETURN_N300 = "against-go/n300-heap-return";
 
@@ -871,7 +895,8 @@ class BenchDocTest {
             "n1000-ceiling",
             "n4000-ceiling-uncapped",
             "n1000-return-narrowed",
-            "n1000-young-8m");
+            "n1000-young-8m",
+            "n4000-return-narrowed");
     /** The run that chose the operator's default client budget and Kyma status interval. */
     private static final String DEFAULTS_N300 = "against-go/n300-defaults";
     /** The N = 1000 runs the ordered-progress targets read, closed loop and open loop, with the current code. */

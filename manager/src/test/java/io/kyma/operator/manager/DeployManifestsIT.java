@@ -272,7 +272,7 @@ class DeployManifestsIT {
     }
 
     /** The N = 4000 run without heap probes, of the Deployment's JVM settings and a 512 MiB limit. */
-    private static final String SHIPPED_N4000 = "against-go/n4000-deployment";
+    private static final String SHIPPED_N4000 = "against-go/n4000-return-narrowed";
 
     @Test
     void theShardedOverlayRunsTheSamePodAsAStatefulSetWhoseOrdinalIsTheShard() throws Exception {
