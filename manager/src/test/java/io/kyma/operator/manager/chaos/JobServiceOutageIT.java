@@ -122,19 +122,25 @@ class JobServiceOutageIT {
         return Faults.of(
                 name,
                 p -> {
+                    // once every Run has started its job, so that each has a job to ask about: an operator that
+                    // starts slowly would otherwise meet the fault before its first call
+                    await().atMost(Duration.ofMinutes(1))
+                            .until(() -> runs(index).stream()
+                                    .allMatch(r -> r.getStatus() != null
+                                            && r.getStatus().getRemoteId() != null));
                     start.run();
                     await().atMost(Duration.ofMinutes(1))
-                            .until(
-                                    () -> ENV
-                                            .admin()
-                                            .resources(Run.class)
-                                            .inNamespace(faultNamespace(index))
-                                            .list()
-                                            .getItems()
-                                            .stream()
-                                            .allMatch(r -> "False".equals(reachable(r))));
+                            .until(() -> runs(index).stream().allMatch(r -> "False".equals(reachable(r))));
                 },
                 p -> stop.run());
+    }
+
+    private static List<Run> runs(int index) {
+        return ENV.admin()
+                .resources(Run.class)
+                .inNamespace(faultNamespace(index))
+                .list()
+                .getItems();
     }
 
     private static String reachable(Run run) {
