@@ -79,11 +79,14 @@ class ApiServerFaultsIT {
             if (least.compareTo(RETRY_AFTER.minusMillis(50)) < 0) {
                 failures.add(kind + ": a request was sent again " + least.toMillis() + " ms after its 429");
             }
-            if (outcome.duringFault().throttled() == 0) {
+            if (outcome.injected() > 0 && outcome.duringFault().throttled() == 0) {
                 failures.add(kind + ": rest_client_requests_total{code=\"429\"} did not count the 429s");
             }
         }
-        if (kind.startsWith("5") && outcome.duringFault().serverErrors() == 0) {
+        // only where errors were injected: a short window that met few requests may, by chance, have injected none
+        if (kind.startsWith("5")
+                && outcome.injected() > 0
+                && outcome.duringFault().serverErrors() == 0) {
             failures.add(kind + ": rest_client_requests_total{code=\"5..\"} did not count the errors");
         }
     }
