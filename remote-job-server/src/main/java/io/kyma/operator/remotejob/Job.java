@@ -86,7 +86,7 @@ final class Job {
         return log.toString();
     }
 
-    private Instant endsAt() {
+    Instant endsAt() {
         return startedAt.plus(duration);
     }
 }

@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -103,6 +104,14 @@ public final class JobServer implements AutoCloseable {
     /** Job API requests answered, faulted ones included. */
     public long requests() {
         return requests.get();
+    }
+
+    /**
+     * When the job {@code id} ends or ended on its own, by this service's clock; empty for a job this service does not
+     * know (never started, or lost in a {@link #restart()}). A cancelled job ends at its cancel, not here.
+     */
+    public Optional<Instant> endsAt(String id) {
+        return store.get(id).map(Job::endsAt);
     }
 
     /** Requests to start a job, answered or not, repeated ones included. */

@@ -30,6 +30,7 @@ class JobApiTest {
                 "{\"name\":\"build\",\"params\":{\"durationSeconds\":\"10\",\"linesPerSecond\":\"2\"},\"idempotencyKey\":\"uid-1\"}");
         assertThat(created.status()).isEqualTo(201);
         String id = JSON.readTree(created.body()).get("id").asText();
+        assertThat(store.get(id).orElseThrow().endsAt()).isEqualTo(Instant.parse("2026-01-01T00:00:10Z"));
 
         clock.advance(Duration.ofSeconds(3));
         JsonNode running = JSON.readTree(api.handle("GET", "/jobs/" + id, "").body());

@@ -1,6 +1,7 @@
 package io.kyma.operator.manager.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
@@ -97,8 +99,8 @@ class ShardedReplicasIT {
     void aKilledShardsObjectsMoveToTheLiveShardsOnceItsLeaseRanOut() {
         List<Replica> replicas = new ArrayList<>();
         try (Trial trial = new Trial(ENV.admin(), "shard-down", LOAD)) {
-            List<String> elect =
-                    new ArrayList<>(List.of("--leader-elect", "--leader-election-namespace", trial.namespace()));
+            List<String> elect = new ArrayList<>(
+                    List.of("--leader-elect", "--leader-election-namespace", trial.namespace(), "--log-level", "info"));
             elect.addAll(LEASE_FLAGS);
             start(replicas, trial, elect);
             KubernetesClient admin = ENV.admin();
@@ -122,9 +124,24 @@ class ShardedReplicasIT {
             Instant killedAt = Instant.now();
 
             // the Lease lasts LEASE after its last renewal; then the leader of shard 0 moves shard 1's objects
-            trial.until(
-                    Duration.ofSeconds(90),
-                    () -> labelled(admin, trial.namespace(), "1").isEmpty());
+            await().atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(200))
+                    .untilAsserted(() -> assertThat(labelled(admin, trial.namespace(), "1").stream()
+                                    .map(o ->
+                                            o.getKind() + "/" + o.getMetadata().getName())
+                                    .toList())
+                            .as(() -> "objects still on the killed shard; Leases: "
+                                    + leases(admin, trial.namespace(), lease) + "; replicas: "
+                                    + replicas.stream()
+                                            .map(r -> r.name()
+                                                    + (r.process().exited().isPresent()
+                                                            ? " ended "
+                                                                    + r.process()
+                                                                            .exited()
+                                                                            .get()
+                                                            : r.leading() ? " leading" : " not leading"))
+                                            .toList())
+                            .isEmpty());
             Duration moved = Duration.between(killedAt, Instant.now());
             assertThat(moved)
                     .as("nothing moved while the Lease could still be held")
@@ -261,6 +278,24 @@ class ShardedReplicasIT {
 
     private static List<ApiFaultProxy> proxies(List<Replica> replicas) {
         return replicas.stream().map(Replica::proxy).toList();
+    }
+
+    /** Each shard's Lease as holder, renew time and duration, for a failure's message. */
+    private static String leases(KubernetesClient admin, String namespace, String prefix) {
+        List<String> all = new ArrayList<>();
+        for (int shard = 0; shard < SHARDS; shard++) {
+            Lease lease = admin.leases()
+                    .inNamespace(namespace)
+                    .withName(prefix + shard)
+                    .get();
+            all.add(shard + ": "
+                    + (lease == null || lease.getSpec() == null
+                            ? "none"
+                            : lease.getSpec().getHolderIdentity() + " renewed "
+                                    + lease.getSpec().getRenewTime() + " for "
+                                    + lease.getSpec().getLeaseDurationSeconds() + " s"));
+        }
+        return all.toString();
     }
 
     private static List<HasMetadata> labelled(KubernetesClient admin, String namespace, String shard) {
