@@ -1,13 +1,10 @@
 package io.kyma.operator.manager.memory;
 
-import java.lang.management.ManagementFactory;
 import java.util.Optional;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import com.sun.management.HotSpotDiagnosticMXBean;
 
 /**
  * The heap's free ratios ({@code -XX:MinHeapFreeRatio}, {@code -XX:MaxHeapFreeRatio}), which HotSpot lets a running
@@ -19,7 +16,7 @@ import com.sun.management.HotSpotDiagnosticMXBean;
  * by the next promotions.
  *
  * <p>The flags belong to the whole JVM: one instance serves every manager in it ({@link #ofThisJvm()}), one narrowing
- * at a time, and each is put back to the ratios the first one found.
+ * at a time, and each puts back the ratios the first one found.
  */
 final class FreeRatios {
     /** The largest free share of the old generation a return leaves, in percent. */
@@ -37,17 +34,13 @@ final class FreeRatios {
         void set(String name, int value);
     }
 
-    /** Puts the ratios back as they were. */
-    interface Restore extends AutoCloseable {
-        @Override
-        void close();
-    }
-
     private static final Optional<FreeRatios> THIS_JVM = create();
 
     private final Flags flags;
-    private final ReentrantLock narrowing = new ReentrantLock();
-    /** The ratios before the first narrowing, {@code {min, max}}; what every narrowing puts back. */
+    /**
+     * The ratios before the first narrowing, {@code {min, max}}; what every narrowing puts back, so that one whose
+     * restore the JVM refused is not taken for the ratios to keep. A change made by hand in between is undone too.
+     */
     private int[] original;
 
     FreeRatios(Flags flags) {
@@ -60,67 +53,62 @@ final class FreeRatios {
     }
 
     private static Optional<FreeRatios> create() {
-        HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
-        if (vm == null) {
-            return Optional.empty();
-        }
-        return Optional.of(new FreeRatios(new Flags() {
-            @Override
-            public int get(String name) {
-                return Integer.parseInt(vm.getVMOption(name).getValue());
-            }
+        return VmOptions.hotSpot()
+                .map(vm -> new FreeRatios(new Flags() {
+                    @Override
+                    public int get(String name) {
+                        return Integer.parseInt(vm.getVMOption(name).getValue());
+                    }
 
-            @Override
-            public void set(String name, int value) {
-                vm.setVMOption(name, Integer.toString(value));
-            }
-        }));
+                    @Override
+                    public void set(String name, int value) {
+                        vm.setVMOption(name, Integer.toString(value));
+                    }
+                }));
     }
-
     /**
-     * Lowers the maximum free ratio to {@code maxFree} (and the minimum with it where it was higher) until the returned
-     * handle is closed; changes nothing where the maximum is already that low or the JVM refuses the change.
+     * Runs {@code work} with the maximum free ratio lowered to {@code maxFree} (and the minimum with it where it was
+     * higher), then puts back what it changed; changes nothing where the maximum is already that low or the JVM
+     * refuses the change. One narrowing at a time: the flags belong to the whole JVM.
+     *
+     * @return what {@code work} returned
      */
-    Restore narrow(int maxFree) {
-        narrowing.lock();
+    synchronized <T> T whileNarrowed(int maxFree, Supplier<T> work) {
         try {
             if (original == null) {
                 original = new int[] {flags.get(MIN), flags.get(MAX)};
             }
         } catch (RuntimeException e) {
-            narrowing.unlock();
             LOG.debug("Heap free ratios not readable; the return keeps them", e);
-            return () -> {};
+            return work.get();
         }
         int min = original[0];
         int max = original[1];
         if (max <= maxFree) {
-            narrowing.unlock();
-            return () -> {};
+            return work.get();
         }
+        boolean minNarrowed = false;
         try {
             // the minimum first and back last, so that it is never above the maximum
-            flags.set(MIN, Math.min(min, maxFree));
+            if (min > maxFree) {
+                flags.set(MIN, maxFree);
+                minNarrowed = true;
+            }
             flags.set(MAX, maxFree);
         } catch (RuntimeException e) {
             LOG.warn("Heap free ratios not settable; the return keeps {} % free", max, e);
-            restore();
-            return () -> {};
-        }
-        return this::restore;
-    }
-
-    /** Puts the ratios back as the first narrowing found them, and lets the next narrowing in. */
-    private void restore() {
-        if (!narrowing.isHeldByCurrentThread()) {
-            return;
+            if (minNarrowed) {
+                put(MIN, min);
+            }
+            return work.get();
         }
         try {
-            // each on its own: a refused maximum must not keep the minimum narrowed as well
-            put(MAX, original[1]);
-            put(MIN, original[0]);
+            return work.get();
         } finally {
-            narrowing.unlock();
+            put(MAX, max);
+            if (minNarrowed) {
+                put(MIN, min); // refused as well if the maximum was: the JVM keeps the minimum under it
+            }
         }
     }
 

@@ -6,7 +6,6 @@ import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.ScheduledExecutorService;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,13 +27,11 @@ final class HeapCeiling {
     private final HeapCeilingPolicy policy;
     private final MemoryPoolMXBean old;
     private final Counter collections;
-    private final ScheduledExecutorService thread;
 
-    HeapCeiling(HeapCeilingPolicy policy, MemoryPoolMXBean old, Counter collections, ScheduledExecutorService thread) {
+    HeapCeiling(HeapCeilingPolicy policy, MemoryPoolMXBean old, Counter collections) {
         this.policy = policy;
         this.old = old;
         this.collections = collections;
-        this.thread = thread;
     }
 
     /** The serial collector's old generation; empty, and said so, with another collector. */
@@ -58,9 +55,7 @@ final class HeapCeiling {
                 return;
             }
             long start = System.nanoTime();
-            if (!HeapReturner.collect(thread)) {
-                return;
-            }
+            System.gc();
             Duration pause = Duration.ofNanos(System.nanoTime() - start);
             policy.collected(pause);
             collections.increment();

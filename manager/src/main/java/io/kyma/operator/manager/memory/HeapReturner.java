@@ -1,6 +1,5 @@
 package io.kyma.operator.manager.memory;
 
-import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.management.MemoryPoolMXBean;
@@ -9,7 +8,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -45,15 +43,12 @@ public final class HeapReturner {
     private final ThreadPoolExecutor pool;
     private final Counter returns;
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-    private final ScheduledExecutorService thread;
     private final Optional<FreeRatios> ratios = FreeRatios.ofThisJvm();
 
-    private HeapReturner(
-            HeapReturnPolicy policy, ThreadPoolExecutor pool, Counter returns, ScheduledExecutorService thread) {
+    private HeapReturner(HeapReturnPolicy policy, ThreadPoolExecutor pool, Counter returns) {
         this.policy = policy;
         this.pool = pool;
         this.returns = returns;
-        this.thread = thread;
     }
 
     /**
@@ -68,6 +63,11 @@ public final class HeapReturner {
         if (quiet.isZero() && old.isEmpty()) {
             return;
         }
+        if (VmOptions.explicitCollectionsIgnored()) {
+            LOG.warn("Heap return and ceiling off: this JVM ignores System.gc() (-XX:+DisableExplicitGC), and both"
+                    + " need it");
+            return;
+        }
         ScheduledThreadPoolExecutor thread = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("heap"));
         Runnable stopWithPool = () -> {
             if (pool.isShutdown()) {
@@ -78,14 +78,14 @@ public final class HeapReturner {
         thread.scheduleWithFixedDelay(stopWithPool, 1, 1, TimeUnit.SECONDS);
         old.ifPresent(generation -> {
             HeapCeilingPolicy policy = new HeapCeilingPolicy(settings.heapHeadroom(), HeapCeiling.MIN_HEADROOM, clock);
-            HeapCeiling ceiling = new HeapCeiling(policy, generation, collections.apply("ceiling"), thread);
+            HeapCeiling ceiling = new HeapCeiling(policy, generation, collections.apply("ceiling"));
             thread.scheduleWithFixedDelay(ceiling::check, 1, 1, TimeUnit.SECONDS);
         });
         if (!quiet.isZero()) {
             MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
             HeapReturnPolicy policy = new HeapReturnPolicy(quiet, minGain(heap.getMax()), heap.getCommitted(), clock);
             long everyMillis = Math.max(1000, Math.min(5000, quiet.toMillis() / 6));
-            HeapReturner returner = new HeapReturner(policy, pool, collections.apply("return"), thread);
+            HeapReturner returner = new HeapReturner(policy, pool, collections.apply("return"));
             thread.scheduleWithFixedDelay(returner::check, everyMillis, everyMillis, TimeUnit.MILLISECONDS);
         }
     }
@@ -104,22 +104,8 @@ public final class HeapReturner {
             // marked first: whatever happens below, the next attempt waits for new growth or a new burst
             policy.returned(committed);
             long start = System.nanoTime();
-            int asked = 0;
-            long before = committed;
-            try (FreeRatios.Restore narrowed =
-                    ratios.map(r -> r.narrow(FreeRatios.RETURN_MAX_FREE)).orElse(() -> {})) {
-                do {
-                    asked++;
-                    if (!collect(thread)) {
-                        return;
-                    }
-                    long now = memory.getHeapMemoryUsage().getCommitted();
-                    if (asked > 1 && now >= before) {
-                        break;
-                    }
-                    before = now;
-                } while (asked < MAX_COLLECTIONS);
-            }
+            int asked = ratios.map(r -> r.whileNarrowed(FreeRatios.RETURN_MAX_FREE, this::collectUntilSteady))
+                    .orElseGet(this::collectUntilSteady);
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             MemoryUsage after = memory.getHeapMemoryUsage();
             policy.returned(after.getCommitted());
@@ -137,44 +123,20 @@ public final class HeapReturner {
         }
     }
 
-    /**
-     * Asks for a full collection. When none ran ({@code -XX:+DisableExplicitGC}) says so and stops {@code thread}: the
-     * return and the ceiling both need one.
-     */
-    static boolean collect(ScheduledExecutorService thread) {
-        long before = collections();
-        System.gc();
-        if (collections() != before) {
-            return true;
-        }
-        LOG.warn("Asked for a full collection, and none ran (-XX:+DisableExplicitGC?); not asking again");
-        thread.shutdown();
-        return false;
-    }
-
-    /** The collections so far of the collectors that collect the whole heap, as {@code System.gc()} asks. */
-    private static long collections() {
-        long count = 0;
-        for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
-            if (collectsWholeHeap(collector.getName())) {
-                count += Math.max(0, collector.getCollectionCount());
+    /** Full collections until the committed heap stops shrinking, at most {@link #MAX_COLLECTIONS}; how many. */
+    private int collectUntilSteady() {
+        int asked = 0;
+        long before = memory.getHeapMemoryUsage().getCommitted();
+        do {
+            asked++;
+            System.gc();
+            long now = memory.getHeapMemoryUsage().getCommitted();
+            if (asked > 1 && now >= before) {
+                break;
             }
-        }
-        return count;
-    }
-
-    /**
-     * Whether a collector by its management name collects more than the young generation: the young collections a
-     * busy allocator sets off meanwhile must not pass for the full collection asked for.
-     */
-    static boolean collectsWholeHeap(String collector) {
-        String name = collector.toLowerCase(Locale.ROOT);
-        return !(name.contains("young")
-                || name.contains("minor")
-                || name.contains("concurrent")
-                || name.contains("scavenge")
-                || name.equals("copy")
-                || name.equals("parnew"));
+            before = now;
+        } while (asked < MAX_COLLECTIONS);
+        return asked;
     }
 
     static String mib(long bytes) {

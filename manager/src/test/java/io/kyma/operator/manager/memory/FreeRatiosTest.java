@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
@@ -48,9 +50,8 @@ class FreeRatiosTest {
     @Test
     void narrowsTheMaximumAndTheMinimumWithItThenPutsBothBack() {
         FakeFlags flags = new FakeFlags(20, 40);
-        try (FreeRatios.Restore restore = new FreeRatios(flags).narrow(10)) {
-            assertThat(flags.values).containsEntry(FreeRatios.MIN, 10).containsEntry(FreeRatios.MAX, 10);
-        }
+        Map<String, Integer> during = new FreeRatios(flags).whileNarrowed(10, () -> new TreeMap<>(flags.values));
+        assertThat(during).containsEntry(FreeRatios.MIN, 10).containsEntry(FreeRatios.MAX, 10);
         assertThat(flags.values).containsEntry(FreeRatios.MIN, 20).containsEntry(FreeRatios.MAX, 40);
         assertThat(flags.changes)
                 .containsExactly(
@@ -60,18 +61,15 @@ class FreeRatiosTest {
     @Test
     void aMinimumAlreadyBelowIsLeftAlone() {
         FakeFlags flags = new FakeFlags(0, 70);
-        try (FreeRatios.Restore restore = new FreeRatios(flags).narrow(10)) {
-            assertThat(flags.values).containsEntry(FreeRatios.MIN, 0).containsEntry(FreeRatios.MAX, 10);
-        }
-        assertThat(flags.values).containsEntry(FreeRatios.MIN, 0).containsEntry(FreeRatios.MAX, 70);
+        Map<String, Integer> during = new FreeRatios(flags).whileNarrowed(10, () -> new TreeMap<>(flags.values));
+        assertThat(during).containsEntry(FreeRatios.MIN, 0).containsEntry(FreeRatios.MAX, 10);
+        assertThat(flags.changes).containsExactly("MaxHeapFreeRatio=10", "MaxHeapFreeRatio=70");
     }
 
     @Test
     void aMaximumAlreadyAsLowIsNotTouched() {
         FakeFlags flags = new FakeFlags(5, 10);
-        try (FreeRatios.Restore restore = new FreeRatios(flags).narrow(10)) {
-            assertThat(flags.changes).isEmpty();
-        }
+        assertThat(new FreeRatios(flags).whileNarrowed(10, () -> "collected")).isEqualTo("collected");
         assertThat(flags.changes).isEmpty();
     }
 
@@ -79,9 +77,8 @@ class FreeRatiosTest {
     void aJvmThatRefusesTheMaximumGetsItsMinimumBack() {
         FakeFlags flags = new FakeFlags(20, 40);
         flags.refuse = FreeRatios.MAX;
-        try (FreeRatios.Restore restore = new FreeRatios(flags).narrow(10)) {
-            assertThat(flags.values).containsEntry(FreeRatios.MIN, 20).containsEntry(FreeRatios.MAX, 40);
-        }
+        Map<String, Integer> during = new FreeRatios(flags).whileNarrowed(10, () -> new TreeMap<>(flags.values));
+        assertThat(during).containsEntry(FreeRatios.MIN, 20).containsEntry(FreeRatios.MAX, 40);
         assertThat(flags.changes).containsExactly("MinHeapFreeRatio=10", "MinHeapFreeRatio=20");
     }
 
@@ -89,15 +86,38 @@ class FreeRatiosTest {
     void everyNarrowingPutsBackTheRatiosTheFirstOneFound() {
         FakeFlags flags = new FakeFlags(20, 40);
         FreeRatios ratios = new FreeRatios(flags);
-        try (FreeRatios.Restore restore = ratios.narrow(10)) {
-            // the restore fails: the ratios stay narrowed
-            flags.refuse = FreeRatios.MAX;
-        }
+        // the restore fails: the ratios stay narrowed
+        ratios.whileNarrowed(10, () -> flags.refuse = FreeRatios.MAX);
         assertThat(flags.values).containsEntry(FreeRatios.MAX, 10);
         flags.refuse = null;
-        try (FreeRatios.Restore restore = ratios.narrow(10)) {
-            assertThat(flags.values).containsEntry(FreeRatios.MAX, 10);
-        }
+        assertThat(ratios.whileNarrowed(10, () -> flags.values.get(FreeRatios.MAX)))
+                .isEqualTo(10);
+        assertThat(flags.values).containsEntry(FreeRatios.MIN, 20).containsEntry(FreeRatios.MAX, 40);
+    }
+
+    @Test
+    void aNarrowingOnAnotherThreadWaitsUntilTheRatiosAreBack() throws Exception {
+        FakeFlags flags = new FakeFlags(20, 40);
+        FreeRatios ratios = new FreeRatios(flags);
+        CompletableFuture<List<String>> second = new CompletableFuture<>();
+        Thread other = new Thread(() -> second.complete(ratios.whileNarrowed(10, () -> List.copyOf(flags.changes))));
+        ratios.whileNarrowed(10, () -> {
+            other.start();
+            while (other.getState() != Thread.State.BLOCKED && other.isAlive()) {
+                Thread.onSpinWait();
+            }
+            assertThat(second).isNotDone();
+            return null;
+        });
+        // the second narrowing began after the first had put both ratios back
+        assertThat(second.get(30, TimeUnit.SECONDS))
+                .containsExactly(
+                        "MinHeapFreeRatio=10",
+                        "MaxHeapFreeRatio=10",
+                        "MaxHeapFreeRatio=40",
+                        "MinHeapFreeRatio=20",
+                        "MinHeapFreeRatio=10",
+                        "MaxHeapFreeRatio=10");
         assertThat(flags.values).containsEntry(FreeRatios.MIN, 20).containsEntry(FreeRatios.MAX, 40);
     }
 
@@ -106,9 +126,10 @@ class FreeRatiosTest {
         HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
         String min = vm.getVMOption(FreeRatios.MIN).getValue();
         String max = vm.getVMOption(FreeRatios.MAX).getValue();
-        try (FreeRatios.Restore restore = FreeRatios.ofThisJvm().orElseThrow().narrow(10)) {
-            assertThat(vm.getVMOption(FreeRatios.MAX).getValue()).isEqualTo("10");
-        }
+        String during = FreeRatios.ofThisJvm()
+                .orElseThrow()
+                .whileNarrowed(10, () -> vm.getVMOption(FreeRatios.MAX).getValue());
+        assertThat(during).isEqualTo("10");
         assertThat(vm.getVMOption(FreeRatios.MIN).getValue()).isEqualTo(min);
         assertThat(vm.getVMOption(FreeRatios.MAX).getValue()).isEqualTo(max);
     }
