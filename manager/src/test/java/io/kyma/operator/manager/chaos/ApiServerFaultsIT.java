@@ -56,11 +56,17 @@ class ApiServerFaultsIT {
         List<ChaosRow> rows = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         int index = 0;
+        long injected = 0;
         for (Faults kind : kinds) {
             Faults.Result faulted = kind.run(ENV.admin(), "api-fault-" + index++, LOAD, ENV.jobs(), WINDOW, List.of());
             rows.add(ChaosRow.of(kind.name(), LOAD, baseline, faulted.outcome()));
             check(kind.name(), baseline, faulted, failures);
+            injected += faulted.outcome().injected();
         }
+        // each error scenario may by chance inject none in its short window (below), but not all of them
+        assertThat(injected)
+                .as("errors the proxy injected in all the scenarios")
+                .isPositive();
         ChaosReport.record("api-server-faults", ChaosReport.environment(), rows);
         assertThat(failures).isEmpty();
     }

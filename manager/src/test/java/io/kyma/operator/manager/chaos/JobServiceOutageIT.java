@@ -23,44 +23,53 @@ import io.kyma.operator.api.RunPhase;
 /**
  * Fault scenario 4, the job service misbehaves while Runs poll it: it is down, answers slower than the request
  * timeout, answers 5xx, answers garbage, or restarts with an empty store. Every Run whose job runs into the fault
- * must say RemoteReachable=False while it lasts, and all end as without faults; a restart that forgets the jobs must end those Runs Failed/JobLost, never start
- * a job twice.
+ * must say RemoteReachable=False while it lasts, and all end as without faults; a restart that forgets the jobs must
+ * end those Runs Failed/JobLost, never start a job twice.
  */
 class JobServiceOutageIT {
-    private static final ChaosLoad LOAD = ChaosLoad.standard(Duration.ofMillis(50), ChaosLoad.full() ? 25 : 4);
+    /**
+     * Jobs of 6 s at the small scale: the fault begins once the last Run has recorded its job, and a Run whose job
+     * ended before that is not asked about the fault; the last one's must still run however long its record took.
+     */
+    private static final ChaosLoad LOAD = ChaosLoad.standard(Duration.ofMillis(50), ChaosLoad.full() ? 25 : 6);
+
     private static final Faults.Window WINDOW = ChaosLoad.full()
             ? new Faults.Window(Duration.ofSeconds(3), Duration.ofSeconds(20))
             : new Faults.Window(Duration.ofSeconds(1), Duration.ofSeconds(2));
     private static final String RESTART_NS = "jobs-fault-restart";
     private static final List<String> FLAGS = List.of("--remote-request-timeout", "1s");
-    /** The Runs whose job ran into each fault, by the fault's index: those that must say it. */
-    private static final Map<Integer, Set<String>> CHECKED = new ConcurrentHashMap<>();
 
     @RegisterExtension
     static final ChaosEnvironment ENV = new ChaosEnvironment();
 
     @Test
     void runsSayTheServiceIsUnreachableWhileItIsAndEndAsWithoutFaults() {
+        // the Runs whose job ran into each fault, by the fault's index: those that must say it
+        Map<Integer, Set<String>> ranInto = new ConcurrentHashMap<>();
         // each fault lasts at least the window and until every Run whose job ran into it has said the service is
         // unreachable: a Run that did not ask the service within a window of fixed length, on a slow machine, would
         // have nothing to say
         List<Faults> outages = List.of(
                 outage(
+                        ranInto,
                         0,
                         "job service down (connections refused)",
                         () -> ENV.jobs().refuseFor(Duration.ofMinutes(1)),
                         () -> ENV.jobs().listenAgain()),
                 outage(
+                        ranInto,
                         1,
                         "job service answers after 1.5 s, beyond the 1 s request timeout",
                         () -> ENV.jobs().faults().latency(Duration.ofMillis(1500)),
                         () -> ENV.jobs().faults().latency(Duration.ZERO)),
                 outage(
+                        ranInto,
                         2,
                         "job service answers 503",
                         () -> ENV.jobs().faults().errorRate(1.0),
                         () -> ENV.jobs().faults().errorRate(0)),
                 outage(
+                        ranInto,
                         3,
                         "job service answers garbage (HTML)",
                         () -> ENV.jobs().faults().garbageRate(1.0),
@@ -81,7 +90,7 @@ class JobServiceOutageIT {
             failures.addAll(outcome.violations(outage.name(), LOAD, baseline));
             // A Run whose job had ended before the fault began may have read its end before it, and has nothing to
             // say about the fault; the last Run to start its job cannot be one of them, so some Run is always checked.
-            Set<String> checked = CHECKED.get(index);
+            Set<String> checked = ranInto.getOrDefault(index, Set.of());
             for (String name : checked) {
                 List<String> reachable = reachability(faulted.trial().runVersions(name));
                 if (!reachable.contains("False") || !"True".equals(reachable.get(reachable.size() - 1))) {
@@ -99,13 +108,9 @@ class JobServiceOutageIT {
         Faults forgetful = Faults.of(
                 "job service restarts with an empty store, every job running",
                 p -> {
-                    await().atMost(Duration.ofMinutes(1))
-                            .until(() ->
-                                    ENV.admin().resources(Run.class).inNamespace(RESTART_NS).list().getItems().stream()
-                                            .allMatch(r -> r.getStatus() != null
-                                                    && r.getStatus().getRemoteId() != null));
+                    awaitEveryJobStarted(RESTART_NS);
                     ENV.jobs().restart();
-                    ENV.admin().resources(Run.class).inNamespace(RESTART_NS).list().getItems().stream()
+                    runs(RESTART_NS).stream()
                             .filter(r -> r.getStatus().getPhase() == RunPhase.SUCCEEDED)
                             .forEach(r -> doneBeforeRestart.add(r.getMetadata().getName()));
                 },
@@ -130,29 +135,27 @@ class JobServiceOutageIT {
     }
 
     /** A fault of the job service that begins with {@code start} and ends, once every Run saw it, with {@code stop}. */
-    private static Faults outage(int index, String name, Runnable start, Runnable stop) {
+    private static Faults outage(
+            Map<Integer, Set<String>> ranInto, int index, String name, Runnable start, Runnable stop) {
         return Faults.of(
                 name,
                 p -> {
                     // once every Run has started its job, so that each has a job to ask about: an operator that
                     // starts slowly would otherwise meet the fault before its first call
-                    await().atMost(Duration.ofMinutes(1))
-                            .until(() -> runs(index).stream()
-                                    .allMatch(r -> r.getStatus() != null
-                                            && r.getStatus().getRemoteId() != null));
+                    awaitEveryJobStarted(faultNamespace(index));
                     start.run();
                     Instant began = Instant.now();
                     await().atMost(Duration.ofMinutes(1))
-                            .untilAsserted(() -> assertThat(runs(index).stream()
+                            .untilAsserted(() -> assertThat(runs(faultNamespace(index)).stream()
                                             .filter(r -> !endedBefore(r, began) && !"False".equals(reachable(r)))
                                             .map(JobServiceOutageIT::describe)
                                             .toList())
                                     .as("Runs whose job ran into the fault and that have not said"
                                             + " RemoteReachable=False")
                                     .isEmpty());
-                    CHECKED.put(
+                    ranInto.put(
                             index,
-                            runs(index).stream()
+                            runs(faultNamespace(index)).stream()
                                     .filter(r -> !endedBefore(r, began))
                                     .map(r -> r.getMetadata().getName())
                                     .collect(Collectors.toCollection(TreeSet::new)));
@@ -181,12 +184,15 @@ class JobServiceOutageIT {
                         : run.getStatus().getPhase() + " RemoteReachable=" + reachable(run));
     }
 
-    private static List<Run> runs(int index) {
-        return ENV.admin()
-                .resources(Run.class)
-                .inNamespace(faultNamespace(index))
-                .list()
-                .getItems();
+    /** Waits until every Run of {@code namespace} has recorded the job it started. */
+    private static void awaitEveryJobStarted(String namespace) {
+        await().atMost(Duration.ofMinutes(1))
+                .until(() -> runs(namespace).stream()
+                        .allMatch(r -> r.getStatus() != null && r.getStatus().getRemoteId() != null));
+    }
+
+    private static List<Run> runs(String namespace) {
+        return ENV.admin().resources(Run.class).inNamespace(namespace).list().getItems();
     }
 
     private static String reachable(Run run) {
