@@ -21,10 +21,17 @@ import io.fabric8.kubernetes.client.http.Interceptor;
  * Requests wait in a line per namespace (the one in the request's path; requests across namespaces, such as the
  * informers' lists and watches, share a line of their own), and the lines are served in turn: one namespace's
  * writes, however many, delay another namespace's request by at most one token per namespace waiting.
+ * <p>
+ * Requests for Leases take no token: a leader that waits in line behind its namespace's writes, or behind a turn for
+ * each of a thousand busy namespaces, misses its renew deadline and exits, as the API server's priority and fairness
+ * serves leader election at a level of its own for that reason. They are a few a second at most (one renewal per
+ * retry period, and the shard mover's look at each shard's Lease).
  */
 public final class ClientRateLimiter implements Interceptor {
     public static final String NAME = "client-rate-limiter";
     private static final Pattern NAMESPACED = Pattern.compile("/(?:api/v1|apis/[^/]+/[^/]+)/namespaces/([^/]+)");
+    private static final Pattern LEASE =
+            Pattern.compile("/apis/coordination\\.k8s\\.io/[^/]+/namespaces/[^/]+/leases(?:/[^/]+)?$");
     private final FairTokenQueue bucket;
     private final Clock clock;
     private final Consumer<Duration> waitRecorder;
@@ -37,7 +44,20 @@ public final class ClientRateLimiter implements Interceptor {
 
     @Override
     public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
-        acquire(flowOf(request.uri()));
+        acquireFor(request.uri());
+    }
+
+    /** Waits for the token a request to {@code uri} needs, if any. */
+    void acquireFor(URI uri) {
+        if (!lease(uri)) {
+            acquire(flowOf(uri));
+        }
+    }
+
+    /** Whether the request is for a Lease (or the Leases of a namespace), which takes no token. */
+    static boolean lease(URI uri) {
+        String path = uri == null ? null : uri.getRawPath();
+        return path != null && LEASE.matcher(path).find();
     }
 
     /** Waits for a token in the line of {@code flow}. */

@@ -39,6 +39,38 @@ class ClientRateLimiterTest {
     }
 
     @Test
+    void requestsForLeasesTakeNoToken() {
+        assertThat(ClientRateLimiter.lease(URI.create(
+                        "https://api:6443/apis/coordination.k8s.io/v1/namespaces/kyma-system/leases/kyma-operator")))
+                .isTrue();
+        assertThat(ClientRateLimiter.lease(
+                        URI.create("https://proxy/x/apis/coordination.k8s.io/v1/namespaces/a/leases?limit=5")))
+                .as("the Leases of a namespace, behind a proxy")
+                .isTrue();
+        assertThat(ClientRateLimiter.lease(URI.create(
+                        "https://api:6443/apis/inventory.kyma-project.io/v1alpha1/namespaces/leases/kymas/leases")))
+                .as("a Kyma named leases in a namespace named leases")
+                .isFalse();
+        assertThat(ClientRateLimiter.lease(
+                        URI.create("https://api:6443/apis/coordination.k8s.io/v1/namespaces/a/leases/l/status")))
+                .isFalse();
+        assertThat(ClientRateLimiter.lease(null)).isFalse();
+
+        // a bucket that is empty for a long while: the renewal goes at once, a write to the same namespace waits
+        FairTokenQueue bucket = new FairTokenQueue(0.001, 1, Clock.systemUTC());
+        ClientRateLimiter limiter = new ClientRateLimiter(bucket, Clock.systemUTC(), d -> {});
+        limiter.acquire("kyma-system");
+        limiter.acquireFor(URI.create("https://api:6443/apis/coordination.k8s.io/v1/namespaces/kyma-system/leases/op"));
+        assertThat(bucket.waiting()).isZero();
+        Thread write = new Thread(() -> limiter.acquireFor(
+                URI.create("https://api:6443/apis/inventory.kyma-project.io/v1alpha1/namespaces/kyma-system/kymas")));
+        write.setDaemon(true);
+        write.start();
+        Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> bucket.waiting() == 1);
+        write.interrupt();
+    }
+
+    @Test
     void aNamespaceWithFortyRequestsWaitingDelaysAnotherNamespacesRequestByAboutOneToken() throws Exception {
         // 10 tokens a second: first come first served, the quiet request would leave after all the busy ones waiting
         FairTokenQueue bucket = new FairTokenQueue(10, 1, Clock.systemUTC());
