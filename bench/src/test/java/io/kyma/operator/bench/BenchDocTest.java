@@ -27,6 +27,8 @@ import java.util.zip.GZIPInputStream;
 
 import org.junit.jupiter.api.Test;
 
+import io.kyma.operator.testing.SizingRun;
+
 /**
  * The benchmark tables of the documents are rendered from the committed runs: the memory targets from the latest
  * N = 4000 and N = 300 runs, the JVM settings table from {@code docs/bench/jvm/*}, and so on.
@@ -176,7 +178,7 @@ class BenchDocTest {
         Map<String, String> big = summary("docs/bench/" + LATEST_N4000);
         StringBuilder out = new StringBuilder("| target | result | |\n|---|---|---|\n");
         for (List<String> target : List.of(
-                List.of(SHIPPED_N4000, "4000 (76,000 objects)", "250"),
+                List.of(SizingRun.N4000, "4000 (76,000 objects)", "250"),
                 List.of(NARROWED_N1000, "1000 (19,000 objects)", "160"),
                 List.of(SHIPPED_N300, "300 (5,700 objects)", "120"))) {
             Map<String, String> run = summary("docs/bench/" + target.get(0));
@@ -190,7 +192,7 @@ class BenchDocTest {
                             + "/report.md))",
                     run.get("peak_rss_mb") + " MiB",
                     number(run, "peak_rss_mb") <= Double.parseDouble(target.get(2)));
-            double after = number(run, "rss_after_burst_mb") / number(run, "idle_rss_mb");
+            double after = afterBurst(run);
             row(
                     out,
                     "the same run's RSS 2 min after the burst ≤ 1.3 × its idle RSS"
@@ -396,7 +398,7 @@ class BenchDocTest {
                     s.get("idle_rss_mb"),
                     s.get("peak_rss_mb"),
                     s.get("rss_after_burst_mb"),
-                    number(s, "rss_after_burst_mb") / number(s, "idle_rss_mb"),
+                    afterBurst(s),
                     s.get("heap_mb"),
                     s.get("tn_s"),
                     share(s),
@@ -420,6 +422,7 @@ class BenchDocTest {
         checkNarrowedReturn(text);
         checkYoungGenerationAtN1000(text);
         checkNarrowedReturnAtN4000(text);
+        checkSmallHeapAtN4000(text);
         List<Double> peaks = new ArrayList<>();
         for (String run : List.of("n300-deployment", "n300-defaults", "n1000-deployment", "n4000-deployment")) {
             peaks.add(number(summary("docs/bench/against-go/" + run), "peak_rss_mb"));
@@ -440,8 +443,7 @@ class BenchDocTest {
                 .contains(String.format(
                         "(%s forced closes against %s)", tight.get("watch_closes"), deployed.get("watch_closes")));
         assertThat(number(tight, "peak_rss_mb")).isGreaterThan(number(deployed, "peak_rss_mb") - 10);
-        assertThat(number(tight, "rss_after_burst_mb") / number(tight, "idle_rss_mb"))
-                .isGreaterThan(1.3);
+        assertThat(afterBurst(tight)).isGreaterThan(1.3);
         // the concurrent collectors give memory back but cost far more CPU per Kyma than the serial one
         for (List<String> pair : List.of(
                 List.of("n300-g1", "n300-deployment"),
@@ -531,8 +533,8 @@ class BenchDocTest {
         assertThat(text)
                 .contains("after one return of four full collections (`heap_returns=" + on.get("heap_returns") + "`)");
         assertThat(off).doesNotContainKey("heap_returns");
-        double afterOn = number(on, "rss_after_burst_mb") / number(on, "idle_rss_mb");
-        double afterOff = number(off, "rss_after_burst_mb") / number(off, "idle_rss_mb");
+        double afterOn = afterBurst(on);
+        double afterOff = afterBurst(off);
         assertThat(afterOn).isLessThanOrEqualTo(1.3);
         assertThat(afterOff).isGreaterThan(1.8);
         assertThat(text)
@@ -650,6 +652,11 @@ class BenchDocTest {
         return run.substring(run.indexOf('/') + 1);
     }
 
+    /** The RSS 2 minutes after the burst as a multiple of the idle RSS. */
+    private static double afterBurst(Map<String, String> run) {
+        return number(run, "rss_after_burst_mb") / number(run, "idle_rss_mb");
+    }
+
     private static double gcShare(Map<String, String> run) {
         return number(run, "cpu_gc_ms_per_write") / number(run, "cpu_ms_per_write");
     }
@@ -700,16 +707,9 @@ class BenchDocTest {
      * heap at the end of its load, whose sum is above the target even if the heap held the live data alone.
      */
     private static void checkFloorAtN1000(String text) throws IOException {
-        List<String> lines = lines(doc("docs/bench/jvm/n1000-nmt/native-memory-timeline.csv"));
-        List<String> header = List.of(lines.get(0).split(","));
-        double[] peak = lines.stream()
-                .skip(1)
-                .map(l -> Arrays.stream(l.split(","))
-                        .mapToDouble(Double::parseDouble)
-                        .toArray())
-                .max(Comparator.comparingDouble(r -> r[header.indexOf("rss_mib")]))
-                .orElseThrow();
-        double besides = peak[header.indexOf("rss_mib")] - peak[header.indexOf("java_heap_mib")];
+        Timeline timeline = Timeline.of("jvm/n1000-nmt");
+        double[] peak = timeline.peak();
+        double besides = peak[timeline.column("rss_mib")] - peak[timeline.column("java_heap_mib")];
         Matcher tracking = Pattern.compile("Native Memory Tracking \\(reserved=[0-9]+KB, committed=([0-9]+)KB")
                 .matcher(text(doc("docs/bench/jvm/n1000-nmt/native-memory.txt")));
         assertThat(tracking.find()).isTrue();
@@ -734,9 +734,29 @@ class BenchDocTest {
                 .contains(String.format(
                         Locale.ROOT,
                         "%.1f MiB at that sample were a C2 compilation's arena",
-                        peak[header.indexOf("arena_chunk_mib")]))
-                .contains(
-                        String.format(Locale.ROOT, "%.1f MiB the threads' stacks", peak[header.indexOf("thread_mib")]));
+                        peak[timeline.column("arena_chunk_mib")]))
+                .contains(String.format(
+                        Locale.ROOT, "%.1f MiB the threads' stacks", peak[timeline.column("thread_mib")]));
+        // after the burst at N = 4000: what the JVM keeps besides the heap at the end of the N = 1000 run, and the
+        // N = 4000 load's live data, against 1.3 times that run's idle RSS
+        double[] last = timeline.rows().get(timeline.rows().size() - 1);
+        double keeps = last[timeline.column("rss_mib")] - last[timeline.column("java_heap_mib")] - own;
+        Map<String, String> large = summary("docs/bench/" + SizingRun.N4000);
+        double floor = keeps + number(large, "heap_mb");
+        double allowed = 1.3 * number(large, "idle_rss_mb");
+        assertThat(floor).isGreaterThan(allowed);
+        assertThat(text)
+                .contains(String.format(
+                        Locale.ROOT,
+                        "kept %.0f MiB besides the Java heap at its last sample, without the tracking's own, and the"
+                                + " live data at the end of the N = 4000 load is %s MiB (`%s`): at least %.0f MiB"
+                                + " after that burst, above the 1.3 × %s = %.0f MiB allowed",
+                        keeps,
+                        large.get("heap_mb"),
+                        name(SizingRun.N4000),
+                        floor,
+                        large.get("idle_rss_mb"),
+                        allowed));
     }
 
     /**
@@ -765,7 +785,7 @@ class BenchDocTest {
                     live,
                     name(run),
                     s.get("rss_after_burst_mb"),
-                    number(s, "rss_after_burst_mb") / number(s, "idle_rss_mb")));
+                    afterBurst(s)));
         }
         assertThat(text).contains(sentences);
     }
@@ -790,9 +810,40 @@ class BenchDocTest {
                         ceiling.get("watch_closes")));
     }
 
+    /**
+     * The heap capped at 100 MiB at N = 4000 against the shipped settings' run of the same code's kind: the peak, the
+     * full collections and the time they stopped the operator, the collector's CPU, the watch closes and T(N).
+     */
+    private static void checkSmallHeapAtN4000(String text) throws IOException {
+        Map<String, String> small = summary("docs/bench/" + SMALL_HEAP_N4000);
+        Map<String, String> shipped = summary("docs/bench/" + SizingRun.N4000);
+        assertThat(text(doc("docs/bench/" + SMALL_HEAP_N4000 + "/report.md")))
+                .contains("-Xmx100m -XX:NewSize=8m -XX:MaxNewSize=8m");
+        assertThat(number(small, "peak_rss_mb")).isLessThanOrEqualTo(250);
+        assertThat(text)
+                .contains(String.format(
+                        Locale.ROOT,
+                        "peaked at %s MiB against %s MiB (`%s`), within the 250 MiB of the target, at a cost: %s full"
+                                + " collections against %s, which stopped the operator for %s s against %s s, and"
+                                + " %.0f %% of its CPU per write the collector's against %.0f %%",
+                        small.get("peak_rss_mb"),
+                        shipped.get("peak_rss_mb"),
+                        name(SizingRun.N4000),
+                        small.get("gc_full"),
+                        shipped.get("gc_full"),
+                        small.get("gc_stopped_s"),
+                        shipped.get("gc_stopped_s"),
+                        100 * gcShare(small),
+                        100 * gcShare(shipped)))
+                .contains(String.format(
+                        "T(N) was %s s against %s s, and the API server closed its watches %s times against %s",
+                        small.get("tn_s"), shipped.get("tn_s"), small.get("watch_closes"), shipped.get("watch_closes")))
+                .contains(String.format("live data at the end of the load (%s MiB, `heap_mb`)", small.get("heap_mb")));
+    }
+
     /** The code as it is now at N = 4000 against the run before the ceiling and the uncapped ceiling's run. */
     private static void checkNarrowedReturnAtN4000(String text) throws IOException {
-        Map<String, String> now = summary("docs/bench/" + SHIPPED_N4000);
+        Map<String, String> now = summary("docs/bench/" + SizingRun.N4000);
         Map<String, String> before = summary("docs/bench/" + BEFORE_CEILING_N4000);
         Map<String, String> uncapped = summary("docs/bench/against-go/n4000-ceiling-uncapped");
         assertThat(text)
@@ -801,9 +852,9 @@ class BenchDocTest {
                         "came back to %s MiB 2 minutes after the burst (%.2f × idle) against %s MiB (%.2f × idle, `%s`);"
                                 + " its peak was %s MiB against %s MiB, and with %s collections at the ceiling",
                         now.get("rss_after_burst_mb"),
-                        number(now, "rss_after_burst_mb") / number(now, "idle_rss_mb"),
+                        afterBurst(now),
                         before.get("rss_after_burst_mb"),
-                        number(before, "rss_after_burst_mb") / number(before, "idle_rss_mb"),
+                        afterBurst(before),
                         name(BEFORE_CEILING_N4000),
                         now.get("peak_rss_mb"),
                         before.get("peak_rss_mb"),
@@ -811,6 +862,31 @@ class BenchDocTest {
                 .contains(String.format(
                         "closed its watches %s times (%s in `n4000-ceiling-uncapped`",
                         now.get("watch_closes"), uncapped.get("watch_closes")));
+    }
+
+    /** A native-memory run's timeline: a sample per row, its columns named by the header. */
+    record Timeline(List<String> header, List<double[]> rows) {
+        static Timeline of(String run) throws IOException {
+            List<String> lines = lines(doc("docs/bench/" + run + "/native-memory-timeline.csv"));
+            return new Timeline(
+                    List.of(lines.get(0).split(",")),
+                    lines.stream()
+                            .skip(1)
+                            .map(l -> Arrays.stream(l.split(","))
+                                    .mapToDouble(Double::parseDouble)
+                                    .toArray())
+                            .toList());
+        }
+
+        int column(String name) {
+            return header.indexOf(name);
+        }
+
+        /** The sample with the largest RSS. */
+        double[] peak() {
+            int rss = column("rss_mib");
+            return rows.stream().max(Comparator.comparingDouble(r -> r[rss])).orElseThrow();
+        }
     }
 
     /** Where the N = 300 peak went, with the checks of the text around that table. */
@@ -826,19 +902,13 @@ class BenchDocTest {
      * last, part by part; the RSS the summary does not explain last.
      */
     static String nativeMemory(String run) throws IOException {
-        List<String> lines = lines(doc("docs/bench/" + run + "/native-memory-timeline.csv"));
-        List<String> header = List.of(lines.get(0).split(","));
-        List<double[]> rows = lines.stream()
-                .skip(1)
-                .map(l -> Arrays.stream(l.split(","))
-                        .mapToDouble(Double::parseDouble)
-                        .toArray())
-                .toList();
-        int rss = header.indexOf("rss_mib");
-        int committed = header.indexOf("committed_mib");
+        Timeline timeline = Timeline.of(run);
+        List<String> header = timeline.header();
+        List<double[]> rows = timeline.rows();
+        int rss = timeline.column("rss_mib");
+        int committed = timeline.column("committed_mib");
         double[] first = rows.get(0);
-        double[] peak =
-                rows.stream().max(Comparator.comparingDouble(r -> r[rss])).orElseThrow();
+        double[] peak = timeline.peak();
         double[] last = rows.get(rows.size() - 1);
         StringBuilder out = new StringBuilder(String.format(
                 Locale.ROOT,
@@ -881,12 +951,13 @@ class BenchDocTest {
     /** The heap return with the free ratios narrowed for its collections, at N = 1000. */
     private static final String NARROWED_N1000 = "against-go/n1000-return-narrowed";
 
-    private static final String SHIPPED_N4000 = "against-go/n4000-return-narrowed";
     /** The runs of the heap return (N = 300) and of the Deployment before the heap ceiling (N = 1000, N = 4000). */
     private static final String RETURN_N300 = "against-go/n300-heap-return";
 
     private static final String BEFORE_CEILING_N1000 = "against-go/n1000-deployment";
     private static final String BEFORE_CEILING_N4000 = "against-go/n4000-deployment";
+    /** The heap capped at 100 MiB at N = 4000, the one run within the peak target there. */
+    private static final String SMALL_HEAP_N4000 = "against-go/n4000-heap-100m";
     /** The against-go runs of days on which this machine was slower, by their API server's write ceiling. */
     private static final List<String> SLOWER_DAYS = List.of(
             "n300-heap-return",
@@ -896,7 +967,8 @@ class BenchDocTest {
             "n4000-ceiling-uncapped",
             "n1000-return-narrowed",
             "n1000-young-8m",
-            "n4000-return-narrowed");
+            "n4000-return-narrowed",
+            "n4000-heap-100m");
     /** The run that chose the operator's default client budget and Kyma status interval. */
     private static final String DEFAULTS_N300 = "against-go/n300-defaults";
     /** The N = 1000 runs the ordered-progress targets read, closed loop and open loop, with the current code. */
@@ -1094,7 +1166,7 @@ class BenchDocTest {
      */
     static String scaleOut() throws IOException {
         Map<String, String> one = summary("docs/bench/" + LATEST_N4000);
-        Map<String, String> deployed = summary("docs/bench/" + SHIPPED_N4000);
+        Map<String, String> deployed = summary("docs/bench/" + SizingRun.N4000);
         assertThat(deployed.get("n")).isEqualTo(one.get("n"));
         int kymas = Integer.parseInt(one.get("n"));
         int objectsPerKyma = 19; // the Kyma and its 18 HelmComponents
@@ -1124,8 +1196,8 @@ class BenchDocTest {
                 Locale.ROOT,
                 "| peak RSS (the same load with the Deployment's JVM settings, no heap probes: [`%s`](%s/report.md))"
                         + " | %s MiB | %s MiB per shard, %.0f MiB in all |%n",
-                name(SHIPPED_N4000),
-                SHIPPED_N4000,
+                name(SizingRun.N4000),
+                SizingRun.N4000,
                 deployed.get("peak_rss_mb"),
                 deployed.get("peak_rss_mb"),
                 shards * number(deployed, "peak_rss_mb")));

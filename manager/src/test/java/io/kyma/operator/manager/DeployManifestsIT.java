@@ -28,6 +28,7 @@ import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 import io.kyma.operator.testing.Kubectl;
 import io.kyma.operator.testing.Namespaces;
+import io.kyma.operator.testing.SizingRun;
 
 /** config/default renders with kustomize and the API server accepts every object of it (server-side dry run). */
 class DeployManifestsIT {
@@ -235,7 +236,12 @@ class DeployManifestsIT {
     @Test
     void theMemoryRequestCoversThePeakRssOfTheBenchmark() throws IOException {
         // the largest run (make bench-memory) with the Deployment's JVM settings, no collection forced from outside
-        String run = "docs/bench/" + SHIPPED_N4000;
+        String run = "docs/bench/" + SizingRun.N4000;
+        for (String manifest : List.of("config/manager/manager.yaml", "config/sharded/statefulset.yaml")) {
+            assertThat(Files.readString(Crds.repositoryRoot().resolve(manifest)))
+                    .as(manifest + " names the run its memory is sized from")
+                    .contains("(" + run + ")");
+        }
         String summary = Files.readString(Crds.repositoryRoot().resolve(run + "/summary.txt"));
         assertThat(summary).as(run + " forced no collection").contains(" induced_gcs=0 ");
         String report = Files.readString(Crds.repositoryRoot().resolve(run + "/report.md"));
@@ -270,9 +276,6 @@ class DeployManifestsIT {
                 .isGreaterThanOrEqualTo(Double.parseDouble(peak.group(1)));
         assertThat(limitMib).isGreaterThanOrEqualTo(requestMib);
     }
-
-    /** The N = 4000 run without heap probes, of the Deployment's JVM settings and a 512 MiB limit. */
-    private static final String SHIPPED_N4000 = "against-go/n4000-return-narrowed";
 
     @Test
     void theShardedOverlayRunsTheSamePodAsAStatefulSetWhoseOrdinalIsTheShard() throws Exception {

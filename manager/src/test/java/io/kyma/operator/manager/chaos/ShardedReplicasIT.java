@@ -99,9 +99,7 @@ class ShardedReplicasIT {
     void aKilledShardsObjectsMoveToTheLiveShardsOnceItsLeaseRanOut() {
         List<Replica> replicas = new ArrayList<>();
         try (Trial trial = new Trial(ENV.admin(), "shard-down", LOAD)) {
-            List<String> elect = new ArrayList<>(
-                    List.of("--leader-elect", "--leader-election-namespace", trial.namespace(), "--log-level", "info"));
-            elect.addAll(LEASE_FLAGS);
+            List<String> elect = electing(trial);
             start(replicas, trial, elect);
             KubernetesClient admin = ENV.admin();
             // the default Lease of an operator that watches one namespace names it
@@ -197,9 +195,7 @@ class ShardedReplicasIT {
         Map<String, Replica> replicas = new TreeMap<>();
         try (Trial trial = new Trial(ENV.admin(), "shard-up", load)) {
             KubernetesClient admin = ENV.admin();
-            List<String> elect = new ArrayList<>(
-                    List.of("--leader-elect", "--leader-election-namespace", trial.namespace(), "--log-level", "info"));
-            elect.addAll(LEASE_FLAGS);
+            List<String> elect = electing(trial);
             for (int shard = 0; shard < 2; shard++) {
                 replicas.put("two-" + shard, replica(load, trial, "two-" + shard, 2, shard, elect));
             }
@@ -304,6 +300,17 @@ class ShardedReplicasIT {
                                     + lease.getSpec().getLeaseDurationSeconds() + " s"));
         }
         return all.toString();
+    }
+
+    /**
+     * The flags of a replica that elects its shard's leader with the Leases in the trial's namespace, logging at info
+     * (its moves and hand-overs), and with this scale's Lease timing.
+     */
+    private static List<String> electing(Trial trial) {
+        List<String> flags = new ArrayList<>(
+                List.of("--leader-elect", "--leader-election-namespace", trial.namespace(), "--log-level", "info"));
+        flags.addAll(LEASE_FLAGS);
+        return flags;
     }
 
     private static List<HasMetadata> labelled(KubernetesClient admin, String namespace, String shard) {
