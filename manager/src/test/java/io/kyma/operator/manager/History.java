@@ -2,6 +2,7 @@ package io.kyma.operator.manager;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -25,6 +26,8 @@ public final class History implements AutoCloseable {
     private final Map<String, List<Run>> runs = new ConcurrentHashMap<>();
     private final Watch kymaWatch;
     private final Watch runWatch;
+    /** Why a watch ended before {@link #close()}, if one did: from then on its kind's versions are missing. */
+    private volatile String broken;
 
     public History(KubernetesClient client, String namespace) {
         componentWatch =
@@ -43,7 +46,13 @@ public final class History implements AutoCloseable {
             }
 
             @Override
-            public void onClose(WatcherException cause) {}
+            public void onClose(WatcherException cause) {
+                // fabric8 resumes a dropped watch by itself; it ends one only when it cannot (410 Gone: the last
+                // version seen is no longer in the API server's watch cache)
+                if (cause != null) {
+                    broken = cause.getMessage();
+                }
+            }
         };
     }
 
@@ -70,6 +79,11 @@ public final class History implements AutoCloseable {
     /** Every version of a Run the watch delivered, in order. */
     public List<Run> runVersions(String name) {
         return runs.getOrDefault(name, List.of());
+    }
+
+    /** Why a watch of this history ended early, so that what it holds is incomplete; empty if none did. */
+    public Optional<String> broken() {
+        return Optional.ofNullable(broken);
     }
 
     public List<Event> events() {

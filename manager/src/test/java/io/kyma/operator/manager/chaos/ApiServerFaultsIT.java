@@ -50,15 +50,13 @@ class ApiServerFaultsIT {
         if (ChaosEnvironment.coldJvm()) {
             Faults.NONE.run(ENV.admin(), "api-warm-up", LOAD, ENV.jobs(), WINDOW, List.of());
         }
-        Outcome baseline = Faults.NONE
-                .run(ENV.admin(), "api-baseline", LOAD, ENV.jobs(), WINDOW, List.of())
-                .outcome();
+        Outcome baseline = judgeable(Faults.NONE, "api-baseline").outcome();
         List<ChaosRow> rows = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         int index = 0;
         long injected = 0;
         for (Faults kind : kinds) {
-            Faults.Result faulted = kind.run(ENV.admin(), "api-fault-" + index++, LOAD, ENV.jobs(), WINDOW, List.of());
+            Faults.Result faulted = judgeable(kind, "api-fault-" + index++);
             rows.add(ChaosRow.of(kind.name(), LOAD, baseline, faulted.outcome()));
             check(kind.name(), baseline, faulted, failures);
             injected += faulted.outcome().injected();
@@ -69,6 +67,18 @@ class ApiServerFaultsIT {
                 .isPositive();
         ChaosReport.record("api-server-faults", ChaosReport.environment(), rows);
         assertThat(failures).isEmpty();
+    }
+
+    /**
+     * Runs the scenario, and once more in a namespace of its own if the trial's own watch ended early (the API server
+     * closed it and its last version had left the watch cache): the oracle cannot judge a partial history. These
+     * scenarios' faults do not name a namespace, so a second run is the same scenario.
+     */
+    private static Faults.Result judgeable(Faults faults, String namespace) {
+        Faults.Result result = faults.run(ENV.admin(), namespace, LOAD, ENV.jobs(), WINDOW, List.of());
+        return result.trial().watchBroke().isEmpty()
+                ? result
+                : faults.run(ENV.admin(), namespace + "-again", LOAD, ENV.jobs(), WINDOW, List.of());
     }
 
     private static void check(String kind, Outcome baseline, Faults.Result faulted, List<String> failures) {

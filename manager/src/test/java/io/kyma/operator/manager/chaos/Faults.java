@@ -59,6 +59,9 @@ record Faults(String name, Consumer<ApiFaultProxy> begin, Consumer<ApiFaultProxy
                 end.accept(proxy);
                 trial.faultsEnd(operator.metrics());
                 trial.awaitSettled(Duration.ofMinutes(ChaosLoad.full() ? 10 : 2));
+                trial.watchBroke()
+                        .ifPresent(why -> System.out.println(
+                                namespace + ": the trial's own watch ended early, its history is partial: " + why));
                 return new Result(trial.outcome(jobs, List.of(proxy)), proxy, trial);
             }
         }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
@@ -221,6 +222,11 @@ final class Trial implements AutoCloseable {
             }
         }
         return oracle.judge(seen);
+    }
+
+    /** Why the trial's own watch ended early, if it did: then its history, and what is judged from it, is partial. */
+    Optional<String> watchBroke() {
+        return history.broken();
     }
 
     /** Every version of a Run that the watch saw. */
