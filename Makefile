@@ -120,6 +120,12 @@ bench-serialization: ## Microbenchmark of reading watch events and write answers
 	java -cp bench/target/kyma-bench.jar io.kyma.operator.bench.MicroBench --java $(or $(OPERATOR_JAVA),java) \
 		--out $(or $(OUT),target/bench/serialization) $(if $(filter true,$(QUICK)),--quick)
 
+.PHONY: bench-charts
+bench-charts: ## Draw the charts a kept run lacks from its data files and link them from its report; RUN=folder(s).
+	@test -n "$(RUN)" || { echo "RUN=docs/bench/<run> names the run folder(s)" >&2; exit 2; }
+	@test -f bench/target/kyma-bench.jar || $(MAKE) build
+	java -cp bench/target/kyma-bench.jar io.kyma.operator.bench.RunCharts $(RUN)
+
 .PHONY: remote-server
 remote-server: ## Run the remote job service in the foreground (PORT=9090).
 	@test -f remote-job-server/target/remote-job-server.jar || $(MAKE) build

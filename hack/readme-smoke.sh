@@ -3,7 +3,7 @@
 # `make run` in progress is left alone): the control-plane script, the CRDs and their printer columns, the operator
 # jar with the samples, the metrics and probe endpoints, the sample-data script and every Makefile target the README
 # shows: build-installer, help, install, sample-data, deploy, undeploy, remote-server, manifests, docker-build/push,
-# chaos (dry run), run (and its refusal without CRDs), bench, bench-serialization and stop.
+# chaos (dry run), run (and its refusal without CRDs), bench, bench-serialization, bench-charts and stop.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -111,6 +111,20 @@ step "make remote-server"
 setsid make --no-print-directory remote-server PORT=19092 > "$work/remote-server.log" 2>&1 &
 pids+=(-$!)
 wait_for 30 "make remote-server" curl -sf localhost:19092/admin/stats
+
+step "make bench-charts draws a kept run's charts from its data files and links them again"
+kept=$work/kept-run
+cp -r docs/bench/against-go/n300-defaults "$kept"
+rm "$kept"/{ready,progress,lateness}.png
+sed -i -e 's|!\[ready\](ready.png)|(chart `ready.png` not kept)|' \
+  -e 's|!\[progress\](progress.png)|(chart `progress.png` not kept)|' "$kept/report.md"
+make --no-print-directory bench-charts RUN="$kept" > "$work/bench-charts.log"
+grep -q 'drew \[READY, PROGRESS, LATENESS\]' "$work/bench-charts.log"
+for chart in ready progress lateness; do [ -s "$kept/$chart.png" ]; done
+cmp -s "$kept/report.md" docs/bench/against-go/n300-defaults/report.md
+if make --no-print-directory bench-charts > /dev/null 2>&1; then
+  echo "readme-smoke: make bench-charts without RUN did not refuse" >&2; exit 1
+fi
 
 step "make manifests leaves the committed CRDs as they are"
 make --no-print-directory manifests

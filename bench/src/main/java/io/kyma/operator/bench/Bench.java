@@ -412,8 +412,8 @@ public final class Bench {
         if (!heapCurve.largestHistogram().isEmpty()) {
             Files.writeString(options.out().resolve("heap-histogram-peak.txt"), heapCurve.largestHistogram());
         }
-        Charts.progress(sampler, options.out().resolve("progress.png"));
-        Charts.memory(sampler, heapCurve, options.out().resolve("memory.png"));
+        Charts.progress(sampler.rows(), options.out().resolve("progress.png"));
+        Charts.memory(sampler.rows(), heapCurve.points(), options.out().resolve("memory.png"));
         Files.writeString(options.out().resolve("report.md"), result.report(options));
         progress.say("report: " + options.out().resolve("report.md"));
         return result;

@@ -2,6 +2,7 @@ package io.kyma.operator.bench;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -18,8 +19,7 @@ final class Charts {
     private Charts() {}
 
     /** Components by state over time, with Kymas Ready on a second axis. */
-    static void progress(Sampler sampler, Path file) throws IOException {
-        List<Sampler.Row> rows = sampler.rows();
+    static void progress(List<Sampler.Row> rows, Path file) throws IOException {
         XYChart chart = new XYChartBuilder()
                 .width(1000)
                 .height(560)
@@ -45,8 +45,7 @@ final class Charts {
     }
 
     /** Operator RSS (each second) and live heap (after full collections) against the objects it watches. */
-    static void memory(Sampler sampler, HeapCurve heap, Path file) throws IOException {
-        List<Sampler.Row> rows = sampler.rows();
+    static void memory(List<Sampler.Row> rows, List<HeapCurve.Point> heap, Path file) throws IOException {
         XYChart chart = new XYChartBuilder()
                 .width(1000)
                 .height(560)
@@ -61,10 +60,8 @@ final class Charts {
         series.setMarker(SeriesMarkers.CIRCLE);
         XYSeries live = chart.addSeries(
                 "live heap after a full GC",
-                heap.points().stream()
-                        .mapToDouble(HeapCurve.Point::watchedObjects)
-                        .toArray(),
-                heap.points().stream().mapToDouble(HeapCurve.Point::liveHeapMiB).toArray());
+                heap.stream().mapToDouble(HeapCurve.Point::watchedObjects).toArray(),
+                heap.stream().mapToDouble(HeapCurve.Point::liveHeapMiB).toArray());
         live.setMarker(SeriesMarkers.DIAMOND);
         chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         BitmapEncoder.saveBitmap(chart, strip(file), BitmapEncoder.BitmapFormat.PNG);
@@ -113,6 +110,16 @@ final class Charts {
         chart.getStyler().setLegendVisible(false);
         chart.getStyler().setXAxisLabelRotation(45);
         BitmapEncoder.saveBitmap(chart, strip(file), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    /** The buckets of a {@link #bucketsCsv} written before, in its order. */
+    static LinkedHashMap<String, Double> parseBuckets(String csv) {
+        LinkedHashMap<String, Double> buckets = new LinkedHashMap<>();
+        csv.lines().skip(1).filter(l -> !l.isBlank()).forEach(line -> {
+            int comma = line.lastIndexOf(',');
+            buckets.put(line.substring(0, comma), Double.parseDouble(line.substring(comma + 1)));
+        });
+        return buckets;
     }
 
     /** A histogram's buckets as CSV rows: the bucket's range in seconds and its count. */

@@ -66,6 +66,17 @@ final class HeapCurve {
         return points;
     }
 
+    /** The points of a {@link #csv()} written before. */
+    static List<Point> parse(String csv) {
+        return csv.lines()
+                .skip(1)
+                .filter(l -> !l.isBlank())
+                .map(line -> line.split(","))
+                .map(cells -> new Point(
+                        Double.parseDouble(cells[0]), Double.parseDouble(cells[1]), Double.parseDouble(cells[2])))
+                .toList();
+    }
+
     String csv() {
         StringBuilder out = new StringBuilder("watched_objects,operator_rss_mib,live_heap_mib\n");
         for (Point p : points) {

@@ -74,6 +74,16 @@ record ReadyTimes(List<Entry> kymas) {
         return kymas.stream().mapToDouble(Entry::seconds).min().orElse(Double.NaN);
     }
 
+    /** The entries of a {@link #csv()} written before, in its order. */
+    static ReadyTimes parse(String csv) {
+        return new ReadyTimes(csv.lines()
+                .skip(1)
+                .filter(l -> !l.isBlank())
+                .map(line -> line.split(","))
+                .map(cells -> new Entry(cells[1], Instant.parse(cells[2]), Instant.parse(cells[3])))
+                .toList());
+    }
+
     String csv() {
         StringBuilder out = new StringBuilder("order,name,created,ready,seconds\n");
         for (int i = 0; i < kymas.size(); i++) {

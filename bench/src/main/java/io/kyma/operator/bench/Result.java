@@ -349,7 +349,7 @@ record Result(
                     .append("yes".equals(summary.get("queue_grew")) ? "grew" : "did not grow")
                     .append(" (grew: the last tenth took more than 1.1 times as long).\n\n");
         }
-        out.append("![ready](ready.png)\n\n");
+        out.append(RunCharts.Chart.READY.link).append("\n\n");
         out.append("## Writes\n\n");
         out.append("- per Kyma: ").append(summary.get("writes_per_kyma")).append("\n");
         out.append("- operator writes by method: ")
@@ -443,7 +443,11 @@ record Result(
                     .append(", etcd ")
                     .append(summary.get("cpu_etcd_s"));
         }
-        out.append("\n\n![progress](progress.png)\n\n![memory](memory.png)\n");
+        out.append("\n\n")
+                .append(RunCharts.Chart.PROGRESS.link)
+                .append("\n\n")
+                .append(RunCharts.Chart.MEMORY.link)
+                .append("\n");
         return out.toString();
     }
 

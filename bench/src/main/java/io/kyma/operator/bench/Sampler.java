@@ -6,6 +6,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Once a second: components by state, Kymas by phase, queue depth, operator RSS, API writes per second, and the running
@@ -112,6 +113,36 @@ final class Sampler {
 
     List<Row> rows() {
         return rows;
+    }
+
+    /** The rows of a {@link #csv()} written before, its columns found by name (a missing one reads as 0). */
+    static List<Row> parse(String csv) {
+        List<String> lines = csv.lines().filter(l -> !l.isBlank()).toList();
+        List<String> header = List.of(lines.get(0).split(","));
+        return lines.stream()
+                .skip(1)
+                .map(line -> {
+                    String[] cells = line.split(",");
+                    ToDoubleFunction<String> cell = name -> {
+                        int at = header.indexOf(name);
+                        return at < 0 || at >= cells.length ? 0 : Double.parseDouble(cells[at]);
+                    };
+                    return new Row(
+                            cell.applyAsDouble("seconds"),
+                            STATES.stream()
+                                    .mapToDouble(s -> cell.applyAsDouble("components_" + s))
+                                    .toArray(),
+                            PHASES.stream()
+                                    .mapToDouble(p -> cell.applyAsDouble("kymas_" + p.toLowerCase(Locale.ROOT)))
+                                    .toArray(),
+                            cell.applyAsDouble("queue_depth"),
+                            cell.applyAsDouble("operator_rss_mib"),
+                            cell.applyAsDouble("api_writes_per_s"),
+                            cell.applyAsDouble("temporary_cache"),
+                            cell.applyAsDouble("conflicts"),
+                            cell.applyAsDouble("informer_lists"));
+                })
+                .toList();
     }
 
     String csv() {

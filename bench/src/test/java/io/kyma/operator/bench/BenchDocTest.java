@@ -382,6 +382,14 @@ class BenchDocTest {
             assertThat(flags.find())
                     .as(name + "/report.md names the operator's JVM")
                     .isTrue();
+            for (RunCharts.Chart chart : RunCharts.Chart.values()) {
+                assertThat(run.resolve(chart.file))
+                        .as(name + " keeps its chart (make bench-charts draws it from the run's data files)")
+                        .exists();
+            }
+            assertThat(text(run.resolve("report.md")))
+                    .as(name + "/report.md links its charts")
+                    .doesNotContain("not kept");
             out.append(String.format(
                     Locale.ROOT,
                     "| [`%s`](%s/report.md) | %s | %s | Java %s `%s`%s | %s MiB | %s MiB | %s MiB (%.2f × idle) | %s MiB |"

@@ -37,6 +37,7 @@ class ReadyTimesTest {
         assertThat(times.csv())
                 .startsWith("order,name,created,ready,seconds\n0,kyma-1,2026-01-01T00:00:00Z,"
                         + "2026-01-01T00:01:00Z,60\n");
+        assertThat(ReadyTimes.parse(times.csv())).as("read back from its CSV").isEqualTo(times);
     }
 
     private static Kyma kyma(String name, String created, String ready) {
