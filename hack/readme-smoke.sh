@@ -118,10 +118,14 @@ cp -r docs/bench/against-go/n300-defaults "$kept"
 rm "$kept"/{ready,progress,lateness}.png
 sed -i -e 's|!\[ready\](ready.png)|(chart `ready.png` not kept)|' \
   -e 's|!\[progress\](progress.png)|(chart `progress.png` not kept)|' "$kept/report.md"
-make --no-print-directory bench-charts RUN="$kept" > "$work/bench-charts.log"
-grep -q 'drew \[READY, PROGRESS, LATENESS\]' "$work/bench-charts.log"
-for chart in ready progress lateness; do [ -s "$kept/$chart.png" ]; done
-cmp -s "$kept/report.md" docs/bench/against-go/n300-defaults/report.md
+make --no-print-directory bench-charts RUN="$kept" > "$work/bench-charts.log" 2>&1 \
+  && grep -q 'drew \[READY, PROGRESS, LATENESS\]' "$work/bench-charts.log" \
+  || { echo "readme-smoke: make bench-charts did not draw the three charts:" >&2; cat "$work/bench-charts.log" >&2; exit 1; }
+for chart in ready progress lateness; do
+  [ -s "$kept/$chart.png" ] || { echo "readme-smoke: make bench-charts left no $chart.png" >&2; exit 1; }
+done
+diff "$kept/report.md" docs/bench/against-go/n300-defaults/report.md >&2 \
+  || { echo "readme-smoke: make bench-charts did not link the charts as the bench does" >&2; exit 1; }
 if make --no-print-directory bench-charts > /dev/null 2>&1; then
   echo "readme-smoke: make bench-charts without RUN did not refuse" >&2; exit 1
 fi

@@ -113,12 +113,15 @@ final class Charts {
     }
 
     /** The buckets of a {@link #bucketsCsv} written before, in its order. */
-    static LinkedHashMap<String, Double> parseBuckets(String csv) {
+    static LinkedHashMap<String, Double> parseBuckets(String text) {
+        Csv csv = Csv.parse(text);
+        if (csv.header().size() != 2) {
+            throw new IllegalArgumentException("not the bucket_s column and one count: " + csv.header());
+        }
+        int range = csv.column("bucket_s");
+        int count = 1 - range;
         LinkedHashMap<String, Double> buckets = new LinkedHashMap<>();
-        csv.lines().skip(1).filter(l -> !l.isBlank()).forEach(line -> {
-            int comma = line.lastIndexOf(',');
-            buckets.put(line.substring(0, comma), Double.parseDouble(line.substring(comma + 1)));
-        });
+        csv.rows().forEach(cells -> buckets.put(cells[range], Double.parseDouble(cells[count])));
         return buckets;
     }
 

@@ -67,14 +67,16 @@ final class HeapCurve {
     }
 
     /** The points of a {@link #csv()} written before. */
-    static List<Point> parse(String csv) {
-        return csv.lines()
-                .skip(1)
-                .filter(l -> !l.isBlank())
-                .map(line -> line.split(","))
-                .map(cells -> new Point(
-                        Double.parseDouble(cells[0]), Double.parseDouble(cells[1]), Double.parseDouble(cells[2])))
-                .toList();
+    static List<Point> parse(String text) {
+        Csv csv = Csv.parse(text);
+        List<Double> watched = csv.numbers("watched_objects");
+        List<Double> rss = csv.numbers("operator_rss_mib");
+        List<Double> live = csv.numbers("live_heap_mib");
+        List<Point> points = new ArrayList<>();
+        for (int i = 0; i < watched.size(); i++) {
+            points.add(new Point(watched.get(i), rss.get(i), live.get(i)));
+        }
+        return points;
     }
 
     String csv() {

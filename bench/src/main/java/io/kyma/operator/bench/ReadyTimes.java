@@ -75,12 +75,13 @@ record ReadyTimes(List<Entry> kymas) {
     }
 
     /** The entries of a {@link #csv()} written before, in its order. */
-    static ReadyTimes parse(String csv) {
-        return new ReadyTimes(csv.lines()
-                .skip(1)
-                .filter(l -> !l.isBlank())
-                .map(line -> line.split(","))
-                .map(cells -> new Entry(cells[1], Instant.parse(cells[2]), Instant.parse(cells[3])))
+    static ReadyTimes parse(String text) {
+        Csv csv = Csv.parse(text);
+        int name = csv.column("name");
+        int created = csv.column("created");
+        int ready = csv.column("ready");
+        return new ReadyTimes(csv.rows().stream()
+                .map(cells -> new Entry(cells[name], Instant.parse(cells[created]), Instant.parse(cells[ready])))
                 .toList());
     }
 

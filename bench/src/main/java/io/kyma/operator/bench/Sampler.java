@@ -1,11 +1,13 @@
 package io.kyma.operator.bench;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntToDoubleFunction;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -115,32 +117,35 @@ final class Sampler {
         return rows;
     }
 
-    /** The rows of a {@link #csv()} written before, its columns found by name (a missing one reads as 0). */
-    static List<Row> parse(String csv) {
-        List<String> lines = csv.lines().filter(l -> !l.isBlank()).toList();
-        List<String> header = List.of(lines.get(0).split(","));
-        return lines.stream()
-                .skip(1)
-                .map(line -> {
-                    String[] cells = line.split(",");
-                    ToDoubleFunction<String> cell = name -> {
-                        int at = header.indexOf(name);
-                        return at < 0 || at >= cells.length ? 0 : Double.parseDouble(cells[at]);
-                    };
+    /**
+     * The rows of a {@link #csv()} written before, its columns found by name: those the charts draw must be there, any
+     * other an older run did not write reads as 0.
+     */
+    static List<Row> parse(String text) {
+        Csv csv = Csv.parse(text);
+        int seconds = csv.column("seconds");
+        int rss = csv.column("operator_rss_mib");
+        int[] components =
+                STATES.stream().mapToInt(s -> csv.column("components_" + s)).toArray();
+        int[] kymas = PHASES.stream()
+                .mapToInt(p -> p.equals("Ready")
+                        ? csv.column("kymas_ready")
+                        : csv.optionalColumn("kymas_" + p.toLowerCase(Locale.ROOT)))
+                .toArray();
+        return csv.rows().stream()
+                .map(cells -> {
+                    IntToDoubleFunction cell = at -> at < 0 ? 0 : Double.parseDouble(cells[at]);
+                    ToDoubleFunction<String> optional = name -> cell.applyAsDouble(csv.optionalColumn(name));
                     return new Row(
-                            cell.applyAsDouble("seconds"),
-                            STATES.stream()
-                                    .mapToDouble(s -> cell.applyAsDouble("components_" + s))
-                                    .toArray(),
-                            PHASES.stream()
-                                    .mapToDouble(p -> cell.applyAsDouble("kymas_" + p.toLowerCase(Locale.ROOT)))
-                                    .toArray(),
-                            cell.applyAsDouble("queue_depth"),
-                            cell.applyAsDouble("operator_rss_mib"),
-                            cell.applyAsDouble("api_writes_per_s"),
-                            cell.applyAsDouble("temporary_cache"),
-                            cell.applyAsDouble("conflicts"),
-                            cell.applyAsDouble("informer_lists"));
+                            cell.applyAsDouble(seconds),
+                            Arrays.stream(components).mapToDouble(cell).toArray(),
+                            Arrays.stream(kymas).mapToDouble(cell).toArray(),
+                            optional.applyAsDouble("queue_depth"),
+                            cell.applyAsDouble(rss),
+                            optional.applyAsDouble("api_writes_per_s"),
+                            optional.applyAsDouble("temporary_cache"),
+                            optional.applyAsDouble("conflicts"),
+                            optional.applyAsDouble("informer_lists"));
                 })
                 .toList();
     }

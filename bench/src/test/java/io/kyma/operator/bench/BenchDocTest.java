@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +21,6 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import java.util.zip.GZIPInputStream;
 
 import org.junit.jupiter.api.Test;
 
@@ -125,21 +122,12 @@ class BenchDocTest {
 
     /** Whether a file is there, as it is or compressed (the archive keeps its larger files as .gz). */
     static boolean exists(Path file) {
-        return Files.exists(file) || Files.exists(gzipped(file));
-    }
-
-    private static Path gzipped(Path file) {
-        return file.resolveSibling(file.getFileName() + ".gz");
+        return KeptFile.exists(file);
     }
 
     /** A text file's content, read through gzip when the archive compressed it. */
     static String text(Path file) throws IOException {
-        if (Files.exists(file)) {
-            return Files.readString(file);
-        }
-        try (InputStream in = new GZIPInputStream(Files.newInputStream(gzipped(file)))) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
+        return KeptFile.read(file);
     }
 
     static List<String> lines(Path file) throws IOException {
@@ -382,14 +370,18 @@ class BenchDocTest {
             assertThat(flags.find())
                     .as(name + "/report.md names the operator's JVM")
                     .isTrue();
+            String report = text(run.resolve("report.md"));
             for (RunCharts.Chart chart : RunCharts.Chart.values()) {
                 assertThat(run.resolve(chart.file))
                         .as(name + " keeps its chart (make bench-charts draws it from the run's data files)")
                         .exists();
+                if (!chart.link.isEmpty()) {
+                    assertThat(report).as(name + "/report.md links its charts").contains(chart.link);
+                }
             }
-            assertThat(text(run.resolve("report.md")))
-                    .as(name + "/report.md links its charts")
-                    .doesNotContain("not kept");
+            assertThat(report)
+                    .as(name + "/report.md says no chart was left out")
+                    .doesNotContainPattern(RunCharts.Chart.NOT_KEPT);
             out.append(String.format(
                     Locale.ROOT,
                     "| [`%s`](%s/report.md) | %s | %s | Java %s `%s`%s | %s MiB | %s MiB | %s MiB (%.2f × idle) | %s MiB |"
@@ -2157,13 +2149,7 @@ class BenchDocTest {
 
     /** One column of a committed CSV with a header row. */
     private static List<Double> column(String file, String name) throws IOException {
-        List<String> rows = lines(doc(file));
-        int index = List.of(rows.get(0).split(",")).indexOf(name);
-        assertThat(index).as(file + " has " + name).isNotNegative();
-        return rows.stream()
-                .skip(1)
-                .map(r -> Double.parseDouble(r.split(",")[index]))
-                .toList();
+        return Csv.parse(text(doc(file))).numbers(name);
     }
 
     private static double median(List<Double> values) {
