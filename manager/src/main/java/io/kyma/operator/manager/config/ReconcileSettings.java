@@ -73,13 +73,18 @@ public record ReconcileSettings(
             "1m",
             "A reconcile running longer is interrupted, counted as failed and retried with backoff.",
             GoDuration::parsePositive);
+    /** The largest free share of the old generation the heap return leaves, in percent (not a flag). */
+    public static final int HEAP_RETURN_MAX_FREE = 10;
+
     static final Flag<Duration> HEAP_RETURN_AFTER = Flag.of(
             "heap-return-after",
             "30s",
             "Once the reconcile pool has been quiet this long (nothing waiting for a worker, at most one reconcile"
                     + " started a second) and the heap has grown by an eighth of its cap (at least 8 MiB) since the"
                     + " last time or 1000 reconciles have run since, full collections (up to four, until the heap"
-                    + " stops shrinking) hand the heap back to the OS, with the JVM's MaxHeapFreeRatio lowered to 10 %"
+                    + " stops shrinking) hand the heap back to the OS, with the JVM's MaxHeapFreeRatio lowered to "
+                    + HEAP_RETURN_MAX_FREE
+                    + " %"
                     + " for them and put back after: the serial collector, the Deployment's, has no periodic"
                     + " collection of its own; `0` never does.",
             ValueParsers::durationOrOff);

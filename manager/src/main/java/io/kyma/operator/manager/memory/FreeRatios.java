@@ -19,9 +19,6 @@ import org.slf4j.LoggerFactory;
  * at a time, and each puts back the ratios the first one found.
  */
 final class FreeRatios {
-    /** The largest free share of the old generation a return leaves, in percent. */
-    static final int RETURN_MAX_FREE = 10;
-
     static final String MIN = "MinHeapFreeRatio";
     static final String MAX = "MaxHeapFreeRatio";
 

@@ -23,7 +23,7 @@ import io.micrometer.core.instrument.Counter;
 /**
  * Asks {@link HeapReturnPolicy} every few seconds whether to collect, and if so requests full collections until the
  * heap stops shrinking (at most {@link #MAX_COLLECTIONS}), which with the serial collector shrinks the heap to the
- * live data and the room {@code -XX:MaxHeapFreeRatio} allows, narrowed to {@link FreeRatios#RETURN_MAX_FREE} % for
+ * live data and the room {@code -XX:MaxHeapFreeRatio} allows, narrowed to {@link ReconcileSettings#HEAP_RETURN_MAX_FREE} % for
  * the return, and uncommits the rest. On its own thread ("heap"), which also runs the {@link HeapCeiling}: a
  * concurrent collector's {@code System.gc()} blocks the caller for a whole cycle.
  */
@@ -104,7 +104,8 @@ public final class HeapReturner {
             // marked first: whatever happens below, the next attempt waits for new growth or a new burst
             policy.returned(committed);
             long start = System.nanoTime();
-            int asked = ratios.map(r -> r.whileNarrowed(FreeRatios.RETURN_MAX_FREE, this::collectUntilSteady))
+            int asked = ratios.map(
+                            r -> r.whileNarrowed(ReconcileSettings.HEAP_RETURN_MAX_FREE, this::collectUntilSteady))
                     .orElseGet(this::collectUntilSteady);
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             MemoryUsage after = memory.getHeapMemoryUsage();
