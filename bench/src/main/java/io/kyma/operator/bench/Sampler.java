@@ -8,7 +8,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntToDoubleFunction;
-import java.util.function.ToDoubleFunction;
 
 /**
  * Once a second: components by state, Kymas by phase, queue depth, operator RSS, API writes per second, and the running
@@ -132,20 +131,24 @@ final class Sampler {
                         ? csv.column("kymas_ready")
                         : csv.optionalColumn("kymas_" + p.toLowerCase(Locale.ROOT)))
                 .toArray();
+        int depth = csv.optionalColumn("queue_depth");
+        int writes = csv.optionalColumn("api_writes_per_s");
+        int temporary = csv.optionalColumn("temporary_cache");
+        int conflicts = csv.optionalColumn("conflicts");
+        int lists = csv.optionalColumn("informer_lists");
         return csv.rows().stream()
                 .map(cells -> {
                     IntToDoubleFunction cell = at -> at < 0 ? 0 : Double.parseDouble(cells[at]);
-                    ToDoubleFunction<String> optional = name -> cell.applyAsDouble(csv.optionalColumn(name));
                     return new Row(
                             cell.applyAsDouble(seconds),
                             Arrays.stream(components).mapToDouble(cell).toArray(),
                             Arrays.stream(kymas).mapToDouble(cell).toArray(),
-                            optional.applyAsDouble("queue_depth"),
+                            cell.applyAsDouble(depth),
                             cell.applyAsDouble(rss),
-                            optional.applyAsDouble("api_writes_per_s"),
-                            optional.applyAsDouble("temporary_cache"),
-                            optional.applyAsDouble("conflicts"),
-                            optional.applyAsDouble("informer_lists"));
+                            cell.applyAsDouble(writes),
+                            cell.applyAsDouble(temporary),
+                            cell.applyAsDouble(conflicts),
+                            cell.applyAsDouble(lists));
                 })
                 .toList();
     }

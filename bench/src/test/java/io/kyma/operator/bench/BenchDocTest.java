@@ -867,12 +867,11 @@ class BenchDocTest {
     /** A native-memory run's timeline: a sample per row, its columns named by the header. */
     record Timeline(List<String> header, List<double[]> rows) {
         static Timeline of(String run) throws IOException {
-            List<String> lines = lines(doc("docs/bench/" + run + "/native-memory-timeline.csv"));
+            Csv csv = Csv.parse(text(doc("docs/bench/" + run + "/native-memory-timeline.csv")));
             return new Timeline(
-                    List.of(lines.get(0).split(",")),
-                    lines.stream()
-                            .skip(1)
-                            .map(l -> Arrays.stream(l.split(","))
+                    csv.header(),
+                    csv.rows().stream()
+                            .map(cells -> Arrays.stream(cells)
                                     .mapToDouble(Double::parseDouble)
                                     .toArray())
                             .toList());

@@ -63,6 +63,7 @@ final class FreeRatios {
                     }
                 }));
     }
+
     /**
      * Runs {@code work} with the maximum free ratio lowered to {@code maxFree} (and the minimum with it where it was
      * higher), then puts back what it changed; changes nothing where the maximum is already that low or the JVM

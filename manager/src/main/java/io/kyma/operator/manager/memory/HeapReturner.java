@@ -23,8 +23,8 @@ import io.micrometer.core.instrument.Counter;
 /**
  * Asks {@link HeapReturnPolicy} every few seconds whether to collect, and if so requests full collections until the
  * heap stops shrinking (at most {@link #MAX_COLLECTIONS}), which with the serial collector shrinks the heap to the
- * live data and the room {@code -XX:MaxHeapFreeRatio} allows, narrowed to {@link ReconcileSettings#HEAP_RETURN_MAX_FREE} % for
- * the return, and uncommits the rest. On its own thread ("heap"), which also runs the {@link HeapCeiling}: a
+ * live data and the room {@code -XX:MaxHeapFreeRatio} allows, narrowed to
+ * {@link ReconcileSettings#HEAP_RETURN_MAX_FREE} % for the return, and uncommits the rest. On its own thread ("heap"), which also runs the {@link HeapCeiling}: a
  * concurrent collector's {@code System.gc()} blocks the caller for a whole cycle.
  */
 public final class HeapReturner {

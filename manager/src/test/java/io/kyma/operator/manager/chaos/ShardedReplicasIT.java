@@ -264,10 +264,7 @@ class ShardedReplicasIT {
 
     private static void start(List<Replica> replicas, Trial trial, List<String> extra) {
         for (int shard = 0; shard < SHARDS; shard++) {
-            List<String> flags = new ArrayList<>(LOAD.operatorFlags(ENV.jobs().url()));
-            flags.addAll(List.of("--shards", Integer.toString(SHARDS), "--shard-id", Integer.toString(shard)));
-            flags.addAll(extra);
-            replicas.add(Replica.start("shard-" + shard, trial.namespace(), flags));
+            replicas.add(replica(LOAD, trial, "shard-" + shard, SHARDS, shard, extra));
         }
     }
 
@@ -298,9 +295,7 @@ class ShardedReplicasIT {
      * (its moves and hand-overs), with the default Lease timing.
      */
     private static List<String> electing(Trial trial) {
-        List<String> flags = new ArrayList<>(
-                List.of("--leader-elect", "--leader-election-namespace", trial.namespace(), "--log-level", "info"));
-        return flags;
+        return List.of("--leader-elect", "--leader-election-namespace", trial.namespace(), "--log-level", "info");
     }
 
     private static List<HasMetadata> labelled(KubernetesClient admin, String namespace, String shard) {
