@@ -49,9 +49,9 @@ unit: ## Build and run the unit tests only (*Test; no cluster, no integration te
 	$(MVN) $(MVN_FLAGS) -q install -DskipITs
 
 .PHONY: test
-test: control-plane prometheus ## Run every unit and integration test, the alert-rule tests, then the README's commands (installs what is missing first).
+test: control-plane prometheus ## Run every unit and integration test, the alert-rule tests, then the README's commands (installs what is missing first); IT_FORKS=n test JVMs (one per core).
 	hack/prometheus.sh test-rules
-	$(MVN) $(MVN_FLAGS) verify
+	$(MVN) $(MVN_FLAGS) verify $(if $(IT_FORKS),-Dit.forks=$(IT_FORKS))
 	hack/readme-smoke.sh
 
 .PHONY: monitoring
