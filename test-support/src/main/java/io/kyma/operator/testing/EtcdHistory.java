@@ -76,7 +76,8 @@ public final class EtcdHistory {
         try {
             HttpResponse<String> response = http.send(
                     HttpRequest.newBuilder(range)
-                            .timeout(Duration.ofSeconds(10))
+                            // only a read that hangs fails: etcd shares a busy machine with the rest of the test
+                            .timeout(Duration.ofSeconds(60))
                             .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
                             .build(),
                     HttpResponse.BodyHandlers.ofString());

@@ -203,8 +203,12 @@ public final class RestartableControlPlane implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until kube-apiserver answers /readyz. The deadline only catches one that cannot start: on a busy machine
+     * its start, which loads every built-in API, can take most of a minute.
+     */
     private void awaitReady() {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
         try (KubernetesClient client = newClient()) {
             while (true) {
                 try {

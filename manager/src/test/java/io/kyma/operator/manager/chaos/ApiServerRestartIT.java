@@ -88,7 +88,7 @@ class ApiServerRestartIT {
             trial.at(BEGIN.plus(restart.down()));
             restart.start().accept(plane);
             trial.faultsEnd(operator.metrics());
-            trial.awaitSettled(Duration.ofMinutes(ChaosLoad.full() ? 10 : 3));
+            trial.awaitSettled();
             List<HelmComponent> written = etcd
                     .versions(EtcdHistory.prefix("inventory.kyma-project.io", "helmcomponents", trial.namespace()))
                     .stream()

@@ -81,7 +81,7 @@ class ConnectionResetIT {
                 }
                 trial.at(BEGIN.plus(Duration.ofMillis(400L * RESETS + 1000)));
                 trial.faultsEnd(operator.metrics());
-                trial.awaitSettled(Duration.ofMinutes(ChaosLoad.full() ? 10 : 2));
+                trial.awaitSettled();
                 return trial.outcome(jobs, List.of(), trial.watchedComponents(), operator.metrics());
             }
         }

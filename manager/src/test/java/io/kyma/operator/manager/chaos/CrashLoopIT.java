@@ -123,7 +123,7 @@ class CrashLoopIT {
                     }
                 }
                 trial.faultsEnd(ended.plus(operator.metrics()));
-                trial.awaitSettled(Duration.ofMinutes(ChaosLoad.full() ? 10 : 3));
+                trial.awaitSettled();
                 return trial.outcome(ENV.jobs(), List.of(), trial.watchedComponents(), ended.plus(operator.metrics()));
             } finally {
                 ENV.jobs().faults().startLatency(Duration.ZERO);

@@ -58,7 +58,7 @@ record Faults(String name, Consumer<ApiFaultProxy> begin, Consumer<ApiFaultProxy
                 trial.at(window.begin().plus(window.length()));
                 end.accept(proxy);
                 trial.faultsEnd(operator.metrics());
-                trial.awaitSettled(Duration.ofMinutes(ChaosLoad.full() ? 10 : 2));
+                trial.awaitSettled();
                 trial.watchBroke()
                         .ifPresent(why -> System.out.println(
                                 namespace + ": the trial's own watch ended early, its history is partial: " + why));

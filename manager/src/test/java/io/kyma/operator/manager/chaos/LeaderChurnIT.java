@@ -135,7 +135,7 @@ class LeaderChurnIT {
                 }
             }
             trial.faultsEnd(metrics(replicas));
-            trial.awaitSettled(Duration.ofMinutes(ChaosLoad.full() ? 10 : 3));
+            trial.awaitSettled();
             List<Writers.Write> writes = new ArrayList<>();
             replicas.forEach(r -> writes.addAll(r.writes()));
             writes.sort(Comparator.comparing(Writers.Write::start));

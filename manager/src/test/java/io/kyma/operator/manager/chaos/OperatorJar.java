@@ -76,7 +76,9 @@ final class OperatorJar implements AutoCloseable {
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .start();
             OperatorJar operator = new OperatorJar(process, metricsPort, probesPort, probe);
-            await().atMost(Duration.ofSeconds(60))
+            // only a start that hangs fails: a JVM that starts while others keep the cores busy can take most of a
+            // minute to load its classes and sync its informers
+            await().atMost(Trial.HANG)
                     .pollInterval(Duration.ofMillis(50))
                     .until(() -> !process.isAlive() || operator.ready());
             if (!process.isAlive()) {
@@ -136,11 +138,12 @@ final class OperatorJar implements AutoCloseable {
         return Optional.ofNullable(exited.getNow(null));
     }
 
+    /** The metrics text; empty if it cannot be read. A busy process answers slowly, so the wait is long. */
     private String scrape() {
         try {
             return HTTP.send(
                             HttpRequest.newBuilder(metrics)
-                                    .timeout(Duration.ofSeconds(2))
+                                    .timeout(Duration.ofSeconds(10))
                                     .build(),
                             HttpResponse.BodyHandlers.ofString())
                     .body();

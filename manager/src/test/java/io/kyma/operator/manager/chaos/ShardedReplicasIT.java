@@ -65,7 +65,7 @@ class ShardedReplicasIT {
         try (Trial trial = new Trial(ENV.admin(), "sharded", LOAD)) {
             start(replicas, trial, List.of());
             trial.createLoad();
-            trial.awaitSettled(Duration.ofMinutes(ChaosLoad.full() ? 10 : 4));
+            trial.awaitSettled();
 
             assertThat(trial.outcome(ENV.jobs(), proxies(replicas)).violations("sharded", LOAD))
                     .isEmpty();
@@ -142,7 +142,7 @@ class ShardedReplicasIT {
             assertThat(moved)
                     .as("moved within the Lease's time and one look of the mover")
                     .isLessThan(bound);
-            trial.awaitSettled(Duration.ofMinutes(ChaosLoad.full() ? 10 : 4));
+            trial.awaitSettled();
 
             assertThat(trial.outcome(ENV.jobs(), proxies(replicas)).violations("shard-down", LOAD))
                     .isEmpty();
@@ -207,7 +207,7 @@ class ShardedReplicasIT {
             }
             Shards three = new Shards(3, 0);
             trial.until(Duration.ofMinutes(3), () -> onOwnShards(admin, trial.namespace(), three));
-            trial.awaitSettled(Duration.ofMinutes(ChaosLoad.full() ? 10 : 4));
+            trial.awaitSettled();
 
             List<Replica> all = List.copyOf(replicas.values());
             assertThat(trial.outcome(ENV.jobs(), proxies(all)).violations("shard-up", load))
