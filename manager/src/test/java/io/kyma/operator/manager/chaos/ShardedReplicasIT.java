@@ -8,9 +8,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
@@ -34,8 +37,9 @@ import io.kyma.operator.testing.ApiFaultProxy;
  * Three operator processes split the standard load as three shards, each behind a proxy that records the writer of
  * every write: every Kyma, HelmComponent and Run is written by the process of its shard only, components carry their
  * Kyma's shard, every component walks its states in order and every Run's job is started once; and when one shard's
- * process is killed, its objects move to the live shards once its Lease has run out, and are written from then on by
- * their new shard only (one that the killed process had brought to its end is moved without a further write). When
+ * process is killed, its objects move to the live shards once its Lease has run out, never before, and are written
+ * from then on by their new shard only (one that the killed process had brought to its end is moved without a further
+ * write); how long the move took is reported in every run and bounded at {@code make chaos}'s scale. When
  * the count is raised from two to three, replica by replica, the objects the new shard wins are handed to it, and no
  * object is ever written by two processes at once.
  */
@@ -45,11 +49,20 @@ class ShardedReplicasIT {
             : ChaosLoad.standard(Duration.ofMillis(300), 5);
     private static final int SHARDS = 3;
     /**
-     * The Lease: the defaults at both scales. A shorter one (8 s, a renew deadline of 5 s) lost a shard's leader on a
-     * busy two-core machine while three operators and the control plane shared it, and a leader that cannot renew
-     * exits.
+     * The Lease of a replica the test kills and waits out: the default (15 s, a renew deadline of 10 s), so that
+     * waiting it out takes what it takes in a deployment.
      */
     private static final Duration LEASE = Duration.ofSeconds(15);
+    /**
+     * The Lease timing of a replica that must lead until the end of its test. A leader that cannot renew within its
+     * renew deadline exits, and on a busy two-core machine shared by three operators, a test JVM and the control plane
+     * a renewal has taken longer than the default 10 s (a shorter Lease, 8 s with a renew deadline of 5 s, lost a
+     * shard's leader more often still). A shard whose leader exits has its objects moved, which is not what these
+     * tests are about, so these replicas get a renew deadline such a machine meets. Each Lease carries its own
+     * duration, which is what the other replicas and the mover wait for.
+     */
+    private static final List<String> LASTING_LEASE =
+            List.of("--leader-election-lease-duration", "60s", "--leader-election-renew-deadline", "45s");
 
     /** Time for the mover's label writes of one shard's objects of the load. */
     private static final Duration MOVE_WRITES = Duration.ofSeconds(10);
@@ -63,7 +76,7 @@ class ShardedReplicasIT {
     void eachObjectIsWrittenByTheProcessOfItsShardOnly() {
         List<Replica> replicas = new ArrayList<>();
         try (Trial trial = new Trial(ENV.admin(), "sharded", LOAD)) {
-            start(replicas, trial, List.of());
+            start(replicas, trial, shard -> List.of());
             trial.createLoad();
             trial.awaitSettled();
 
@@ -91,12 +104,13 @@ class ShardedReplicasIT {
         List<Replica> replicas = new ArrayList<>();
         try (Trial trial = new Trial(ENV.admin(), "shard-down", LOAD)) {
             List<String> elect = electing(trial);
-            start(replicas, trial, elect);
+            // shard 1's replica is killed and its Lease waited out; shards 0 and 2 must lead to the end
+            start(replicas, trial, shard -> shard == 1 ? elect : lasting(elect));
             KubernetesClient admin = ENV.admin();
             // the default Lease of an operator that watches one namespace names it
             String lease = "kyma-operator-leader-" + trial.namespace() + "-shard-";
             trial.until(
-                    Duration.ofSeconds(60),
+                    Trial.HANG,
                     () -> IntStream.range(0, SHARDS)
                             .allMatch(i -> admin.leases()
                                             .inNamespace(trial.namespace())
@@ -105,43 +119,85 @@ class ShardedReplicasIT {
                                     != null));
             trial.createLoad();
             trial.until(
-                    Duration.ofSeconds(60),
-                    () -> !labelled(admin, trial.namespace(), "1").isEmpty());
+                    Trial.HANG, () -> !labelled(admin, trial.namespace(), "1").isEmpty());
             trial.at(Duration.ofSeconds(3));
             Replica killed = replicas.get(1);
             killed.kill();
             Instant killedAt = Instant.now();
+            List<String> onKilledShard = names(labelled(admin, trial.namespace(), "1"));
 
-            // the Lease lasts LEASE after its last renewal; then the leader of shard 0 moves shard 1's objects
-            await().atMost(Duration.ofSeconds(90))
-                    .pollInterval(Duration.ofMillis(200))
-                    .untilAsserted(() -> assertThat(labelled(admin, trial.namespace(), "1").stream()
-                                    .map(o ->
-                                            o.getKind() + "/" + o.getMetadata().getName())
-                                    .toList())
-                            .as(() -> "objects still on the killed shard; Leases: "
-                                    + leases(admin, trial.namespace(), lease) + "; replicas: "
-                                    + replicas.stream()
-                                            .map(r -> r.name()
-                                                    + (r.process().exited().isPresent()
-                                                            ? " ended "
-                                                                    + r.process()
-                                                                            .exited()
-                                                                            .get()
-                                                            : r.leading() ? " leading" : " not leading"))
-                                            .toList())
-                            .isEmpty());
-            Duration moved = Duration.between(killedAt, Instant.now());
-            assertThat(moved)
-                    .as("nothing moved while the Lease could still be held")
-                    .isGreaterThan(LEASE.multipliedBy(2).dividedBy(3));
-            // the Lease's time from its last renewal (before the kill), the margin, one look of the mover, and the
-            // label writes, which wait their turn in shard 0's client limiter behind its own reconciles
-            Duration bound =
-                    LEASE.plus(ShardLiveness.MARGIN).plus(ShardMover.CHECK).plus(MOVE_WRITES);
-            assertThat(moved)
-                    .as("moved within the Lease's time and one look of the mover")
-                    .isLessThan(bound);
+            // The Lease lasts its duration after its last renewal; then the leader of shard 0 moves shard 1's
+            // objects. The Lease as its holder last renewed it is followed until the mover takes it over for the
+            // move: the killed process cannot renew it any more, though a renewal it sent just before the kill may
+            // still land.
+            AtomicReference<Lease> lastHeld = new AtomicReference<>();
+            AtomicReference<Instant> firstMoved = new AtomicReference<>();
+            await().atMost(Trial.HANG).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+                Lease now = admin.leases()
+                        .inNamespace(trial.namespace())
+                        .withName(lease + 1)
+                        .get();
+                if (now != null
+                        && now.getSpec() != null
+                        && now.getSpec().getRenewTime() != null
+                        && !String.valueOf(now.getSpec().getHolderIdentity()).startsWith(ShardLiveness.MOVER_PREFIX)) {
+                    lastHeld.set(now);
+                }
+                List<String> left = names(labelled(admin, trial.namespace(), "1"));
+                if (!left.containsAll(onKilledShard)) {
+                    firstMoved.compareAndSet(null, Instant.now());
+                }
+                assertThat(left)
+                        .as(() -> "objects still on the killed shard; Leases: "
+                                + leases(admin, trial.namespace(), lease) + "; replicas: "
+                                + replicas.stream()
+                                        .map(r -> r.name()
+                                                + (r.process().exited().isPresent()
+                                                        ? " ended "
+                                                                + r.process()
+                                                                        .exited()
+                                                                        .get()
+                                                        : r.leading() ? " leading" : " not leading"))
+                                        .toList())
+                        .isEmpty();
+            });
+            Instant allMoved = Instant.now();
+            assertThat(lastHeld.get())
+                    .as("shard 1's Lease as its holder left it")
+                    .isNotNull();
+            Instant ranOut = lastHeld.get()
+                    .getSpec()
+                    .getRenewTime()
+                    .toInstant()
+                    .plusSeconds(lastHeld.get().getSpec().getLeaseDurationSeconds());
+            // what the mover may not do however fast or slow the machine: move before the Lease ran out (its own
+            // view adds a margin for clocks; this machine has one clock, and the first move is seen after it happened)
+            assertThat(firstMoved.get())
+                    .as("the first object seen moved off the killed shard, against the time its Lease ran out")
+                    .isAfter(ranOut);
+            // How soon the objects moved depends on how busy the machine is: measured and reported in every run,
+            // bounded only at make chaos's scale, which runs one scenario at a time.
+            Duration moved = Duration.between(killedAt, allMoved);
+            String report = String.format(
+                    Locale.ROOT,
+                    "%d objects of the killed shard moved: the first seen %.1f s, the last %.1f s after the kill; its"
+                            + " Lease ran out %.1f s after the kill, and the last object moved %.1f s after that",
+                    onKilledShard.size(),
+                    Duration.between(killedAt, firstMoved.get()).toMillis() / 1000.0,
+                    moved.toMillis() / 1000.0,
+                    Duration.between(killedAt, ranOut).toMillis() / 1000.0,
+                    Duration.between(ranOut, allMoved).toMillis() / 1000.0);
+            System.out.println(trial.namespace() + ": " + report);
+            ChaosReport.writeLines(trial.namespace() + "-move.txt", List.of(report));
+            if (ChaosLoad.full()) {
+                // the Lease's time from its last renewal (before the kill), the margin, one look of the mover, and
+                // the label writes, which wait their turn in shard 0's client limiter behind its own reconciles
+                Duration bound =
+                        LEASE.plus(ShardLiveness.MARGIN).plus(ShardMover.CHECK).plus(MOVE_WRITES);
+                assertThat(moved)
+                        .as("moved within the Lease's time and one look of the mover")
+                        .isLessThan(bound);
+            }
             trial.awaitSettled();
 
             assertThat(trial.outcome(ENV.jobs(), proxies(replicas)).violations("shard-down", LOAD))
@@ -187,26 +243,27 @@ class ShardedReplicasIT {
         try (Trial trial = new Trial(ENV.admin(), "shard-up", load)) {
             KubernetesClient admin = ENV.admin();
             List<String> elect = electing(trial);
+            // the two replicas are killed in the roll and their Leases waited out; the three must lead to the end
             for (int shard = 0; shard < 2; shard++) {
                 replicas.put("two-" + shard, replica(load, trial, "two-" + shard, 2, shard, elect));
             }
-            trial.until(Duration.ofSeconds(60), () -> replicas.values().stream().allMatch(Replica::leading));
+            trial.until(Trial.HANG, () -> replicas.values().stream().allMatch(Replica::leading));
             trial.createLoad();
             trial.until(
-                    Duration.ofSeconds(60),
+                    Trial.HANG,
                     () -> admin.resources(Kyma.class).inNamespace(trial.namespace()).list().getItems().stream()
                             .allMatch(k -> k.getMetadata().getLabels().containsKey(Labels.SHARD)));
 
             // rolled as a StatefulSet rolls: the new shard first, then the others from the highest down
-            replicas.put("three-2", replica(load, trial, "three-2", 3, 2, elect));
+            replicas.put("three-2", replica(load, trial, "three-2", 3, 2, lasting(elect)));
             for (int shard = 1; shard >= 0; shard--) {
-                Replica next = replica(load, trial, "three-" + shard, 3, shard, elect);
+                Replica next = replica(load, trial, "three-" + shard, 3, shard, lasting(elect));
                 replicas.put("three-" + shard, next);
                 replicas.get("two-" + shard).kill();
-                trial.until(Duration.ofSeconds(90), next::leading);
+                trial.until(Trial.HANG, next::leading);
             }
             Shards three = new Shards(3, 0);
-            trial.until(Duration.ofMinutes(3), () -> onOwnShards(admin, trial.namespace(), three));
+            trial.until(Trial.HANG, () -> onOwnShards(admin, trial.namespace(), three));
             trial.awaitSettled();
 
             List<Replica> all = List.copyOf(replicas.values());
@@ -262,10 +319,25 @@ class ShardedReplicasIT {
                                 .equals(kymas.get(c.getMetadata().getLabels().get(Labels.KYMA))));
     }
 
-    private static void start(List<Replica> replicas, Trial trial, List<String> extra) {
+    /** Starts shard-0 to shard-2, each with the load's flags and {@code extra} of its shard. */
+    private static void start(List<Replica> replicas, Trial trial, IntFunction<List<String>> extra) {
         for (int shard = 0; shard < SHARDS; shard++) {
-            replicas.add(replica(LOAD, trial, "shard-" + shard, SHARDS, shard, extra));
+            replicas.add(replica(LOAD, trial, "shard-" + shard, SHARDS, shard, extra.apply(shard)));
         }
+    }
+
+    /** {@code elect} with {@link #LASTING_LEASE}. */
+    private static List<String> lasting(List<String> elect) {
+        List<String> flags = new ArrayList<>(elect);
+        flags.addAll(LASTING_LEASE);
+        return flags;
+    }
+
+    /** "Kyma/k1", "HelmComponent/k1-istio", ... */
+    private static List<String> names(List<HasMetadata> objects) {
+        return objects.stream()
+                .map(o -> o.getKind() + "/" + o.getMetadata().getName())
+                .toList();
     }
 
     private static List<ApiFaultProxy> proxies(List<Replica> replicas) {
