@@ -16,6 +16,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
+import io.kyma.operator.helmcomponent.ComponentLifecycle;
+import io.kyma.operator.manager.Samples;
 
 /**
  * Fault scenario 5, leader churn: three replicas of the operator jar with {@code --leader-elect}, each reaching the
@@ -24,6 +26,12 @@ import io.kyma.operator.api.KymaPhase;
  * (its proxy stops answering) until it has given the lease up and exited, and then let back. The same oracle as every
  * scenario judges the end state, and the proxies' records show that no two processes wrote at once: the successful
  * writes fall into terms of one writer each that do not overlap, and no process writes again after another took over.
+ * <p>
+ * The replicas elect with the default Lease timing (15 s, a renew deadline of 10 s, a try every 2 s) at both scales,
+ * so that the handovers measured are the ones a deployment gets; a longer Lease would stretch each past the short
+ * scale's 20 s period. On a busy machine a leader can miss its renew deadline without any fault: it steps down and
+ * exits, is started again as a Deployment's pod would be, and another takes over. That handover is judged as the
+ * faults' are, in the run without faults too.
  */
 class LeaderChurnIT {
     private static final ChaosLoad LOAD = ChaosLoad.full()
@@ -56,6 +64,12 @@ class LeaderChurnIT {
 
     @Test
     void atMostOneReplicaWritesAtATimeAndTheLoadEndsAsWithoutChurn() {
+        // The faults fall on the load by construction: the last one is due before the slowest component can reach
+        // its end (the oracle fails any transition that comes early), and a slower machine only makes the load
+        // longer.
+        assertThat(PERIOD.multipliedBy(FAULTS))
+                .as("the last fault's time after the load was created")
+                .isLessThan(slowestComponent());
         Churn baseline = run("churn-baseline", false);
         Churn churn = run("churn-kills", true);
         String faults = (FAULTS - 1) + (FAULTS == 2 ? " leader" : " leaders")
@@ -81,6 +95,11 @@ class LeaderChurnIT {
 
         assertThat(baseline.problems()).isEmpty();
         assertThat(churn.problems()).isEmpty();
+        // With faults or without, what matters is that at most one process writes at a time: terms that do not
+        // overlap, no process writing again once another took over, and no more writers than the Lease had holders.
+        // Without faults the first leader keeps the Lease as a rule, but one that misses its renew deadline (a busy
+        // machine can delay a renewal past it) steps down and another takes over: the writers table records how
+        // many holders the Lease had, and that handover must be as clean as the faults' are.
         for (Churn run : List.of(baseline, churn)) {
             assertThat(run.writers().overlapping()).as("writers overlapping").isEmpty();
             assertThat(run.writers().interleaved())
@@ -90,16 +109,16 @@ class LeaderChurnIT {
                     .as("terms of writes against the lease's holders")
                     .isBetween(1, run.leaseHolders());
         }
-        assertThat(baseline.leaseHolders())
-                .as("without faults the first leader keeps the lease")
-                .isEqualTo(1);
-        assertThat(baseline.writers().terms())
-                .as("without faults the first leader writes everything")
-                .hasSize(1);
+        if (baseline.leaseHolders() > 1) {
+            System.out.println("leader-churn: without faults the Lease had " + baseline.leaseHolders()
+                    + " holders; a leader missed its renew deadline and stepped down");
+        }
+        assertThat(churn.faultsOnTheLoad()).as("faults that fell on the load").isEqualTo(FAULTS);
+        // Each fault falls on a leader that has written (the schedule waits for its first write), and ends that
+        // process's writing: each of the faulted processes is a term of its own.
         assertThat(churn.writers().terms().size())
                 .as("each fault hands the writing over")
                 .isGreaterThanOrEqualTo(FAULTS);
-        assertThat(churn.faultsOnTheLoad()).as("faults that fell on the load").isEqualTo(FAULTS);
         assertThat(churn.outcome().violations("churn", LOAD, baseline.outcome()))
                 .isEmpty();
         assertThat(baseline.outcome().violations("baseline", LOAD)).isEmpty();
@@ -122,10 +141,11 @@ class LeaderChurnIT {
             String partition = "-";
             for (int fault = 0; fault < FAULTS; fault++) {
                 trial.at(PERIOD.multipliedBy(fault + 1L));
-                Replica leader = leader(trial, replicas, problems);
                 if (!churn) {
+                    leader(trial, replicas, problems);
                     continue;
                 }
+                Replica leader = writingLeader(trial, replicas, problems);
                 onTheLoad += progressing(trial) ? 1 : 0;
                 if (fault == PARTITIONED) {
                     partition = partition(trial, leader, replicas, problems);
@@ -175,7 +195,7 @@ class LeaderChurnIT {
         Instant cut = Instant.now();
         leader.metrics();
         leader.proxy().partition();
-        trial.until(Duration.ofSeconds(60), () -> {
+        trial.until(Trial.HANG, () -> {
             leader.metrics(); // its last counts before it exits
             return leader.process().exited().isPresent();
         });
@@ -194,10 +214,15 @@ class LeaderChurnIT {
                 tookOver.toMillis() / 1000.0);
     }
 
-    /** Waits until one replica leads and returns it; more than one saying so at once is a problem. */
+    /**
+     * Waits until one replica leads and returns it; more than one saying so at once is a problem. A replica whose
+     * process ended on its own (a leader that missed its renew deadline exits) is started again first, as a
+     * Deployment's would be.
+     */
     private static Replica leader(Trial trial, List<Replica> replicas, List<String> problems) {
+        replicas.forEach(Replica::restartIfEndedOnItsOwn);
         List<Replica> leading = new ArrayList<>();
-        trial.until(Duration.ofSeconds(60), () -> {
+        trial.until(Trial.HANG, () -> {
             leading.clear();
             replicas.stream().filter(Replica::leading).forEach(leading::add);
             return !leading.isEmpty();
@@ -207,6 +232,35 @@ class LeaderChurnIT {
                     + leading.stream().map(Replica::name).toList() + " all said they led");
         }
         return leading.get(0);
+    }
+
+    /**
+     * The leader once it has had a write accepted, while Kymas progress: a fault on a leader that took over moments
+     * ago and has written nothing yet would hand nothing over. How soon a new leader writes depends on how busy the
+     * machine is, so the schedule waits for it rather than assuming it.
+     */
+    private static Replica writingLeader(Trial trial, List<Replica> replicas, List<String> problems) {
+        Instant deadline = Instant.now().plus(Trial.HANG);
+        while (true) {
+            Replica leader = leader(trial, replicas, problems);
+            if (leader.wrote() || !progressing(trial)) {
+                return leader;
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError(leader.name() + " led for " + Trial.HANG.toSeconds()
+                        + " s and wrote nothing while Kymas progressed");
+            }
+            Trial.until(Instant.now().plusMillis(200));
+        }
+    }
+
+    /** How long the slowest module's component takes from creation to success at the load's unit, at the least. */
+    private static Duration slowestComponent() {
+        ComponentLifecycle lifecycle = new ComponentLifecycle(LOAD.unit());
+        return Samples.MODULES.stream()
+                .map(lifecycle::timeToSuccess)
+                .max(Comparator.naturalOrder())
+                .orElseThrow();
     }
 
     private static boolean progressing(Trial trial) {

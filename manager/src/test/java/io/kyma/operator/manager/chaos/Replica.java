@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,6 +29,8 @@ final class Replica implements AutoCloseable {
     private ReplicaMetrics.Snapshot ended = ReplicaMetrics.Snapshot.ZERO;
     /** What the current incarnation counted when last read. */
     private ReplicaMetrics.Snapshot current = ReplicaMetrics.Snapshot.ZERO;
+    /** Whether the current incarnation was killed by {@link #kill()}, rather than having ended on its own. */
+    private boolean killed;
 
     private Replica(String name, String namespace, List<String> flags) throws IOException {
         this.name = name;
@@ -75,12 +78,28 @@ final class Replica implements AutoCloseable {
             ended = ended.plus(current);
             current = ReplicaMetrics.Snapshot.ZERO;
         }
+        killed = false;
         incarnations.add(OperatorJar.start(kubeconfig, namespace, flags, log, "/healthz"));
+    }
+
+    /**
+     * Starts a new process if the current one ended without {@link #kill()}, as the kubelet restarts a container that
+     * exited: a leader that misses its renew deadline exits, which a busy machine can bring about without any fault.
+     *
+     * @return whether it started one
+     */
+    boolean restartIfEndedOnItsOwn() {
+        if (killed || process().exited().isEmpty()) {
+            return false;
+        }
+        restart();
+        return true;
     }
 
     /** SIGKILL to the current process, after reading its metrics one last time. */
     void kill() {
         metrics();
+        killed = true;
         process().kill();
     }
 
@@ -107,11 +126,7 @@ final class Replica implements AutoCloseable {
     List<Writers.Write> writes() {
         List<Writers.Write> writes = new ArrayList<>();
         for (ApiFaultProxy.Exchange e : proxy.exchanges()) {
-            if (e.write()
-                    && e.succeeded()
-                    && !e.path().contains("/leases")
-                    && !e.path().contains("/events")
-                    && !e.path().startsWith("/apis/authorization.k8s.io/")) {
+            if (counted(e)) {
                 int incarnation = 0;
                 while (incarnation + 1 < incarnations.size()
                         && !incarnations.get(incarnation + 1).started().isAfter(e.start())) {
@@ -122,6 +137,20 @@ final class Replica implements AutoCloseable {
             }
         }
         return writes;
+    }
+
+    /** Whether the current process has had a write accepted, of those {@link #writes()} counts. */
+    boolean wrote() {
+        Instant started = process().started();
+        return proxy.exchanges().stream().anyMatch(e -> counted(e) && !e.start().isBefore(started));
+    }
+
+    private static boolean counted(ApiFaultProxy.Exchange e) {
+        return e.write()
+                && e.succeeded()
+                && !e.path().contains("/leases")
+                && !e.path().contains("/events")
+                && !e.path().startsWith("/apis/authorization.k8s.io/");
     }
 
     @Override
