@@ -126,7 +126,9 @@ class HostileFlagsTest {
                         "0")
                 .redirectErrorStream(true)
                 .start();
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.waitFor(5, TimeUnit.MINUTES))
+                .as("a JVM that starts and stops")
+                .isTrue();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.exitValue()).as(output).isEqualTo(2);
         assertThat(output.lines().filter(l -> l.startsWith("kyma-operator: ")).findFirst())

@@ -34,6 +34,9 @@ import io.kyma.operator.manager.secure.ServingCertificate;
 
 /** /metrics over HTTPS behind the access check, through a real TLS client; plain HTTP as the local default. */
 class ManagerEndpointsTest {
+    /** How long a connection or an exchange may take: it catches a hang (a server that never answers), no more. */
+    private static final Duration HANG = Duration.ofMinutes(2);
+
     private static final MetricsAccess.User SCRAPER =
             new MetricsAccess.User("system:serviceaccount:monitoring:prometheus", "1", List.of(), Map.of());
     private static final MetricsAccess.User OTHER =
@@ -65,7 +68,7 @@ class ManagerEndpointsTest {
             int port = endpoints.metricsAddress().orElseThrow().getPort();
             HttpClient tls = HttpClient.newBuilder()
                     .sslContext(trusting(certificate))
-                    .connectTimeout(Duration.ofSeconds(5))
+                    .connectTimeout(HANG)
                     .build();
             URI metrics = URI.create("https://localhost:" + port + "/metrics");
 
@@ -104,9 +107,7 @@ class ManagerEndpointsTest {
                             .statusCode())
                     .isEqualTo(404);
             // no plain HTTP on the secure port
-            HttpClient plain = HttpClient.newBuilder()
-                    .connectTimeout(Duration.ofSeconds(5))
-                    .build();
+            HttpClient plain = HttpClient.newBuilder().connectTimeout(HANG).build();
             assertThatThrownBy(() -> send(
                             plain,
                             HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/metrics"))
@@ -229,7 +230,7 @@ class ManagerEndpointsTest {
 
     private static HttpResponse<String> send(HttpClient client, HttpRequest.Builder request)
             throws IOException, InterruptedException {
-        return client.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        return client.send(request.timeout(HANG).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** A TLS context that trusts exactly the served certificate, as a scraper pinning it would. */

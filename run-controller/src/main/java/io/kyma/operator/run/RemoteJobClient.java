@@ -133,6 +133,18 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
             ServerAddresses addresses,
             int lookupThreads,
             SSLContext tls) {
+        this(connectTimeout, requestTimeout, responseLimit, addresses, lookupThreads, tls, timeoutAlarms());
+    }
+
+    /** @param alarms ends each exchange at the request timeout (tests set off the alarms themselves) */
+    RemoteJobClient(
+            Duration connectTimeout,
+            Duration requestTimeout,
+            long responseLimit,
+            ServerAddresses addresses,
+            int lookupThreads,
+            SSLContext tls,
+            ScheduledExecutorService alarms) {
         this.addresses = addresses;
         ThreadPoolExecutor lookups = new ThreadPoolExecutor(
                 lookupThreads,
@@ -155,10 +167,14 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         this.tls = new TlsClients(tls, builder, lookupThreads);
         this.requestTimeout = requestTimeout;
         this.responseLimit = responseLimit;
+        this.alarms = alarms;
+    }
+
+    private static ScheduledExecutorService timeoutAlarms() {
         ScheduledThreadPoolExecutor timer =
                 new ScheduledThreadPoolExecutor(1, DaemonThreads.named("job-service-timeouts"));
         timer.setRemoveOnCancelPolicy(true);
-        this.alarms = timer;
+        return timer;
     }
 
     private CompletableFuture<Optional<InetAddress>> checkedNow(JobServerUrl server) {

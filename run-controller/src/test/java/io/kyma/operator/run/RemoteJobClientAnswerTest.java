@@ -52,7 +52,8 @@ class RemoteJobClientAnswerTest {
     private static RemoteJobClient client() {
         ServerAddresses addresses = new ServerAddresses(
                 ServerAllowList.parse("127.0.0.1"), Optional.empty(), Set.of(), InetAddress::getAllByName);
-        return new RemoteJobClient(Duration.ofSeconds(2), Duration.ofSeconds(5), 256 * 1024, addresses);
+        // timeouts that only a hang reaches: no answer here is meant to be late
+        return new RemoteJobClient(Duration.ofMinutes(1), Duration.ofMinutes(2), 256 * 1024, addresses);
     }
 
     private RemoteJobException start(JobServerUrl url) {

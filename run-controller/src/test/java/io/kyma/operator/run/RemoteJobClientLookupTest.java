@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -13,9 +14,13 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import javax.net.ssl.SSLContext;
 
 import org.junit.jupiter.api.Test;
 
@@ -25,6 +30,9 @@ import org.junit.jupiter.api.Test;
  * the queue, so another call's look-up comes next.
  */
 class RemoteJobClientLookupTest {
+    /** Catches a hang; the request timeouts here go off only when the test sets them off. */
+    private static final Duration HANG = Duration.ofMinutes(2);
+
     private final Map<String, Integer> lookedUp = new ConcurrentHashMap<>();
     private final CountDownLatch nameServerAnswers = new CountDownLatch(1);
 
@@ -41,24 +49,27 @@ class RemoteJobClientLookupTest {
     }
 
     @Test
-    void lookUpsOfCallsThatEndedWhileWaitingForAThreadAreDropped() {
+    void lookUpsOfCallsThatEndedWhileWaitingForAThreadAreDropped() throws Exception {
         ServerAddresses addresses =
                 new ServerAddresses(ServerAllowList.allowAll(), Optional.empty(), Set.of(), this::resolve);
-        try (RemoteJobClient client =
-                new RemoteJobClient(Duration.ofSeconds(1), Duration.ofSeconds(3), 1024, addresses)) {
+        ManualAlarms alarms = new ManualAlarms();
+        try (RemoteJobClient client = client(addresses, RemoteJobClient.DEFAULT_LOOKUP_THREADS, alarms)) {
             List<CompletableFuture<RemoteJob>> slow = IntStream.range(0, 20)
                     .mapToObj(i -> client.get(JobServerUrl.parse("http://slow-" + i + ".test"), "job", 0))
                     .toList();
+            await().atMost(HANG).until(() -> slowLookUps() == 8); // a thread each; twelve wait for one
+            alarms.goOff(); // the request timeout of every call
             for (CompletableFuture<RemoteJob> call : slow) {
                 assertThatThrownBy(call::join)
                         .as("each call ends at its request timeout")
                         .hasCauseInstanceOf(RemoteJobException.class);
             }
-            await().atMost(Duration.ofSeconds(10)).until(() -> slowLookUps() == 8);
 
             nameServerAnswers.countDown();
             CompletableFuture<RemoteJob> next = client.get(JobServerUrl.parse("http://fast.test"), "job", 0);
-            assertThatThrownBy(next::join).hasCauseInstanceOf(RemoteJobException.class);
+            assertThatThrownBy(() -> next.get(HANG.toMinutes(), TimeUnit.MINUTES))
+                    .as("ended by its look-up: its alarm never goes off")
+                    .hasCauseInstanceOf(RemoteJobException.class);
             assertThat(lookedUp).containsEntry("fast.test", 1);
             assertThat(slowLookUps())
                     .as("only the look-ups that had a thread before their calls ended")
@@ -67,21 +78,56 @@ class RemoteJobClientLookupTest {
     }
 
     @Test
-    void withAThreadPerCallInFlightNoLookUpWaitsForAnother() {
+    void withAThreadPerCallInFlightNoLookUpWaitsForAnother() throws Exception {
         ServerAddresses addresses =
                 new ServerAddresses(ServerAllowList.allowAll(), Optional.empty(), Set.of(), this::resolve);
-        try (RemoteJobClient client =
-                new RemoteJobClient(Duration.ofSeconds(1), Duration.ofSeconds(30), 1024, addresses, 21)) {
+        try (RemoteJobClient client = client(addresses, 21, new ManualAlarms())) {
             List<CompletableFuture<RemoteJob>> slow = IntStream.range(0, 20)
                     .mapToObj(i -> client.get(JobServerUrl.parse("http://slow-" + i + ".test"), "job", 0))
                     .toList();
-            await().atMost(Duration.ofSeconds(10)).until(() -> slowLookUps() == 20);
+            await().atMost(HANG).until(() -> slowLookUps() == 20);
             CompletableFuture<RemoteJob> next = client.get(JobServerUrl.parse("http://fast.test"), "job", 0);
-            assertThatThrownBy(() -> next.get(10, TimeUnit.SECONDS))
+            // no alarm goes off: only its own look-up ends the call, and one queued behind a hanging look-up hangs
+            assertThatThrownBy(() -> next.get(HANG.toMinutes(), TimeUnit.MINUTES))
                     .as("looked up while twenty look-ups hang")
                     .hasCauseInstanceOf(RemoteJobException.class);
+            assertThat(lookedUp).containsEntry("fast.test", 1);
             assertThat(slow).noneMatch(CompletableFuture::isDone);
             nameServerAnswers.countDown();
+        }
+    }
+
+    private static RemoteJobClient client(ServerAddresses addresses, int lookupThreads, ManualAlarms alarms)
+            throws NoSuchAlgorithmException {
+        return new RemoteJobClient(
+                Duration.ofSeconds(1),
+                Duration.ofMinutes(10),
+                1024,
+                addresses,
+                lookupThreads,
+                SSLContext.getDefault(),
+                alarms);
+    }
+
+    /** The calls' request timeouts, which go off when the test says so rather than when the time has passed. */
+    private static final class ManualAlarms extends ScheduledThreadPoolExecutor {
+        private final List<Runnable> set = new CopyOnWriteArrayList<>();
+
+        ManualAlarms() {
+            super(1);
+        }
+
+        @Override
+        public ScheduledFuture<?> schedule(Runnable alarm, long delay, TimeUnit unit) {
+            set.add(alarm);
+            return super.schedule(() -> {}, 365, TimeUnit.DAYS); // for the client to cancel
+        }
+
+        /** Sets off every alarm set so far. */
+        void goOff() {
+            List<Runnable> due = List.copyOf(set);
+            set.removeAll(due);
+            due.forEach(Runnable::run);
         }
     }
 

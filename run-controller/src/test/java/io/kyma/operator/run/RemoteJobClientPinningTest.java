@@ -57,8 +57,9 @@ class RemoteJobClientPinningTest {
                 new ServerAddresses(ServerAllowList.parse("127.0.0.0/8"), Optional.empty(), Set.of(), host ->
                         new InetAddress[] {resolvesTo});
         JobServerUrl url = JobServerUrl.parse("http://jobs.tenant.test:" + port);
+        // timeouts that only a hang reaches: no answer here is meant to be late
         try (RemoteJobClient client =
-                new RemoteJobClient(Duration.ofSeconds(2), Duration.ofSeconds(5), 64 * 1024, addresses)) {
+                new RemoteJobClient(Duration.ofMinutes(1), Duration.ofMinutes(2), 64 * 1024, addresses)) {
             resolvesTo = InetAddress.getByName("127.0.0.1");
             JobService.Start start = client.start(url, "build", Map.of(), "uid").join();
             assertThat(start.server()).isEqualTo(url);

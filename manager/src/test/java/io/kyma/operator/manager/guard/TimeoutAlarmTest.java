@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
@@ -23,7 +24,7 @@ class TimeoutAlarmTest {
     }
 
     @Test
-    @Timeout(30)
+    @Timeout(value = 2, unit = TimeUnit.MINUTES) // catches a hang: the alarm goes off at once
     void atTheTimeoutTheReconcilingThreadIsWarnedOfAndInterrupted() {
         TimeoutAlarm alarm = TimeoutAlarm.set(watchdog, Duration.ZERO, warnings::incrementAndGet);
         // a reconcile that waits for ever: only the interrupt ends it

@@ -1,17 +1,22 @@
 package io.kyma.operator.manager.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
-import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CopyOnWriteArrayList;
 
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
+import io.kyma.operator.testing.MutableClock;
+
 class ClientRateLimiterTest {
+    /** Catches a hang; the time the limiter makes callers wait is on a clock that moves only when told. */
+    private static final Duration HANG = Duration.ofMinutes(2);
 
     @Test
     void theFlowIsTheNamespaceInThePath() {
@@ -56,9 +61,10 @@ class ClientRateLimiterTest {
                 .isFalse();
         assertThat(ClientRateLimiter.lease(null)).isFalse();
 
-        // a bucket that is empty for a long while: the renewal goes at once, a write to the same namespace waits
-        FairTokenQueue bucket = new FairTokenQueue(0.001, 1, Clock.systemUTC());
-        ClientRateLimiter limiter = new ClientRateLimiter(bucket, Clock.systemUTC(), d -> {});
+        // a bucket that stays empty (its clock stands still): the renewal goes at once, a write to the namespace waits
+        MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+        FairTokenQueue bucket = new FairTokenQueue(10, 1, clock);
+        ClientRateLimiter limiter = new ClientRateLimiter(bucket, clock, d -> {});
         limiter.acquire("kyma-system");
         limiter.acquireFor(URI.create("https://api:6443/apis/coordination.k8s.io/v1/namespaces/kyma-system/leases/op"));
         assertThat(bucket.waiting()).isZero();
@@ -66,43 +72,50 @@ class ClientRateLimiterTest {
                 URI.create("https://api:6443/apis/inventory.kyma-project.io/v1alpha1/namespaces/kyma-system/kymas")));
         write.setDaemon(true);
         write.start();
-        Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> bucket.waiting() == 1);
+        await().atMost(HANG).until(() -> bucket.waiting() == 1);
         write.interrupt();
     }
 
     @Test
-    void aNamespaceWithFortyRequestsWaitingDelaysAnotherNamespacesRequestByAboutOneToken() throws Exception {
-        // 10 tokens a second: first come first served, the quiet request would leave after all the busy ones waiting
-        FairTokenQueue bucket = new FairTokenQueue(10, 1, Clock.systemUTC());
-        List<String> left = new ArrayList<>();
-        ClientRateLimiter limiter = new ClientRateLimiter(bucket, Clock.systemUTC(), d -> {});
-        List<Thread> busy = new ArrayList<>();
+    void aNamespaceWithFortyRequestsWaitingDelaysAnotherNamespacesRequestByOneToken() throws Exception {
+        // 10 tokens a second on a clock that moves only when told: first come first served, the quiet request would
+        // leave after all the busy ones waiting
+        MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+        FairTokenQueue bucket = new FairTokenQueue(10, 1, clock);
+        ClientRateLimiter limiter = new ClientRateLimiter(bucket, clock, d -> {});
+        List<String> left = new CopyOnWriteArrayList<>();
+        List<Thread> callers = new ArrayList<>();
         for (int i = 0; i < 41; i++) {
-            Thread thread = new Thread(() -> {
-                limiter.acquire("busy");
-                synchronized (left) {
-                    left.add("busy");
-                }
-            });
-            thread.start();
-            busy.add(thread);
+            callers.add(caller(limiter, "busy", left));
         }
-        Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> bucket.waiting() >= 30);
-        long waiting;
-        synchronized (left) {
-            waiting = 41 - left.size();
+        await().atMost(HANG).until(() -> bucket.waiting() == 40 && left.size() == 1);
+        callers.add(caller(limiter, "quiet", left));
+        await().atMost(HANG).until(() -> bucket.waiting() == 41);
+
+        clock.advance(Duration.ofMillis(200)); // two tokens: the busy line's turn, then the quiet one's
+        assertThat(bucket.flowsWaiting()).as("the quiet request has its token").isEqualTo(1);
+        assertThat(bucket.waiting()).isEqualTo(39);
+        await().atMost(HANG).until(() -> left.contains("quiet"));
+        assertThat(left)
+                .as("busy requests gone when the quiet one left: the burst's, and at most one that waited")
+                .filteredOn("busy"::equals)
+                .hasSizeLessThanOrEqualTo(2);
+
+        callers.forEach(Thread::interrupt); // the rest wait for a clock that no longer moves: let them go
+        for (Thread caller : callers) {
+            caller.join(HANG.toMillis());
         }
-        limiter.acquire("quiet");
-        synchronized (left) {
-            left.add("quiet");
-        }
-        for (Thread thread : busy) {
-            thread.join(20_000);
-        }
-        int busyBefore = left.indexOf("quiet") - (int) (41 - waiting);
-        assertThat(busyBefore)
-                .as("busy requests that left after the quiet one came and before it left, of %d waiting", waiting)
-                .isLessThan(10);
         assertThat(left).hasSize(42);
+    }
+
+    /** A caller of {@code flow} on a thread of its own, which notes the flow in {@code left} once it has its token. */
+    private static Thread caller(ClientRateLimiter limiter, String flow, List<String> left) {
+        Thread thread = new Thread(() -> {
+            limiter.acquire(flow);
+            left.add(flow);
+        });
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
     }
 }

@@ -2,8 +2,8 @@ package io.kyma.operator.manager.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -15,12 +15,17 @@ import org.junit.jupiter.api.Test;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import io.kyma.operator.api.Kyma;
+import io.kyma.operator.testing.MutableClock;
 
 class PrioritizingExecutorTest {
+    /** Catches a hang, no timing: no task here takes time. */
+    private static final Duration HANG = Duration.ofMinutes(2);
+    /** Stands still: no task that can wait is ever owed a turn for having waited past the pool's 30 s. */
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
 
     @Test
     void aReconcileItsControllerSaysCanWaitRunsAfterTheDueOnesQueuedAfterIt() throws InterruptedException {
-        PrioritizingExecutor pool = new PrioritizingExecutor(1, Duration.ofSeconds(30), Clock.systemUTC());
+        PrioritizingExecutor pool = new PrioritizingExecutor(1, Duration.ofSeconds(30), clock);
         try {
             CountDownLatch busy = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
@@ -29,7 +34,7 @@ class PrioritizingExecutorTest {
                 busy.countDown();
                 await(release);
             });
-            assertThat(busy.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(busy.await(HANG.toMinutes(), TimeUnit.MINUTES)).isTrue();
 
             pool.prioritize("kyma", kyma -> kyma.getMetadata().getName().equals("ready"));
             pool.submissions().reconcileCustomResource(kyma("ready"), null, Map.of(Constants.CONTROLLER_NAME, "kyma"));
@@ -41,7 +46,8 @@ class PrioritizingExecutorTest {
 
             release.countDown();
             pool.shutdown();
-            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(pool.awaitTermination(HANG.toMinutes(), TimeUnit.MINUTES))
+                    .isTrue();
             assertThat(ran).containsExactly("due-1", "due-2", "resync");
         } finally {
             pool.shutdownNow();
@@ -50,7 +56,7 @@ class PrioritizingExecutorTest {
 
     @Test
     void aControllerThatCannotTellMakesItsReconcileDue() throws InterruptedException {
-        PrioritizingExecutor pool = new PrioritizingExecutor(1, Duration.ofSeconds(30), Clock.systemUTC());
+        PrioritizingExecutor pool = new PrioritizingExecutor(1, Duration.ofSeconds(30), clock);
         try {
             CountDownLatch release = new CountDownLatch(1);
             pool.execute(() -> await(release));
@@ -74,9 +80,10 @@ class PrioritizingExecutorTest {
         return kyma;
     }
 
+    /** Holds the worker until the test lets it go (or ends it: shutdownNow interrupts it). */
     private static void await(CountDownLatch latch) {
         try {
-            latch.await(10, TimeUnit.SECONDS);
+            latch.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
