@@ -3,7 +3,6 @@ package io.kyma.operator.manager;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +58,7 @@ class AdmissionIT {
                     name -> admin.resource(Samples.kyma(NS, name, MODULES)).create());
             try (RunningManager manager = new RunningManager(
                     NS, "--transition-unit", "20ms", "--max-concurrent-reconciles", "4", "--admission-backlog", "6")) {
-                await().atMost(Duration.ofSeconds(120))
+                await().atMost(HangCatcher.LOAD)
                         .until(() -> names.stream()
                                 .allMatch(name -> phase(admin.resources(Kyma.class)
                                                 .inNamespace(NS)
@@ -69,6 +68,11 @@ class AdmissionIT {
                 assertThat(manager.manager.metrics().scrape()).contains("kyma_operator_admission_waiting 0.0");
             }
 
+            // the history's watches are streams of their own: they may deliver the last versions after a read found
+            // them
+            await().atMost(HangCatcher.STEP)
+                    .until(() -> history.kymaVersions(names.get(KYMAS - 1)).stream()
+                            .anyMatch(k -> phase(k) == KymaPhase.READY));
             Map<String, Long> firstCreate = new HashMap<>();
             for (History.Event event : history.events()) {
                 if (event.action() == Watcher.Action.ADDED && event.object() instanceof HelmComponent component) {

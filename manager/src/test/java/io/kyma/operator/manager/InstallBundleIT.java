@@ -7,7 +7,6 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -131,7 +130,7 @@ class InstallBundleIT {
             try {
                 admin.resource(Samples.kyma(NS, "installed", List.of("istio", "ory")))
                         .create();
-                await().atMost(Duration.ofSeconds(90)).until(() -> {
+                await().atMost(HangCatcher.LOAD).until(() -> {
                     Kyma kyma = admin.resources(Kyma.class)
                             .inNamespace(NS)
                             .withName("installed")

@@ -5,8 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
@@ -25,7 +26,11 @@ import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 import io.kyma.operator.testing.Namespaces;
 
-/** The Kyma and HelmComponent controllers together, through the manager's wiring, with a 10 ms unit. */
+/**
+ * The Kyma and HelmComponent controllers together, through the manager's wiring, with a 10 ms unit. The waits'
+ * deadlines only catch hangs ({@link HangCatcher}); what is asserted about time is that no state is left sooner
+ * than its dwell.
+ */
 class KymaFlowIT {
     private static final String NS = "kyma-flow";
     private static final Duration UNIT = Duration.ofMillis(10);
@@ -50,7 +55,14 @@ class KymaFlowIT {
     void eighteenModulesReachReadyWithEveryComponentWalkingEveryStateInOrder() {
         try (History history = new History(admin, NS)) {
             admin.resource(Samples.kyma(NS, "full", Samples.MODULES)).create();
-            awaitPhase("full", KymaPhase.READY, Duration.ofSeconds(60));
+            awaitPhase("full", KymaPhase.READY, HangCatcher.STEP);
+            // the history's watch is a stream of its own: it may deliver the last states after the Kyma says Ready
+            await().atMost(HangCatcher.STEP)
+                    .until(() -> Samples.MODULES.stream().allMatch(module -> {
+                        List<HelmComponent> states = history.componentStates("full-" + module);
+                        return !states.isEmpty()
+                                && states.get(states.size() - 1).getStatus().getState() == ComponentState.SUCCESS;
+                    }));
 
             Kyma kyma = get("full");
             assertThat(kyma.getStatus().getReadyComponents()).isEqualTo("18/18");
@@ -106,7 +118,7 @@ class KymaFlowIT {
     void removingAModuleDeletesItsComponentAndAddingOneCreatesIt() {
         admin.resource(Samples.kyma(NS, "edit", List.of("istio", "ory", "rafter")))
                 .create();
-        awaitPhase("edit", KymaPhase.READY, Duration.ofSeconds(30));
+        awaitPhase("edit", KymaPhase.READY, HangCatcher.STEP);
 
         admin.resources(Kyma.class).inNamespace(NS).withName("edit").edit(k -> {
             k.getSpec()
@@ -114,7 +126,7 @@ class KymaFlowIT {
                             new Module("istio", null), new Module("rafter", null), new Module("kiali", "1.0.0")));
             return k;
         });
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+        await().atMost(HangCatcher.STEP).untilAsserted(() -> {
             assertThat(componentNames("edit")).containsExactlyInAnyOrder("edit-istio", "edit-rafter", "edit-kiali");
             // the status must be about the edited spec: Ready from before the edit is not the answer
             Kyma kyma = get("edit");
@@ -136,19 +148,21 @@ class KymaFlowIT {
     void deletingTheKymaDeletesEveryComponentBeforeTheKymaGoes() {
         admin.resource(Samples.kyma(NS, "gone", List.of("istio", "logging", "ory")))
                 .create();
-        awaitPhase("gone", KymaPhase.READY, Duration.ofSeconds(30));
+        awaitPhase("gone", KymaPhase.READY, HangCatcher.STEP);
         try (History history = new History(admin, NS)) {
             admin.resources(Kyma.class).inNamespace(NS).withName("gone").delete();
-            await().atMost(Duration.ofSeconds(30)).until(() -> get("gone") == null);
-
-            List<String> deletions = new ArrayList<>();
-            for (History.Event event : history.events()) {
-                if (event.action() == Watcher.Action.DELETED) {
-                    deletions.add(event.object().getMetadata().getName());
-                }
-            }
-            assertThat(deletions).containsExactlyInAnyOrder("gone-istio", "gone-logging", "gone-ory", "gone");
-            assertThat(deletions.get(deletions.size() - 1)).isEqualTo("gone");
+            await().atMost(HangCatcher.STEP).until(() -> get("gone") == null);
+            // The history's watches, one per kind, deliver the deletions in their own time, each kind in order but
+            // not the kinds with each other: the order the API server made them in is that of their resourceVersions.
+            await().atMost(HangCatcher.STEP).until(() -> deletions(history).size() >= 4);
+            Map<String, Long> deletions = deletions(history);
+            assertThat(deletions).containsOnlyKeys("gone-istio", "gone-logging", "gone-ory", "gone");
+            assertThat(deletions.entrySet().stream()
+                            .max(Map.Entry.comparingByValue())
+                            .orElseThrow()
+                            .getKey())
+                    .as("the last deletion")
+                    .isEqualTo("gone");
             assertThat(history.kymaVersions("gone"))
                     .extracting(k -> k.getStatus().getPhase())
                     .contains(KymaPhase.DELETING);
@@ -156,13 +170,15 @@ class KymaFlowIT {
         assertThat(componentNames("gone")).isEmpty();
     }
 
+    /** How long it takes is the benchmark's figure; this test prints it, and its deadline only catches a hang. */
     @Test
     void fiftyKymasCreatedAtOnceAllBecomeReady() {
         List<String> names = IntStream.range(0, 50).mapToObj(i -> "many-" + i).toList();
+        long started = System.nanoTime();
         names.parallelStream()
                 .forEach(name ->
                         admin.resource(Samples.kyma(NS, name, Samples.MODULES)).create());
-        await().atMost(Duration.ofSeconds(180))
+        await().atMost(HangCatcher.LOAD)
                 .pollInterval(Duration.ofMillis(500))
                 .until(() -> admin.resources(Kyma.class).inNamespace(NS).list().getItems().stream()
                                 .filter(k -> names.contains(k.getMetadata().getName())
@@ -170,6 +186,9 @@ class KymaFlowIT {
                                         && k.getStatus().getPhase() == KymaPhase.READY)
                                 .count()
                         == names.size());
+        System.out.printf(
+                "50 Kymas of 18 modules at a 10 ms unit: all Ready %d s after the first create%n",
+                Duration.ofNanos(System.nanoTime() - started).toSeconds());
         assertThat(
                         admin
                                 .resources(HelmComponent.class)
@@ -181,6 +200,19 @@ class KymaFlowIT {
                                 .filter(c -> c.getMetadata().getName().startsWith("many-")))
                 .hasSize(50 * 18)
                 .allSatisfy(c -> assertThat(c.getStatus().getState()).isEqualTo(ComponentState.SUCCESS));
+    }
+
+    /** The objects the history saw deleted, by name, with the resourceVersion of their deletion. */
+    private static Map<String, Long> deletions(History history) {
+        Map<String, Long> deletions = new HashMap<>();
+        for (History.Event event : history.events()) {
+            if (event.action() == Watcher.Action.DELETED) {
+                deletions.put(
+                        event.object().getMetadata().getName(),
+                        Long.parseLong(event.object().getMetadata().getResourceVersion()));
+            }
+        }
+        return deletions;
     }
 
     private static Kyma get(String name) {

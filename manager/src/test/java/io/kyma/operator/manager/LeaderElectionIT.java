@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.BasicBuilder;
@@ -33,7 +34,12 @@ import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 import io.kyma.operator.testing.Namespaces;
 
-/** Two managers against one API server: only the leader reconciles, and a lost lease hands over safely. */
+/**
+ * Two managers against one API server: only the leader reconciles, and a lost lease hands over safely. How long a
+ * take-over takes is printed, not asserted: it is the lease's arithmetic plus the API server's latency, which a slow
+ * machine stretches. What is asserted holds on any machine: the timing the flags ask for is the Lease's, and the old
+ * leader stops before the other starts. The waits' deadlines only catch hangs ({@link HangCatcher}).
+ */
 class LeaderElectionIT {
     /**
      * Shorter than the defaults (15 s, 10 s, 2 s) so that the two take-overs take seconds, in the same order: a
@@ -61,9 +67,16 @@ class LeaderElectionIT {
     void onlyTheLeaderReconcilesAndTheOtherTakesOverWhenItStops() {
         String ns = namespace("leader-takeover");
         KymaOperator first = start(ns, null);
-        await().atMost(Duration.ofSeconds(30)).until(first::leading);
+        await().atMost(HangCatcher.STEP).until(first::leading);
         KymaOperator second = start(ns, null);
         try {
+            Lease lease = admin.leases()
+                    .inNamespace(ns)
+                    .withName("kyma-operator-leader-" + ns)
+                    .get();
+            assertThat(lease.getSpec().getLeaseDurationSeconds())
+                    .as("the lease duration the flags ask for, which the others wait out before they take over")
+                    .isEqualTo((int) LEASE.toSeconds());
             admin.resource(Samples.kyma(ns, "led", Samples.MODULES.subList(0, 3)))
                     .create();
             awaitReady(ns, "led");
@@ -86,14 +99,13 @@ class LeaderElectionIT {
 
             Instant stopped = Instant.now();
             first.close();
-            await().atMost(Duration.ofSeconds(40))
+            await().atMost(HangCatcher.STEP)
                     .pollInterval(Duration.ofMillis(100))
                     .until(second::leading);
             Duration takeover = Duration.between(stopped, second.leadingSince().orElseThrow());
-            System.out.printf("Leader stopped; the other manager took over after %d ms%n", takeover.toMillis());
-            assertThat(takeover)
-                    .as("the lease's duration and a retry period, plus a margin")
-                    .isLessThan(LEASE.plus(RETRY).plusSeconds(5));
+            System.out.printf(
+                    "Leader stopped; the other manager took over after %d ms (lease %d s, retry %d s)%n",
+                    takeover.toMillis(), LEASE.toSeconds(), RETRY.toSeconds());
 
             admin.resource(Samples.kyma(ns, "after", Samples.MODULES.subList(0, 2)))
                     .create();
@@ -110,11 +122,11 @@ class LeaderElectionIT {
         String ns = namespace("leader-loss");
         Partition partition = new Partition();
         KymaOperator first = start(ns, partition);
-        await().atMost(Duration.ofSeconds(30)).until(first::leading);
+        await().atMost(HangCatcher.STEP).until(first::leading);
         KymaOperator second = start(ns, null);
         try {
             partition.cut = true; // the leader can no longer renew its lease
-            await().atMost(Duration.ofSeconds(60))
+            await().atMost(HangCatcher.STEP)
                     .pollInterval(Duration.ofMillis(100))
                     .until(() -> second.leadingSince().isPresent());
             Instant lost = first.stoppedLeadingAt().orElseThrow();
@@ -201,7 +213,7 @@ class LeaderElectionIT {
     }
 
     private static void awaitReady(String ns, String name) {
-        await().atMost(Duration.ofSeconds(60)).until(() -> {
+        await().atMost(HangCatcher.STEP).until(() -> {
             Kyma kyma =
                     admin.resources(Kyma.class).inNamespace(ns).withName(name).get();
             return kyma != null && kyma.getStatus() != null && kyma.getStatus().getPhase() == KymaPhase.READY;

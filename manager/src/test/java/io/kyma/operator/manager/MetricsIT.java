@@ -10,7 +10,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -140,24 +139,24 @@ class MetricsIT {
                 InetSocketAddress metrics = manager.endpoints.metricsAddress().orElseThrow();
                 InetSocketAddress probes = manager.endpoints.probesAddress().orElseThrow();
                 assertThat(get(probes, "/healthz").statusCode()).isEqualTo(200);
-                await().atMost(Duration.ofSeconds(30))
+                await().atMost(HangCatcher.STEP)
                         .until(() -> get(probes, "/readyz").statusCode() == 200);
 
                 admin.resource(Samples.kyma(NS, "scraped", Samples.MODULES.subList(0, 6)))
                         .create();
-                await().atMost(Duration.ofSeconds(30))
+                await().atMost(HangCatcher.STEP)
                         .until(() -> sum(scrape(metrics), "controller_runtime_reconcile_total") > 0);
                 String earlyText = scrape(metrics);
                 double early = sum(earlyText, "controller_runtime_reconcile_total");
 
-                await().atMost(Duration.ofSeconds(120)).until(() -> {
+                await().atMost(HangCatcher.LOAD).until(() -> {
                     Kyma kyma = admin.resources(Kyma.class)
                             .inNamespace(NS)
                             .withName("scraped")
                             .get();
                     return kyma.getStatus() != null && kyma.getStatus().getPhase() == KymaPhase.READY;
                 });
-                await().atMost(Duration.ofSeconds(30)).until(() -> sum(scrape(metrics), "workqueue_depth") == 0);
+                await().atMost(HangCatcher.STEP).until(() -> sum(scrape(metrics), "workqueue_depth") == 0);
 
                 String text = scrape(metrics);
                 Set<String> names = names(text);
@@ -189,11 +188,11 @@ class MetricsIT {
                 assertThat(text)
                         .as("the build's version and commit")
                         .containsPattern("kyma_operator_build_info\\{commit=\"[0-9a-f]{7}\",version=\"[0-9.]+\"\\} 1");
-                await().atMost(Duration.ofSeconds(10))
+                await().atMost(HangCatcher.STEP)
                         .until(() ->
                                 sample(scrape(metrics), "kyma_operator_events_total", "outcome=\"created\"") >= 2.0);
                 // once the watches have delivered every write, nothing is held for read after write
-                await().atMost(Duration.ofSeconds(30))
+                await().atMost(HangCatcher.STEP)
                         .until(() -> sum(scrape(metrics), "kyma_operator_temporary_cache_entries") == 0);
                 assertThat(sum(text, "kyma_operator_temporary_cache_refused_total"))
                         .isZero();

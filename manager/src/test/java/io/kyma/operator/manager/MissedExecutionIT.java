@@ -90,9 +90,9 @@ class MissedExecutionIT {
             operator.start();
 
             create("wedged");
-            await().atMost(Duration.ofSeconds(30)).until(() -> store.missed("wedged"));
+            await().atMost(HangCatcher.STEP).until(() -> store.missed("wedged"));
             create("released");
-            await().atMost(Duration.ofSeconds(30))
+            await().atMost(HangCatcher.STEP)
                     .until(() -> reconciler.attempts("released").size() == 1);
             assertThat(metrics.missedExecutions("scripted-a").count()).isEqualTo(1.0);
 
@@ -100,7 +100,7 @@ class MissedExecutionIT {
             // been reconciled for its edit, "wedged" would have been too, were it not marked as under processing.
             touch("wedged");
             touch("released");
-            await().atMost(Duration.ofSeconds(30))
+            await().atMost(HangCatcher.STEP)
                     .until(() -> reconciler.attempts("released").size() == 2);
             assertThat(reconciler.attempts("wedged"))
                     .as("JOSDK 5.2.3 skips every event of it")

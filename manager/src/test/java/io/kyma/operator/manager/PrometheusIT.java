@@ -83,7 +83,7 @@ class PrometheusIT {
                             .create();
                     Thread.sleep(4_000); // the arrival rate of the load, not a wait for the cluster
                 }
-                await().atMost(Duration.ofMinutes(10))
+                await().atMost(HangCatcher.LOAD)
                         .pollInterval(Duration.ofSeconds(5))
                         .until(() -> prometheus.query("sum(kyma_operator_kymas{phase=\"Ready\"})").stream()
                                 .anyMatch(s -> s.samples().get(0)[1] == KYMAS));
@@ -169,45 +169,37 @@ class PrometheusIT {
     }
 
     private static void assertEveryAlertRuleEvaluates(PrometheusServer prometheus) {
-        await().atMost(Duration.ofMinutes(1))
-                .pollInterval(Duration.ofSeconds(2))
-                .untilAsserted(() -> {
-                    Map<String, JsonNode> rules = prometheus.alertRules();
-                    assertThat(rules.keySet())
-                            .containsExactlyInAnyOrder(
-                                    "KymaOperatorDown",
-                                    "KymaOperatorLeaderMissing",
-                                    "KymaOperatorKymaStuckProcessing",
-                                    "KymaOperatorRunJobServiceUnreachable",
-                                    "KymaOperatorReconcileErrors",
-                                    "KymaOperatorClientThrottled",
-                                    "KymaOperatorQueueWaitHigh",
-                                    "KymaOperatorMemoryNearLimit");
-                    rules.forEach((name, rule) -> {
-                        assertThat(rule.path("health").asText())
-                                .as(name + ": " + rule.path("lastError").asText())
-                                .isEqualTo("ok");
-                        assertThat(rule.path("lastEvaluation").asText())
-                                .as(name)
-                                .doesNotStartWith("0001");
-                    });
-                    // a healthy operator that leads: neither of these may even be pending
-                    assertThat(rules.get("KymaOperatorDown").path("state").asText())
-                            .isEqualTo("inactive");
-                    assertThat(rules.get("KymaOperatorLeaderMissing")
-                                    .path("state")
-                                    .asText())
-                            .isEqualTo("inactive");
-                    // no memory limit outside a container: the ratio has no series, the alert stays quiet
-                    assertThat(rules.get("KymaOperatorMemoryNearLimit")
-                                    .path("state")
-                                    .asText())
-                            .isEqualTo("inactive");
-                    // the Run pointing at a closed port is retrying: its alert is on its way (pending until 10 minutes)
-                    assertThat(rules.get("KymaOperatorRunJobServiceUnreachable")
-                                    .path("state")
-                                    .asText())
-                            .isEqualTo("pending");
-                });
+        await().atMost(HangCatcher.STEP).pollInterval(Duration.ofSeconds(2)).untilAsserted(() -> {
+            Map<String, JsonNode> rules = prometheus.alertRules();
+            assertThat(rules.keySet())
+                    .containsExactlyInAnyOrder(
+                            "KymaOperatorDown",
+                            "KymaOperatorLeaderMissing",
+                            "KymaOperatorKymaStuckProcessing",
+                            "KymaOperatorRunJobServiceUnreachable",
+                            "KymaOperatorReconcileErrors",
+                            "KymaOperatorClientThrottled",
+                            "KymaOperatorQueueWaitHigh",
+                            "KymaOperatorMemoryNearLimit");
+            rules.forEach((name, rule) -> {
+                assertThat(rule.path("health").asText())
+                        .as(name + ": " + rule.path("lastError").asText())
+                        .isEqualTo("ok");
+                assertThat(rule.path("lastEvaluation").asText()).as(name).doesNotStartWith("0001");
+            });
+            // a healthy operator that leads: neither of these may even be pending
+            assertThat(rules.get("KymaOperatorDown").path("state").asText()).isEqualTo("inactive");
+            assertThat(rules.get("KymaOperatorLeaderMissing").path("state").asText())
+                    .isEqualTo("inactive");
+            // no memory limit outside a container: the ratio has no series, the alert stays quiet
+            assertThat(rules.get("KymaOperatorMemoryNearLimit").path("state").asText())
+                    .isEqualTo("inactive");
+            // the Run pointing at a closed port is retrying: its alert is on its way (pending for its first 10
+            // minutes, firing after them, should the load take that long)
+            assertThat(rules.get("KymaOperatorRunJobServiceUnreachable")
+                            .path("state")
+                            .asText())
+                    .isIn("pending", "firing");
+        });
     }
 }

@@ -8,7 +8,6 @@ import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -89,7 +88,7 @@ class RbacIT {
                 manager.start();
                 assertOnlyAMetricsReaderScrapes(
                         admin, endpoints.metricsAddress().orElseThrow());
-                await().atMost(Duration.ofSeconds(30)).until(manager::leading);
+                await().atMost(HangCatcher.STEP).until(manager::leading);
 
                 // Kymas: fan out, find a component name taken by another Kyma, drop a module, delete.
                 admin.resource(Samples.kyma(NS, "rbac", List.of("istio", "ory", "rafter", "api-gateway")))
@@ -98,12 +97,12 @@ class RbacIT {
                 admin.resource(Samples.kyma(NS, "rbac-api", List.of("gateway"))).create();
                 awaitKyma(admin, "rbac-api", KymaPhase.ERROR);
                 admin.resources(Kyma.class).inNamespace(NS).withName("rbac-api").delete();
-                await().atMost(Duration.ofSeconds(30)).until(() -> get(admin, Kyma.class, "rbac-api") == null);
+                await().atMost(HangCatcher.STEP).until(() -> get(admin, Kyma.class, "rbac-api") == null);
                 admin.resources(Kyma.class).inNamespace(NS).withName("rbac").edit(k -> {
                     k.getSpec().setModules(List.of(new Module("istio", null), new Module("ory", "2.0.0")));
                     return k;
                 });
-                await().atMost(Duration.ofSeconds(30))
+                await().atMost(HangCatcher.STEP)
                         .until(() -> admin.resources(HelmComponent.class)
                                         .inNamespace(NS)
                                         .list()
@@ -111,7 +110,7 @@ class RbacIT {
                                         .size()
                                 == 2);
                 admin.resources(Kyma.class).inNamespace(NS).withName("rbac").delete();
-                await().atMost(Duration.ofSeconds(30)).until(() -> get(admin, Kyma.class, "rbac") == null);
+                await().atMost(HangCatcher.STEP).until(() -> get(admin, Kyma.class, "rbac") == null);
 
                 // Runs: one to the end, one cancelled on deletion, one whose server is gone when it is deleted.
                 admin.resource(Samples.run(NS, "done", "build", Map.of("durationSeconds", "1"), null, null))
@@ -120,15 +119,15 @@ class RbacIT {
                         .create();
                 admin.resource(Samples.run(NS, "abandoned", "build", Map.of("durationSeconds", "600"), null, null))
                         .create();
-                await().atMost(Duration.ofSeconds(30))
+                await().atMost(HangCatcher.STEP)
                         .until(() -> phase(admin, "done") == RunPhase.SUCCEEDED
                                 && phase(admin, "cancelled") == RunPhase.RUNNING
                                 && phase(admin, "abandoned") == RunPhase.RUNNING);
                 admin.resources(Run.class).inNamespace(NS).withName("cancelled").delete();
-                await().atMost(Duration.ofSeconds(30)).until(() -> get(admin, Run.class, "cancelled") == null);
-                jobs.refuseFor(Duration.ofSeconds(30));
+                await().atMost(HangCatcher.STEP).until(() -> get(admin, Run.class, "cancelled") == null);
+                jobs.refuseFor(HangCatcher.LOAD); // until the test is done, however long the deletion takes
                 admin.resources(Run.class).inNamespace(NS).withName("abandoned").delete();
-                await().atMost(Duration.ofSeconds(30)).until(() -> get(admin, Run.class, "abandoned") == null);
+                await().atMost(HangCatcher.STEP).until(() -> get(admin, Run.class, "abandoned") == null);
             }
         }
 
@@ -213,7 +212,7 @@ class RbacIT {
     }
 
     private static void awaitKyma(KubernetesClient admin, String name, KymaPhase phase) {
-        await().atMost(Duration.ofSeconds(30)).until(() -> {
+        await().atMost(HangCatcher.STEP).until(() -> {
             Kyma kyma = get(admin, Kyma.class, name);
             return kyma != null && kyma.getStatus() != null && kyma.getStatus().getPhase() == phase;
         });

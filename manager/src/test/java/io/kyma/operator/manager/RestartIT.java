@@ -46,7 +46,7 @@ class RestartIT {
             try (RunningManager first = new RunningManager(NS, "--transition-unit", "100ms")) {
                 admin.resource(Samples.kyma(NS, "restarted", Samples.MODULES)).create();
                 // Stop while components are spread over started, failing and retrying (the whole run takes 6.7 s).
-                await().atMost(Duration.ofSeconds(30))
+                await().atMost(HangCatcher.STEP)
                         .until(() -> admin.resources(HelmComponent.class).inNamespace(NS).list().getItems().stream()
                                         .filter(c -> c.getStatus() != null
                                                 && c.getStatus().getState() == ComponentState.RETRYING)
@@ -57,7 +57,7 @@ class RestartIT {
             }
             // While no operator runs, several components become overdue: their next state is due and nobody writes it.
             var lifecycle = new ComponentLifecycle(UNIT);
-            await().atMost(Duration.ofSeconds(30))
+            await().atMost(HangCatcher.STEP)
                     .until(() -> admin.resources(HelmComponent.class).inNamespace(NS).list().getItems().stream()
                                     .filter(c -> c.getStatus().getState() != ComponentState.SUCCESS
                                             && Instant.parse(c.getStatus().getLastTransitionTime())
@@ -82,13 +82,17 @@ class RestartIT {
             // The second operator lists in pages smaller than the 18 components, as it would at scale.
             try (RunningManager second =
                     new RunningManager(NS, "--transition-unit", "100ms", "--informer-list-limit", "5")) {
-                await().atMost(Duration.ofSeconds(60)).until(() -> {
+                await().atMost(HangCatcher.STEP).until(() -> {
                     Kyma kyma = admin.resources(Kyma.class)
                             .inNamespace(NS)
                             .withName("restarted")
                             .get();
                     return kyma.getStatus() != null && kyma.getStatus().getPhase() == KymaPhase.READY;
                 });
+                // a write is recorded once its answer is read, which may be after the Kyma's status counted it
+                long before = statusWrites;
+                await().atMost(HangCatcher.STEP)
+                        .until(() -> before + second.requests.statusWrites("helmcomponents") >= 18 * 5);
                 statusWrites += second.requests.statusWrites("helmcomponents");
                 List<String> componentLists = second.requests.requests().stream()
                         .filter(r -> r.verb().equals("list") && r.resource().equals("helmcomponents"))
@@ -104,6 +108,13 @@ class RestartIT {
                 assertThat(componentLists).as("pages of the one list").hasSize(4);
             }
 
+            // the history's watch is a stream of its own: it may deliver the last states after the Kyma says Ready
+            await().atMost(HangCatcher.STEP)
+                    .until(() -> Samples.MODULES.stream().allMatch(module -> {
+                        List<HelmComponent> states = history.componentStates("restarted-" + module);
+                        return !states.isEmpty()
+                                && states.get(states.size() - 1).getStatus().getState() == ComponentState.SUCCESS;
+                    }));
             for (String module : Samples.MODULES) {
                 List<HelmComponent> states = history.componentStates("restarted-" + module);
                 assertThat(states)

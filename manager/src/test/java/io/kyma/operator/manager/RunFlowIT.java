@@ -40,7 +40,10 @@ import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 import io.kyma.operator.testing.Namespaces;
 
-/** The Run controller through the manager's wiring, against the real job service. */
+/**
+ * The Run controller through the manager's wiring, against the real job service. The waits' deadlines only catch
+ * hangs ({@link HangCatcher}); what is asserted about time holds on a machine of any speed.
+ */
 class RunFlowIT {
     private static KubernetesClient admin;
     private static JobServer server;
@@ -68,24 +71,24 @@ class RunFlowIT {
             create(Samples.run(ns, "slow", "build", Map.of("durationSeconds", "600"), "200ms", "2s"));
             create(Samples.run(ns, "refused", "build", Map.of("reject", "quota exceeded"), "200ms", null));
 
-            Run ok = awaitPhase(ns, "ok", RunPhase.SUCCEEDED, 30);
+            Run ok = awaitPhase(ns, "ok", RunPhase.SUCCEEDED);
             assertThat(ok.getStatus().getLogs()).contains("job build started", "step 8", "job build succeeded");
             assertThat(ok.getStatus().getCompletionTime()).isNotNull();
             assertThat(ok.getStatus().getRemoteId()).isNotBlank();
             assertThat(ok.getStatus().getMessage())
                     .isEqualTo("job succeeded: " + lastLine(ok.getStatus().getLogs()));
 
-            Run broken = awaitPhase(ns, "broken", RunPhase.FAILED, 30);
+            Run broken = awaitPhase(ns, "broken", RunPhase.FAILED);
             assertThat(broken.getStatus().getLogs()).contains("job build failed");
 
-            Run slow = awaitPhase(ns, "slow", RunPhase.FAILED, 30);
+            Run slow = awaitPhase(ns, "slow", RunPhase.FAILED);
             assertThat(slow.getStatus().getConditions()).anySatisfy(c -> {
                 assertThat(c.getType()).isEqualTo("Succeeded");
                 assertThat(c.getReason()).isEqualTo("Timeout");
             });
             assertThat(jobState(slow.getStatus().getRemoteId())).isEqualTo("failed");
 
-            Run refused = awaitPhase(ns, "refused", RunPhase.FAILED, 30);
+            Run refused = awaitPhase(ns, "refused", RunPhase.FAILED);
             assertThat(refused.getStatus().getMessage()).contains("quota exceeded");
             assertThat(refused.getStatus().getRemoteId()).isNull();
         }
@@ -96,9 +99,11 @@ class RunFlowIT {
         String ns = namespace("run-polling");
         try (RunningManager manager = manager(ns, server.url())) {
             // 3 s of job, polled every 500 ms, with a log that does not grow while it runs.
+            long created = System.nanoTime();
             create(Samples.run(
                     ns, "quiet", "build", Map.of("durationSeconds", "3", "linesPerSecond", "0.01"), "500ms", null));
-            awaitPhase(ns, "quiet", RunPhase.SUCCEEDED, 30);
+            awaitPhase(ns, "quiet", RunPhase.SUCCEEDED);
+            Duration took = Duration.ofNanos(System.nanoTime() - created);
             double reconciles = manager
                     .manager
                     .metrics()
@@ -115,8 +120,15 @@ class RunFlowIT {
                             && r.subresource().equals("status"))
                     .count();
             System.out.printf(
-                    "Run of 3 s polled every 500 ms: %.0f reconciles, %d status writes%n", reconciles, statusWrites);
-            assertThat(reconciles).isBetween(5.0, 10.0);
+                    "Run of 3 s polled every 500 ms: Succeeded after %d ms, %.0f reconciles, %d status writes%n",
+                    took.toMillis(), reconciles, statusWrites);
+            // A poll is asked for 500 ms after the answer to the last: however long the Run took, no more polls than
+            // that time allows, besides the reconciles of the create, of the start's answer and of the status writes.
+            // (A slow machine makes the Run take longer and polls no more often.)
+            assertThat(reconciles)
+                    .as("reconciles of a Run that took %d ms, polled every 500 ms", took.toMillis())
+                    .isGreaterThanOrEqualTo(3.0)
+                    .isLessThanOrEqualTo(took.toMillis() / 500 + 1 + 2 + statusWrites);
             assertThat(statusWrites).as("started, the first log, and the end").isLessThanOrEqualTo(3);
         }
     }
@@ -130,9 +142,9 @@ class RunFlowIT {
                 Watch ignored = watchReachability(ns, "patient", reachability)) {
             create(Samples.run(ns, "patient", "build", Map.of("durationSeconds", "1"), "200ms", null));
             // the service comes up 2 s after the Run said it could not reach it, however long the start took
-            await().atMost(Duration.ofSeconds(60)).until(() -> reachability.contains("False"));
+            await().atMost(HangCatcher.STEP).until(() -> reachability.contains("False"));
             try (JobServer late = JobServer.startAfter("127.0.0.1", port, Duration.ofSeconds(2))) {
-                Run done = awaitPhase(ns, "patient", RunPhase.SUCCEEDED, 60);
+                Run done = awaitPhase(ns, "patient", RunPhase.SUCCEEDED);
                 assertThat(reachability).startsWith("False").endsWith("True");
                 assertThat(reachable(done)).isEqualTo("True");
                 double errors = manager.manager
@@ -162,7 +174,9 @@ class RunFlowIT {
 
     /**
      * A service that accepts connections and never answers holds job-service calls, not reconcile workers: with two
-     * workers and twenty such Runs, a Kyma becomes Ready as if they were not there.
+     * workers and twenty such Runs, a Kyma becomes Ready as if they were not there. Were the workers held, the Kyma
+     * could not be Ready before the calls' 1 minute timeout freed them: so it must be Ready while every call still
+     * hangs, none ended. That is an order, the same on any machine; how long it took is printed.
      */
     @Test
     void aServiceThatNeverAnswersHoldsNoReconcileWorker() throws IOException {
@@ -186,7 +200,7 @@ class RunFlowIT {
                 create(run);
             }
             var registry = manager.manager.metrics().registry();
-            await().atMost(Duration.ofSeconds(30))
+            await().atMost(HangCatcher.STEP)
                     .until(() -> registry.get("kyma_operator_job_calls")
                                     .tag("state", "waiting")
                                     .gauge()
@@ -201,7 +215,7 @@ class RunFlowIT {
             long created = System.nanoTime();
             admin.resource(Samples.kyma(kymas, "neighbour", List.of("istio", "ory", "rafter")))
                     .create();
-            await().atMost(Duration.ofSeconds(30))
+            await().atMost(HangCatcher.STEP)
                     .pollInterval(Duration.ofMillis(100))
                     .until(() -> {
                         var kyma = admin.resources(Kyma.class)
@@ -211,11 +225,16 @@ class RunFlowIT {
                         return kyma.getStatus() != null && kyma.getStatus().getPhase() == KymaPhase.READY;
                     });
             Duration took = Duration.ofNanos(System.nanoTime() - created);
+            double ended = registry.find("kyma_operator_job_calls_finished").functionCounters().stream()
+                    .mapToDouble(c -> c.count())
+                    .sum();
             System.out.printf(
                     "A Kyma of 3 modules at a 50 ms unit beside 20 Runs on a silent service, 2 workers:"
-                            + " Ready after %d ms%n",
-                    took.toMillis());
-            assertThat(took).as("its own lifecycle is about 1.1 s").isLessThan(Duration.ofSeconds(10));
+                            + " Ready after %d ms, %.0f calls ended%n",
+                    took.toMillis(), ended);
+            assertThat(ended)
+                    .as("calls to the silent service that ended before the Kyma was Ready")
+                    .isZero();
             assertThat(registry.get("kyma_operator_job_calls")
                             .tag("state", "in-flight")
                             .gauge()
@@ -231,7 +250,8 @@ class RunFlowIT {
         Path kubeconfig = Files.createTempFile("kubeconfig", ".yaml");
         Files.writeString(kubeconfig, EmbeddedControlPlane.get().kubeconfigYaml());
         long before = server.jobsStarted();
-        server.faults().latency(Duration.ofSeconds(5)); // the job is started, the answer comes late
+        // the job is started, the answer comes late: after the kill, however long the kill takes to follow the start
+        server.faults().latency(HangCatcher.STEP);
         Process operator = new ProcessBuilder(
                         "java",
                         "-jar",
@@ -251,7 +271,7 @@ class RunFlowIT {
                 .start();
         try {
             create(Samples.run(ns, "once", "build", Map.of("durationSeconds", "1"), "200ms", null));
-            await().atMost(Duration.ofSeconds(60)).until(() -> server.jobsStarted() == before + 1);
+            await().atMost(HangCatcher.STEP).until(() -> server.jobsStarted() == before + 1);
             operator.destroyForcibly().waitFor();
         } finally {
             operator.destroyForcibly();
@@ -264,7 +284,7 @@ class RunFlowIT {
                         .getStatus())
                 .isNull();
         try (RunningManager restarted = manager(ns, server.url())) {
-            awaitPhase(ns, "once", RunPhase.SUCCEEDED, 30);
+            awaitPhase(ns, "once", RunPhase.SUCCEEDED);
         }
         assertThat(server.jobsStarted())
                 .as("jobs started for the Run, across both operators")
@@ -276,24 +296,24 @@ class RunFlowIT {
         String ns = namespace("run-delete");
         try (RunningManager manager = manager(ns, server.url(), "--run-cleanup-timeout", "3s")) {
             create(Samples.run(ns, "cancelled", "build", Map.of("durationSeconds", "600"), "200ms", null));
-            String id = awaitPhase(ns, "cancelled", RunPhase.RUNNING, 30)
-                    .getStatus()
-                    .getRemoteId();
+            String id =
+                    awaitPhase(ns, "cancelled", RunPhase.RUNNING).getStatus().getRemoteId();
             admin.resources(Run.class).inNamespace(ns).withName("cancelled").delete();
-            await().atMost(Duration.ofSeconds(20)).until(() -> get(ns, "cancelled") == null);
+            await().atMost(HangCatcher.STEP).until(() -> get(ns, "cancelled") == null);
             assertThat(jobState(id)).isEqualTo("failed");
 
             create(Samples.run(ns, "orphaned", "build", Map.of("durationSeconds", "600"), "200ms", null));
-            awaitPhase(ns, "orphaned", RunPhase.RUNNING, 30);
-            server.refuseFor(Duration.ofSeconds(8)); // longer than the 3 s cleanup timeout and its retries
+            awaitPhase(ns, "orphaned", RunPhase.RUNNING);
+            // refused until the test is done, however long the 3 s cleanup timeout and its retries take
+            server.refuseFor(HangCatcher.LOAD);
             long deleted = System.nanoTime();
             admin.resources(Run.class).inNamespace(ns).withName("orphaned").delete();
-            await().atMost(Duration.ofSeconds(20)).until(() -> get(ns, "orphaned") == null);
+            await().atMost(HangCatcher.STEP).until(() -> get(ns, "orphaned") == null);
             // The timeout counts from deletionTimestamp, which has whole seconds: up to 1 s of it may lie before
             // the delete request.
             assertThat(Duration.ofNanos(System.nanoTime() - deleted)).isGreaterThanOrEqualTo(Duration.ofMillis(1900));
             // events go out in the background, a moment after the Run went
-            await().atMost(Duration.ofSeconds(10))
+            await().atMost(HangCatcher.STEP)
                     .untilAsserted(() -> assertThat(
                                     admin.v1().events().inNamespace(ns).list().getItems())
                             .anySatisfy(e -> {
@@ -302,10 +322,11 @@ class RunFlowIT {
                                 assertThat(e.getInvolvedObject().getName()).isEqualTo("orphaned");
                             }));
         } finally {
-            await().atMost(Duration.ofSeconds(30)).until(server::listening);
+            server.listenAgain();
         }
     }
 
+    /** How long it takes is the benchmark's figure; this test prints it, and its deadline only catches a hang. */
     @Test
     void aThousandRunsWithAHundredWorkersAllCompleteWithinTheirWriteBudget() {
         String ns = namespace("run-scale");
@@ -330,7 +351,7 @@ class RunFlowIT {
                             Map.of("durationSeconds", Integer.toString(durationSeconds)),
                             "1s",
                             null)));
-            await().atMost(Duration.ofMinutes(10))
+            await().atMost(HangCatcher.LOAD)
                     .pollInterval(Duration.ofSeconds(2))
                     .until(() -> admin.resources(Run.class).inNamespace(ns).list().getItems().stream()
                                     .filter(r -> r.getStatus() != null
@@ -338,7 +359,7 @@ class RunFlowIT {
                                     .count()
                             == runs);
             Duration took = Duration.ofNanos(System.nanoTime() - started);
-            await().atMost(Duration.ofSeconds(30))
+            await().atMost(HangCatcher.STEP)
                     .until(() -> manager.manager
                                     .metrics()
                                     .registry()
@@ -420,15 +441,11 @@ class RunFlowIT {
         }
     }
 
-    private static Run awaitPhase(String ns, String name, RunPhase phase, int seconds) {
-        await().atMost(Duration.ofSeconds(seconds))
-                .pollInterval(Duration.ofMillis(100))
-                .until(() -> {
-                    Run run = get(ns, name);
-                    return run != null
-                            && run.getStatus() != null
-                            && run.getStatus().getPhase() == phase;
-                });
+    private static Run awaitPhase(String ns, String name, RunPhase phase) {
+        await().atMost(HangCatcher.STEP).pollInterval(Duration.ofMillis(100)).until(() -> {
+            Run run = get(ns, name);
+            return run != null && run.getStatus() != null && run.getStatus().getPhase() == phase;
+        });
         return get(ns, name);
     }
 

@@ -17,11 +17,15 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 
 /**
- * A ConfigMap reconciler that does what a script says for each attempt and records when attempts started and how
- * many ran at once. The subclasses are two controllers, told apart by a label.
+ * A ConfigMap reconciler that does what a script says for each attempt and records when attempts started, how many
+ * ran at once, and which were interrupted. The subclasses are controllers, told apart by a label.
+ * <p>
+ * Its two sleeps are part of the script, not waits for the cluster: {@code work} keeps each attempt busy for that long,
+ * so that attempts of different resources overlap; {@link Action#HANG} stands for a reconcile stuck in a call, and
+ * ends early only when the attempt is interrupted, which is recorded.
  */
 abstract class ScriptedReconciler implements Reconciler<ConfigMap> {
-    /** What an attempt does: succeed, fail, or hang for 5 s and then succeed. */
+    /** What an attempt does: succeed, fail, or hang for 5 s (unless interrupted) and then succeed. */
     enum Action {
         SUCCEED,
         FAIL,
@@ -31,6 +35,7 @@ abstract class ScriptedReconciler implements Reconciler<ConfigMap> {
     private final BiFunction<String, Integer, Action> script;
     private final Duration work;
     private final Map<String, List<Instant>> attempts = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> interrupted = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> running = new ConcurrentHashMap<>();
     private final AtomicInteger runningOverall = new AtomicInteger();
     private final AtomicInteger maxPerResource = new AtomicInteger();
@@ -56,7 +61,12 @@ abstract class ScriptedReconciler implements Reconciler<ConfigMap> {
             }
             Action action = script.apply(name, attempt);
             if (action == Action.HANG) {
-                Thread.sleep(5000);
+                try {
+                    Thread.sleep(5000);
+                } catch (InterruptedException e) {
+                    interrupted.computeIfAbsent(name, k -> new AtomicInteger()).incrementAndGet();
+                    throw e;
+                }
             }
             if (action == Action.FAIL) {
                 throw new IllegalStateException("scripted failure of " + name + " on attempt " + attempt);
@@ -70,6 +80,12 @@ abstract class ScriptedReconciler implements Reconciler<ConfigMap> {
 
     List<Instant> attempts(String name) {
         return attempts.getOrDefault(name, List.of());
+    }
+
+    /** Attempts of {@code name} that were interrupted while they hung. */
+    int interrupted(String name) {
+        AtomicInteger count = interrupted.get(name);
+        return count == null ? 0 : count.get();
     }
 
     int totalAttempts() {

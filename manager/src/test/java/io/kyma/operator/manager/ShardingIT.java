@@ -3,7 +3,6 @@ package io.kyma.operator.manager;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,13 +76,13 @@ class ShardingIT {
                 run.getSpec().setServer("http://127.0.0.1:9");
                 admin.resource(run).create();
 
-                await().atMost(Duration.ofSeconds(120))
+                await().atMost(HangCatcher.LOAD)
                         .until(() -> admin.resources(Kyma.class).inNamespace(NS).list().getItems().stream()
                                         .filter(k -> k.getStatus() != null
                                                 && k.getStatus().getPhase() == KymaPhase.READY)
                                         .count()
                                 == KYMAS);
-                await().atMost(Duration.ofSeconds(60)).until(() -> {
+                await().atMost(HangCatcher.STEP).until(() -> {
                     Run r = admin.resources(Run.class)
                             .inNamespace(NS)
                             .withName("unreachable")
@@ -159,7 +158,7 @@ class ShardingIT {
                             new RunningManager(ns, "--transition-unit", "10ms", "--shards", "2", "--shard-id", "1")) {
                 admin.resource(Samples.kyma(ns, "moved", Samples.MODULES.subList(0, 2)))
                         .create();
-                await().atMost(Duration.ofSeconds(60)).until(() -> ready(admin, ns, "moved"));
+                await().atMost(HangCatcher.STEP).until(() -> ready(admin, ns, "moved"));
                 String own = Integer.toString(new Shards(2, 0).of(ns, "moved"));
                 String other = own.equals("0") ? "1" : "0";
                 String component = "moved-" + Samples.MODULES.get(0);
@@ -171,7 +170,7 @@ class ShardingIT {
                             c.getMetadata().getLabels().put(Labels.SHARD, other);
                             return c;
                         });
-                await().atMost(Duration.ofSeconds(60))
+                await().atMost(HangCatcher.STEP)
                         .until(() -> own.equals(admin.resources(HelmComponent.class)
                                 .inNamespace(ns)
                                 .withName(component)
@@ -179,12 +178,12 @@ class ShardingIT {
                                 .getMetadata()
                                 .getLabels()
                                 .get(Labels.SHARD)));
-                await().atMost(Duration.ofSeconds(60)).until(() -> ready(admin, ns, "moved"));
+                await().atMost(HangCatcher.STEP).until(() -> ready(admin, ns, "moved"));
 
                 // a drain value the hand-over does not define stops nothing, and the Kyma says it was ignored
                 label(admin, ns, Kyma.class, "moved", "hold");
                 label(admin, ns, HelmComponent.class, component, "later");
-                await().atMost(Duration.ofSeconds(60))
+                await().atMost(HangCatcher.STEP)
                         .until(() -> shardLabels(admin, ns, "moved")
                                 .filter(c -> "False".equals(c.getStatus())
                                         && "UnknownDrainValue".equals(c.getReason())
@@ -197,7 +196,7 @@ class ShardingIT {
                     k.getSpec().getModules().add(new io.kyma.operator.api.Module(Samples.MODULES.get(2), null));
                     return k;
                 });
-                await().atMost(Duration.ofSeconds(60))
+                await().atMost(HangCatcher.STEP)
                         .until(() -> admin.resources(HelmComponent.class)
                                                 .inNamespace(ns)
                                                 .withName("moved-" + Samples.MODULES.get(2))
@@ -206,7 +205,7 @@ class ShardingIT {
                                 && ready(admin, ns, "moved"));
                 label(admin, ns, Kyma.class, "moved", null);
                 label(admin, ns, HelmComponent.class, component, null);
-                await().atMost(Duration.ofSeconds(60))
+                await().atMost(HangCatcher.STEP)
                         .until(() -> shardLabels(admin, ns, "moved").isEmpty());
                 assertThat(ready(admin, ns, "moved")).isTrue();
             }

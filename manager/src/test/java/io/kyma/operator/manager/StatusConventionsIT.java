@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -108,7 +107,7 @@ class StatusConventionsIT {
         admin.resource(Samples.kyma(NS, "listed", List.of("istio"))).create();
         admin.resource(Samples.run(NS, "listed", "build", Map.of("durationSeconds", "1"), null, null))
                 .create();
-        await().atMost(Duration.ofSeconds(30))
+        await().atMost(HangCatcher.STEP)
                 .untilAsserted(() -> assertThat(Kubectl.ok("get", "kyma-operator", "-n", NS))
                         .contains("kyma.inventory.kyma-project.io/listed")
                         .contains("helmcomponent.inventory.kyma-project.io/listed-istio")
@@ -133,7 +132,7 @@ class StatusConventionsIT {
                 .create();
         wait("condition=Succeeded", "run/story");
 
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+        await().atMost(HangCatcher.STEP).untilAsserted(() -> {
             assertThat(Kubectl.ok("describe", "kyma", "story", "-n", NS))
                     .contains("Admitted")
                     .contains("AllComponentsReady");
@@ -150,7 +149,7 @@ class StatusConventionsIT {
                 .inNamespace(NS)
                 .withName("story-ory")
                 .delete();
-        await().atMost(Duration.ofSeconds(60))
+        await().atMost(HangCatcher.STEP)
                 .untilAsserted(() -> assertThat(events(kyma))
                         .filteredOn(e -> e.getReason().equals("AllComponentsReady"))
                         .singleElement()
@@ -168,7 +167,8 @@ class StatusConventionsIT {
     }
 
     private static void wait(String condition, String object) {
-        Kubectl.Answer answer = Kubectl.run("wait", "--for=" + condition, object, "-n", NS, "--timeout=60s");
+        Kubectl.Answer answer = Kubectl.run(
+                "wait", "--for=" + condition, object, "-n", NS, "--timeout=" + HangCatcher.STEP.toSeconds() + "s");
         assertThat(answer.ok())
                 .as("kubectl wait --for=%s %s:%n%s", condition, object, answer.output())
                 .isTrue();

@@ -1,6 +1,7 @@
 package io.kyma.operator.manager.shard;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -29,6 +30,7 @@ import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaSpec;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Module;
+import io.kyma.operator.manager.HangCatcher;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 import io.kyma.operator.testing.MutableClock;
@@ -71,6 +73,9 @@ class ShardMoverIT {
         kyma("hand-labelled", "blue");
         kyma("on-one", "1");
         ShardMover mover = mover(new Shards(2, 0), NS, clock, () -> true, registry);
+        // the mover finds the labels to move in the API server's watch cache
+        awaitCached(NS, Kyma.class, "on-one", "1", null);
+        awaitCached(NS, HelmComponent.class, "left-on-five-istio", "5", null);
 
         assertThat(mover.moveOnce())
                 .as("shard 5 has no Lease, 'blue' names no shard; shard 7 is led")
@@ -270,30 +275,31 @@ class ShardMoverIT {
                 r -> registry.counter("drains", "resource", r));
     }
 
-    /** Until the API server's watch cache shows the object with these labels (it lags the write a little). */
+    /**
+     * Until the API server's watch cache shows the object with these labels: it lags the write a little, and the
+     * mover reads it. The cache applies a kind's writes in order, so once it shows an object's last write it shows
+     * every earlier write of that kind.
+     */
     private static <R extends HasMetadata> void awaitCached(
             String ns, Class<R> kind, String name, String shard, String drain) {
-        Instant deadline = Instant.now().plusSeconds(10);
-        while (true) {
-            List<R> cached = admin.resources(kind)
-                    .inNamespace(ns)
-                    .withField("metadata.name", name)
-                    .list(new ListOptionsBuilder().withResourceVersion("0").build())
-                    .getItems();
-            if (!cached.isEmpty()
-                    && shard.equals(cached.get(0).getMetadata().getLabels().get(Labels.SHARD))
-                    && Objects.equals(
-                            drain, cached.get(0).getMetadata().getLabels().get(Labels.SHARD_DRAIN))) {
-                return;
-            }
-            assertThat(Instant.now()).as(name + " in the watch cache").isBefore(deadline);
-            try {
-                Thread.sleep(20); // between two looks
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
+        await().alias(name + " in the watch cache")
+                .atMost(HangCatcher.STEP)
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> {
+                    List<R> cached = admin.resources(kind)
+                            .inNamespace(ns)
+                            .withField("metadata.name", name)
+                            .list(new ListOptionsBuilder()
+                                    .withResourceVersion("0")
+                                    .build())
+                            .getItems();
+                    return !cached.isEmpty()
+                            && shard.equals(
+                                    cached.get(0).getMetadata().getLabels().get(Labels.SHARD))
+                            && Objects.equals(
+                                    drain,
+                                    cached.get(0).getMetadata().getLabels().get(Labels.SHARD_DRAIN));
+                });
     }
 
     @Test
@@ -351,6 +357,7 @@ class ShardMoverIT {
         kyma(ns, "on-one", "1"); // shard 1 of 2 never took its Lease
         kyma(ns, "zero-padded", "01"); // written by hand: no informer selects shard=01
         ShardMover mover = mover(new Shards(2, 0), ns, clock, () -> true, registry);
+        awaitCached(ns, Kyma.class, "zero-padded", "01", null);
 
         assertThat(mover.moveOnce())
                 .as("'01' names no shard; shard 1 may still be starting")
