@@ -128,8 +128,8 @@ class ShardedReplicasIT {
 
             // The Lease lasts its duration after its last renewal; then the leader of shard 0 moves shard 1's
             // objects. The Lease as its holder last renewed it is followed until the mover takes it over for the
-            // move: the killed process cannot renew it any more, though a renewal it sent just before the kill may
-            // still land.
+            // move (and, once done, gives it up with an empty holder): the killed process cannot renew it any more,
+            // though a renewal it sent just before the kill may still land.
             AtomicReference<Lease> lastHeld = new AtomicReference<>();
             AtomicReference<Instant> firstMoved = new AtomicReference<>();
             await().atMost(Trial.HANG).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
@@ -140,7 +140,7 @@ class ShardedReplicasIT {
                 if (now != null
                         && now.getSpec() != null
                         && now.getSpec().getRenewTime() != null
-                        && !String.valueOf(now.getSpec().getHolderIdentity()).startsWith(ShardLiveness.MOVER_PREFIX)) {
+                        && held(now.getSpec().getHolderIdentity())) {
                     lastHeld.set(now);
                 }
                 List<String> left = names(labelled(admin, trial.namespace(), "1"));
@@ -233,6 +233,11 @@ class ShardedReplicasIT {
         } finally {
             replicas.forEach(Replica::close);
         }
+    }
+
+    /** Whether a Lease's holder is a replica: not the mover, nor the empty holder the mover leaves when done. */
+    private static boolean held(String holder) {
+        return holder != null && !holder.isBlank() && !holder.startsWith(ShardLiveness.MOVER_PREFIX);
     }
 
     @Test
