@@ -27,6 +27,7 @@ import io.kyma.operator.api.ComponentState;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.HelmComponentSpec;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.HangCatcher;
 import io.kyma.operator.testing.OperatorExtensions;
 import io.kyma.operator.testing.RequestRecorder;
 
@@ -36,11 +37,6 @@ import io.kyma.operator.testing.RequestRecorder;
  */
 class HelmComponentReconcilerIT {
     private static final Duration UNIT = Duration.ofMillis(10);
-    /**
-     * The deadline of a wait, which only catches a hang: a component's whole lifecycle takes well under a second on a
-     * quiet machine (as the manager's integration tests' {@code HangCatcher.STEP}).
-     */
-    private static final Duration HANG = Duration.ofMinutes(1);
 
     private static final RequestRecorder REQUESTS = new RequestRecorder();
     private static final CountingReconciler RECONCILER = new CountingReconciler();
@@ -56,9 +52,9 @@ class HelmComponentReconcilerIT {
         Map<String, List<HelmComponent>> seen = new ConcurrentHashMap<>();
         try (Watch ignored = watchStates(seen)) {
             OPERATOR.create(component("prod-logging", "logging"));
-            await().atMost(HANG).until(() -> state("prod-logging") == ComponentState.SUCCESS);
+            await().atMost(HangCatcher.STEP).until(() -> state("prod-logging") == ComponentState.SUCCESS);
             // the watch is a stream of its own, and may deliver the last state after a read finds it
-            await().atMost(HANG)
+            await().atMost(HangCatcher.STEP)
                     .until(() -> seen.getOrDefault("prod-logging", List.of()).stream()
                             .anyMatch(c -> c.getStatus().getState() == ComponentState.SUCCESS));
         }
@@ -80,7 +76,7 @@ class HelmComponentReconcilerIT {
         assertThat(dwell.subList(1, 4)).allSatisfy(d -> assertThat(d).isGreaterThanOrEqualTo(UNIT.multipliedBy(7)));
 
         // a write is recorded once its answer is read, which may be after another reader found what it wrote
-        await().atMost(HANG).until(() -> statusWrites("prod-logging") >= 5);
+        await().atMost(HangCatcher.STEP).until(() -> statusWrites("prod-logging") >= 5);
         assertThat(statusWrites("prod-logging")).isEqualTo(5);
         assertThat(RECONCILER.reconciles("prod-logging"))
                 .as("the create event plus one timer per transition")
@@ -90,7 +86,7 @@ class HelmComponentReconcilerIT {
     @Test
     void aStatusFromAnotherWriterDoesNotTriggerAReconcile() {
         OPERATOR.create(component("prod-ory", "ory"));
-        await().atMost(HANG).until(() -> state("prod-ory") == ComponentState.SUCCESS);
+        await().atMost(HangCatcher.STEP).until(() -> state("prod-ory") == ComponentState.SUCCESS);
         int before = RECONCILER.reconciles("prod-ory");
         HelmComponent labelled = OPERATOR.get(HelmComponent.class, "prod-ory");
         labelled.getMetadata().setLabels(Map.of("touched", "yes"));

@@ -32,6 +32,7 @@ import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.manager.config.ManagerConfig;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.HangCatcher;
 import io.kyma.operator.testing.Namespaces;
 
 /**

@@ -42,6 +42,7 @@ import io.kyma.operator.manager.config.ManagerConfig;
 import io.kyma.operator.manager.guard.ReconcileGuard;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.HangCatcher;
 import io.kyma.operator.testing.Namespaces;
 import io.micrometer.core.instrument.Timer;
 

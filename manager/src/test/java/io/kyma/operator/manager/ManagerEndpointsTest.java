@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,11 +30,10 @@ import io.kyma.operator.manager.config.ManagerConfig;
 import io.kyma.operator.manager.secure.MetricsAccess;
 import io.kyma.operator.manager.secure.SecureMetrics;
 import io.kyma.operator.manager.secure.ServingCertificate;
+import io.kyma.operator.testing.HangCatcher;
 
 /** /metrics over HTTPS behind the access check, through a real TLS client; plain HTTP as the local default. */
 class ManagerEndpointsTest {
-    /** How long a connection or an exchange may take: it catches a hang (a server that never answers), no more. */
-    private static final Duration HANG = Duration.ofMinutes(2);
 
     private static final MetricsAccess.User SCRAPER =
             new MetricsAccess.User("system:serviceaccount:monitoring:prometheus", "1", List.of(), Map.of());
@@ -68,7 +66,7 @@ class ManagerEndpointsTest {
             int port = endpoints.metricsAddress().orElseThrow().getPort();
             HttpClient tls = HttpClient.newBuilder()
                     .sslContext(trusting(certificate))
-                    .connectTimeout(HANG)
+                    .connectTimeout(HangCatcher.STEP)
                     .build();
             URI metrics = URI.create("https://localhost:" + port + "/metrics");
 
@@ -107,7 +105,8 @@ class ManagerEndpointsTest {
                             .statusCode())
                     .isEqualTo(404);
             // no plain HTTP on the secure port
-            HttpClient plain = HttpClient.newBuilder().connectTimeout(HANG).build();
+            HttpClient plain =
+                    HttpClient.newBuilder().connectTimeout(HangCatcher.STEP).build();
             assertThatThrownBy(() -> send(
                             plain,
                             HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/metrics"))
@@ -230,7 +229,7 @@ class ManagerEndpointsTest {
 
     private static HttpResponse<String> send(HttpClient client, HttpRequest.Builder request)
             throws IOException, InterruptedException {
-        return client.send(request.timeout(HANG).build(), HttpResponse.BodyHandlers.ofString());
+        return client.send(request.timeout(HangCatcher.STEP).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** A TLS context that trusts exactly the served certificate, as a scraper pinning it would. */

@@ -27,6 +27,7 @@ import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.HangCatcher;
 import io.kyma.operator.testing.Namespaces;
 
 /** A real scrape of a running manager: every documented metric is there, moves, and the dashboard finds its own. */

@@ -33,6 +33,7 @@ import io.kyma.operator.manager.guard.MissedExecutions;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.manager.metrics.QueueMetrics;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.HangCatcher;
 import io.kyma.operator.testing.Namespaces;
 
 /**

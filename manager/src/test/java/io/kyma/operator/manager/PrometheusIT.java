@@ -20,6 +20,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.HangCatcher;
 import io.kyma.operator.testing.Kubectl;
 import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.PrometheusServer;

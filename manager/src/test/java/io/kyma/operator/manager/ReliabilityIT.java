@@ -50,6 +50,7 @@ import io.kyma.operator.remotejob.JobServer;
 import io.kyma.operator.run.RemoteJobClient;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.HangCatcher;
 import io.kyma.operator.testing.Namespaces;
 
 /**

@@ -19,6 +19,7 @@ import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.helmcomponent.ComponentLifecycle;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.HangCatcher;
 import io.kyma.operator.testing.Namespaces;
 
 /** An operator stopped in the middle of an installation and started again finishes it without losing a step. */

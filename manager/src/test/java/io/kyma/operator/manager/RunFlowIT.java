@@ -38,6 +38,7 @@ import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.remotejob.JobServer;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.HangCatcher;
 import io.kyma.operator.testing.Namespaces;
 
 /**

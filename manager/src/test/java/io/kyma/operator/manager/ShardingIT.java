@@ -25,6 +25,7 @@ import io.kyma.operator.api.Run;
 import io.kyma.operator.manager.shard.Shards;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.HangCatcher;
 import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.RequestRecorder;
 

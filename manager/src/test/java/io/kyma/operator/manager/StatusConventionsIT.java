@@ -21,6 +21,7 @@ import io.kyma.operator.manager.config.ManagerConfig;
 import io.kyma.operator.remotejob.JobServer;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.HangCatcher;
 import io.kyma.operator.testing.Kubectl;
 import io.kyma.operator.testing.Namespaces;
 

@@ -22,12 +22,15 @@ import io.kyma.operator.testing.DocRegion;
 /**
  * docs/testing.md's table of where {@code make test}'s time goes is generated from two recorded runs in
  * {@code docs/test-times}: the per-class times {@code hack/test-times.sh} read from the test reports, and each run's
- * commit and wall time. {@code -Dtesttimes.write=true} rewrites the table.
+ * commit and wall time. The runs under load ({@code hack/test-under-load.sh}) are kept in {@code loaded.csv}, each
+ * with its per-class times. {@code -Dtesttimes.write=true} rewrites both tables.
  */
 class TestTimesDocTest {
     private static final Path DIR = Crds.repositoryRoot().resolve("docs/test-times");
     private static final String BEGIN = "<!-- BEGIN generated test times -->\n";
     private static final String END = "<!-- END generated test times -->\n";
+    private static final String LOADED_BEGIN = "<!-- BEGIN generated loaded runs -->\n";
+    private static final String LOADED_END = "<!-- END generated loaded runs -->\n";
     /** Classes that took less than this in both runs are summed in one row. */
     private static final double SHOWN_FROM_S = 10;
 
@@ -47,11 +50,69 @@ class TestTimesDocTest {
         assertThat(Double.parseDouble(runs.getProperty("after.unit_s")))
                 .as("make unit, in seconds")
                 .isLessThanOrEqualTo(2 * 60);
-        assertThat(Files.readString(Crds.repositoryRoot().resolve("manager/pom.xml")))
-                .as("the manager's integration-test forks the recorded run had")
-                .contains("<it.forks>" + runs.getProperty("after.it_forks") + "</it.forks>");
         // no assertion lost on the way: at least as many tests ran after as before
         assertThat(total(read("after.csv"))).isGreaterThanOrEqualTo(total(read("before.csv")));
+    }
+
+    @Test
+    void theLoadedRunsTableIsTheRecordedRuns() throws IOException {
+        DocRegion.check(
+                Crds.repositoryRoot().resolve("docs/testing.md"),
+                LOADED_BEGIN,
+                LOADED_END,
+                loadedTable(loadedRuns()),
+                "testtimes.write");
+    }
+
+    @Test
+    void theLoadedRunsHadTheForksThePomSetsAndKeepTheirClassTimes() throws IOException {
+        List<LoadedRun> runs = loadedRuns();
+        if (!runs.isEmpty()) {
+            assertThat(Files.readString(Crds.repositoryRoot().resolve("manager/pom.xml")))
+                    .as("the manager's integration-test forks the last loaded run had")
+                    .contains("<it.forks>" + runs.get(runs.size() - 1).forks() + "</it.forks>");
+        }
+        for (LoadedRun run : runs) {
+            assertThat(DIR.resolve("loaded-" + run.started() + ".csv"))
+                    .as("per-class times of the run at " + run.started())
+                    .exists();
+            assertThat(read("loaded-" + run.started() + ".csv")).isNotEmpty();
+        }
+    }
+
+    /** One row of loaded.csv: a clean-clone {@code make test} with another process keeping one core busy. */
+    record LoadedRun(String commit, String started, int wallSeconds, int exit, String forks, int cores, String load) {}
+
+    static List<LoadedRun> loadedRuns() throws IOException {
+        List<String> lines = Files.readAllLines(DIR.resolve("loaded.csv"));
+        assertThat(lines.get(0)).isEqualTo("commit,started_utc,wall_s,exit,it_forks,cores,load");
+        List<LoadedRun> out = new ArrayList<>();
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.split(",", 7);
+            out.add(new LoadedRun(
+                    f[0], f[1], Integer.parseInt(f[2]), Integer.parseInt(f[3]), f[4], Integer.parseInt(f[5]), f[6]));
+        }
+        return out;
+    }
+
+    static String loadedTable(List<LoadedRun> runs) {
+        StringBuilder out = new StringBuilder();
+        out.append("| commit | started (UTC) | `make test` | result | test JVMs | cores | load |\n");
+        out.append("|---|---|---:|---|---|---:|---|\n");
+        for (LoadedRun run : runs) {
+            out.append(String.format(
+                    Locale.ROOT,
+                    "| `%s` | %s | %d min %02d s | %s | `%s` | %d | %s |%n",
+                    run.commit(),
+                    run.started(),
+                    run.wallSeconds() / 60,
+                    run.wallSeconds() % 60,
+                    run.exit() == 0 ? "green" : "red (exit " + run.exit() + ")",
+                    run.forks(),
+                    run.cores(),
+                    run.load()));
+        }
+        return out.toString();
     }
 
     private static int total(List<ClassTime> times) {

@@ -33,21 +33,20 @@ class TestingDocBoundsTest {
             "KymaFlowIT",
                     List.of(
                             List.of("50 Kymas (900 components)", "IntStream.range(0, 50)"),
-                            List.of("within 180 s", "atMost(Duration.ofSeconds(180))"),
                             List.of("every component `success`", "isEqualTo(ComponentState.SUCCESS)")),
             "RunFlowIT",
                     List.of(
                             List.of("1000 Runs of 10 s", "int runs = 1000;"),
                             List.of("1000 Runs of 10 s", "int durationSeconds = 10;"),
                             List.of("QPS 150", "\"--k8s-client-qps\", \"150\""),
-                            List.of("within 10 minutes", "atMost(Duration.ofMinutes(10))"),
                             List.of(
                                     "at most 2 + 10 status writes per Run",
                                     "isLessThanOrEqualTo(2 + durationSeconds)")),
             "LimiterIT",
                     List.of(
                             List.of("no sooner than (300 − 30) / 20 s less 1.5 s", "(300 - 30) * 1000 / 20 - 1500"),
-                            List.of("in under a third of that", "fast.multipliedBy(3)).isLessThan(slow)")));
+                            List.of("under a third of those at QPS 20", "waitedFast.multipliedBy(3))"),
+                            List.of("under a third of those at QPS 20", ".isLessThan(waitedSlow)")));
 
     @Test
     void eachRowStatesTheBoundItsTestAsserts() throws IOException {

@@ -12,6 +12,7 @@ import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.HangCatcher;
 import io.kyma.operator.testing.Namespaces;
 import io.kyma.operator.testing.RequestRecorder;
 

@@ -20,6 +20,7 @@ import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.manager.Samples;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.HangCatcher;
 
 /**
  * Fault scenario 1, crashes: the operator jar runs as a process of its own and is killed with SIGKILL at random
@@ -102,7 +103,7 @@ class CrashLoopIT {
                                         null))
                                 .create();
                         trial.until(
-                                Trial.HANG,
+                                HangCatcher.STEP,
                                 () -> ENV.jobs()
                                         .jobsStartedPerKey()
                                         .containsKey(run.getMetadata().getUid()));

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.kyma.operator.api.Run;
+import io.kyma.operator.testing.HangCatcher;
 
 /**
  * Fault scenario 4, the job service misbehaves while Runs poll it: it is down, answers slower than the request
@@ -63,7 +64,7 @@ class JobServiceOutageIT {
                         0,
                         "job service down (connections refused)",
                         // longer than the wait for the Runs to say so: the outage ends when they have
-                        () -> ENV.jobs().refuseFor(Trial.HANG.plusMinutes(1)),
+                        () -> ENV.jobs().refuseFor(HangCatcher.STEP.plusMinutes(1)),
                         () -> ENV.jobs().listenAgain()),
                 outage(
                         ranInto,
@@ -173,7 +174,7 @@ class JobServiceOutageIT {
                     awaitEveryJobStarted(faultNamespace(index));
                     start.run();
                     Instant began = Instant.now();
-                    await().atMost(Trial.HANG)
+                    await().atMost(HangCatcher.STEP)
                             .untilAsserted(() -> assertThat(runs(faultNamespace(index)).stream()
                                             .filter(r -> !endedBefore(r, began) && !"False".equals(reachable(r)))
                                             .map(JobServiceOutageIT::describe)
@@ -214,7 +215,7 @@ class JobServiceOutageIT {
 
     /** Waits until the job service has started a job for every Run of {@code namespace} (each Run's uid is its key). */
     private static void awaitEveryJobStarted(String namespace) {
-        await().atMost(Trial.HANG)
+        await().atMost(HangCatcher.STEP)
                 .until(() -> ENV.jobs()
                         .jobsStartedPerKey()
                         .keySet()
@@ -225,7 +226,7 @@ class JobServiceOutageIT {
 
     /** Waits until every Run of {@code namespace} has recorded the job it started. */
     private static void awaitEveryJobRecorded(String namespace) {
-        await().atMost(Trial.HANG)
+        await().atMost(HangCatcher.STEP)
                 .until(() -> runs(namespace).stream()
                         .allMatch(r -> r.getStatus() != null && r.getStatus().getRemoteId() != null));
     }

@@ -18,6 +18,7 @@ import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.helmcomponent.ComponentLifecycle;
 import io.kyma.operator.manager.Samples;
+import io.kyma.operator.testing.HangCatcher;
 
 /**
  * Fault scenario 5, leader churn: three replicas of the operator jar with {@code --leader-elect}, each reaching the
@@ -195,7 +196,7 @@ class LeaderChurnIT {
         Instant cut = Instant.now();
         leader.metrics();
         leader.proxy().partition();
-        trial.until(Trial.HANG, () -> {
+        trial.until(HangCatcher.STEP, () -> {
             leader.metrics(); // its last counts before it exits
             return leader.process().exited().isPresent();
         });
@@ -222,7 +223,7 @@ class LeaderChurnIT {
     private static Replica leader(Trial trial, List<Replica> replicas, List<String> problems) {
         replicas.forEach(Replica::restartIfEndedOnItsOwn);
         List<Replica> leading = new ArrayList<>();
-        trial.until(Trial.HANG, () -> {
+        trial.until(HangCatcher.STEP, () -> {
             leading.clear();
             replicas.stream().filter(Replica::leading).forEach(leading::add);
             return !leading.isEmpty();
@@ -240,14 +241,14 @@ class LeaderChurnIT {
      * machine is, so the schedule waits for it rather than assuming it.
      */
     private static Replica writingLeader(Trial trial, List<Replica> replicas, List<String> problems) {
-        Instant deadline = Instant.now().plus(Trial.HANG);
+        Instant deadline = Instant.now().plus(HangCatcher.STEP);
         while (true) {
             Replica leader = leader(trial, replicas, problems);
             if (leader.wrote() || !progressing(trial)) {
                 return leader;
             }
             if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError(leader.name() + " led for " + Trial.HANG.toSeconds()
+                throw new AssertionError(leader.name() + " led for " + HangCatcher.STEP.toSeconds()
                         + " s and wrote nothing while Kymas progressed");
             }
             Trial.until(Instant.now().plusMillis(200));

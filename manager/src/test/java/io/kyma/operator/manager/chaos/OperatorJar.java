@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
+import io.kyma.operator.testing.HangCatcher;
+
 /**
  * The manager jar this module built, run as a process of its own with the real flags, so that it can be killed with
  * SIGKILL at any moment: no shutdown hook, no lease released, no in-flight write finished.
@@ -78,7 +80,7 @@ final class OperatorJar implements AutoCloseable {
             OperatorJar operator = new OperatorJar(process, metricsPort, probesPort, probe);
             // only a start that hangs fails: a JVM that starts while others keep the cores busy can take most of a
             // minute to load its classes and sync its informers
-            await().atMost(Trial.HANG)
+            await().atMost(HangCatcher.STEP)
                     .pollInterval(Duration.ofMillis(50))
                     .until(() -> !process.isAlive() || operator.ready());
             if (!process.isAlive()) {

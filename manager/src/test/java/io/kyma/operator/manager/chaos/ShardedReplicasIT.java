@@ -32,6 +32,7 @@ import io.kyma.operator.manager.shard.ShardLiveness;
 import io.kyma.operator.manager.shard.ShardMover;
 import io.kyma.operator.manager.shard.Shards;
 import io.kyma.operator.testing.ApiFaultProxy;
+import io.kyma.operator.testing.HangCatcher;
 
 /**
  * Three operator processes split the standard load as three shards, each behind a proxy that records the writer of
@@ -110,7 +111,7 @@ class ShardedReplicasIT {
             // the default Lease of an operator that watches one namespace names it
             String lease = "kyma-operator-leader-" + trial.namespace() + "-shard-";
             trial.until(
-                    Trial.HANG,
+                    HangCatcher.STEP,
                     () -> IntStream.range(0, SHARDS)
                             .allMatch(i -> admin.leases()
                                             .inNamespace(trial.namespace())
@@ -119,7 +120,8 @@ class ShardedReplicasIT {
                                     != null));
             trial.createLoad();
             trial.until(
-                    Trial.HANG, () -> !labelled(admin, trial.namespace(), "1").isEmpty());
+                    HangCatcher.STEP,
+                    () -> !labelled(admin, trial.namespace(), "1").isEmpty());
             trial.at(Duration.ofSeconds(3));
             Replica killed = replicas.get(1);
             killed.kill();
@@ -132,35 +134,37 @@ class ShardedReplicasIT {
             // though a renewal it sent just before the kill may still land.
             AtomicReference<Lease> lastHeld = new AtomicReference<>();
             AtomicReference<Instant> firstMoved = new AtomicReference<>();
-            await().atMost(Trial.HANG).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-                Lease now = admin.leases()
-                        .inNamespace(trial.namespace())
-                        .withName(lease + 1)
-                        .get();
-                if (now != null
-                        && now.getSpec() != null
-                        && now.getSpec().getRenewTime() != null
-                        && held(now.getSpec().getHolderIdentity())) {
-                    lastHeld.set(now);
-                }
-                List<String> left = names(labelled(admin, trial.namespace(), "1"));
-                if (!left.containsAll(onKilledShard)) {
-                    firstMoved.compareAndSet(null, Instant.now());
-                }
-                assertThat(left)
-                        .as(() -> "objects still on the killed shard; Leases: "
-                                + leases(admin, trial.namespace(), lease) + "; replicas: "
-                                + replicas.stream()
-                                        .map(r -> r.name()
-                                                + (r.process().exited().isPresent()
-                                                        ? " ended "
-                                                                + r.process()
-                                                                        .exited()
-                                                                        .get()
-                                                        : r.leading() ? " leading" : " not leading"))
-                                        .toList())
-                        .isEmpty();
-            });
+            await().atMost(HangCatcher.STEP)
+                    .pollInterval(Duration.ofMillis(200))
+                    .untilAsserted(() -> {
+                        Lease now = admin.leases()
+                                .inNamespace(trial.namespace())
+                                .withName(lease + 1)
+                                .get();
+                        if (now != null
+                                && now.getSpec() != null
+                                && now.getSpec().getRenewTime() != null
+                                && held(now.getSpec().getHolderIdentity())) {
+                            lastHeld.set(now);
+                        }
+                        List<String> left = names(labelled(admin, trial.namespace(), "1"));
+                        if (!left.containsAll(onKilledShard)) {
+                            firstMoved.compareAndSet(null, Instant.now());
+                        }
+                        assertThat(left)
+                                .as(() -> "objects still on the killed shard; Leases: "
+                                        + leases(admin, trial.namespace(), lease) + "; replicas: "
+                                        + replicas.stream()
+                                                .map(r -> r.name()
+                                                        + (r.process().exited().isPresent()
+                                                                ? " ended "
+                                                                        + r.process()
+                                                                                .exited()
+                                                                                .get()
+                                                                : r.leading() ? " leading" : " not leading"))
+                                                .toList())
+                                .isEmpty();
+                    });
             Instant allMoved = Instant.now();
             assertThat(lastHeld.get())
                     .as("shard 1's Lease as its holder left it")
@@ -252,10 +256,10 @@ class ShardedReplicasIT {
             for (int shard = 0; shard < 2; shard++) {
                 replicas.put("two-" + shard, replica(load, trial, "two-" + shard, 2, shard, elect));
             }
-            trial.until(Trial.HANG, () -> replicas.values().stream().allMatch(Replica::leading));
+            trial.until(HangCatcher.STEP, () -> replicas.values().stream().allMatch(Replica::leading));
             trial.createLoad();
             trial.until(
-                    Trial.HANG,
+                    HangCatcher.STEP,
                     () -> admin.resources(Kyma.class).inNamespace(trial.namespace()).list().getItems().stream()
                             .allMatch(k -> k.getMetadata().getLabels().containsKey(Labels.SHARD)));
 
@@ -265,10 +269,10 @@ class ShardedReplicasIT {
                 Replica next = replica(load, trial, "three-" + shard, 3, shard, lasting(elect));
                 replicas.put("three-" + shard, next);
                 replicas.get("two-" + shard).kill();
-                trial.until(Trial.HANG, next::leading);
+                trial.until(HangCatcher.STEP, next::leading);
             }
             Shards three = new Shards(3, 0);
-            trial.until(Trial.HANG, () -> onOwnShards(admin, trial.namespace(), three));
+            trial.until(HangCatcher.STEP, () -> onOwnShards(admin, trial.namespace(), three));
             trial.awaitSettled();
 
             List<Replica> all = List.copyOf(replicas.values());

@@ -33,12 +33,6 @@ import io.kyma.operator.testing.Namespaces;
  * and then judges what it saw.
  */
 final class Trial implements AutoCloseable {
-    /**
-     * How long a scenario waits for a step it needs (a replica to lead, a job to start, a Lease to appear) before it
-     * counts as hung: minutes, since a JVM starting on a busy machine, or a Lease run out and taken, can take tens of
-     * seconds there.
-     */
-    static final Duration HANG = Duration.ofMinutes(3);
 
     private final KubernetesClient admin;
     private final String namespace;
@@ -109,7 +103,7 @@ final class Trial implements AutoCloseable {
 
     /**
      * Waits for a condition of the scenario, such as every Run having started its job. {@code atMost} only catches a
-     * hang ({@link #HANG} mostly): it is never the thing a scenario measures.
+     * hang ({@link #HangCatcher.STEP} mostly): it is never the thing a scenario measures.
      */
     void until(Duration atMost, Supplier<Boolean> condition) {
         Awaitility.await().atMost(atMost).pollInterval(Duration.ofMillis(50)).until(condition::get);

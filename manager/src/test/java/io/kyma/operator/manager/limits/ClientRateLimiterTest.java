@@ -12,11 +12,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
 
+import io.kyma.operator.testing.HangCatcher;
 import io.kyma.operator.testing.MutableClock;
 
 class ClientRateLimiterTest {
-    /** Catches a hang; the time the limiter makes callers wait is on a clock that moves only when told. */
-    private static final Duration HANG = Duration.ofMinutes(2);
 
     @Test
     void theFlowIsTheNamespaceInThePath() {
@@ -72,7 +71,7 @@ class ClientRateLimiterTest {
                 URI.create("https://api:6443/apis/inventory.kyma-project.io/v1alpha1/namespaces/kyma-system/kymas")));
         write.setDaemon(true);
         write.start();
-        await().atMost(HANG).until(() -> bucket.waiting() == 1);
+        await().atMost(HangCatcher.STEP).until(() -> bucket.waiting() == 1);
         write.interrupt();
     }
 
@@ -88,14 +87,14 @@ class ClientRateLimiterTest {
         for (int i = 0; i < 41; i++) {
             callers.add(caller(limiter, "busy", left));
         }
-        await().atMost(HANG).until(() -> bucket.waiting() == 40 && left.size() == 1);
+        await().atMost(HangCatcher.STEP).until(() -> bucket.waiting() == 40 && left.size() == 1);
         callers.add(caller(limiter, "quiet", left));
-        await().atMost(HANG).until(() -> bucket.waiting() == 41);
+        await().atMost(HangCatcher.STEP).until(() -> bucket.waiting() == 41);
 
         clock.advance(Duration.ofMillis(200)); // two tokens: the busy line's turn, then the quiet one's
         assertThat(bucket.flowsWaiting()).as("the quiet request has its token").isEqualTo(1);
         assertThat(bucket.waiting()).isEqualTo(39);
-        await().atMost(HANG).until(() -> left.contains("quiet"));
+        await().atMost(HangCatcher.STEP).until(() -> left.contains("quiet"));
         assertThat(left)
                 .as("busy requests gone when the quiet one left: the burst's, and at most one that waited")
                 .filteredOn("busy"::equals)
@@ -103,7 +102,7 @@ class ClientRateLimiterTest {
 
         callers.forEach(Thread::interrupt); // the rest wait for a clock that no longer moves: let them go
         for (Thread caller : callers) {
-            caller.join(HANG.toMillis());
+            caller.join(HangCatcher.STEP.toMillis());
         }
         assertThat(left).hasSize(42);
     }

@@ -15,11 +15,10 @@ import org.junit.jupiter.api.Test;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.javaoperatorsdk.operator.api.reconciler.Constants;
 import io.kyma.operator.api.Kyma;
+import io.kyma.operator.testing.HangCatcher;
 import io.kyma.operator.testing.MutableClock;
 
 class PrioritizingExecutorTest {
-    /** Catches a hang, no timing: no task here takes time. */
-    private static final Duration HANG = Duration.ofMinutes(2);
     /** Stands still: no task that can wait is ever owed a turn for having waited past the pool's 30 s. */
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
 
@@ -34,7 +33,8 @@ class PrioritizingExecutorTest {
                 busy.countDown();
                 await(release);
             });
-            assertThat(busy.await(HANG.toMinutes(), TimeUnit.MINUTES)).isTrue();
+            assertThat(busy.await(HangCatcher.STEP.toMinutes(), TimeUnit.MINUTES))
+                    .isTrue();
 
             pool.prioritize("kyma", kyma -> kyma.getMetadata().getName().equals("ready"));
             pool.submissions().reconcileCustomResource(kyma("ready"), null, Map.of(Constants.CONTROLLER_NAME, "kyma"));
@@ -46,7 +46,7 @@ class PrioritizingExecutorTest {
 
             release.countDown();
             pool.shutdown();
-            assertThat(pool.awaitTermination(HANG.toMinutes(), TimeUnit.MINUTES))
+            assertThat(pool.awaitTermination(HangCatcher.STEP.toMinutes(), TimeUnit.MINUTES))
                     .isTrue();
             assertThat(ran).containsExactly("due-1", "due-2", "resync");
         } finally {

@@ -1,4 +1,4 @@
-package io.kyma.operator.manager;
+package io.kyma.operator.testing;
 
 import java.time.Duration;
 
@@ -13,10 +13,11 @@ import java.time.Duration;
  */
 public final class HangCatcher {
     /**
-     * For one object's next steps: a reconcile, a few transitions at a test's short unit, a deletion, a take-over
-     * of a lease. On a quiet machine these take seconds.
+     * For one object's or process's next steps: a reconcile, a few transitions at a test's short unit, a deletion, an
+     * operator process starting, a Lease running out and taken over. On a quiet machine these take seconds; a JVM
+     * starting on a busy one can take tens of them.
      */
-    public static final Duration STEP = Duration.ofMinutes(1);
+    public static final Duration STEP = Duration.ofMinutes(3);
 
     /**
      * For a load to finish: tens of Kymas or hundreds of Runs, or a Kyma at the real 1 s unit. On a quiet machine
