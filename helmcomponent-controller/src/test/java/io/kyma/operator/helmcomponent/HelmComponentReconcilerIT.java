@@ -92,7 +92,7 @@ class HelmComponentReconcilerIT {
         labelled.getMetadata().setLabels(Map.of("touched", "yes"));
         OPERATOR.replace(labelled);
         await().during(Duration.ofMillis(500))
-                .atMost(Duration.ofSeconds(2))
+                .atMost(HangCatcher.STEP)
                 .until(() -> RECONCILER.reconciles("prod-ory") == before);
         assertThat(state("prod-ory")).isEqualTo(ComponentState.SUCCESS);
     }

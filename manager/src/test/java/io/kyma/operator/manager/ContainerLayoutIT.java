@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.kyma.operator.testing.Crds;
+import io.kyma.operator.testing.HangCatcher;
 
 /**
  * No container engine runs here, so the image is checked in parts: the Maven build lays out the runtime filesystem
@@ -66,7 +67,8 @@ class ContainerLayoutIT {
         strict.environment().put("JAVA_TOOL_OPTIONS", dockerfile.javaToolOptions());
         Process checked = strict.start();
         String output = new String(checked.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(checked.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(checked.waitFor(HangCatcher.STEP.toSeconds(), TimeUnit.SECONDS))
+                .isTrue();
         assertThat(checked.exitValue()).as(output).isZero();
         assertThat(output)
                 .containsPattern("UseSerialGC\\s+= true")
@@ -109,7 +111,8 @@ class ContainerLayoutIT {
         builder.environment().put("JAVA_TOOL_OPTIONS", javaToolOptionsHere(dockerfile));
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.waitFor(HangCatcher.STEP.toSeconds(), TimeUnit.SECONDS))
+                .isTrue();
         return new Result(process.exitValue(), output);
     }
 

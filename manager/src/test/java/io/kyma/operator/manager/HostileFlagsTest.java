@@ -21,6 +21,7 @@ import io.kyma.operator.flags.FlagException;
 import io.kyma.operator.manager.config.ManagerConfig;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.DocRegion;
+import io.kyma.operator.testing.HangCatcher;
 
 /**
  * Whatever value any flag is given, parsing either succeeds or fails with a {@link FlagException} that names the
@@ -126,7 +127,7 @@ class HostileFlagsTest {
                         "0")
                 .redirectErrorStream(true)
                 .start();
-        assertThat(process.waitFor(5, TimeUnit.MINUTES))
+        assertThat(process.waitFor(HangCatcher.STEP.toSeconds(), TimeUnit.SECONDS))
                 .as("a JVM that starts and stops")
                 .isTrue();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -50,7 +50,8 @@ class InstallBundleIT {
         build.environment().put("DIST", dist.toString());
         Process installer = build.start();
         String built = new String(installer.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(installer.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(installer.waitFor(HangCatcher.STEP.toSeconds(), TimeUnit.SECONDS))
+                .isTrue();
         assertThat(installer.exitValue()).as(built).isZero();
 
         Path install = dist.resolve("install.yaml");
@@ -162,7 +163,7 @@ class InstallBundleIT {
                         });
             } finally {
                 running.destroy();
-                running.waitFor(40, TimeUnit.SECONDS);
+                running.waitFor(HangCatcher.STEP.toSeconds(), TimeUnit.SECONDS);
             }
         }
     }

@@ -56,7 +56,7 @@ class KymaFlowIT {
     void eighteenModulesReachReadyWithEveryComponentWalkingEveryStateInOrder() {
         try (History history = new History(admin, NS)) {
             admin.resource(Samples.kyma(NS, "full", Samples.MODULES)).create();
-            awaitPhase("full", KymaPhase.READY, HangCatcher.STEP);
+            awaitPhase("full", KymaPhase.READY);
             // the history's watch is a stream of its own: it may deliver the last states after the Kyma says Ready
             await().atMost(HangCatcher.STEP)
                     .until(() -> Samples.MODULES.stream().allMatch(module -> {
@@ -119,7 +119,7 @@ class KymaFlowIT {
     void removingAModuleDeletesItsComponentAndAddingOneCreatesIt() {
         admin.resource(Samples.kyma(NS, "edit", List.of("istio", "ory", "rafter")))
                 .create();
-        awaitPhase("edit", KymaPhase.READY, HangCatcher.STEP);
+        awaitPhase("edit", KymaPhase.READY);
 
         admin.resources(Kyma.class).inNamespace(NS).withName("edit").edit(k -> {
             k.getSpec()
@@ -149,7 +149,7 @@ class KymaFlowIT {
     void deletingTheKymaDeletesEveryComponentBeforeTheKymaGoes() {
         admin.resource(Samples.kyma(NS, "gone", List.of("istio", "logging", "ory")))
                 .create();
-        awaitPhase("gone", KymaPhase.READY, HangCatcher.STEP);
+        awaitPhase("gone", KymaPhase.READY);
         try (History history = new History(admin, NS)) {
             admin.resources(Kyma.class).inNamespace(NS).withName("gone").delete();
             await().atMost(HangCatcher.STEP).until(() -> get("gone") == null);
@@ -232,8 +232,8 @@ class KymaFlowIT {
                 .toList();
     }
 
-    private static void awaitPhase(String name, KymaPhase phase, Duration timeout) {
-        await().atMost(timeout).pollInterval(Duration.ofMillis(100)).until(() -> {
+    private static void awaitPhase(String name, KymaPhase phase) {
+        await().atMost(HangCatcher.STEP).pollInterval(Duration.ofMillis(100)).until(() -> {
             Kyma kyma = get(name);
             return kyma != null && kyma.getStatus() != null && kyma.getStatus().getPhase() == phase;
         });

@@ -59,8 +59,6 @@ import io.kyma.operator.testing.Namespaces;
  */
 class ReliabilityIT {
     private static final String NS = "reliability";
-    /** Only catches a hang: what the rows assert holds however long the operator takes to get there. */
-    private static final Duration WAIT = HangCatcher.STEP;
 
     private static KubernetesClient admin;
     private static RunningManager manager;
@@ -194,7 +192,7 @@ class ReliabilityIT {
         others.add("tenant.example/after");
         admin.resources(Kyma.class).inNamespace(NS).withName("finalized").delete();
         // the cache keeps such a list as its length and the operator's entry: its JSON patch must take off that one
-        await().atMost(Duration.ofSeconds(30))
+        await().atMost(HangCatcher.STEP)
                 .until(() -> !get(Kyma.class, "finalized")
                         .getMetadata()
                         .getFinalizers()
@@ -204,7 +202,7 @@ class ReliabilityIT {
             k.getMetadata().setFinalizers(List.of());
             return k;
         });
-        await().atMost(Duration.ofSeconds(30)).until(() -> get(Kyma.class, "finalized") == null);
+        await().atMost(HangCatcher.STEP).until(() -> get(Kyma.class, "finalized") == null);
     }
 
     void kymaComponentNameHeldByAnotherKyma() {
@@ -731,10 +729,10 @@ class ReliabilityIT {
         // the write that showed the message may still be on its way back to the operator's request log: count
         // from a few polls later
         long seen = odd.requests();
-        await().atMost(WAIT).until(() -> odd.requests() >= seen + 5);
+        await().atMost(HangCatcher.STEP).until(() -> odd.requests() >= seen + 5);
         long writes = statusWrites("surrogate");
         long polls = odd.requests();
-        await().atMost(WAIT).until(() -> odd.requests() >= polls + 70); // 7 s, beyond --run-status-interval
+        await().atMost(HangCatcher.STEP).until(() -> odd.requests() >= polls + 70); // 7 s, beyond --run-status-interval
         assertThat(statusWrites("surrogate"))
                 .as("status writes over 70 more polls")
                 .isEqualTo(writes);
@@ -819,15 +817,16 @@ class ReliabilityIT {
     }
 
     private static Kyma awaitKyma(String name, Predicate<Kyma> done) {
-        return await().atMost(WAIT).until(() -> get(Kyma.class, name), k -> k != null && done.test(k));
+        return await().atMost(HangCatcher.STEP).until(() -> get(Kyma.class, name), k -> k != null && done.test(k));
     }
 
     private static HelmComponent awaitComponent(String name, Predicate<HelmComponent> done) {
-        return await().atMost(WAIT).until(() -> get(HelmComponent.class, name), c -> c != null && done.test(c));
+        return await().atMost(HangCatcher.STEP)
+                .until(() -> get(HelmComponent.class, name), c -> c != null && done.test(c));
     }
 
     private static Run awaitRun(String name, Predicate<Run> done) {
-        return await().atMost(WAIT).until(() -> get(Run.class, name), r -> r != null && done.test(r));
+        return await().atMost(HangCatcher.STEP).until(() -> get(Run.class, name), r -> r != null && done.test(r));
     }
 
     private static Run awaitFailed(String name, String reason) {
@@ -856,7 +855,7 @@ class ReliabilityIT {
 
     private static void deletable(String name) {
         admin.resources(Run.class).inNamespace(NS).withName(name).delete();
-        await().atMost(WAIT).until(() -> get(Run.class, name) == null);
+        await().atMost(HangCatcher.STEP).until(() -> get(Run.class, name) == null);
     }
 
     private static <T extends HasMetadata> Watcher<T> recorder(List<T> seen) {

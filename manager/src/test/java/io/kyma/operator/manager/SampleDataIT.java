@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.HangCatcher;
 import io.kyma.operator.testing.Kubectl;
 
 /** samples/sample-data.sh against a running manager: batches, progress, the wait, and its errors. */
@@ -73,7 +74,8 @@ class SampleDataIT {
         builder.environment().put("KUBECONFIG", Kubectl.kubeconfig().toString());
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(300, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.waitFor(HangCatcher.STEP.toSeconds(), TimeUnit.SECONDS))
+                .isTrue();
         return new Result(process.exitValue(), output);
     }
 }

@@ -24,14 +24,14 @@ import javax.net.ssl.SSLContext;
 
 import org.junit.jupiter.api.Test;
 
+import io.kyma.operator.testing.HangCatcher;
+
 /**
  * Name look-ups of job services run on threads of their own (as many as calls may be in flight; eight here). A tenant whose names resolve slowly holds those
  * threads only for the look-ups that began: the calls that gave up while waiting for a thread leave nothing behind in
  * the queue, so another call's look-up comes next.
  */
 class RemoteJobClientLookupTest {
-    /** Catches a hang; the request timeouts here go off only when the test sets them off. */
-    private static final Duration HANG = Duration.ofMinutes(2);
 
     private final Map<String, Integer> lookedUp = new ConcurrentHashMap<>();
     private final CountDownLatch nameServerAnswers = new CountDownLatch(1);
@@ -57,7 +57,7 @@ class RemoteJobClientLookupTest {
             List<CompletableFuture<RemoteJob>> slow = IntStream.range(0, 20)
                     .mapToObj(i -> client.get(JobServerUrl.parse("http://slow-" + i + ".test"), "job", 0))
                     .toList();
-            await().atMost(HANG).until(() -> slowLookUps() == 8); // a thread each; twelve wait for one
+            await().atMost(HangCatcher.STEP).until(() -> slowLookUps() == 8); // a thread each; twelve wait for one
             alarms.goOff(); // the request timeout of every call
             for (CompletableFuture<RemoteJob> call : slow) {
                 assertThatThrownBy(call::join)
@@ -67,7 +67,7 @@ class RemoteJobClientLookupTest {
 
             nameServerAnswers.countDown();
             CompletableFuture<RemoteJob> next = client.get(JobServerUrl.parse("http://fast.test"), "job", 0);
-            assertThatThrownBy(() -> next.get(HANG.toMinutes(), TimeUnit.MINUTES))
+            assertThatThrownBy(() -> next.get(HangCatcher.STEP.toMinutes(), TimeUnit.MINUTES))
                     .as("ended by its look-up: its alarm never goes off")
                     .hasCauseInstanceOf(RemoteJobException.class);
             assertThat(lookedUp).containsEntry("fast.test", 1);
@@ -85,10 +85,10 @@ class RemoteJobClientLookupTest {
             List<CompletableFuture<RemoteJob>> slow = IntStream.range(0, 20)
                     .mapToObj(i -> client.get(JobServerUrl.parse("http://slow-" + i + ".test"), "job", 0))
                     .toList();
-            await().atMost(HANG).until(() -> slowLookUps() == 20);
+            await().atMost(HangCatcher.STEP).until(() -> slowLookUps() == 20);
             CompletableFuture<RemoteJob> next = client.get(JobServerUrl.parse("http://fast.test"), "job", 0);
             // no alarm goes off: only its own look-up ends the call, and one queued behind a hanging look-up hangs
-            assertThatThrownBy(() -> next.get(HANG.toMinutes(), TimeUnit.MINUTES))
+            assertThatThrownBy(() -> next.get(HangCatcher.STEP.toMinutes(), TimeUnit.MINUTES))
                     .as("looked up while twenty look-ups hang")
                     .hasCauseInstanceOf(RemoteJobException.class);
             assertThat(lookedUp).containsEntry("fast.test", 1);

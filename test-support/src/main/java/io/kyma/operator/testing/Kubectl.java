@@ -55,7 +55,7 @@ public final class Kubectl {
                         .redirectErrorStream(true)
                         .redirectOutput(output.toFile())
                         .start();
-                boolean ended = process.waitFor(2, TimeUnit.MINUTES);
+                boolean ended = process.waitFor(HangCatcher.STEP.toSeconds(), TimeUnit.SECONDS);
                 if (!ended) {
                     process.destroyForcibly().waitFor();
                 }

@@ -20,7 +20,6 @@ import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.manager.Samples;
 import io.kyma.operator.testing.EmbeddedControlPlane;
-import io.kyma.operator.testing.HangCatcher;
 
 /**
  * Fault scenario 1, crashes: the operator jar runs as a process of its own and is killed with SIGKILL at random
@@ -102,11 +101,9 @@ class CrashLoopIT {
                                         "200ms",
                                         null))
                                 .create();
-                        trial.until(
-                                HangCatcher.STEP,
-                                () -> ENV.jobs()
-                                        .jobsStartedPerKey()
-                                        .containsKey(run.getMetadata().getUid()));
+                        trial.until(() -> ENV.jobs()
+                                .jobsStartedPerKey()
+                                .containsKey(run.getMetadata().getUid()));
                     } else {
                         LockSupport.parkNanos(
                                 Duration.ofMillis(200 + random.nextInt(800)).toNanos());

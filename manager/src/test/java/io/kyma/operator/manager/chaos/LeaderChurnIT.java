@@ -196,7 +196,7 @@ class LeaderChurnIT {
         Instant cut = Instant.now();
         leader.metrics();
         leader.proxy().partition();
-        trial.until(HangCatcher.STEP, () -> {
+        trial.until(() -> {
             leader.metrics(); // its last counts before it exits
             return leader.process().exited().isPresent();
         });
@@ -223,7 +223,7 @@ class LeaderChurnIT {
     private static Replica leader(Trial trial, List<Replica> replicas, List<String> problems) {
         replicas.forEach(Replica::restartIfEndedOnItsOwn);
         List<Replica> leading = new ArrayList<>();
-        trial.until(HangCatcher.STEP, () -> {
+        trial.until(() -> {
             leading.clear();
             replicas.stream().filter(Replica::leading).forEach(leading::add);
             return !leading.isEmpty();

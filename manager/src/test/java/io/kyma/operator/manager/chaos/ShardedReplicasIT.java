@@ -110,18 +110,14 @@ class ShardedReplicasIT {
             KubernetesClient admin = ENV.admin();
             // the default Lease of an operator that watches one namespace names it
             String lease = "kyma-operator-leader-" + trial.namespace() + "-shard-";
-            trial.until(
-                    HangCatcher.STEP,
-                    () -> IntStream.range(0, SHARDS)
-                            .allMatch(i -> admin.leases()
-                                            .inNamespace(trial.namespace())
-                                            .withName(lease + i)
-                                            .get()
-                                    != null));
+            trial.until(() -> IntStream.range(0, SHARDS)
+                    .allMatch(i -> admin.leases()
+                                    .inNamespace(trial.namespace())
+                                    .withName(lease + i)
+                                    .get()
+                            != null));
             trial.createLoad();
-            trial.until(
-                    HangCatcher.STEP,
-                    () -> !labelled(admin, trial.namespace(), "1").isEmpty());
+            trial.until(() -> !labelled(admin, trial.namespace(), "1").isEmpty());
             trial.at(Duration.ofSeconds(3));
             Replica killed = replicas.get(1);
             killed.kill();
@@ -256,12 +252,10 @@ class ShardedReplicasIT {
             for (int shard = 0; shard < 2; shard++) {
                 replicas.put("two-" + shard, replica(load, trial, "two-" + shard, 2, shard, elect));
             }
-            trial.until(HangCatcher.STEP, () -> replicas.values().stream().allMatch(Replica::leading));
+            trial.until(() -> replicas.values().stream().allMatch(Replica::leading));
             trial.createLoad();
-            trial.until(
-                    HangCatcher.STEP,
-                    () -> admin.resources(Kyma.class).inNamespace(trial.namespace()).list().getItems().stream()
-                            .allMatch(k -> k.getMetadata().getLabels().containsKey(Labels.SHARD)));
+            trial.until(() -> admin.resources(Kyma.class).inNamespace(trial.namespace()).list().getItems().stream()
+                    .allMatch(k -> k.getMetadata().getLabels().containsKey(Labels.SHARD)));
 
             // rolled as a StatefulSet rolls: the new shard first, then the others from the highest down
             replicas.put("three-2", replica(load, trial, "three-2", 3, 2, lasting(elect)));
@@ -269,10 +263,10 @@ class ShardedReplicasIT {
                 Replica next = replica(load, trial, "three-" + shard, 3, shard, lasting(elect));
                 replicas.put("three-" + shard, next);
                 replicas.get("two-" + shard).kill();
-                trial.until(HangCatcher.STEP, next::leading);
+                trial.until(next::leading);
             }
             Shards three = new Shards(3, 0);
-            trial.until(HangCatcher.STEP, () -> onOwnShards(admin, trial.namespace(), three));
+            trial.until(() -> onOwnShards(admin, trial.namespace(), three));
             trial.awaitSettled();
 
             List<Replica> all = List.copyOf(replicas.values());

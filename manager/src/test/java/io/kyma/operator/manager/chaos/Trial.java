@@ -24,6 +24,7 @@ import io.kyma.operator.helmcomponent.ComponentLifecycle;
 import io.kyma.operator.manager.History;
 import io.kyma.operator.remotejob.JobServer;
 import io.kyma.operator.testing.ApiFaultProxy;
+import io.kyma.operator.testing.HangCatcher;
 import io.kyma.operator.testing.LifecycleOracle;
 import io.kyma.operator.testing.Namespaces;
 
@@ -95,18 +96,21 @@ final class Trial implements AutoCloseable {
      */
     void awaitSettled() {
         Awaitility.await()
-                .atMost(Duration.ofMinutes(ChaosLoad.full() ? 10 : 5))
+                .atMost(HangCatcher.LOAD)
                 .pollInterval(Duration.ofMillis(100))
                 .until(this::settled);
         converged = Instant.now();
     }
 
     /**
-     * Waits for a condition of the scenario, such as every Run having started its job. {@code atMost} only catches a
-     * hang ({@link #HangCatcher.STEP} mostly): it is never the thing a scenario measures.
+     * Waits for a condition of the scenario, such as every Run having started its job. The deadline only catches a
+     * hang ({@link HangCatcher#STEP}): it is never the thing a scenario measures.
      */
-    void until(Duration atMost, Supplier<Boolean> condition) {
-        Awaitility.await().atMost(atMost).pollInterval(Duration.ofMillis(50)).until(condition::get);
+    void until(Supplier<Boolean> condition) {
+        Awaitility.await()
+                .atMost(HangCatcher.STEP)
+                .pollInterval(Duration.ofMillis(50))
+                .until(condition::get);
     }
 
     private boolean settled() {

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kyma.operator.manager.config.ManagerConfig;
+import io.kyma.operator.testing.HangCatcher;
 
 class LeadershipTest {
     private static final Instant T0 = Instant.parse("2026-11-22T10:00:00Z");
@@ -109,7 +110,7 @@ class LeadershipTest {
         leadership.started();
         time.now = T0.plusSeconds(11);
         leadership.checkRenewal();
-        assertThat(stopped.await(2, TimeUnit.MINUTES))
+        assertThat(stopped.await(HangCatcher.STEP.toSeconds(), TimeUnit.SECONDS))
                 .as("on a thread of its own")
                 .isTrue();
         assertThat(leadership.leading()).isFalse();

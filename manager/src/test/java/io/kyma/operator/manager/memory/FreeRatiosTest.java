@@ -14,6 +14,8 @@ import org.junit.jupiter.api.Test;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 
+import io.kyma.operator.testing.HangCatcher;
+
 class FreeRatiosTest {
     /** The JVM's flags as a map; like the JVM it refuses a minimum above the maximum and counts each change. */
     private static final class FakeFlags implements FreeRatios.Flags {
@@ -110,7 +112,7 @@ class FreeRatiosTest {
             return null;
         });
         // the second narrowing began after the first had put both ratios back
-        assertThat(second.get(2, TimeUnit.MINUTES))
+        assertThat(second.get(HangCatcher.STEP.toSeconds(), TimeUnit.SECONDS))
                 .containsExactly(
                         "MinHeapFreeRatio=10",
                         "MaxHeapFreeRatio=10",
