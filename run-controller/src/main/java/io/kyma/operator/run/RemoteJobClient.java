@@ -122,21 +122,13 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
             long responseLimit,
             ServerAddresses addresses,
             int lookupThreads) {
-        this(connectTimeout, requestTimeout, responseLimit, addresses, lookupThreads, defaultTls());
+        this(connectTimeout, requestTimeout, responseLimit, addresses, lookupThreads, defaultTls(), timeoutAlarms());
     }
 
-    /** @param tls what HTTPS calls trust and present */
-    RemoteJobClient(
-            Duration connectTimeout,
-            Duration requestTimeout,
-            long responseLimit,
-            ServerAddresses addresses,
-            int lookupThreads,
-            SSLContext tls) {
-        this(connectTimeout, requestTimeout, responseLimit, addresses, lookupThreads, tls, timeoutAlarms());
-    }
-
-    /** @param alarms ends each exchange at the request timeout (tests set off the alarms themselves) */
+    /**
+     * @param tls what HTTPS calls trust and present
+     * @param alarms ends each exchange at the request timeout ({@link #timeoutAlarms()}; tests set them off themselves)
+     */
     RemoteJobClient(
             Duration connectTimeout,
             Duration requestTimeout,
@@ -170,7 +162,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         this.alarms = alarms;
     }
 
-    private static ScheduledExecutorService timeoutAlarms() {
+    static ScheduledExecutorService timeoutAlarms() {
         ScheduledThreadPoolExecutor timer =
                 new ScheduledThreadPoolExecutor(1, DaemonThreads.named("job-service-timeouts"));
         timer.setRemoveOnCancelPolicy(true);

@@ -137,7 +137,14 @@ class RemoteJobClientTlsTest {
                 new ServerAddresses(ServerAllowList.parse("127.0.0.0/8"), Optional.empty(), Set.of(), host ->
                         new InetAddress[] {resolvesTo});
         // timeouts that only a hang reaches: no answer here is meant to be late, and a cold TLS handshake is slow
-        return new RemoteJobClient(Duration.ofMinutes(1), Duration.ofMinutes(2), 64 * 1024, addresses, 2, context);
+        return new RemoteJobClient(
+                Duration.ofMinutes(1),
+                Duration.ofMinutes(2),
+                64 * 1024,
+                addresses,
+                2,
+                context,
+                RemoteJobClient.timeoutAlarms());
     }
 
     @Test
