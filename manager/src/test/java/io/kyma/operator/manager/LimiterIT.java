@@ -183,10 +183,7 @@ class LimiterIT {
             System.out.printf(
                     "%d events in %d ms: %d attempts of a resource failing with a 500 ms backoff%n",
                     events, streamed.toMillis(), attempts.size());
-            // 450 ms apart at least (below), so no more than this many since the first
-            assertThat(attempts.size())
-                    .as("attempts in %d ms with a 500 ms backoff, under %d events", streamed.toMillis(), events)
-                    .isLessThanOrEqualTo((int) (streamed.toMillis() / 450) + 1);
+            // at least 450 ms apart, however many events came: the backoff holds under a stream of them
             assertThat(gaps(attempts)).allSatisfy(g -> assertThat(g.toMillis()).isGreaterThan(450));
         }
     }
