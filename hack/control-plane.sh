@@ -28,6 +28,9 @@ if [ -n "$APISERVER_WATCH_BUFFER" ]; then
 else
   APISERVER_BINARY=kube-apiserver
 fi
+# Names the changes the build makes to the release's source. `install` rebuilds a kube-apiserver whose stamp
+# (kube-apiserver.build next to it) names other changes, or none: that is how a fix reaches machines built before it.
+BUILD_ID="v$K8S_VERSION reflect2-1.0.2 openapi-zero-value"
 APT_PACKAGES=(golang-go etcd-server rsync golang-github-modern-go-reflect2-dev curl openssl)
 
 START=$(date +%s)
@@ -41,10 +44,13 @@ stage() {
 }
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
+# True when binary $1 (a path) exists and was built from the source this script makes.
+current() { [ -x "$1" ] && [ "$(cat "$1.build" 2>/dev/null)" = "$BUILD_ID" ]; }
+
 installed() {
-  [ -x "$BIN_DIR/kube-apiserver" ] && [ -x "$BIN_DIR/etcd" ] && [ -x "$BIN_DIR/kubectl" ] \
+  current "$BIN_DIR/kube-apiserver" && [ -x "$BIN_DIR/etcd" ] && [ -x "$BIN_DIR/kubectl" ] \
     && [[ $("$BIN_DIR/kube-apiserver" --version 2>/dev/null) == *"v$K8S_VERSION"* ]] \
-    && [ -x "$BIN_DIR/$APISERVER_BINARY" ]
+    && current "$BIN_DIR/$APISERVER_BINARY"
 }
 
 apt_install() {
@@ -100,15 +106,31 @@ patch_reflect2() {
   touch "$vendored/.debian-1.0.2"
 }
 
-build_apiserver() {
+# The CRD schema validator (go-openapi/validate, and kube-openapi's copy of it) takes a value for null, and refuses it
+# where the schema does not allow null, when reflect.DeepEqual(reflect.Zero(T), reflect.ValueOf(value)) holds. That
+# compares the two reflect.Value headers, pointers included, not the values, so under Go 1.15, which v1.20 was
+# released with, it never held. Since Go 1.16 reflect.Zero points at the runtime's shared block of zeros, and so does
+# a "" boxed in an interface, as every string decoded from JSON is: built with Debian's Go, the API server refused each
+# "" in a custom resource as "must be of type string". Only nil is null, as upstream since kube-openapi#230.
+patch_zero_value_check() {
+  local check='data == nil || reflect.DeepEqual(reflect.Zero(reflect.TypeOf(data)), reflect.ValueOf(data))' file
   cd "$BUILD_DIR/src"
-  if [ ! -x _output/bin/kube-apiserver ]; then
-    make WHAT=cmd/kube-apiserver KUBE_GIT_VERSION=v$K8S_VERSION KUBE_GIT_TREE_STATE=clean \
-      > "$BUILD_DIR/build.log" 2>&1 || { tail -n 30 "$BUILD_DIR/build.log" >&2; return 1; }
-  fi
+  for file in vendor/github.com/go-openapi/validate/type.go vendor/k8s.io/kube-openapi/pkg/validation/validate/type.go; do
+    [ -f "$file" ] || continue
+    grep -qF "if $check {" "$file" && sed -i "s/if data == nil || reflect\.DeepEqual(reflect\.Zero(reflect\.TypeOf(data)), reflect\.ValueOf(data)) {/if data == nil {/" "$file"
+    grep -qF "$check" "$file" && return 1
+  done
+  grep -qP '^\tif data == nil \{$' vendor/github.com/go-openapi/validate/type.go
 }
 
-release_laid_out() { [[ $("$BIN_DIR/kube-apiserver" --version 2>/dev/null) == *"v$K8S_VERSION"* ]]; }
+build_apiserver() {
+  cd "$BUILD_DIR/src"
+  if ! current _output/bin/kube-apiserver; then
+    make WHAT=cmd/kube-apiserver KUBE_GIT_VERSION=v$K8S_VERSION KUBE_GIT_TREE_STATE=clean \
+      > "$BUILD_DIR/build.log" 2>&1 || { tail -n 30 "$BUILD_DIR/build.log" >&2; return 1; }
+    echo "$BUILD_ID" > _output/bin/kube-apiserver.build
+  fi
+}
 
 # A variant build that was killed leaves the changed source and its binary in the build tree: put the source back and
 # build the release again.
@@ -122,9 +144,10 @@ recover_interrupted_variant() {
 
 lay_out_binaries() {
   mkdir -p "$BIN_DIR"
-  if ! release_laid_out; then
+  if ! current "$BIN_DIR/kube-apiserver"; then
     cp "$BUILD_DIR/src/_output/bin/kube-apiserver" "$BIN_DIR/kube-apiserver.tmp"
     mv "$BIN_DIR/kube-apiserver.tmp" "$BIN_DIR/kube-apiserver"
+    cp "$BUILD_DIR/src/_output/bin/kube-apiserver.build" "$BIN_DIR/kube-apiserver.build"
   fi
   ln -sf "$(command -v etcd)" "$BIN_DIR/etcd"
   ln -sf "$(command -v kubectl)" "$BIN_DIR/kubectl"
@@ -136,10 +159,11 @@ restore_release_source() {
   cd "$BUILD_DIR/src"
   [ -f "$CACHER.release" ] && mv "$CACHER.release" "$CACHER"
   cp "$BIN_DIR/kube-apiserver" _output/bin/kube-apiserver
+  cp "$BIN_DIR/kube-apiserver.build" _output/bin/kube-apiserver.build
 }
 
 build_watch_buffer_variant() {
-  [ -x "$BIN_DIR/$APISERVER_BINARY" ] && return 0
+  current "$BIN_DIR/$APISERVER_BINARY" && return 0
   cd "$BUILD_DIR/src"
   [ "$(grep -cP '^\tchanSize := 10$' "$CACHER")" -eq 1 ] || { echo "$CACHER is not the v$K8S_VERSION source" >&2; return 1; }
   trap restore_release_source EXIT
@@ -150,6 +174,7 @@ build_watch_buffer_variant() {
     > "$BUILD_DIR/build-$APISERVER_BINARY.log" 2>&1 || { tail -n 30 "$BUILD_DIR/build-$APISERVER_BINARY.log" >&2; return 1; }
   cp _output/bin/kube-apiserver "$BIN_DIR/$APISERVER_BINARY.tmp"
   mv "$BIN_DIR/$APISERVER_BINARY.tmp" "$BIN_DIR/$APISERVER_BINARY"
+  echo "$BUILD_ID" > "$BIN_DIR/$APISERVER_BINARY.build"
   restore_release_source
   trap - EXIT
 }
@@ -161,6 +186,8 @@ cmd_install() {
   stage "enable deb-src" "Add a deb-src line for bookworm main of your Debian mirror and run apt-get update." enable_sources
   stage "fetch kubernetes source" "Run 'apt-get source --download-only kubernetes' in $BUILD_DIR to see the error." fetch_source
   stage "replace vendored reflect2" "Is golang-github-modern-go-reflect2-dev installed?" patch_reflect2
+  stage "let the CRD schema validator take \"\" for a string" "Is $BUILD_DIR/src the v$K8S_VERSION source?" \
+    patch_zero_value_check
   stage "recover an interrupted build" "Delete $BUILD_DIR to start over." recover_interrupted_variant
   stage "build kube-apiserver (log: $BUILD_DIR/build.log)" "Read the build log; delete $BUILD_DIR to start over." build_apiserver
   stage "lay out binaries" "Check write access to $BIN_DIR." lay_out_binaries
