@@ -4,12 +4,15 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.ToIntFunction;
+import java.util.stream.Stream;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -158,16 +161,17 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         }
         KymaWrites writes = writes(context);
         ModulePlan plan = ModulePlan.of(kyma);
-        // as a list: a Set would be built again by hashing each component whole
-        List<HelmComponent> owned =
-                context.getSecondaryResourcesAsStream(HelmComponent.class).toList();
         String uid = kyma.getMetadata().getUid();
+        List<HelmComponent> controlled =
+                context.getSecondaryResourcesAsStream(HelmComponent.class).toList();
+        ComponentActions actions = ComponentActions.decide(kyma, plan, named(kyma, controlled), controlled);
+        List<HelmComponent> mine = actions.mine(kyma);
         if (plan.modules().isEmpty()) {
             admission.release(uid); // nothing to create: it must not hold up the line
         } else {
             // Admitted before this process knew (a restart): it has components and got past Pending. Components
             // alone are no proof: anyone may create one that names the Kyma as its owner, to skip the line.
-            boolean admittedBefore = !owned.isEmpty()
+            boolean admittedBefore = !mine.isEmpty()
                     && kyma.getStatus() != null
                     && kyma.getStatus().getPhase() != null
                     && kyma.getStatus().getPhase() != KymaPhase.PENDING;
@@ -179,15 +183,11 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
                 return UpdateControl.noUpdate();
             }
         }
-        ComponentActions actions = ComponentActions.decide(kyma, plan, owned);
         List<Problem> problems = new ArrayList<>();
         try {
-            for (HelmComponent desired : actions.create()) {
-                HelmComponent cached =
-                        store.get(namespace(kyma) + "/" + desired.getMetadata().getName());
-                NameClash.create(kyma, desired, writes, cached).ifPresent(problems::add);
+            for (ComponentActions.Child child : actions.children()) {
+                ChildSync.sync(kyma, child.desired(), child.existing(), writes).ifPresent(problems::add);
             }
-            actions.specChanges().forEach(writes::setSpec);
             for (HelmComponent gone : actions.delete()) {
                 LOG.info(
                         "Kyma {}/{}: no module asks for component {} any more, deleting it",
@@ -204,7 +204,7 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
                 // Retried with backoff by the shared limiter; the status says so, if the API server takes it.
                 problems.add(new Problem(ApiFailure.reason(e), ApiFailure.describe(e), true));
                 try {
-                    writeStatus(kyma, summary.summarise(kyma, plan, owned, problems), writes);
+                    writeStatus(kyma, summary.summarise(kyma, plan, mine, problems), writes);
                 } catch (KubernetesClientException statusFailure) {
                     e.addSuppressed(statusFailure);
                 }
@@ -216,7 +216,7 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         } finally {
             admission.createsDone(uid);
         }
-        UpdateControl<Kyma> control = writeStatus(kyma, summary.summarise(kyma, plan, owned, problems), writes);
+        UpdateControl<Kyma> control = writeStatus(kyma, summary.summarise(kyma, plan, mine, problems), writes);
         if (problems.stream().anyMatch(p -> p.reason().equals(KymaStatusSummary.REASON_NAME_TAKEN))) {
             // The holder's deletion is not an event of this Kyma's; look again now and then.
             return UpdateControl.<Kyma>noUpdate().rescheduleAfter(NAME_TAKEN_RECHECK);
@@ -240,10 +240,13 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         if (!store.synced()) {
             return DeleteControl.noFinalizerRemoval().rescheduleAfter(SYNC_RECHECK);
         }
-        List<HelmComponent> remaining =
-                context.getSecondaryResourcesAsStream(HelmComponent.class).toList();
+        String uid = kyma.getMetadata().getUid();
+        // only what this Kyma controls: a component another object controls is not its to delete
+        List<HelmComponent> remaining = context.getSecondaryResourcesAsStream(HelmComponent.class)
+                .filter(c -> Ownership.controlledBy(c, uid))
+                .toList();
         if (remaining.isEmpty()) {
-            lastStatusWrite.remove(kyma.getMetadata().getUid());
+            lastStatusWrite.remove(uid);
             LOG.info(
                     "Kyma {}/{}: all components deleted",
                     kyma.getMetadata().getNamespace(),
@@ -251,16 +254,60 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
             return DeleteControl.defaultDelete();
         }
         KymaWrites writes = writes(context);
-        remaining.stream()
-                .filter(c -> c.getMetadata().getDeletionTimestamp() == null)
-                .forEach(writes::delete);
-        if (kyma.getStatus() == null || kyma.getStatus().getPhase() != KymaPhase.DELETING) {
-            KymaStatus deleting = summary.deleting(kyma, remaining.size());
-            patchStatus(kyma, deleting, writes);
-            KymaEvents.of(kyma.getStatus() == null ? null : kyma.getStatus().getPhase(), deleting)
-                    .ifPresent(notice -> notice.tell(events, kyma));
+        try {
+            remaining.stream()
+                    .filter(c -> c.getMetadata().getDeletionTimestamp() == null)
+                    .forEach(writes::delete);
+        } catch (KubernetesClientException e) {
+            // retried with backoff; the status names what the API server said
+            try {
+                showDeleting(kyma, remaining, new Problem(ApiFailure.reason(e), ApiFailure.describe(e)), writes);
+            } catch (KubernetesClientException statusFailure) {
+                e.addSuppressed(statusFailure);
+            }
+            throw e;
         }
+        showDeleting(kyma, remaining, DeletionHold.of(remaining), writes);
         return DeleteControl.noFinalizerRemoval().rescheduleAfter(DELETION_RECHECK);
+    }
+
+    /** Writes the deletion's status if it says something new: counts and what holds it are current each pass. */
+    private void showDeleting(Kyma kyma, List<HelmComponent> remaining, Problem hold, KymaWrites writes) {
+        KymaStatus deleting = summary.deleting(kyma, ModulePlan.of(kyma), remaining, hold);
+        KymaStatus before = kyma.getStatus();
+        if (before != null
+                && before.getPhase() == KymaPhase.DELETING
+                && Objects.equals(before.getComponents(), deleting.getComponents())
+                && Objects.equals(words(before), words(deleting))) {
+            return;
+        }
+        patchStatus(kyma, deleting, writes);
+        KymaEvents.of(before == null ? null : before.getPhase(), deleting)
+                .ifPresent(notice -> notice.tell(events, kyma));
+    }
+
+    /** The reason and message of the status' Ready condition. */
+    private static List<String> words(KymaStatus status) {
+        return status.getConditions() == null
+                ? List.of()
+                : status.getConditions().stream()
+                        .filter(c -> KymaStatusSummary.READY.equals(c.getType()))
+                        .flatMap(c -> Stream.of(c.getReason(), c.getMessage()))
+                        .toList();
+    }
+
+    /** What stands under a component name: one of the Kyma's, or whatever the store holds. */
+    private Function<String, HelmComponent> named(Kyma kyma, List<HelmComponent> controlled) {
+        Map<String, HelmComponent> byName = new HashMap<>();
+        controlled.forEach(c -> byName.put(c.getMetadata().getName(), c));
+        OwnedComponents owned = components;
+        return name -> {
+            HelmComponent found = byName.get(name);
+            if (found != null) {
+                return found;
+            }
+            return owned != null ? owned.named(namespace(kyma), name) : store.get(namespace(kyma) + "/" + name);
+        };
     }
 
     private static String namespace(Kyma kyma) {
