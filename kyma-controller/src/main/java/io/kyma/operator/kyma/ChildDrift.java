@@ -45,9 +45,15 @@ final class ChildDrift {
                 .anyMatch(e -> labels == null || !e.getValue().equals(labels.get(e.getKey())));
     }
 
-    /** Whether the controller reference is not exactly the desired one. */
+    /** Whether the controller reference is not exactly the desired one, or the Kyma has a second, plain one. */
     static boolean ownerDiffers(HelmComponent existing, HelmComponent desired) {
-        return !same(Ownership.controller(existing), wanted(desired));
+        OwnerReference wanted = wanted(desired);
+        List<OwnerReference> owners = existing.getMetadata().getOwnerReferences();
+        return !same(Ownership.controller(existing), wanted)
+                || owners.stream()
+                                .filter(o -> Objects.equals(o.getUid(), wanted.getUid()))
+                                .count()
+                        > 1;
     }
 
     /** The write that makes {@code existing} what {@code desired} says in the operator's fields. */
