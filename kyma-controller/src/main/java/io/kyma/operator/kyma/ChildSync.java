@@ -78,6 +78,16 @@ final class ChildSync {
         return Optional.empty();
     }
 
+    /** Deletes a component the Kyma controls that no module asks for any more. */
+    static void delete(Kyma kyma, HelmComponent gone, KymaWrites writes) {
+        LOG.info(
+                "Kyma {}/{}: no module asks for component {} any more, deleting it",
+                kyma.getMetadata().getNamespace(),
+                kyma.getMetadata().getName(),
+                gone.getMetadata().getName());
+        writes.delete(gone);
+    }
+
     private static Problem taken(Kyma kyma, HelmComponent desired, Ownership holder) {
         return new Problem(
                 KymaStatusSummary.REASON_NAME_TAKEN,

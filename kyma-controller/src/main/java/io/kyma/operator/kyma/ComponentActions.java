@@ -2,8 +2,10 @@ package io.kyma.operator.kyma;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -23,17 +25,21 @@ public record ComponentActions(List<Child> children, List<HelmComponent> delete)
     public record Child(HelmComponent desired, HelmComponent existing) {}
 
     /**
-     * @param named what stands under a component name
+     * @param named what stands under a component name, for a name none of {@code controlled} has
      * @param controlled the components whose controller reference names the Kyma (the uid is checked here)
      */
     public static ComponentActions decide(
             Kyma kyma, ModulePlan plan, Function<String, HelmComponent> named, Collection<HelmComponent> controlled) {
+        Map<String, HelmComponent> byName = new HashMap<>();
+        controlled.forEach(c -> byName.put(c.getMetadata().getName(), c));
         List<Child> children = new ArrayList<>();
         Set<String> planned = new HashSet<>();
         for (Module module : plan.modules().values()) {
             String name = ModulePlan.componentName(kyma, module.getName());
             planned.add(name);
-            children.add(new Child(ChildComponents.desired(kyma, module), named.apply(name)));
+            HelmComponent existing = byName.get(name);
+            children.add(
+                    new Child(ChildComponents.desired(kyma, module), existing != null ? existing : named.apply(name)));
         }
         String uid = kyma.getMetadata().getUid();
         List<HelmComponent> delete = controlled.stream()

@@ -4,15 +4,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
 import java.util.function.ToIntFunction;
-import java.util.stream.Stream;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,10 +53,9 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
     private final Clock clock;
     private final KymaStatusSummary summary;
     private final StatusWritePolicy writePolicy;
-    private final Duration statusInterval;
     private final Map<String, Instant> lastStatusWrite = new ConcurrentHashMap<>();
     private final SharedStore<HelmComponent> store;
-    private OwnedComponents components;
+    private final OwnedComponents components;
     private final KymaWrites writes;
     private final Admission admission;
     private volatile Events events = Events.NONE;
@@ -87,8 +83,9 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         this.store = components;
         this.summary = new KymaStatusSummary(new Conditions(clock));
         this.writePolicy = new StatusWritePolicy(statusInterval);
-        this.statusInterval = statusInterval;
         this.admission = new Admission(clock, admissionBacklog);
+        // changes that only move counts are written once per interval at most: gathered over one interval
+        this.components = new OwnedComponents(components, clock, statusInterval);
     }
 
     /** Where this controller tells what happened to Kymas; none until set. */
@@ -127,7 +124,8 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
      *        informer has not delivered yet, the backlog that admission keeps below its bound in that namespace
      */
     public void measureComponentQueue(ToIntFunction<String> componentQueue) {
-        admission.measureBacklog(namespace -> componentQueue.applyAsInt(namespace) + pendingCreates(namespace));
+        admission.measureBacklog(
+                namespace -> componentQueue.applyAsInt(namespace) + components.pendingCreates(namespace));
     }
 
     /** The store this controller reads its components from; the HelmComponent controller's informer must fill it. */
@@ -137,19 +135,11 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
 
     /** Components this controller created that the informer does not hold yet (bounded, see OwnedComponents). */
     public int pendingCreates() {
-        OwnedComponents owned = components;
-        return owned == null ? 0 : owned.pendingCreates();
-    }
-
-    private int pendingCreates(String namespace) {
-        OwnedComponents owned = components;
-        return owned == null ? 0 : owned.pendingCreates(namespace);
+        return components.pendingCreates();
     }
 
     @Override
     public List<EventSource<?, Kyma>> prepareEventSources(EventSourceContext<Kyma> context) {
-        // changes that only move counts are written once per interval at most: gathered over one interval
-        components = new OwnedComponents(store, clock, statusInterval);
         return List.of(components, new AdmissionTicker(admission));
     }
 
@@ -164,7 +154,8 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         String uid = kyma.getMetadata().getUid();
         List<HelmComponent> controlled =
                 context.getSecondaryResourcesAsStream(HelmComponent.class).toList();
-        ComponentActions actions = ComponentActions.decide(kyma, plan, named(kyma, controlled), controlled);
+        ComponentActions actions =
+                ComponentActions.decide(kyma, plan, name -> components.named(namespace(kyma), name), controlled);
         List<HelmComponent> mine = actions.mine(kyma);
         if (plan.modules().isEmpty()) {
             admission.release(uid); // nothing to create: it must not hold up the line
@@ -188,14 +179,7 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
             for (ComponentActions.Child child : actions.children()) {
                 ChildSync.sync(kyma, child.desired(), child.existing(), writes).ifPresent(problems::add);
             }
-            for (HelmComponent gone : actions.delete()) {
-                LOG.info(
-                        "Kyma {}/{}: no module asks for component {} any more, deleting it",
-                        namespace(kyma),
-                        kyma.getMetadata().getName(),
-                        gone.getMetadata().getName());
-                writes.delete(gone);
-            }
+            actions.delete().forEach(gone -> ChildSync.delete(kyma, gone, writes));
         } catch (KubernetesClientException e) {
             if (e.getCode() == 409) {
                 throw e; // a stale read: retried at once on fresh data, nothing to tell the user
@@ -271,43 +255,16 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         return DeleteControl.noFinalizerRemoval().rescheduleAfter(DELETION_RECHECK);
     }
 
-    /** Writes the deletion's status if it says something new: counts and what holds it are current each pass. */
+    /** Writes the deletion's status whenever it says something new: counts and what holds it are current. */
     private void showDeleting(Kyma kyma, List<HelmComponent> remaining, Problem hold, KymaWrites writes) {
         KymaStatus deleting = summary.deleting(kyma, ModulePlan.of(kyma), remaining, hold);
-        KymaStatus before = kyma.getStatus();
-        if (before != null
-                && before.getPhase() == KymaPhase.DELETING
-                && Objects.equals(before.getComponents(), deleting.getComponents())
-                && Objects.equals(words(before), words(deleting))) {
-            return;
+        if (writePolicy
+                .decide(kyma.getStatus(), deleting, null, clock.instant())
+                .writeNow()) {
+            patchStatus(kyma, deleting, writes);
+            KymaEvents.of(kyma.getStatus() == null ? null : kyma.getStatus().getPhase(), deleting)
+                    .ifPresent(notice -> notice.tell(events, kyma));
         }
-        patchStatus(kyma, deleting, writes);
-        KymaEvents.of(before == null ? null : before.getPhase(), deleting)
-                .ifPresent(notice -> notice.tell(events, kyma));
-    }
-
-    /** The reason and message of the status' Ready condition. */
-    private static List<String> words(KymaStatus status) {
-        return status.getConditions() == null
-                ? List.of()
-                : status.getConditions().stream()
-                        .filter(c -> KymaStatusSummary.READY.equals(c.getType()))
-                        .flatMap(c -> Stream.of(c.getReason(), c.getMessage()))
-                        .toList();
-    }
-
-    /** What stands under a component name: one of the Kyma's, or whatever the store holds. */
-    private Function<String, HelmComponent> named(Kyma kyma, List<HelmComponent> controlled) {
-        Map<String, HelmComponent> byName = new HashMap<>();
-        controlled.forEach(c -> byName.put(c.getMetadata().getName(), c));
-        OwnedComponents owned = components;
-        return name -> {
-            HelmComponent found = byName.get(name);
-            if (found != null) {
-                return found;
-            }
-            return owned != null ? owned.named(namespace(kyma), name) : store.get(namespace(kyma) + "/" + name);
-        };
     }
 
     private static String namespace(Kyma kyma) {
