@@ -36,7 +36,11 @@ final class ChildComponents {
         return component;
     }
 
-    /** The reference by which a Kyma controls its components, as controller-runtime's SetControllerReference makes it. */
+    /**
+     * The reference by which a Kyma controls its components. Without {@code blockOwnerDeletion}: the Kyma's finalizer
+     * deletes its components, not the garbage collector, and setting it needs a right on {@code kymas/finalizers}
+     * wherever the API server enforces owner-reference permissions.
+     */
     static OwnerReference controllerReference(Kyma kyma) {
         return new OwnerReferenceBuilder()
                 .withApiVersion(kyma.getApiVersion())
@@ -44,7 +48,6 @@ final class ChildComponents {
                 .withName(kyma.getMetadata().getName())
                 .withUid(kyma.getMetadata().getUid())
                 .withController(true)
-                .withBlockOwnerDeletion(true)
                 .build();
     }
 

@@ -45,7 +45,10 @@ final class ChildDrift {
                 .anyMatch(e -> labels == null || !e.getValue().equals(labels.get(e.getKey())));
     }
 
-    /** Whether the controller reference is not exactly the desired one, or the Kyma has a second, plain one. */
+    /**
+     * Whether the controller reference is not the desired one (its blockOwnerDeletion is not the operator's), or the
+     * Kyma has a second, plain one.
+     */
     static boolean ownerDiffers(HelmComponent existing, HelmComponent desired) {
         OwnerReference wanted = wanted(desired);
         List<OwnerReference> owners = existing.getMetadata().getOwnerReferences();
@@ -95,7 +98,6 @@ final class ChildDrift {
                 && Objects.equals(a.getKind(), b.getKind())
                 && Objects.equals(a.getName(), b.getName())
                 && Objects.equals(a.getUid(), b.getUid())
-                && Objects.equals(a.getController(), b.getController())
-                && Objects.equals(a.getBlockOwnerDeletion(), b.getBlockOwnerDeletion());
+                && Objects.equals(a.getController(), b.getController());
     }
 }

@@ -325,7 +325,6 @@ class KymaReconcilerTest {
                 .withName(name)
                 .withUid(uid)
                 .withController(true)
-                .withBlockOwnerDeletion(true)
                 .build();
     }
 
