@@ -3,43 +3,59 @@ package io.kyma.operator.kyma;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
 
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Module;
 
 /**
- * What the Kyma controller does to bring a Kyma's components to its plan, decided from what its cache holds: create
- * the missing ones, set the version (and module) of those whose spec differs, delete those no module asks for any
- * more. Components are matched by name, the one thing a component cannot change about itself.
+ * What a Kyma's components should be, against what stands under their names, and which components it controls that
+ * no module asks for any more. Components are matched by name, the one thing a component cannot change about itself.
  *
- * @param specChanges components whose spec must become the given module's
+ * @param children each planned component, desired and as it stands (null if absent)
+ * @param delete components the Kyma controls (by uid) that its plan does not name, not yet being deleted
  */
-public record ComponentActions(
-        List<HelmComponent> create, Map<HelmComponent, Module> specChanges, List<HelmComponent> delete) {
+public record ComponentActions(List<Child> children, List<HelmComponent> delete) {
+    /** A planned component: what it should be, and what stands under its name, whoever controls it, or null. */
+    public record Child(HelmComponent desired, HelmComponent existing) {}
 
-    public static ComponentActions decide(Kyma kyma, ModulePlan plan, Collection<HelmComponent> owned) {
+    /**
+     * @param named what stands under a component name, for a name none of {@code controlled} has
+     * @param controlled the components whose controller reference names the Kyma (the uid is checked here)
+     */
+    public static ComponentActions decide(
+            Kyma kyma, ModulePlan plan, Function<String, HelmComponent> named, Collection<HelmComponent> controlled) {
         Map<String, HelmComponent> byName = new HashMap<>();
-        owned.forEach(component -> byName.put(component.getMetadata().getName(), component));
-        List<HelmComponent> create = new ArrayList<>();
-        Map<HelmComponent, Module> specChanges = new HashMap<>();
+        controlled.forEach(c -> byName.put(c.getMetadata().getName(), c));
+        List<Child> children = new ArrayList<>();
+        Set<String> planned = new HashSet<>();
         for (Module module : plan.modules().values()) {
-            HelmComponent current = byName.remove(ModulePlan.componentName(kyma, module.getName()));
-            if (current == null) {
-                create.add(ChildComponents.desired(kyma, module));
-            } else if (current.getMetadata().getDeletionTimestamp() == null
-                    && (current.getSpec() == null
-                            || !Objects.equals(current.getSpec().getVersion(), module.getVersion())
-                            || !Objects.equals(current.getSpec().getModule(), module.getName()))) {
-                specChanges.put(current, module);
-            }
+            String name = ModulePlan.componentName(kyma, module.getName());
+            planned.add(name);
+            HelmComponent existing = byName.get(name);
+            children.add(
+                    new Child(ChildComponents.desired(kyma, module), existing != null ? existing : named.apply(name)));
         }
-        List<HelmComponent> delete = byName.values().stream()
+        String uid = kyma.getMetadata().getUid();
+        List<HelmComponent> delete = controlled.stream()
+                .filter(c -> !planned.contains(c.getMetadata().getName()))
+                .filter(c -> Ownership.controlledBy(c, uid))
                 .filter(c -> c.getMetadata().getDeletionTimestamp() == null)
                 .toList();
-        return new ComponentActions(create, specChanges, delete);
+        return new ComponentActions(children, delete);
+    }
+
+    /** The planned components that exist and that the Kyma controls: those its status counts. */
+    public List<HelmComponent> mine(Kyma kyma) {
+        String uid = kyma.getMetadata().getUid();
+        return children.stream()
+                .map(Child::existing)
+                .filter(c -> c != null && Ownership.controlledBy(c, uid))
+                .toList();
     }
 }

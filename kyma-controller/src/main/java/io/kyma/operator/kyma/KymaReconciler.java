@@ -53,10 +53,9 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
     private final Clock clock;
     private final KymaStatusSummary summary;
     private final StatusWritePolicy writePolicy;
-    private final Duration statusInterval;
     private final Map<String, Instant> lastStatusWrite = new ConcurrentHashMap<>();
     private final SharedStore<HelmComponent> store;
-    private OwnedComponents components;
+    private final OwnedComponents components;
     private final KymaWrites writes;
     private final Admission admission;
     private volatile Events events = Events.NONE;
@@ -84,8 +83,9 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         this.store = components;
         this.summary = new KymaStatusSummary(new Conditions(clock));
         this.writePolicy = new StatusWritePolicy(statusInterval);
-        this.statusInterval = statusInterval;
         this.admission = new Admission(clock, admissionBacklog);
+        // changes that only move counts are written once per interval at most: gathered over one interval
+        this.components = new OwnedComponents(components, clock, statusInterval);
     }
 
     /** Where this controller tells what happened to Kymas; none until set. */
@@ -124,7 +124,8 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
      *        informer has not delivered yet, the backlog that admission keeps below its bound in that namespace
      */
     public void measureComponentQueue(ToIntFunction<String> componentQueue) {
-        admission.measureBacklog(namespace -> componentQueue.applyAsInt(namespace) + pendingCreates(namespace));
+        admission.measureBacklog(
+                namespace -> componentQueue.applyAsInt(namespace) + components.pendingCreates(namespace));
     }
 
     /** The store this controller reads its components from; the HelmComponent controller's informer must fill it. */
@@ -134,19 +135,11 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
 
     /** Components this controller created that the informer does not hold yet (bounded, see OwnedComponents). */
     public int pendingCreates() {
-        OwnedComponents owned = components;
-        return owned == null ? 0 : owned.pendingCreates();
-    }
-
-    private int pendingCreates(String namespace) {
-        OwnedComponents owned = components;
-        return owned == null ? 0 : owned.pendingCreates(namespace);
+        return components.pendingCreates();
     }
 
     @Override
     public List<EventSource<?, Kyma>> prepareEventSources(EventSourceContext<Kyma> context) {
-        // changes that only move counts are written once per interval at most: gathered over one interval
-        components = new OwnedComponents(store, clock, statusInterval);
         return List.of(components, new AdmissionTicker(admission));
     }
 
@@ -158,16 +151,18 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         }
         KymaWrites writes = writes(context);
         ModulePlan plan = ModulePlan.of(kyma);
-        // as a list: a Set would be built again by hashing each component whole
-        List<HelmComponent> owned =
-                context.getSecondaryResourcesAsStream(HelmComponent.class).toList();
         String uid = kyma.getMetadata().getUid();
+        List<HelmComponent> controlled =
+                context.getSecondaryResourcesAsStream(HelmComponent.class).toList();
+        ComponentActions actions =
+                ComponentActions.decide(kyma, plan, name -> components.named(namespace(kyma), name), controlled);
+        List<HelmComponent> mine = actions.mine(kyma);
         if (plan.modules().isEmpty()) {
             admission.release(uid); // nothing to create: it must not hold up the line
         } else {
             // Admitted before this process knew (a restart): it has components and got past Pending. Components
             // alone are no proof: anyone may create one that names the Kyma as its owner, to skip the line.
-            boolean admittedBefore = !owned.isEmpty()
+            boolean admittedBefore = !mine.isEmpty()
                     && kyma.getStatus() != null
                     && kyma.getStatus().getPhase() != null
                     && kyma.getStatus().getPhase() != KymaPhase.PENDING;
@@ -179,23 +174,12 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
                 return UpdateControl.noUpdate();
             }
         }
-        ComponentActions actions = ComponentActions.decide(kyma, plan, owned);
         List<Problem> problems = new ArrayList<>();
         try {
-            for (HelmComponent desired : actions.create()) {
-                HelmComponent cached =
-                        store.get(namespace(kyma) + "/" + desired.getMetadata().getName());
-                NameClash.create(kyma, desired, writes, cached).ifPresent(problems::add);
+            for (ComponentActions.Child child : actions.children()) {
+                ChildSync.sync(kyma, child.desired(), child.existing(), writes).ifPresent(problems::add);
             }
-            actions.specChanges().forEach(writes::setSpec);
-            for (HelmComponent gone : actions.delete()) {
-                LOG.info(
-                        "Kyma {}/{}: no module asks for component {} any more, deleting it",
-                        namespace(kyma),
-                        kyma.getMetadata().getName(),
-                        gone.getMetadata().getName());
-                writes.delete(gone);
-            }
+            actions.delete().forEach(gone -> ChildSync.delete(kyma, gone, writes));
         } catch (KubernetesClientException e) {
             if (e.getCode() == 409) {
                 throw e; // a stale read: retried at once on fresh data, nothing to tell the user
@@ -204,7 +188,7 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
                 // Retried with backoff by the shared limiter; the status says so, if the API server takes it.
                 problems.add(new Problem(ApiFailure.reason(e), ApiFailure.describe(e), true));
                 try {
-                    writeStatus(kyma, summary.summarise(kyma, plan, owned, problems), writes);
+                    writeStatus(kyma, summary.summarise(kyma, plan, mine, problems), writes);
                 } catch (KubernetesClientException statusFailure) {
                     e.addSuppressed(statusFailure);
                 }
@@ -216,7 +200,7 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         } finally {
             admission.createsDone(uid);
         }
-        UpdateControl<Kyma> control = writeStatus(kyma, summary.summarise(kyma, plan, owned, problems), writes);
+        UpdateControl<Kyma> control = writeStatus(kyma, summary.summarise(kyma, plan, mine, problems), writes);
         if (problems.stream().anyMatch(p -> p.reason().equals(KymaStatusSummary.REASON_NAME_TAKEN))) {
             // The holder's deletion is not an event of this Kyma's; look again now and then.
             return UpdateControl.<Kyma>noUpdate().rescheduleAfter(NAME_TAKEN_RECHECK);
@@ -240,10 +224,13 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         if (!store.synced()) {
             return DeleteControl.noFinalizerRemoval().rescheduleAfter(SYNC_RECHECK);
         }
-        List<HelmComponent> remaining =
-                context.getSecondaryResourcesAsStream(HelmComponent.class).toList();
+        String uid = kyma.getMetadata().getUid();
+        // only what this Kyma controls: a component another object controls is not its to delete
+        List<HelmComponent> remaining = context.getSecondaryResourcesAsStream(HelmComponent.class)
+                .filter(c -> Ownership.controlledBy(c, uid))
+                .toList();
         if (remaining.isEmpty()) {
-            lastStatusWrite.remove(kyma.getMetadata().getUid());
+            lastStatusWrite.remove(uid);
             LOG.info(
                     "Kyma {}/{}: all components deleted",
                     kyma.getMetadata().getNamespace(),
@@ -251,16 +238,33 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
             return DeleteControl.defaultDelete();
         }
         KymaWrites writes = writes(context);
-        remaining.stream()
-                .filter(c -> c.getMetadata().getDeletionTimestamp() == null)
-                .forEach(writes::delete);
-        if (kyma.getStatus() == null || kyma.getStatus().getPhase() != KymaPhase.DELETING) {
-            KymaStatus deleting = summary.deleting(kyma, remaining.size());
+        try {
+            remaining.stream()
+                    .filter(c -> c.getMetadata().getDeletionTimestamp() == null)
+                    .forEach(writes::delete);
+        } catch (KubernetesClientException e) {
+            // retried with backoff; the status names what the API server said
+            try {
+                showDeleting(kyma, remaining, new Problem(ApiFailure.reason(e), ApiFailure.describe(e)), writes);
+            } catch (KubernetesClientException statusFailure) {
+                e.addSuppressed(statusFailure);
+            }
+            throw e;
+        }
+        showDeleting(kyma, remaining, DeletionHold.of(remaining), writes);
+        return DeleteControl.noFinalizerRemoval().rescheduleAfter(DELETION_RECHECK);
+    }
+
+    /** Writes the deletion's status whenever it says something new: counts and what holds it are current. */
+    private void showDeleting(Kyma kyma, List<HelmComponent> remaining, Problem hold, KymaWrites writes) {
+        KymaStatus deleting = summary.deleting(kyma, ModulePlan.of(kyma), remaining, hold);
+        if (writePolicy
+                .decide(kyma.getStatus(), deleting, null, clock.instant())
+                .writeNow()) {
             patchStatus(kyma, deleting, writes);
             KymaEvents.of(kyma.getStatus() == null ? null : kyma.getStatus().getPhase(), deleting)
                     .ifPresent(notice -> notice.tell(events, kyma));
         }
-        return DeleteControl.noFinalizerRemoval().rescheduleAfter(DELETION_RECHECK);
     }
 
     private static String namespace(Kyma kyma) {

@@ -25,6 +25,7 @@ public final class KymaStatusSummary {
     static final String REASON_INSTALLING = "ComponentsInstalling";
     static final String REASON_INVALID = "InvalidSpec";
     static final String REASON_DELETING = "Deleting";
+    static final String REASON_FINALIZERS = "ComponentFinalizers";
     static final String REASON_NAME_TAKEN = "ComponentNameTaken";
     static final String REASON_QUEUED = "Queued";
 
@@ -102,18 +103,17 @@ public final class KymaStatusSummary {
                 Stream.of(kyma));
     }
 
-    /** The status shown while the Kyma waits for its components to be deleted. */
-    public KymaStatus deleting(Kyma kyma, int remaining) {
-        // the counts as they were, within the schema's bounds: one stored before the bounds would be refused
-        ComponentCounts counts = kyma.getStatus() != null && kyma.getStatus().getComponents() != null
-                ? kyma.getStatus().getComponents().bounded()
-                : new ComponentCounts();
+    /**
+     * The status shown while the Kyma waits for its components to be deleted: the counts of those left, and what
+     * holds them ({@link DeletionHold}).
+     */
+    public KymaStatus deleting(Kyma kyma, ModulePlan plan, List<HelmComponent> remaining, Problem hold) {
         return status(
                 kyma,
                 KymaPhase.DELETING,
-                counts,
-                REASON_DELETING,
-                "deleting " + remaining + " components",
+                count(kyma, plan, remaining).bounded(),
+                hold.reason(),
+                hold.message(),
                 Stream.of(kyma));
     }
 

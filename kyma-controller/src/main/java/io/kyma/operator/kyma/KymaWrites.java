@@ -1,14 +1,16 @@
 package io.kyma.operator.kyma;
 
-import java.util.Map;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaStatus;
-import io.kyma.operator.api.Module;
 import io.kyma.operator.common.status.StatusPatch;
 
 /**
@@ -21,12 +23,13 @@ public interface KymaWrites {
     /** The component of that name, or null. */
     HelmComponent get(String namespace, String name);
 
-    /** Makes the component's spec the module's: its module name and version. */
-    void setSpec(HelmComponent current, Module module);
+    /**
+     * Sets the operator's fields of a component back (see {@link ChildDrift.Restore}), leaving all others; refused
+     * with 409 if the component changed since the version the restore is based on.
+     */
+    void restore(HelmComponent existing, ChildDrift.Restore restore);
 
-    /** Puts {@code labels} on the component, keeping its others. */
-    void relabel(HelmComponent existing, Map<String, String> labels);
-
+    /** Deletes the component; one that is gone already counts as deleted. */
     void delete(HelmComponent component);
 
     void status(Kyma kyma, KymaStatus status);
@@ -34,6 +37,8 @@ public interface KymaWrites {
     /** The real thing: the reconcile's client, with created components and written statuses put into the caches. */
     static KymaWrites of(Context<Kyma> context, OwnedComponents components) {
         return new KymaWrites() {
+            private static final ObjectMapper JSON = new ObjectMapper();
+
             @Override
             public HelmComponent create(HelmComponent desired) {
                 HelmComponent created = context.getClient().resource(desired).create();
@@ -51,25 +56,38 @@ public interface KymaWrites {
             }
 
             @Override
-            public void setSpec(HelmComponent current, Module module) {
-                context.getClient().resource(current).edit(c -> {
-                    c.getSpec().setModule(module.getName());
-                    c.getSpec().setVersion(module.getVersion());
-                    return c;
-                });
-            }
-
-            @Override
-            public void relabel(HelmComponent existing, Map<String, String> labels) {
-                context.getClient().resource(existing).edit(c -> {
-                    c.getMetadata().getLabels().putAll(labels);
-                    return c;
-                });
+            public void restore(HelmComponent existing, ChildDrift.Restore restore) {
+                // a JSON merge patch: labels merge by key, a null spec field is removed
+                ObjectNode patch = JSON.createObjectNode();
+                ObjectNode metadata = patch.putObject("metadata");
+                if (restore.resourceVersion() != null) {
+                    metadata.put("resourceVersion", restore.resourceVersion());
+                }
+                ObjectNode labels = metadata.putObject("labels");
+                restore.labels().forEach(labels::put);
+                if (restore.owners() != null) {
+                    metadata.set("ownerReferences", JSON.valueToTree(restore.owners()));
+                }
+                ObjectNode spec = patch.putObject("spec");
+                spec.put("kyma", restore.spec().getKyma());
+                spec.put("module", restore.spec().getModule());
+                spec.put("version", restore.spec().getVersion());
+                context.getClient()
+                        .resources(HelmComponent.class)
+                        .inNamespace(existing.getMetadata().getNamespace())
+                        .withName(existing.getMetadata().getName())
+                        .patch(PatchContext.of(PatchType.JSON_MERGE), patch.toString());
             }
 
             @Override
             public void delete(HelmComponent component) {
-                context.getClient().resource((HasMetadata) component).delete();
+                try {
+                    context.getClient().resource((HasMetadata) component).delete();
+                } catch (KubernetesClientException e) {
+                    if (e.getCode() != 404) {
+                        throw e;
+                    }
+                }
             }
 
             @Override

@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.javaoperatorsdk.operator.processing.event.Event;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.AbstractEventSource;
@@ -27,8 +28,11 @@ import io.kyma.operator.common.cache.SharedStore;
 
 /**
  * The Kyma controller's HelmComponents, without an informer of its own: it reads the HelmComponent controller's
- * informer store, shared through the manager, by owner, and turns each change there into an event for the owning
- * Kyma. Only components with the operator's managed-by label count, as with the label-selected informer it replaces.
+ * informer store, shared through the manager, and turns each change there into an event for the Kymas it concerns.
+ * A Kyma's components are those whose controller reference names it ({@link Ownership}): other ownerReferences do
+ * not count, whatever their order. This class keeps that index itself, since the store's own index goes by the first
+ * reference to a Kyma. A change is told to the Kyma that controls the component before and after it, and to the Kyma
+ * its {@code kyma} label names, which finds the orphans that Kyma may adopt.
  * <p>
  * Read after write: a component this controller created is seen at once, before the informer has it, until the
  * informer holds that version or a later one, or for {@link #CREATED_TTL} at most (a create whose watch event was
@@ -50,6 +54,8 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
     private final Map<String, Created> created = new ConcurrentHashMap<>();
     /** Keys of {@link #created} by owning Kyma ("namespace/name"), so that a reconcile reads only its own. */
     private final Map<String, Set<String>> createdByOwner = new ConcurrentHashMap<>();
+    /** Keys of the store's components by controlling Kyma ("namespace/name"). */
+    private final Map<String, Set<String>> byController = new ConcurrentHashMap<>();
 
     private volatile Instant nextSweep = Instant.MIN;
     /**
@@ -97,6 +103,7 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
         this.countsDelay = countsDelay.isNegative() ? Duration.ZERO : countsDelay;
         this.handOff = handOff;
         store.onChange(this::changed);
+        store.values().forEach(c -> index(null, c)); // normally none: the informers start after the controllers
     }
 
     /** Whether the informer behind the store has listed every component once. */
@@ -159,8 +166,12 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
         String namespace = kyma.getMetadata().getNamespace();
         String name = kyma.getMetadata().getName();
         Map<String, HelmComponent> found = new HashMap<>();
-        store.ownedBy(namespace, name).filter(OwnedComponents::managed).forEach(c -> found.put(key(c), c));
-        Set<String> mine = createdByOwner.get(namespace + "/" + name);
+        String owner = namespace + "/" + name;
+        Set<String> indexed = byController.get(owner);
+        if (indexed != null) {
+            indexed.stream().map(store::get).filter(Objects::nonNull).forEach(c -> found.put(key(c), c));
+        }
+        Set<String> mine = createdByOwner.get(owner);
         if (mine != null) {
             Instant now = clock.instant();
             for (String key : mine) {
@@ -176,7 +187,33 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
         return owned;
     }
 
+    /** The component of that name: the store's, or this controller's create if the store is behind; else null. */
+    HelmComponent named(String namespace, String name) {
+        String key = namespace + "/" + name;
+        HelmComponent cached = store.get(key);
+        Created mine = created.get(key);
+        if (mine == null || !mine.at().plus(CREATED_TTL).isAfter(clock.instant())) {
+            return cached;
+        }
+        return cached == null || newer(mine.component(), cached) ? mine.component() : cached;
+    }
+
+    private void index(HelmComponent before, HelmComponent after) {
+        Optional<String> was = before == null ? Optional.empty() : owner(before);
+        Optional<String> is = after == null ? Optional.empty() : owner(after);
+        String key = key(after != null ? after : before);
+        was.filter(o -> !is.equals(was))
+                .ifPresent(o -> byController.computeIfPresent(o, (k, keys) -> {
+                    keys.remove(key);
+                    return keys.isEmpty() ? null : keys;
+                }));
+        is.ifPresent(o -> byController
+                .computeIfAbsent(o, k -> ConcurrentHashMap.newKeySet())
+                .add(key));
+    }
+
     private void changed(HelmComponent before, HelmComponent after) {
+        index(before, after);
         // a component this controller created is in the owner's view already, before the informer has it
         boolean ownCreate = before == null && after != null && created.containsKey(key(after));
         if (after != null) {
@@ -192,14 +229,26 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
         if (!isRunning() || getEventHandler() == null) {
             return; // a controller that has not started yet reconciles every Kyma when it starts
         }
-        Optional<String> was = before == null || !managed(before) ? Optional.empty() : owner(before);
-        Optional<String> is = after == null || !managed(after) ? Optional.empty() : owner(after);
+        Optional<String> was = before == null ? Optional.empty() : owner(before);
+        Optional<String> is = after == null ? Optional.empty() : owner(after);
         if (ownCreate ? is.isPresent() : was.isPresent() && was.equals(is) && countsOnly(before, after)) {
             tellLater(is.get());
             return;
         }
         was.ifPresent(this::tell);
         is.filter(o -> !is.equals(was)).ifPresent(this::tell);
+        // the Kyma the label names, if no controller reference did: one that may adopt the component
+        labelled(after != null ? after : before)
+                .filter(o -> !o.equals(was.orElse(null)) && !o.equals(is.orElse(null)))
+                .ifPresent(this::tell);
+    }
+
+    private static Optional<String> labelled(HelmComponent component) {
+        Map<String, String> labels = component.getMetadata().getLabels();
+        String kyma = labels == null ? null : labels.get(Labels.KYMA);
+        return kyma == null
+                ? Optional.empty()
+                : Optional.of(component.getMetadata().getNamespace() + "/" + kyma);
     }
 
     /**
@@ -247,13 +296,12 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
         }
     }
 
+    /** The Kyma that controls the component, as "namespace/name". */
     private static Optional<String> owner(HelmComponent component) {
-        return SharedStore.owner(component, Kyma.class.getSimpleName());
-    }
-
-    private static boolean managed(HelmComponent component) {
-        Map<String, String> labels = component.getMetadata().getLabels();
-        return labels != null && Labels.MANAGED_BY_VALUE.equals(labels.get(Labels.MANAGED_BY));
+        OwnerReference controller = Ownership.controller(component);
+        return controller == null || !Kyma.class.getSimpleName().equals(controller.getKind())
+                ? Optional.empty()
+                : Optional.of(component.getMetadata().getNamespace() + "/" + controller.getName());
     }
 
     /** Whether {@code a} is a later version than {@code b}, by their resourceVersions. */

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -26,7 +25,6 @@ import io.kyma.operator.api.HelmComponentStatus;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.KymaSpec;
-import io.kyma.operator.api.KymaStatus;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Module;
 import io.kyma.operator.common.cache.LeanCache;
@@ -37,7 +35,7 @@ import io.kyma.operator.testing.MutableClock;
 /** What the Kyma controller does given what it reads: collisions, edits and errors, with a fake API server. */
 class KymaReconcilerTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
-    private final FakeWrites api = new FakeWrites();
+    private final FakeComponentServer api = new FakeComponentServer();
     private final SharedStore<HelmComponent> store =
             synced(new SharedStore<>("Kyma", LeanCache.store(HelmComponent::new), 100));
     private final KymaReconciler reconciler = new KymaReconciler(clock, Duration.ofSeconds(5), store, -1, api);
@@ -185,7 +183,7 @@ class KymaReconcilerTest {
     @Test
     void aNameAnotherKymaHoldsIsAnErrorWithTheHolderAndARecheckNotARetryLoop() {
         Kyma kyma = kyma("a-b", "c", "ory");
-        api.taken.put("a-b-c", component("a-b-c", "b-c", owner("a", "uid-a")));
+        api.put(component("a-b-c", "b-c", owner("a", "uid-a")));
         UpdateControl<Kyma> control = reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of()));
         assertThat(api.created).containsExactly("a-b-ory");
         assertThat(api.lastStatus.getPhase()).isEqualTo(KymaPhase.ERROR);
@@ -201,10 +199,9 @@ class KymaReconcilerTest {
         HelmComponent holder = component("a-b-c", "b-c", owner("a", "uid-a"));
         holder.getMetadata().setNamespace(kyma.getMetadata().getNamespace());
         store.put(store.getKey(holder), holder);
-        api.taken.put("a-b-c", holder);
+        api.put(holder);
         UpdateControl<Kyma> control = reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of()));
-        assertThat(api.createAttempts).as("only the free name is tried").containsExactly("a-b-ory");
-        assertThat(api.gets).isZero();
+        assertThat(api.requests).as("only the free name is tried").containsExactly("create a-b-ory");
         assertThat(api.lastStatus.getConditions().get(0).getMessage())
                 .startsWith("HelmComponent a-b-c belongs to Kyma a");
         assertThat(control.getScheduleDelay()).contains(KymaReconciler.NAME_TAKEN_RECHECK.toMillis());
@@ -215,9 +212,12 @@ class KymaReconcilerTest {
         Kyma kyma = kyma("k", "ory");
         HelmComponent unlabelled = component("k-ory", "ory", owner("k", "uid-k"));
         unlabelled.getMetadata().setLabels(new HashMap<>());
-        api.taken.put("k-ory", unlabelled);
+        api.put(unlabelled);
         reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of()));
-        assertThat(api.relabelled).containsExactly("k-ory");
+        assertThat(api.restored).containsOnlyKeys("k-ory");
+        assertThat(api.object("k-ory").getMetadata().getLabels())
+                .containsEntry(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE)
+                .containsEntry(Labels.KYMA, "k");
         assertThat(api.lastStatus.getPhase()).isEqualTo(KymaPhase.PROCESSING);
     }
 
@@ -230,8 +230,8 @@ class KymaReconcilerTest {
         old.setStatus(new HelmComponentStatus());
         old.getStatus().setState(ComponentState.SUCCESS);
         old.getStatus().setObservedGeneration(1L);
-        reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of(old)));
-        assertThat(api.specChanges).containsExactly("k-ory=ory@2.0");
+        reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of(api.put(old))));
+        assertThat(api.object("k-ory").getSpec().getVersion()).isEqualTo("2.0");
         assertThat(api.lastStatus.getPhase()).isEqualTo(KymaPhase.PROCESSING);
     }
 
@@ -271,11 +271,12 @@ class KymaReconcilerTest {
     void aConflictIsRetriedOnFreshDataWithoutAStatus() {
         Kyma kyma = kyma("k", "ory");
         kyma.getSpec().getModules().get(0).setVersion("2.0");
-        api.failEdits = new KubernetesClientException(
-                new StatusBuilder().withCode(409).withReason("Conflict").build());
-        assertThatThrownBy(() -> reconciler.reconcile(
-                        kyma, new FakeContext<>(kyma, List.of(component("k-ory", "ory", owner("k", "uid-k"))))))
-                .isSameAs(api.failEdits);
+        HelmComponent cached = api.put(component("k-ory", "ory", owner("k", "uid-k")));
+        api.object("k-ory").getMetadata().setResourceVersion("999"); // changed since the cache read it
+        assertThatThrownBy(() -> reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of(cached))))
+                .isInstanceOfSatisfying(
+                        KubernetesClientException.class,
+                        e -> assertThat(e.getCode()).isEqualTo(409));
         assertThat(api.lastStatus).isNull();
     }
 
@@ -287,72 +288,10 @@ class KymaReconcilerTest {
                 new FakeContext<>(
                         kyma,
                         List.of(
-                                component("k-istio", "istio", owner("k", "uid-k")),
-                                component("k-ory", "ory", owner("k", "uid-k")))));
+                                api.put(component("k-istio", "istio", owner("k", "uid-k"))),
+                                api.put(component("k-ory", "ory", owner("k", "uid-k"))))));
         assertThat(api.deleted).containsExactly("k-ory");
         assertThat(api.created).isEmpty();
-    }
-
-    /** The API server as the reconciler sees it: names taken, failures to answer with, and what was sent. */
-    private static final class FakeWrites implements KymaWrites {
-        final Map<String, HelmComponent> taken = new HashMap<>();
-        final List<String> created = new ArrayList<>();
-        final List<String> createAttempts = new ArrayList<>();
-        int gets;
-        final List<String> relabelled = new ArrayList<>();
-        final List<String> deleted = new ArrayList<>();
-        final List<String> specChanges = new ArrayList<>();
-        KubernetesClientException failCreates;
-        KubernetesClientException failEdits;
-        KymaStatus lastStatus;
-        int statusWrites;
-
-        @Override
-        public HelmComponent create(HelmComponent desired) {
-            createAttempts.add(desired.getMetadata().getName());
-            if (failCreates != null) {
-                throw failCreates;
-            }
-            if (taken.containsKey(desired.getMetadata().getName())) {
-                throw new KubernetesClientException(new StatusBuilder()
-                        .withCode(409)
-                        .withReason("AlreadyExists")
-                        .build());
-            }
-            created.add(desired.getMetadata().getName());
-            return desired;
-        }
-
-        @Override
-        public HelmComponent get(String namespace, String name) {
-            gets++;
-            return taken.get(name);
-        }
-
-        @Override
-        public void setSpec(HelmComponent current, Module module) {
-            if (failEdits != null) {
-                throw failEdits;
-            }
-            specChanges.add(current.getMetadata().getName() + "=" + module);
-        }
-
-        @Override
-        public void relabel(HelmComponent existing, Map<String, String> labels) {
-            assertThat(labels).containsEntry(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE);
-            relabelled.add(existing.getMetadata().getName());
-        }
-
-        @Override
-        public void delete(HelmComponent component) {
-            deleted.add(component.getMetadata().getName());
-        }
-
-        @Override
-        public void status(Kyma kyma, KymaStatus status) {
-            lastStatus = status;
-            statusWrites++;
-        }
     }
 
     /** Puts the Kymas in line in this order, a second apart. */
@@ -395,10 +334,17 @@ class KymaReconcilerTest {
                 .withName(name)
                 .withNamespace("ns")
                 .withGeneration(1L)
-                .withLabels(new HashMap<>(Map.of(Labels.MANAGED_BY, Labels.MANAGED_BY_VALUE)))
+                .withLabels(new HashMap<>(Map.of(
+                        Labels.MANAGED_BY,
+                        Labels.MANAGED_BY_VALUE,
+                        Labels.KYMA,
+                        owner.getName(),
+                        Labels.MODULE,
+                        module)))
                 .withOwnerReferences(owner)
                 .build());
         component.setSpec(new HelmComponentSpec());
+        component.getSpec().setKyma(owner.getName());
         component.getSpec().setModule(module);
         return component;
     }

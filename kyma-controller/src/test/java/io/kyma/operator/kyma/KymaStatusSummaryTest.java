@@ -116,14 +116,21 @@ class KymaStatusSummaryTest {
     }
 
     @Test
-    void deletingKeepsTheLastCounts() {
-        Kyma kyma = kyma("prod", "istio");
-        kyma.setStatus(
-                summary.summarise(kyma, ModulePlan.of(kyma), List.of(component("istio", ComponentState.SUCCESS))));
-        KymaStatus status = summary.deleting(kyma, 1);
+    void deletingCountsTheComponentsLeftAndSaysWhatHoldsThem() {
+        Kyma kyma = kyma("prod", "istio", "ory");
+        kyma.setStatus(summary.summarise(
+                kyma,
+                ModulePlan.of(kyma),
+                List.of(component("istio", ComponentState.SUCCESS), component("ory", ComponentState.SUCCESS))));
+        HelmComponent left = component("istio", ComponentState.SUCCESS);
+        KymaStatus status = summary.deleting(
+                kyma, ModulePlan.of(kyma), List.of(left), new KymaStatusSummary.Problem("Deleting", "deleting 1"));
         assertThat(status.getPhase()).isEqualTo(KymaPhase.DELETING);
-        assertThat(status.getReadyComponents()).isEqualTo("1/1");
+        assertThat(status.getReadyComponents())
+                .as("the counts now, not as they were")
+                .isEqualTo("1/2");
         assertThat(status.getConditions().get(0).getReason()).isEqualTo("Deleting");
+        assertThat(status.getConditions().get(0).getMessage()).isEqualTo("deleting 1");
     }
 
     @Test
@@ -139,7 +146,11 @@ class KymaStatusSummaryTest {
                 .startsWith("HelmComponent prod-ory has kyma-project.io/shard-drain=paused: ignored");
         kyma.getMetadata().setLabels(Map.of(Labels.SHARD_DRAIN, "x"));
         kyma.setStatus(status);
-        assertThat(summary.deleting(kyma, 2).getConditions().get(1).getMessage())
+        assertThat(summary.deleting(
+                                kyma, ModulePlan.of(kyma), List.of(), new KymaStatusSummary.Problem("Deleting", "-"))
+                        .getConditions()
+                        .get(1)
+                        .getMessage())
                 .startsWith("Kyma prod has kyma-project.io/shard-drain=x: ignored");
         kyma.getMetadata().setLabels(Map.of());
         assertThat(summary.summarise(kyma, ModulePlan.of(kyma), List.of()).getConditions())

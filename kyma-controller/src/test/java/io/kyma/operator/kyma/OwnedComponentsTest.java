@@ -56,6 +56,7 @@ class OwnedComponentsTest {
                 .withName(kyma)
                 .withUid("uid-" + kyma)
                 .withApiVersion("inventory.kyma-project.io/v1alpha1")
+                .withController(true)
                 .endOwnerReference()
                 .build());
         return component;
@@ -88,14 +89,48 @@ class OwnedComponentsTest {
     }
 
     @Test
-    void componentsWithoutTheManagedByLabelAreNotTheKymas() {
+    void aComponentIsTheKymasThatControlsItWithOrWithoutTheManagedByLabel() {
         store.put("ns/k-ory", component("k-ory", "k", "1", false));
-        assertThat(events).isEmpty();
-        assertThat(seen("k")).isEmpty();
+        assertThat(events).containsExactly("ns/k");
+        assertThat(seen("k")).containsExactly("k-ory@1");
+    }
 
-        store.put("ns/k-ory", component("k-ory", "k", "2", true));
-        store.put("ns/k-ory", component("k-ory", "k", "3", false));
-        assertThat(events).as("labelled, then unlabelled").containsExactly("ns/k", "ns/k");
+    @Test
+    void aPlainReferenceToAnotherKymaListedFirstMakesItNeitherThatKymasNorHidesItFromItsController() {
+        HelmComponent component = component("k-ory", "k", "1", true);
+        component
+                .getMetadata()
+                .getOwnerReferences()
+                .add(
+                        0,
+                        new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder()
+                                .withApiVersion("inventory.kyma-project.io/v1alpha1")
+                                .withKind("Kyma")
+                                .withName("other")
+                                .withUid("uid-other")
+                                .build());
+        store.put("ns/k-ory", component);
+        assertThat(seen("k")).containsExactly("k-ory@1");
+        assertThat(seen("other")).isEmpty();
+        assertThat(events).containsExactly("ns/k");
+    }
+
+    @Test
+    void aComponentWithoutAControllerIsToldToTheKymaItsLabelNamesWhichMayAdoptIt() {
+        HelmComponent madeByHand = component("k-ory", "k", "1", true);
+        madeByHand.getMetadata().setOwnerReferences(null);
+        madeByHand.getMetadata().getLabels().put(Labels.KYMA, "k");
+        store.put("ns/k-ory", madeByHand);
+        assertThat(events).containsExactly("ns/k");
+        store.put("ns/k-ory", component("k-ory", "k", "1", true));
+        HelmComponent released = component("k-ory", "k", "2", true);
+        released.getMetadata().setOwnerReferences(null);
+        released.getMetadata().getLabels().put(Labels.KYMA, "k");
+        store.put("ns/k-ory", released);
+        assertThat(events).containsExactly("ns/k", "ns/k", "ns/k");
+        assertThat(seen("k")).as("not its until adopted").isEmpty();
+        assertThat(owned.named("ns", "k-ory").getMetadata().getResourceVersion())
+                .isEqualTo("2");
     }
 
     @Test

@@ -1,0 +1,104 @@
+package io.kyma.operator.kyma;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.Optional;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.Kyma;
+import io.kyma.operator.kyma.KymaStatusSummary.Problem;
+
+/**
+ * Create-or-update of one component a Kyma's plan asks for, as controller-runtime's CreateOrUpdate with
+ * SetControllerReference and a ReplicaSet's adoption: a missing component is created; one the Kyma controls, or may
+ * adopt ({@link Ownership.Kind#ADOPTABLE}), gets the operator's fields ({@link ChildComponents}) set back wherever
+ * they differ, and nothing else; one another live object controls is not written to, and is a problem naming that
+ * object.
+ */
+final class ChildSync {
+    private static final Logger LOG = LoggerFactory.getLogger(ChildSync.class);
+
+    private ChildSync() {}
+
+    /**
+     * @param cached what the cache holds under the component's name, or null; the cache keeps only some of a
+     *        component's ownerReferences, so a change of them is based on a fresh read
+     */
+    static Optional<Problem> sync(Kyma kyma, HelmComponent desired, HelmComponent cached, KymaWrites writes) {
+        if (cached != null) {
+            return converge(kyma, desired, cached, false, writes);
+        }
+        try {
+            writes.create(desired);
+            return Optional.empty();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+        }
+        // taken by an object the cache does not hold: without the labels it selects by, or not yet seen
+        HelmComponent existing = writes.get(
+                kyma.getMetadata().getNamespace(), desired.getMetadata().getName());
+        return existing == null ? Optional.empty() : converge(kyma, desired, existing, true, writes);
+    }
+
+    private static Optional<Problem> converge(
+            Kyma kyma, HelmComponent desired, HelmComponent existing, boolean fresh, KymaWrites writes) {
+        Ownership ownership = Ownership.of(kyma, existing);
+        if (ownership.kind() == Ownership.Kind.FOREIGN) {
+            return Optional.of(taken(kyma, desired, ownership));
+        }
+        if (existing.getMetadata().getDeletionTimestamp() != null || !ChildDrift.differs(existing, desired)) {
+            return Optional.empty(); // one being deleted is created again once it is gone
+        }
+        String namespace = kyma.getMetadata().getNamespace();
+        String name = desired.getMetadata().getName();
+        if (!fresh && ChildDrift.ownerDiffers(existing, desired)) {
+            HelmComponent latest = writes.get(namespace, name);
+            return latest == null ? Optional.empty() : converge(kyma, desired, latest, true, writes);
+        }
+        LOG.info(
+                "Kyma {}/{}: {} HelmComponent {}",
+                namespace,
+                kyma.getMetadata().getName(),
+                ownership.kind() == Ownership.Kind.MINE ? "setting back the operator's fields of" : "adopting",
+                name);
+        try {
+            writes.restore(existing, ChildDrift.restore(existing, desired));
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 404) {
+                throw e;
+            }
+            // gone meanwhile: its deletion event brings the Kyma back to create it
+        }
+        return Optional.empty();
+    }
+
+    /** Deletes a component the Kyma controls that no module asks for any more. */
+    static void delete(Kyma kyma, HelmComponent gone, KymaWrites writes) {
+        LOG.info(
+                "Kyma {}/{}: no module asks for component {} any more, deleting it",
+                kyma.getMetadata().getNamespace(),
+                kyma.getMetadata().getName(),
+                gone.getMetadata().getName());
+        writes.delete(gone);
+    }
+
+    private static Problem taken(Kyma kyma, HelmComponent desired, Ownership holder) {
+        return new Problem(
+                KymaStatusSummary.REASON_NAME_TAKEN,
+                "HelmComponent " + desired.getMetadata().getName() + " belongs to " + holder.holder()
+                        + "; rename this Kyma or drop module "
+                        + desired.getSpec().getModule()
+                        + " (checked again every " + seconds(KymaReconciler.NAME_TAKEN_RECHECK) + ")");
+    }
+
+    /** A duration in seconds to the millisecond, without rounding: 2,500 ms is "2.5s". */
+    static String seconds(Duration duration) {
+        return BigDecimal.valueOf(duration.toMillis(), 3).stripTrailingZeros().toPlainString() + "s";
+    }
+}
