@@ -105,7 +105,7 @@ public final class StatusPatch {
     public static final class Refused extends KubernetesClientException {
         private final transient KubernetesClientException cause;
 
-        Refused(KubernetesClientException cause) {
+        public Refused(KubernetesClientException cause) {
             // fabric8 offers no public constructor with a code and a cause but one that needs the request
             super(cause.getMessage(), cause.getCode(), cause.getStatus());
             this.cause = cause;

@@ -11,8 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kyma.operator.common.status.ApiFailure;
+import io.kyma.operator.common.status.FailureClass;
 import io.kyma.operator.manager.limits.GlobalGate;
 import io.kyma.operator.manager.limits.RequeueLimiter;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
@@ -89,6 +89,7 @@ public final class ReconcileGuard {
         metrics.reconcileErrors(controller);
         metrics.terminalReconcileErrors(controller);
         metrics.reconcileConflicts(controller);
+        metrics.statusWriteRefusals(controller);
         metrics.queueRetries(controller);
         metrics.queueAdds(controller);
         metrics.queueDepth(controller);
@@ -141,13 +142,43 @@ public final class ReconcileGuard {
         if (failure == null && took.compareTo(timeout) > 0) {
             failure = new ReconcileTimeoutException(took, timeout);
         }
-        if (failure != null && isConflict(failure)) {
+        if (failure != null) {
+            return failed(resource, key, epoch, flow, failure);
+        }
+        limiter.succeeded(key);
+        return new Result<>(Outcome.SUCCEEDED, value, null);
+    }
+
+    /**
+     * Decides by {@link ApiFailure#classify}: only a failure a spec edit alone can fix waits for the next change;
+     * everything else is retried through the limiter's backoff, which doubles up to its cap.
+     */
+    private <T> Result<T> failed(HasMetadata resource, String key, String epoch, String flow, Throwable failure) {
+        FailureClass kind = ApiFailure.classify(failure);
+        if (kind == FailureClass.SPEC) {
+            // Bad request, invalid, too large: the same request fails again however often it is sent. The
+            // controllers put what they can say into status; here it is logged, counted, and left until the next
+            // change or sync.
+            limiter.succeeded(key);
+            metrics.reconcileErrors(controller).increment();
+            metrics.terminalReconcileErrors(controller).increment();
+            metrics.reconciles(controller, "error").increment();
+            LOG.error(
+                    "{} {}: reconcile failed and will fail again until the spec changes, not retrying before the next"
+                            + " change or {}: {}",
+                    resource.getKind(),
+                    name(resource),
+                    syncPeriod,
+                    ApiFailure.describe(failure));
+            return new Result<>(Outcome.FAILED, null, syncPeriod);
+        }
+        Duration delay = limiter.failed(key, epoch, flow);
+        metrics.queueRetries(controller).increment();
+        if (kind == FailureClass.CONFLICT) {
             // The reconcile worked on a stale copy and the API server refused its write: the ordinary
             // optimistic-concurrency outcome, retried on fresh data like controller-runtime's requeue, not an error.
-            Duration delay = limiter.failed(key, epoch, flow);
             metrics.reconcileConflicts(controller).increment();
             metrics.reconciles(controller, "requeue").increment();
-            metrics.queueRetries(controller).increment();
             LOG.info(
                     "{} {}: write conflict on resourceVersion {}, retrying on fresh data in {}: {}",
                     resource.getKind(),
@@ -155,54 +186,44 @@ public final class ReconcileGuard {
                     resource.getMetadata().getResourceVersion(),
                     delay,
                     failure.getMessage());
-            return new Result<>(Outcome.FAILED, null, delay);
-        }
-        if (failure instanceof KubernetesClientException notFound && notFound.getCode() == 404) {
+        } else if (kind == FailureClass.GONE) {
             // Deleted meanwhile, or not served yet: a kube-apiserver that has just started answers 404 for custom
-            // resources until it has loaded their CRDs. Retried with backoff; once the deletion's watch event has
-            // emptied the cache, the retry finds nothing to reconcile.
-            Duration delay = limiter.failed(key, epoch, flow);
+            // resources until it has loaded their CRDs. Once the deletion's watch event has emptied the cache, the
+            // retry finds nothing to reconcile.
             metrics.reconciles(controller, "requeue").increment();
-            metrics.queueRetries(controller).increment();
             LOG.info(
-                    "{} {}: not found (deleted, or not served yet after an API server start), retrying in {}",
+                    "{} {}: not found or gone (deleted, or not served yet after an API server start), retrying in {}",
                     resource.getKind(),
                     name(resource),
                     delay);
-            return new Result<>(Outcome.FAILED, null, delay);
-        }
-        if (failure != null && ApiFailure.permanent(failure)) {
-            // Forbidden, invalid: the same request fails again however often it is sent. The controllers put what
-            // they can say into status; here it is logged, counted, and left until the next event or sync.
-            limiter.succeeded(key);
+        } else if (ApiFailure.refusedStatusWrite(failure)) {
+            // A status the operator computed, refused as malformed: the operator's or the API server's defect, not
+            // the tenant's; retried, never parked, and told as loudly as a crash.
             metrics.reconcileErrors(controller).increment();
-            metrics.terminalReconcileErrors(controller).increment();
+            metrics.statusWriteRefusals(controller).increment();
             metrics.reconciles(controller, "error").increment();
             LOG.error(
-                    "{} {}: reconcile failed and will fail again, not retrying before the next change or {}: {}",
+                    "{} {}: the API server refused the operator's own status write (a defect of the operator or the"
+                            + " API server, not of the spec; attempt {}), retrying in {}: {}",
                     resource.getKind(),
                     name(resource),
-                    syncPeriod,
-                    failure.toString());
-            return new Result<>(Outcome.FAILED, null, syncPeriod);
-        }
-        if (failure != null) {
-            Duration delay = limiter.failed(key, epoch, flow);
+                    limiter.failures(key),
+                    delay,
+                    ApiFailure.describe(failure),
+                    failure);
+        } else {
             metrics.reconcileErrors(controller).increment();
             metrics.reconciles(controller, "error").increment();
-            metrics.queueRetries(controller).increment();
             LOG.warn(
                     "{} {}: reconcile failed (attempt {}), retrying in {}: {}",
                     resource.getKind(),
                     name(resource),
                     limiter.failures(key),
                     delay,
-                    failure.toString(),
+                    ApiFailure.describe(failure),
                     failure);
-            return new Result<>(Outcome.FAILED, null, delay);
         }
-        limiter.succeeded(key);
-        return new Result<>(Outcome.SUCCEEDED, value, null);
+        return new Result<>(Outcome.FAILED, null, delay);
     }
 
     /** The reschedule to use: the controller's own, but never later than the sync period. */
@@ -217,10 +238,6 @@ public final class ReconcileGuard {
     public void countSuccess(boolean requeueAfter) {
         metrics.reconciles(controller, requeueAfter ? "requeue_after" : "success")
                 .increment();
-    }
-
-    private static boolean isConflict(Throwable failure) {
-        return failure instanceof KubernetesClientException e && e.getCode() == 409;
     }
 
     private static String name(HasMetadata resource) {

@@ -76,7 +76,10 @@ public final class OperatorMetrics {
         return counter("controller_runtime_reconcile_errors", "controller", controller);
     }
 
-    /** Errors that retrying cannot fix (forbidden, invalid), which are not retried: controller-runtime's terminal errors. */
+    /**
+     * Errors only a spec edit can fix (bad request, invalid, too large), which are not retried: controller-runtime's
+     * terminal errors.
+     */
     public Counter terminalReconcileErrors(String controller) {
         return counter("controller_runtime_terminal_reconcile_errors", "controller", controller);
     }
@@ -84,6 +87,11 @@ public final class OperatorMetrics {
     /** Writes refused with 409 because the reconcile read a stale copy; retried, not counted as errors. */
     public Counter reconcileConflicts(String controller) {
         return counter("kyma_operator_reconcile_conflicts", "controller", controller);
+    }
+
+    /** The operator's own status writes the API server refused as malformed: a defect, retried with backoff. */
+    public Counter statusWriteRefusals(String controller) {
+        return counter("kyma_operator_status_write_refusals", "controller", controller);
     }
 
     public AtomicInteger activeWorkers(String controller) {
