@@ -9,8 +9,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.common.status.ApiFailure;
 import io.kyma.operator.common.status.FailureClass;
 import io.kyma.operator.manager.limits.GlobalGate;
@@ -23,8 +25,8 @@ import io.micrometer.core.instrument.Timer;
  * <ul>
  * <li>a resource that is backing off after a failure is not reconciled before its time, however many events
  * arrive meanwhile (JOSDK 5.2.3 would resubmit it at once);</li>
- * <li>a failure, or a reconcile that ran past the timeout, becomes a reschedule through the shared
- * {@link RequeueLimiter};</li>
+ * <li>a failure ({@link ApiFailure#classify}) or a reconcile past the timeout is retried through the shared
+ * {@link RequeueLimiter}'s capped backoff, unless only a spec edit can fix it;</li>
  * <li>no resource waits longer than the sync period for its next reconcile;</li>
  * <li>the controller-runtime reconcile metrics are kept.</li>
  * </ul>
@@ -99,11 +101,8 @@ public final class ReconcileGuard {
     public <T> Result<T> run(HasMetadata resource, Work<T> work) {
         // By UID, so that an object created again under the same name starts afresh; and the epoch, so that a new
         // generation or a deletion is tried at once rather than after the backoff its earlier failures earned.
-        String key = controller + "/"
-                + (resource.getMetadata().getUid() != null
-                        ? resource.getMetadata().getUid()
-                        : resource.getMetadata().getNamespace() + "/"
-                                + resource.getMetadata().getName());
+        String uid = resource.getMetadata().getUid();
+        String key = controller + "/" + (uid != null ? uid : name(resource));
         String epoch = resource.getMetadata().getGeneration() + (resource.isMarkedForDeletion() ? "/deleting" : "");
         // retries wait for the shared bucket in a line per namespace
         String flow = resource.getMetadata().getNamespace();
@@ -119,7 +118,7 @@ public final class ReconcileGuard {
                         "{} {}: reconcile still running after {}; interrupting it",
                         resource.getKind(),
                         name(resource),
-                        timeout));
+                        GoDuration.format(timeout)));
         activeWorkers.incrementAndGet();
         T value = null;
         Throwable failure = null;
@@ -156,9 +155,8 @@ public final class ReconcileGuard {
     private <T> Result<T> failed(HasMetadata resource, String key, String epoch, String flow, Throwable failure) {
         FailureClass kind = ApiFailure.classify(failure);
         if (kind == FailureClass.SPEC) {
-            // Bad request, invalid, too large: the same request fails again however often it is sent. The
-            // controllers put what they can say into status; here it is logged, counted, and left until the next
-            // change or sync.
+            // Bad request, invalid, too large: it fails again however often it is sent. The controllers say so in
+            // status; here it is logged, counted, and left until the next change or sync.
             limiter.succeeded(key);
             metrics.reconcileErrors(controller).increment();
             metrics.terminalReconcileErrors(controller).increment();
@@ -168,7 +166,7 @@ public final class ReconcileGuard {
                             + " change or {}: {}",
                     resource.getKind(),
                     name(resource),
-                    syncPeriod,
+                    GoDuration.format(syncPeriod),
                     ApiFailure.describe(failure));
             return new Result<>(Outcome.FAILED, null, syncPeriod);
         }
@@ -184,44 +182,39 @@ public final class ReconcileGuard {
                     resource.getKind(),
                     name(resource),
                     resource.getMetadata().getResourceVersion(),
-                    delay,
+                    GoDuration.format(delay),
                     failure.getMessage());
         } else if (kind == FailureClass.GONE) {
-            // Deleted meanwhile, or not served yet: a kube-apiserver that has just started answers 404 for custom
-            // resources until it has loaded their CRDs. Once the deletion's watch event has emptied the cache, the
-            // retry finds nothing to reconcile.
+            // Deleted meanwhile (the retry finds nothing once the watch saw it), or not served yet: a kube-apiserver
+            // that has just started answers 404 for custom resources until it has loaded their CRDs.
             metrics.reconciles(controller, "requeue").increment();
             LOG.info(
                     "{} {}: not found or gone (deleted, or not served yet after an API server start), retrying in {}",
                     resource.getKind(),
                     name(resource),
-                    delay);
-        } else if (ApiFailure.refusedStatusWrite(failure)) {
-            // A status the operator computed, refused as malformed: the operator's or the API server's defect, not
-            // the tenant's; retried, never parked, and told as loudly as a crash.
-            metrics.reconcileErrors(controller).increment();
-            metrics.statusWriteRefusals(controller).increment();
-            metrics.reconciles(controller, "error").increment();
-            LOG.error(
-                    "{} {}: the API server refused the operator's own status write (a defect of the operator or the"
-                            + " API server, not of the spec; attempt {}), retrying in {}: {}",
-                    resource.getKind(),
-                    name(resource),
-                    limiter.failures(key),
-                    delay,
-                    ApiFailure.describe(failure),
-                    failure);
+                    GoDuration.format(delay));
         } else {
+            // A status the operator computed, refused as malformed, is the operator's or the API server's defect, not
+            // the tenant's: retried like any failure, never parked, and told as loudly as a crash.
+            boolean refused = ApiFailure.refusedStatusWrite(failure);
             metrics.reconcileErrors(controller).increment();
             metrics.reconciles(controller, "error").increment();
-            LOG.warn(
-                    "{} {}: reconcile failed (attempt {}), retrying in {}: {}",
-                    resource.getKind(),
-                    name(resource),
-                    limiter.failures(key),
-                    delay,
-                    ApiFailure.describe(failure),
-                    failure);
+            if (refused) {
+                metrics.statusWriteRefusals(controller).increment();
+            }
+            LOG.atLevel(refused ? Level.ERROR : Level.WARN)
+                    .setCause(failure)
+                    .log(
+                            "{} {}: {} (attempt {}), retrying in {}: {}",
+                            resource.getKind(),
+                            name(resource),
+                            refused
+                                    ? "the API server refused the operator's own status write, a defect of the"
+                                            + " operator or the API server, not of the spec"
+                                    : "reconcile failed",
+                            limiter.failures(key),
+                            GoDuration.format(delay),
+                            ApiFailure.describe(failure));
         }
         return new Result<>(Outcome.FAILED, null, delay);
     }
@@ -248,8 +241,8 @@ public final class ReconcileGuard {
     /** A reconcile that took longer than the configured timeout. */
     public static final class ReconcileTimeoutException extends Exception {
         ReconcileTimeoutException(Duration took, Duration timeout) {
-            super("reconcile took " + took.toMillis() + " ms, longer than the timeout of " + timeout.toMillis()
-                    + " ms");
+            super("reconcile took " + GoDuration.format(took) + ", longer than the timeout of "
+                    + GoDuration.format(timeout));
         }
     }
 }
