@@ -89,6 +89,7 @@ public final class ShardMover implements AutoCloseable {
     }
 
     public void start() {
+        timer.execute(shardLeases::announce);
         timer.scheduleWithFixedDelay(
                 () -> {
                     try {
