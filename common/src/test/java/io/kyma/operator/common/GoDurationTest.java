@@ -42,6 +42,25 @@ class GoDurationTest {
         assertThat(GoDuration.parse(expected)).isEqualTo(duration);
     }
 
+    /** The one formatter of durations for statuses and logs keeps every millisecond: 2,500 ms is 2.5s, not 2s. */
+    @Test
+    void everyMillisecondSurvivesFormattingAndParsingBack() {
+        java.util.Random random = new java.util.Random(55);
+        for (int i = 0; i < 20_000; i++) {
+            long millis = switch (i % 4) {
+                case 0 -> i;
+                case 1 -> random.nextInt(60_000);
+                case 2 -> random.nextInt(3_600_000);
+                default -> Math.floorMod(random.nextLong(), 1_000_000_000_000L);
+            };
+            Duration duration = Duration.ofMillis(millis);
+            assertThat(GoDuration.parse(GoDuration.format(duration)))
+                    .as("%d ms as %s", millis, GoDuration.format(duration))
+                    .isEqualTo(duration);
+        }
+        assertThat(GoDuration.format(Duration.ofMillis(2500))).isEqualTo("2.5s");
+    }
+
     @ParameterizedTest
     @ValueSource(
             strings = {

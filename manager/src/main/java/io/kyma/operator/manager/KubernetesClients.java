@@ -34,14 +34,19 @@ public final class KubernetesClients {
     }
 
     /**
-     * A client whose every request passes the QPS/burst limiter (unless turned off) and is measured, and whose
-     * retries wait as long as the API server's Retry-After asks.
+     * A client whose every request passes the QPS/burst limiter (unless turned off) and is measured, whose every call
+     * ends within {@link ClientSettings#callBound()} (the request timeout and the retries are set on
+     * {@code clientConfig}, whatever the kubeconfig or fabric8's environment said), and whose retries, if it makes
+     * any, wait as long as the API server's Retry-After asks.
      */
     public static KubernetesClient create(
             Config clientConfig,
             ClientSettings settings,
             OperatorMetrics metrics,
             List<Interceptor> extraInterceptors) {
+        clientConfig.setRequestTimeout((int) settings.requestTimeout().toMillis());
+        clientConfig.setRequestRetryBackoffLimit(settings.retries());
+        clientConfig.setRequestRetryBackoffInterval((int) ClientSettings.FIRST_BACKOFF.toMillis());
         return new KubernetesClientBuilder()
                 .withConfig(clientConfig)
                 .withKubernetesSerialization(
@@ -59,7 +64,10 @@ public final class KubernetesClients {
                     builder.addOrReplaceInterceptor(RestClientMetrics.NAME, new RestClientMetrics(metrics));
                     builder.addOrReplaceInterceptor(
                             InformerTraffic.NAME, new InformerTraffic(metrics, Clock.systemUTC()));
-                    builder.addOrReplaceInterceptor(RetryAfter.NAME, new RetryAfter(Clock.systemUTC()));
+                    if (settings.retries() > 0) {
+                        // it holds every failed answer back, the last one too: only worth it when a retry follows
+                        builder.addOrReplaceInterceptor(RetryAfter.NAME, new RetryAfter(Clock.systemUTC()));
+                    }
                     for (Interceptor extra : extraInterceptors) {
                         builder.addOrReplaceInterceptor(extra.getClass().getName(), extra);
                     }

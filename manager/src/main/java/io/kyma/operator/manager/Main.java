@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.fabric8.kubernetes.client.Config;
+import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.flags.CommandLine;
 import io.kyma.operator.manager.config.ManagerConfig;
 import io.kyma.operator.run.RemoteJobClient;
@@ -71,8 +72,8 @@ public final class Main {
                 .addShutdownHook(new Thread(
                         () -> {
                             LOG.info(
-                                    "Stopping: letting in-flight reconciles finish (at most {}s)",
-                                    KymaOperator.GRACEFUL_STOP.toSeconds());
+                                    "Stopping: letting in-flight reconciles finish (at most {})",
+                                    GoDuration.format(KymaOperator.GRACEFUL_STOP));
                             manager.close();
                             endpoints.close();
                             LOG.info("Stopped");
@@ -87,7 +88,12 @@ public final class Main {
             System.exit(2);
             return;
         }
-        LOG.info("Running against {}", manager.client().getMasterUrl());
+        LOG.info(
+                "Running against {}; every API call ends within {} ({} attempt(s) of at most {} each)",
+                manager.client().getMasterUrl(),
+                GoDuration.format(config.client().callBound()),
+                config.client().retries() + 1,
+                GoDuration.format(config.client().requestTimeout()));
     }
 
     /** Whether {@code value} is a whole number from 1 to {@code max}. */

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
@@ -84,12 +85,35 @@ public final class StatusPatch {
             KubernetesClient client, P primary, P statusOnly, String fieldManager) {
         // fabric8's own path, as JOSDK's PrimaryUpdateAndCacheUtils.ssaPatchStatusAndCacheResource sends it
         statusOnly.getMetadata().setResourceVersion(primary.getMetadata().getResourceVersion());
-        return client.resource(statusOnly)
-                .subresource("status")
-                .patch(new PatchContext.Builder()
-                        .withForce(true)
-                        .withFieldManager(fieldManager)
-                        .withPatchType(PatchType.SERVER_SIDE_APPLY)
-                        .build());
+        try {
+            return client.resource(statusOnly)
+                    .subresource("status")
+                    .patch(new PatchContext.Builder()
+                            .withForce(true)
+                            .withFieldManager(fieldManager)
+                            .withPatchType(PatchType.SERVER_SIDE_APPLY)
+                            .build());
+        } catch (KubernetesClientException e) {
+            throw new Refused(e);
+        }
+    }
+
+    /**
+     * A status write the API server refused or did not answer, with its code and answer: marked, because a status
+     * the operator computed is never the tenant's to fix ({@link ApiFailure#classify}).
+     */
+    public static final class Refused extends KubernetesClientException {
+        private final transient KubernetesClientException cause;
+
+        public Refused(KubernetesClientException cause) {
+            // fabric8 offers no public constructor with a code and a cause but one that needs the request
+            super(cause.getMessage(), cause.getCode(), cause.getStatus());
+            this.cause = cause;
+        }
+
+        @Override
+        public synchronized Throwable getCause() {
+            return cause;
+        }
     }
 }

@@ -9,10 +9,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.common.status.ApiFailure;
+import io.kyma.operator.common.status.FailureClass;
 import io.kyma.operator.manager.limits.GlobalGate;
 import io.kyma.operator.manager.limits.RequeueLimiter;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
@@ -23,8 +25,8 @@ import io.micrometer.core.instrument.Timer;
  * <ul>
  * <li>a resource that is backing off after a failure is not reconciled before its time, however many events
  * arrive meanwhile (JOSDK 5.2.3 would resubmit it at once);</li>
- * <li>a failure, or a reconcile that ran past the timeout, becomes a reschedule through the shared
- * {@link RequeueLimiter};</li>
+ * <li>a failure ({@link ApiFailure#classify}) or a reconcile past the timeout is retried through the shared
+ * {@link RequeueLimiter}'s capped backoff, unless only a spec edit can fix it;</li>
  * <li>no resource waits longer than the sync period for its next reconcile;</li>
  * <li>the controller-runtime reconcile metrics are kept.</li>
  * </ul>
@@ -89,6 +91,7 @@ public final class ReconcileGuard {
         metrics.reconcileErrors(controller);
         metrics.terminalReconcileErrors(controller);
         metrics.reconcileConflicts(controller);
+        metrics.statusWriteRefusals(controller);
         metrics.queueRetries(controller);
         metrics.queueAdds(controller);
         metrics.queueDepth(controller);
@@ -98,11 +101,8 @@ public final class ReconcileGuard {
     public <T> Result<T> run(HasMetadata resource, Work<T> work) {
         // By UID, so that an object created again under the same name starts afresh; and the epoch, so that a new
         // generation or a deletion is tried at once rather than after the backoff its earlier failures earned.
-        String key = controller + "/"
-                + (resource.getMetadata().getUid() != null
-                        ? resource.getMetadata().getUid()
-                        : resource.getMetadata().getNamespace() + "/"
-                                + resource.getMetadata().getName());
+        String uid = resource.getMetadata().getUid();
+        String key = controller + "/" + (uid != null ? uid : name(resource));
         String epoch = resource.getMetadata().getGeneration() + (resource.isMarkedForDeletion() ? "/deleting" : "");
         // retries wait for the shared bucket in a line per namespace
         String flow = resource.getMetadata().getNamespace();
@@ -118,7 +118,7 @@ public final class ReconcileGuard {
                         "{} {}: reconcile still running after {}; interrupting it",
                         resource.getKind(),
                         name(resource),
-                        timeout));
+                        GoDuration.format(timeout)));
         activeWorkers.incrementAndGet();
         T value = null;
         Throwable failure = null;
@@ -141,68 +141,82 @@ public final class ReconcileGuard {
         if (failure == null && took.compareTo(timeout) > 0) {
             failure = new ReconcileTimeoutException(took, timeout);
         }
-        if (failure != null && isConflict(failure)) {
-            // The reconcile worked on a stale copy and the API server refused its write: the ordinary
-            // optimistic-concurrency outcome, retried on fresh data like controller-runtime's requeue, not an error.
-            Duration delay = limiter.failed(key, epoch, flow);
-            metrics.reconcileConflicts(controller).increment();
-            metrics.reconciles(controller, "requeue").increment();
-            metrics.queueRetries(controller).increment();
-            LOG.info(
-                    "{} {}: write conflict on resourceVersion {}, retrying on fresh data in {}: {}",
-                    resource.getKind(),
-                    name(resource),
-                    resource.getMetadata().getResourceVersion(),
-                    delay,
-                    failure.getMessage());
-            return new Result<>(Outcome.FAILED, null, delay);
+        if (failure != null) {
+            return failed(resource, key, epoch, flow, failure);
         }
-        if (failure instanceof KubernetesClientException notFound && notFound.getCode() == 404) {
-            // Deleted meanwhile, or not served yet: a kube-apiserver that has just started answers 404 for custom
-            // resources until it has loaded their CRDs. Retried with backoff; once the deletion's watch event has
-            // emptied the cache, the retry finds nothing to reconcile.
-            Duration delay = limiter.failed(key, epoch, flow);
-            metrics.reconciles(controller, "requeue").increment();
-            metrics.queueRetries(controller).increment();
-            LOG.info(
-                    "{} {}: not found (deleted, or not served yet after an API server start), retrying in {}",
-                    resource.getKind(),
-                    name(resource),
-                    delay);
-            return new Result<>(Outcome.FAILED, null, delay);
-        }
-        if (failure != null && ApiFailure.permanent(failure)) {
-            // Forbidden, invalid: the same request fails again however often it is sent. The controllers put what
-            // they can say into status; here it is logged, counted, and left until the next event or sync.
+        limiter.succeeded(key);
+        return new Result<>(Outcome.SUCCEEDED, value, null);
+    }
+
+    /**
+     * Decides by {@link ApiFailure#classify}: only a failure a spec edit alone can fix waits for the next change;
+     * everything else is retried through the limiter's backoff, which doubles up to its cap.
+     */
+    private <T> Result<T> failed(HasMetadata resource, String key, String epoch, String flow, Throwable failure) {
+        FailureClass kind = ApiFailure.classify(failure);
+        if (kind == FailureClass.SPEC) {
+            // Bad request, invalid, too large: it fails again however often it is sent. The controllers say so in
+            // status; here it is logged, counted, and left until the next change or sync.
             limiter.succeeded(key);
             metrics.reconcileErrors(controller).increment();
             metrics.terminalReconcileErrors(controller).increment();
             metrics.reconciles(controller, "error").increment();
             LOG.error(
-                    "{} {}: reconcile failed and will fail again, not retrying before the next change or {}: {}",
+                    "{} {}: reconcile failed and will fail again until the spec changes, not retrying before the next"
+                            + " change or {}: {}",
                     resource.getKind(),
                     name(resource),
-                    syncPeriod,
-                    failure.toString());
+                    GoDuration.format(syncPeriod),
+                    ApiFailure.describe(failure));
             return new Result<>(Outcome.FAILED, null, syncPeriod);
         }
-        if (failure != null) {
-            Duration delay = limiter.failed(key, epoch, flow);
-            metrics.reconcileErrors(controller).increment();
-            metrics.reconciles(controller, "error").increment();
-            metrics.queueRetries(controller).increment();
-            LOG.warn(
-                    "{} {}: reconcile failed (attempt {}), retrying in {}: {}",
+        Duration delay = limiter.failed(key, epoch, flow);
+        metrics.queueRetries(controller).increment();
+        if (kind == FailureClass.CONFLICT) {
+            // The reconcile worked on a stale copy and the API server refused its write: the ordinary
+            // optimistic-concurrency outcome, retried on fresh data like controller-runtime's requeue, not an error.
+            metrics.reconcileConflicts(controller).increment();
+            metrics.reconciles(controller, "requeue").increment();
+            LOG.info(
+                    "{} {}: write conflict on resourceVersion {}, retrying on fresh data in {}: {}",
                     resource.getKind(),
                     name(resource),
-                    limiter.failures(key),
-                    delay,
-                    failure.toString(),
-                    failure);
-            return new Result<>(Outcome.FAILED, null, delay);
+                    resource.getMetadata().getResourceVersion(),
+                    GoDuration.format(delay),
+                    failure.getMessage());
+        } else if (kind == FailureClass.GONE) {
+            // Deleted meanwhile (the retry finds nothing once the watch saw it), or not served yet: a kube-apiserver
+            // that has just started answers 404 for custom resources until it has loaded their CRDs.
+            metrics.reconciles(controller, "requeue").increment();
+            LOG.info(
+                    "{} {}: not found or gone (deleted, or not served yet after an API server start), retrying in {}",
+                    resource.getKind(),
+                    name(resource),
+                    GoDuration.format(delay));
+        } else {
+            // A status the operator computed, refused as malformed, is the operator's or the API server's defect, not
+            // the tenant's: retried like any failure, never parked, and told as loudly as a crash.
+            boolean refused = ApiFailure.refusedStatusWrite(failure);
+            metrics.reconcileErrors(controller).increment();
+            metrics.reconciles(controller, "error").increment();
+            if (refused) {
+                metrics.statusWriteRefusals(controller).increment();
+            }
+            LOG.atLevel(refused ? Level.ERROR : Level.WARN)
+                    .setCause(failure)
+                    .log(
+                            "{} {}: {} (attempt {}), retrying in {}: {}",
+                            resource.getKind(),
+                            name(resource),
+                            refused
+                                    ? "the API server refused the operator's own status write, a defect of the"
+                                            + " operator or the API server, not of the spec"
+                                    : "reconcile failed",
+                            limiter.failures(key),
+                            GoDuration.format(delay),
+                            ApiFailure.describe(failure));
         }
-        limiter.succeeded(key);
-        return new Result<>(Outcome.SUCCEEDED, value, null);
+        return new Result<>(Outcome.FAILED, null, delay);
     }
 
     /** The reschedule to use: the controller's own, but never later than the sync period. */
@@ -219,10 +233,6 @@ public final class ReconcileGuard {
                 .increment();
     }
 
-    private static boolean isConflict(Throwable failure) {
-        return failure instanceof KubernetesClientException e && e.getCode() == 409;
-    }
-
     private static String name(HasMetadata resource) {
         return resource.getMetadata().getNamespace() + "/"
                 + resource.getMetadata().getName();
@@ -231,8 +241,8 @@ public final class ReconcileGuard {
     /** A reconcile that took longer than the configured timeout. */
     public static final class ReconcileTimeoutException extends Exception {
         ReconcileTimeoutException(Duration took, Duration timeout) {
-            super("reconcile took " + took.toMillis() + " ms, longer than the timeout of " + timeout.toMillis()
-                    + " ms");
+            super("reconcile took " + GoDuration.format(took) + ", longer than the timeout of "
+                    + GoDuration.format(timeout));
         }
     }
 }

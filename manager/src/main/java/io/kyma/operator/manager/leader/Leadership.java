@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.kyma.operator.common.GoDuration;
 
 /**
  * Leader election through a Lease (JOSDK's; by default a 15 s lease, 10 s renew deadline and 2 s retry). A manager that
@@ -79,9 +80,9 @@ public final class Leadership {
     public void checkRenewal() {
         if (overdue(clock.instant())) {
             LOG.error(
-                    "The leader lease was last renewed at {}, more than the {} s renew deadline ago",
+                    "The leader lease was last renewed at {}, more than the {} renew deadline ago",
                     renewed.get(),
-                    timing.renewDeadline().toMillis() / 1000.0);
+                    GoDuration.format(timing.renewDeadline()));
             stopped();
         }
     }

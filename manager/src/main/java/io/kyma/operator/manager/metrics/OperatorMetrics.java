@@ -76,7 +76,7 @@ public final class OperatorMetrics {
         return counter("controller_runtime_reconcile_errors", "controller", controller);
     }
 
-    /** Errors that retrying cannot fix (forbidden, invalid), which are not retried: controller-runtime's terminal errors. */
+    /** Errors only a spec edit can fix (400, 413, 422), not retried: controller-runtime's terminal errors. */
     public Counter terminalReconcileErrors(String controller) {
         return counter("controller_runtime_terminal_reconcile_errors", "controller", controller);
     }
@@ -84,6 +84,11 @@ public final class OperatorMetrics {
     /** Writes refused with 409 because the reconcile read a stale copy; retried, not counted as errors. */
     public Counter reconcileConflicts(String controller) {
         return counter("kyma_operator_reconcile_conflicts", "controller", controller);
+    }
+
+    /** The operator's own status writes the API server refused as malformed: a defect, retried with backoff. */
+    public Counter statusWriteRefusals(String controller) {
+        return counter("kyma_operator_status_write_refusals", "controller", controller);
     }
 
     public AtomicInteger activeWorkers(String controller) {
@@ -131,10 +136,7 @@ public final class OperatorMetrics {
         return counter("kyma_operator_watch_starts", "resource", resource);
     }
 
-    /**
-     * Watches of a resource that ended before the client would have ended them: closed by the API server for falling
-     * behind, a lost connection, or a resource version too old to resume from.
-     */
+    /** Watches ended before the client ended them: by the API server (behind, too old), or a lost connection. */
     public Counter watchesEndedEarly(String resource) {
         return counter("kyma_operator_watches_ended_early", "resource", resource);
     }
@@ -174,10 +176,7 @@ public final class OperatorMetrics {
         return counter("kyma_operator_shard_drains", "resource", resource);
     }
 
-    /**
-     * Resources freed after JOSDK 5.2.3 left them marked as under processing: their reconcile found them missing from
-     * the cache ({@code MissedExecutions}), by controller.
-     */
+    /** Resources JOSDK 5.2.3 left marked as under processing, freed ({@code MissedExecutions}), by controller. */
     public Counter missedExecutions(String controller) {
         return counter("kyma_operator_missed_executions", "controller", controller);
     }

@@ -20,6 +20,7 @@ import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.common.status.ApiFailure;
+import io.kyma.operator.common.status.FailureClass;
 
 /**
  * The handshake that hands an object from one live shard to another (after {@code --shards} was raised, or when a
@@ -101,8 +102,10 @@ public final class ShardDrain {
                     shard(resource));
             return Answer.STOPPED;
         } catch (KubernetesClientException e) {
-            if (e.getCode() == 404 || e.getCode() == 422 || ApiFailure.permanent(e)) {
-                // gone, or its labels changed meanwhile (moved, or the drain withdrawn): the next event says how
+            FailureClass kind = ApiFailure.classify(e);
+            if (kind == FailureClass.GONE || kind == FailureClass.SPEC) {
+                // gone, or its labels changed meanwhile (moved, or the drain withdrawn: the patch's test fails with
+                // 422): the next event says how
                 return Answer.STOPPED;
             }
             LOG.info(

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.kyma.operator.common.status.ApiFailure;
 
 /**
  * The shards' leader-election Leases as the {@link ShardMover} reads and takes them; shard i's is
@@ -56,13 +57,56 @@ final class ShardLeases {
             if (lease != null) {
                 leases.put(shard, lease);
             }
-            if (ShardLiveness.renewed(lease)) {
+        }
+        return noted(leases);
+    }
+
+    /** Notes since when each shard of the fleet has gone without a renewed Lease, as {@code leases} say. */
+    Map<Integer, Lease> noted(Map<Integer, Lease> leases) {
+        for (int shard = 0; shard < shards.count(); shard++) {
+            if (ShardLiveness.renewed(leases.get(shard))) {
                 unrenewedSince.remove(shard);
             } else {
                 unrenewedSince.putIfAbsent(shard, clock.instant());
             }
         }
         return leases;
+    }
+
+    /**
+     * Says that this replica's shard is starting: creates the shard's Lease, unless it has one, with no holder (so
+     * that the elector takes it at once) and lasting {@link ShardLiveness#START_BOUND}, so that the mover waits that
+     * long for this replica's informers to sync instead of moving its objects away. A shard that never gets a Lease
+     * has no replica, and its objects move within {@link ShardLiveness#ABSENT_BOUND}.
+     */
+    void announce() {
+        try {
+            client.leases()
+                    .inNamespace(namespace)
+                    .resource(announcement(clock.instant()))
+                    .create();
+        } catch (KubernetesClientException e) {
+            // 409: the elector or the mover was first, and the Lease says what it should
+            if (e.getCode() != 409) {
+                LOG.warn("shard {}: could not announce it is starting ({})", shards.id(), ApiFailure.describe(e));
+            }
+        }
+    }
+
+    /** The Lease that announces this replica's shard as starting at {@code now}. */
+    Lease announcement(Instant now) {
+        ZonedDateTime at = ZonedDateTime.ofInstant(now, ZoneOffset.UTC);
+        return new LeaseBuilder()
+                .withNewMetadata()
+                .withName(name(shards.id()))
+                .withNamespace(namespace)
+                .endMetadata()
+                .withNewSpec()
+                .withAcquireTime(at)
+                .withRenewTime(at)
+                .withLeaseDurationSeconds((int) ShardLiveness.START_BOUND.toSeconds())
+                .endSpec()
+                .build();
     }
 
     /** One shard's Lease, of this fleet or beyond it; null if it has none. */

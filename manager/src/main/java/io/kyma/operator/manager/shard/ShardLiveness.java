@@ -12,9 +12,11 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 /**
  * Which shards are down, from their leader-election Leases: a shard whose Lease was not renewed for its whole
  * duration plus a margin has no replica reconciling (a leader that cannot renew exits before its Lease runs out), so
- * its objects can go to another shard without two replicas ever reconciling one object. A shard without a Lease
- * (or with one never renewed) counts as starting for {@link #START_BOUND}, then as down: a replica that never came up
- * must not keep its objects from being reconciled for ever.
+ * its objects can go to another shard without two replicas ever reconciling one object. A shard without any Lease
+ * is an orphan: no replica of it ever started, since a starting replica announces itself at once with a free Lease
+ * lasting {@link #START_BOUND} ({@link ShardLeases#announce}); once it has gone without one for
+ * {@link #ABSENT_BOUND}, as long as a leader's Lease takes to run out, it counts as down like a shard whose Lease
+ * expired. A Lease that exists but was never renewed counts as starting for {@link #START_BOUND}, then as down.
  */
 public final class ShardLiveness {
     /** Beyond the Lease's own duration, for clocks that differ a little between replicas. */
@@ -32,19 +34,25 @@ public final class ShardLiveness {
      * away and back.
      */
     public static final Duration START_BOUND = Duration.ofMinutes(5);
+    /**
+     * How long a shard may go without any Lease, as seen by the mover, before it counts as down: what a leader's Lease
+     * of the default duration (15 s) takes to run out, with the margin. A replica creates its Lease within moments of
+     * starting, long before its informers have synced; a shard with none has no replica.
+     */
+    public static final Duration ABSENT_BOUND = Duration.ofSeconds(15).plus(MARGIN);
 
     private ShardLiveness() {}
 
     /**
-     * The shards down: those whose Lease ran out, and those without a renewed Lease since longer than
-     * {@link #START_BOUND}.
+     * The shards down: those whose Lease ran out, those without any Lease since longer than {@link #ABSENT_BOUND},
+     * and those with a Lease never renewed since longer than {@link #START_BOUND}.
      *
      * @param unrenewedSince for each shard seen without a Lease or without a renewal, since when
      */
     public static Set<Integer> dead(Map<Integer, Lease> leases, Map<Integer, Instant> unrenewedSince, Instant now) {
         Set<Integer> dead = dead(leases, now);
         unrenewedSince.forEach((shard, since) -> {
-            if (now.isAfter(since.plus(START_BOUND))) {
+            if (now.isAfter(since.plus(leases.get(shard) == null ? ABSENT_BOUND : START_BOUND))) {
                 dead.add(shard);
             }
         });

@@ -24,6 +24,7 @@ import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.common.DaemonThreads;
+import io.kyma.operator.common.GoDuration;
 import io.micrometer.core.instrument.Counter;
 
 /**
@@ -88,6 +89,7 @@ public final class ShardMover implements AutoCloseable {
     }
 
     public void start() {
+        timer.execute(shardLeases::announce);
         timer.scheduleWithFixedDelay(
                 () -> {
                     try {
@@ -96,8 +98,8 @@ public final class ShardMover implements AutoCloseable {
                         rebalanceOnce(leases);
                     } catch (RuntimeException e) {
                         LOG.warn(
-                                "could not check or move the shards' objects (tried again in {} s): {}",
-                                CHECK.toSeconds(),
+                                "could not check or move the shards' objects (tried again in {}): {}",
+                                GoDuration.format(CHECK),
                                 e.toString());
                     }
                 },

@@ -12,7 +12,9 @@ import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.kyma.operator.common.status.StatusPatch;
 import io.kyma.operator.manager.limits.FairTokenQueue;
 import io.kyma.operator.manager.limits.GlobalGate;
 import io.kyma.operator.manager.limits.RequeueLimiter;
@@ -157,6 +159,88 @@ class ReconcileGuardTest {
         assertThat(result.delay()).isEqualTo(Duration.ofMillis(500));
         assertThat(metrics.reconcileErrors("test").count()).isZero();
         clock.advance(Duration.ofMillis(500));
+        assertThat(guard.run(resource, () -> "ran").value()).isEqualTo("ran");
+    }
+
+    /**
+     * Every answer code, bare, wrapped, and as the answer to the operator's own status write: only a malformed write
+     * of the spec's content waits for the next change; everything else backs off, capped at the limiter's maximum.
+     */
+    @Test
+    void onlyWhatASpecEditAloneCanFixWaitsForTheNextChangeEverythingElseBacksOffWithinTheCap() {
+        for (int code = 400; code <= 599; code++) {
+            for (boolean statusWrite : new boolean[] {false, true}) {
+                for (String reason : new String[] {"Forbidden", "AlreadyExists", null}) {
+                    ConfigMap each = new ConfigMapBuilder(resource)
+                            .editMetadata()
+                            .withUid(code + "-" + statusWrite + "-" + reason)
+                            .endMetadata()
+                            .build();
+                    KubernetesClientException answer = new KubernetesClientException(
+                            "refused",
+                            code,
+                            new StatusBuilder()
+                                    .withCode(code)
+                                    .withReason(reason)
+                                    .build());
+                    RuntimeException thrown =
+                            statusWrite ? new StatusPatch.Refused(answer) : new RuntimeException("wrapped", answer);
+                    boolean spec = !statusWrite && (code == 400 || code == 413 || code == 422);
+                    double terminal = metrics.terminalReconcileErrors("test").count();
+                    double refusals = metrics.statusWriteRefusals("test").count();
+                    Duration delay = Duration.ZERO;
+                    for (int attempt = 0; attempt < 12; attempt++) {
+                        var result = guard.run(each, () -> {
+                            throw thrown;
+                        });
+                        assertThat(result.outcome()).isEqualTo(ReconcileGuard.Outcome.FAILED);
+                        delay = result.delay();
+                        if (!spec) {
+                            assertThat(delay)
+                                    .as("%d %s %s", code, statusWrite, reason)
+                                    .isLessThanOrEqualTo(Duration.ofSeconds(60));
+                            clock.advance(delay);
+                        }
+                    }
+                    String at = code + " " + statusWrite + " " + reason;
+                    if (spec) {
+                        assertThat(delay).as(at).isEqualTo(Duration.ofMinutes(10));
+                        assertThat(metrics.terminalReconcileErrors("test").count())
+                                .as(at)
+                                .isEqualTo(terminal + 12);
+                    } else {
+                        assertThat(delay)
+                                .as("the backoff reached its cap: %s", at)
+                                .isEqualTo(Duration.ofSeconds(60));
+                        assertThat(metrics.terminalReconcileErrors("test").count())
+                                .as(at)
+                                .isEqualTo(terminal);
+                    }
+                    boolean refused = statusWrite && (code == 400 || code == 413 || code == 422);
+                    assertThat(metrics.statusWriteRefusals("test").count())
+                            .as("counted loudly: %s", at)
+                            .isEqualTo(refusals + (refused ? 12 : 0));
+                }
+            }
+        }
+    }
+
+    @Test
+    void quotaExceededIsRetriedWithBackoff() {
+        var result = guard.run(resource, () -> {
+            throw new KubernetesClientException(
+                    "forbidden",
+                    403,
+                    new StatusBuilder()
+                            .withReason("Forbidden")
+                            .withMessage(
+                                    "exceeded quota: count, requested: count/helmcomponents=1, used: 5, limited: 5")
+                            .build());
+        });
+
+        assertThat(result.delay()).isEqualTo(Duration.ofMillis(500));
+        assertThat(metrics.terminalReconcileErrors("test").count()).isZero();
+        clock.advance(result.delay());
         assertThat(guard.run(resource, () -> "ran").value()).isEqualTo("ran");
     }
 }

@@ -41,7 +41,15 @@ class ShardLivenessTest {
 
     @Test
     void aShardThatNeverRenewedALeaseCountsAsDownOnceTheStartBoundHasPassed() {
-        Map<Integer, Lease> leases = Map.of(0, lease(NOW.minusSeconds(3)));
+        Map<Integer, Lease> leases = Map.of(
+                0,
+                lease(NOW.minusSeconds(3)),
+                1,
+                new LeaseBuilder()
+                        .withNewSpec()
+                        .withLeaseDurationSeconds(15)
+                        .endSpec()
+                        .build());
         Instant firstSeen = NOW.minus(ShardLiveness.START_BOUND);
         assertThat(ShardLiveness.dead(leases, Map.of(1, firstSeen), NOW))
                 .as("still within the bound")
@@ -90,6 +98,85 @@ class ShardLivenessTest {
         assertThat(moved.keySet()).containsExactly(0, 2);
         assertThat(moved.values()).allSatisfy(n -> assertThat(n).isBetween(1350, 1650));
         assertThatThrownBy(() -> Shards.moveTo("pb", "k", List.of())).hasMessageContaining("no live shard");
+    }
+
+    /** What a shard's Lease may say when the mover first looks, and then as time passes. */
+    private enum Layout {
+        /** A replica leads it and renews its Lease. */
+        LIVE,
+        /** Its leader stopped renewing a minute ago. */
+        EXPIRED,
+        /** It never had a Lease: no replica of it ever started. */
+        ABSENT,
+        /** Its replica started just now and announced itself; its informers are still syncing. */
+        ANNOUNCED,
+        /** A Lease without a renewal, as someone may have created it by hand. */
+        UNRENEWED
+    }
+
+    /**
+     * Generated fleets of shards in every layout, watched by the mover over six minutes: a shard without any Lease is
+     * taken over like one whose Lease expired (within {@link ShardLiveness#ABSENT_BOUND}, well within 80 s), a
+     * starting one is left for the start bound, a live one never.
+     */
+    @Test
+    void aShardThatNeverHadALeaseIsTakenOverLikeOneWhoseLeaseExpired() {
+        java.util.Random random = new java.util.Random(55);
+        Layout[] kinds = Layout.values();
+        for (int fleet = 0; fleet < 200; fleet++) {
+            int count = 2 + random.nextInt(7);
+            Layout[] layout = new Layout[count];
+            for (int shard = 0; shard < count; shard++) {
+                layout[shard] = shard == 0 ? Layout.LIVE : kinds[random.nextInt(kinds.length)];
+            }
+            io.kyma.operator.testing.MutableClock clock = new io.kyma.operator.testing.MutableClock(NOW);
+            Instant start = clock.instant();
+            ShardLeases mover = new ShardLeases(null, new Shards(count, 0), "p", "ns", clock);
+            Map<Integer, Lease> announced = new TreeMap<>();
+            for (int shard = 0; shard < count; shard++) {
+                ShardLeases replica = new ShardLeases(null, new Shards(count, shard), "p", "ns", clock);
+                announced.put(shard, replica.announcement(start));
+            }
+            for (int step = 0; step <= 180; step++) {
+                Instant now = clock.instant();
+                Map<Integer, Lease> leases = new TreeMap<>();
+                for (int shard = 0; shard < count; shard++) {
+                    switch (layout[shard]) {
+                        case LIVE -> leases.put(shard, held("replica-" + shard, now));
+                        case EXPIRED -> leases.put(shard, held("replica-" + shard, start.minusSeconds(60)));
+                        case ANNOUNCED -> leases.put(shard, announced.get(shard));
+                        case UNRENEWED ->
+                            leases.put(
+                                    shard,
+                                    new LeaseBuilder()
+                                            .withNewSpec()
+                                            .withLeaseDurationSeconds(15)
+                                            .endSpec()
+                                            .build());
+                        case ABSENT -> {}
+                    }
+                }
+                java.util.Set<Integer> dead = mover.dead(mover.noted(leases));
+                java.time.Duration since = java.time.Duration.between(start, now);
+                for (int shard = 0; shard < count; shard++) {
+                    boolean expected = switch (layout[shard]) {
+                        case LIVE -> false;
+                        case EXPIRED -> true;
+                        case ABSENT -> since.compareTo(ShardLiveness.ABSENT_BOUND) > 0;
+                        case ANNOUNCED -> since.compareTo(ShardLiveness.START_BOUND.plus(ShardLiveness.MARGIN)) > 0;
+                        case UNRENEWED -> since.compareTo(ShardLiveness.START_BOUND) > 0;
+                    };
+                    assertThat(dead.contains(shard))
+                            .as("fleet %d, shard %d %s after %s", fleet, shard, layout[shard], since)
+                            .isEqualTo(expected);
+                }
+                assertThat(ShardLiveness.held(leases, now))
+                        .as("only a named, renewing holder takes objects")
+                        .allSatisfy(shard -> assertThat(layout[shard]).isEqualTo(Layout.LIVE));
+                clock.advance(java.time.Duration.ofSeconds(2));
+            }
+        }
+        assertThat(ShardLiveness.ABSENT_BOUND).isLessThan(java.time.Duration.ofSeconds(80));
     }
 
     private static Lease held(String holder, Instant renewed) {
