@@ -1,7 +1,5 @@
 package io.kyma.operator.kyma;
 
-import java.math.BigDecimal;
-import java.time.Duration;
 import java.util.Optional;
 
 import org.slf4j.Logger;
@@ -10,6 +8,7 @@ import org.slf4j.LoggerFactory;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
+import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.kyma.KymaStatusSummary.Problem;
 
 /**
@@ -94,11 +93,6 @@ final class ChildSync {
                 "HelmComponent " + desired.getMetadata().getName() + " belongs to " + holder.holder()
                         + "; rename this Kyma or drop module "
                         + desired.getSpec().getModule()
-                        + " (checked again every " + seconds(KymaReconciler.NAME_TAKEN_RECHECK) + ")");
-    }
-
-    /** A duration in seconds to the millisecond, without rounding: 2,500 ms is "2.5s". */
-    static String seconds(Duration duration) {
-        return BigDecimal.valueOf(duration.toMillis(), 3).stripTrailingZeros().toPlainString() + "s";
+                        + " (checked again every " + GoDuration.format(KymaReconciler.NAME_TAKEN_RECHECK) + ")");
     }
 }

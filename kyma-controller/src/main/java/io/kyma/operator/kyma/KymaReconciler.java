@@ -32,6 +32,7 @@ import io.kyma.operator.common.cache.SharedStore;
 import io.kyma.operator.common.events.Events;
 import io.kyma.operator.common.status.ApiFailure;
 import io.kyma.operator.common.status.Conditions;
+import io.kyma.operator.common.status.FailureClass;
 import io.kyma.operator.kyma.KymaStatusSummary.Problem;
 
 /**
@@ -181,11 +182,13 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
             }
             actions.delete().forEach(gone -> ChildSync.delete(kyma, gone, writes));
         } catch (KubernetesClientException e) {
-            if (e.getCode() == 409) {
+            FailureClass failure = ApiFailure.classify(e);
+            if (failure == FailureClass.CONFLICT) {
                 throw e; // a stale read: retried at once on fresh data, nothing to tell the user
             }
-            if (!ApiFailure.permanent(e)) {
-                // Retried with backoff by the shared limiter; the status says so, if the API server takes it.
+            if (failure != FailureClass.SPEC) {
+                // Quota, RBAC, a webhook, the server: retried with backoff by the shared limiter, as a raised quota or
+                // a fixed webhook helps without any edit; the status says so, if the API server takes it.
                 problems.add(new Problem(ApiFailure.reason(e), ApiFailure.describe(e), true));
                 try {
                     writeStatus(kyma, summary.summarise(kyma, plan, mine, problems), writes);
@@ -194,7 +197,7 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
                 }
                 throw e;
             }
-            // Retrying will not help (forbidden, invalid): say so, and wait for the next change of the Kyma.
+            // Only an edit of the Kyma can help (invalid): say so, and wait for the next change of the Kyma.
             LOG.warn("Kyma {}/{}: {}", namespace(kyma), kyma.getMetadata().getName(), ApiFailure.describe(e));
             problems.add(new Problem(ApiFailure.reason(e), ApiFailure.describe(e)));
         } finally {

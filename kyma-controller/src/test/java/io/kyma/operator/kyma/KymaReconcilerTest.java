@@ -236,19 +236,49 @@ class KymaReconcilerTest {
     }
 
     @Test
-    void aForbiddenWriteIsAnErrorStatusAndNotRetried() {
-        Kyma kyma = kyma("k", "ory");
-        api.failCreates = new KubernetesClientException(new StatusBuilder()
-                .withCode(403)
-                .withReason("Forbidden")
-                .withMessage("helmcomponents is forbidden: User cannot create")
-                .build());
-        UpdateControl<Kyma> control = reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of()));
-        assertThat(api.lastStatus.getPhase()).isEqualTo(KymaPhase.ERROR);
-        assertThat(api.lastStatus.getConditions().get(0).getReason()).isEqualTo("Forbidden");
-        assertThat(api.lastStatus.getConditions().get(0).getMessage())
-                .startsWith("the API server answered 403: helmcomponents is forbidden");
-        assertThat(control.getScheduleDelay()).isEmpty();
+    void aRefusalThatOnlyASpecEditCanHelpIsAnErrorStatusAndNotRetried() {
+        for (int code : new int[] {400, 413, 422}) {
+            Kyma kyma = kyma("k", "ory");
+            api.failCreates = new KubernetesClientException(new StatusBuilder()
+                    .withCode(code)
+                    .withReason("Invalid")
+                    .withMessage("HelmComponent.kyma.io \"k-ory\" is invalid: spec.module: Too long")
+                    .build());
+            UpdateControl<Kyma> control = reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of()));
+            assertThat(api.lastStatus.getPhase()).as("code %d", code).isEqualTo(KymaPhase.ERROR);
+            assertThat(api.lastStatus.getConditions().get(0).getReason()).isEqualTo("Invalid");
+            assertThat(api.lastStatus.getConditions().get(0).getMessage())
+                    .startsWith("the API server answered " + code + ": HelmComponent.kyma.io \"k-ory\" is invalid");
+            assertThat(control.getScheduleDelay()).isEmpty();
+        }
+    }
+
+    @Test
+    void aRefusalThatAClusterChangeCanHelpIsRetriedWithBackoffAndNamedInTheStatus() {
+        // a quota, the operator's role, a webhook's denial or its timeout: raising, granting or fixing helps, no edit
+        String[][] refusals = {
+            {"403", "Forbidden", "helmcomponents \"k-ory\" is forbidden: exceeded quota: q, requested: count/x=1"},
+            {"403", "Forbidden", "helmcomponents is forbidden: User cannot create resource"},
+            {"403", "Forbidden", "admission webhook \"deny.example.com\" denied the request: not today"},
+            {"500", "InternalError", "Internal error occurred: failed calling webhook \"hang.example.com\": timeout"},
+            {"404", "NotFound", "namespaces \"ns\" not found"},
+        };
+        for (String[] refusal : refusals) {
+            Kyma kyma = kyma("k", "ory");
+            int code = Integer.parseInt(refusal[0]);
+            api.failCreates = new KubernetesClientException(new StatusBuilder()
+                    .withCode(code)
+                    .withReason(refusal[1])
+                    .withMessage(refusal[2])
+                    .build());
+            assertThatThrownBy(() -> reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of())))
+                    .as(refusal[2])
+                    .isSameAs(api.failCreates);
+            assertThat(api.lastStatus.getPhase()).as(refusal[2]).isEqualTo(KymaPhase.PROCESSING);
+            assertThat(api.lastStatus.getConditions().get(0).getReason()).isEqualTo(refusal[1]);
+            assertThat(api.lastStatus.getConditions().get(0).getMessage())
+                    .isEqualTo("the API server answered " + code + ": " + refusal[2] + "; retrying with backoff");
+        }
     }
 
     @Test

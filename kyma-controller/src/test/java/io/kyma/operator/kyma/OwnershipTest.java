@@ -5,7 +5,6 @@ import static io.kyma.operator.kyma.ComponentActionsTest.controller;
 import static io.kyma.operator.kyma.ComponentActionsTest.kyma;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -70,13 +69,6 @@ class OwnershipTest {
         assertThat(ChildDrift.owners(List.of(sameUidPlain, a, stale), mine))
                 .as("one reference per uid")
                 .containsExactly(mine, a);
-    }
-
-    @Test
-    void durationsInMessagesKeepTheirMilliseconds() {
-        assertThat(ChildSync.seconds(Duration.ofSeconds(10))).isEqualTo("10s");
-        assertThat(ChildSync.seconds(Duration.ofMillis(2500))).isEqualTo("2.5s");
-        assertThat(ChildSync.seconds(Duration.ofMillis(1))).isEqualTo("0.001s");
     }
 
     private Kind kind(HelmComponent component) {
