@@ -46,9 +46,10 @@ import io.kyma.operator.common.status.Conditions;
  * other senders serve the other namespaces. The writer ends each call within a deadline d and does not retry it
  * ({@link KubernetesEventWriter#DEADLINE}); an event takes at most two calls (raising the count of an Event that turns
  * out to be gone, then creating one), so a hanging namespace holds one sender for at most D = 2d per event. With h
- * namespaces whose writes hang, an event of any other namespace therefore waits for them not at all while h &lt; S (at
- * least S - h senders keep serving the others, in turn) and at most ⌈h/S⌉·D when h &ge; S; either way on top of its
- * turn among the namespaces whose writes do not hang and the events' share of writes above.
+ * namespaces whose writes hang, an event of any other namespace, once it is the next of its namespace, therefore waits
+ * for them not at all while h &lt; S (at least S - h senders keep serving the others, in turn) and at most ⌈h/S⌉·D
+ * when h &ge; S (each D frees every sender, and a namespace goes behind the waiting ones once its call ends); either
+ * way on top of its turn among the namespaces whose writes do not hang and the events' share of writes above.
  */
 public final class EventRecorder implements Events, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
@@ -67,7 +68,10 @@ public final class EventRecorder implements Events, AutoCloseable {
         FAILED
     }
 
-    /** How the operator writes Events; {@link KubernetesEventWriter} in a cluster. */
+    /**
+     * How the operator writes Events; {@link KubernetesEventWriter} in a cluster. Each call ends, answered or failed,
+     * within a deadline of the writer's, which the isolation bound above counts on.
+     */
     public interface Writer {
         /** Creates {@code event}; returns the name the API server gave it. */
         String create(Event event);
