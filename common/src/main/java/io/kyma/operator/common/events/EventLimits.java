@@ -46,7 +46,8 @@ final class EventLimits {
         this.sent = lru(objects);
     }
 
-    private static <V> Map<String, V> lru(int bound) {
+    /** A map of at most {@code bound} entries that forgets the least recently used first. */
+    static <V> Map<String, V> lru(int bound) {
         return new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {

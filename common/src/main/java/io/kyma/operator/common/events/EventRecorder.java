@@ -3,11 +3,16 @@ package io.kyma.operator.common.events;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,18 +26,30 @@ import io.kyma.operator.common.DaemonThreads;
 import io.kyma.operator.common.status.Conditions;
 
 /**
- * Sends events from one background thread, so that no reconcile waits for them or fails with them. Three bounds keep
- * them a small, stated share of what the operator writes:
+ * Sends events from a few background threads, so that no reconcile waits for them or fails with them. Three bounds
+ * keep them a small, stated share of what the operator writes:
  * <ul>
  *   <li>all events together at most {@link Settings#perSecond} a second (a burst of {@link Settings#burst}): the
- *       sender waits for its turn, taking the namespaces in turn; at most {@link Settings#queue} wait, and when they
+ *       senders wait for their turn, taking the namespaces in turn; at most {@link Settings#queue} wait, and when they
  *       are full the oldest of the namespace with the most waiting is dropped ({@link TenantQueue}), so one
  *       namespace's flood cannot keep another's events out;
  *   <li>each object at most {@link Settings#perObjectBurst} events, one more each {@link Settings#perObjectRefill};
  *   <li>an event identical to one of the same object within {@link Settings#aggregateWindow} raises that Event's
  *       count instead of creating another (as {@code kubectl describe} shows: "x3 over 2m").
  * </ul>
- * Every event's fate is counted ({@link #count}); a failed write is logged at debug level and not retried.
+ * Every event's fate is counted ({@link #count}). A failed write is not retried: its event is dropped, counted
+ * {@link Outcome#FAILED}, and logged, at warn level the first time in a row for its namespace, then at debug level
+ * until a write there succeeds.
+ * <p>
+ * <b>Isolation.</b> {@link Settings#senders} threads (S) send, each one event at a time, and a namespace never has two
+ * events being sent: while its write hangs (an admission webhook that does not answer), its other events wait and the
+ * other senders serve the other namespaces. The writer ends each call within a deadline d and does not retry it
+ * ({@link KubernetesEventWriter#DEADLINE}); an event takes at most two calls (raising the count of an Event that turns
+ * out to be gone, then creating one), so a hanging namespace holds one sender for at most D = 2d per event. With h
+ * namespaces whose writes hang, an event of any other namespace, once it is the next of its namespace, therefore waits
+ * for them not at all while h &lt; S (at least S - h senders keep serving the others, in turn) and at most ⌈h/S⌉·D
+ * when h &ge; S (each D frees every sender, and a namespace goes behind the waiting ones once its call ends); either
+ * way on top of its turn among the namespaces whose writes do not hang and the events' share of writes above.
  */
 public final class EventRecorder implements Events, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
@@ -51,7 +68,10 @@ public final class EventRecorder implements Events, AutoCloseable {
         FAILED
     }
 
-    /** How the operator writes Events; {@link KubernetesEventWriter} in a cluster. */
+    /**
+     * How the operator writes Events; {@link KubernetesEventWriter} in a cluster. Each call ends, answered or failed,
+     * within a deadline of the writer's, which the isolation bound above counts on.
+     */
     public interface Writer {
         /** Creates {@code event}; returns the name the API server gave it. */
         String create(Event event);
@@ -73,7 +93,11 @@ public final class EventRecorder implements Events, AutoCloseable {
             Duration perObjectRefill,
             Duration aggregateWindow,
             int queue,
-            int objects) {
+            int objects,
+            int senders) {
+        /** The senders by default: three namespaces whose writes hang still leave one for all the others. */
+        public static final int SENDERS = 4;
+
         /** The defaults, at most {@code perSecond} events a second. */
         public static Settings defaults(String component, String instance, double perSecond) {
             return new Settings(
@@ -85,11 +109,16 @@ public final class EventRecorder implements Events, AutoCloseable {
                     Duration.ofMinutes(5),
                     Duration.ofMinutes(10),
                     1000,
-                    10_000);
+                    10_000,
+                    SENDERS);
         }
     }
 
     private record Pending(ObjectReference object, Type type, String reason, String message) {
+        String namespace() {
+            return Objects.requireNonNullElse(object.getNamespace(), "");
+        }
+
         String objectKey() {
             return object.getUid() != null ? object.getUid() : object.getNamespace() + "/" + object.getName();
         }
@@ -111,7 +140,10 @@ public final class EventRecorder implements Events, AutoCloseable {
     private final EventLimits limits;
     private final TenantQueue<Pending> queue;
     private final Map<Outcome, AtomicLong> counts = new EnumMap<>(Outcome.class);
-    private final Thread sender;
+    private final List<Thread> senders;
+    /** Namespaces whose last write failed, so that a run of failures is logged once. */
+    private final Set<String> failing;
+
     private double tokens;
     private Instant tokensAt;
 
@@ -131,12 +163,16 @@ public final class EventRecorder implements Events, AutoCloseable {
         }
         this.tokens = settings.burst();
         this.tokensAt = clock.instant();
-        this.sender = DaemonThreads.named("events").newThread(this::sendAll);
+        this.failing = Collections.newSetFromMap(Collections.synchronizedMap(EventLimits.lru(settings.objects())));
+        ThreadFactory threads = DaemonThreads.numbered("events");
+        this.senders = Stream.generate(() -> threads.newThread(this::sendAll))
+                .limit(settings.senders())
+                .toList();
     }
 
     /** Starts sending; events recorded before wait in the queue. */
     public EventRecorder start() {
-        sender.start();
+        senders.forEach(Thread::start);
         return this;
     }
 
@@ -144,8 +180,7 @@ public final class EventRecorder implements Events, AutoCloseable {
     public void record(HasMetadata object, Type type, String reason, String message) {
         try {
             Pending pending = new Pending(reference(object), type, reason, cut(message));
-            queue.offer(Objects.requireNonNullElse(pending.object().getNamespace(), ""), pending)
-                    .ifPresent(dropped -> counted(Outcome.QUEUE_FULL));
+            queue.offer(pending.namespace(), pending).ifPresent(dropped -> counted(Outcome.QUEUE_FULL));
         } catch (RuntimeException e) {
             // an object without metadata: nothing to tell about, and a reconcile must not fail for an event
             LOG.debug("cannot record event {} {}", reason, message, e);
@@ -162,16 +197,20 @@ public final class EventRecorder implements Events, AutoCloseable {
         try {
             while (!Thread.currentThread().isInterrupted()) {
                 Pending pending = queue.take();
-                awaitTurn();
-                send(pending);
+                try {
+                    awaitTurn();
+                    send(pending);
+                } finally {
+                    queue.done(pending.namespace());
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
 
-    /** Waits until the events' share of writes has room for one more. */
-    private void awaitTurn() throws InterruptedException {
+    /** Waits until the events' share of writes has room for one more; one sender at a time. */
+    private synchronized void awaitTurn() throws InterruptedException {
         while (true) {
             Instant now = clock.instant();
             tokens = Math.min(
@@ -189,6 +228,7 @@ public final class EventRecorder implements Events, AutoCloseable {
     boolean sendNext() {
         var pending = queue.poll();
         pending.ifPresent(this::send);
+        pending.ifPresent(p -> queue.done(p.namespace()));
         return pending.isPresent();
     }
 
@@ -211,7 +251,16 @@ public final class EventRecorder implements Events, AutoCloseable {
                 }
                 case CREATE -> create(pending);
             }
+            failing.remove(pending.namespace());
         } catch (RuntimeException e) {
+            if (failing.add(pending.namespace())) {
+                LOG.warn(
+                        "event {} of {}/{} not sent, and the namespace's next ones until one is: {}",
+                        pending.reason(),
+                        pending.object().getNamespace(),
+                        pending.object().getName(),
+                        e.toString());
+            }
             LOG.debug(
                     "event {} of {}/{} not sent",
                     pending.reason(),
@@ -275,9 +324,11 @@ public final class EventRecorder implements Events, AutoCloseable {
 
     @Override
     public void close() {
-        sender.interrupt();
+        senders.forEach(Thread::interrupt);
         try {
-            sender.join(TimeUnit.SECONDS.toMillis(5));
+            for (Thread sender : senders) {
+                sender.join(TimeUnit.SECONDS.toMillis(5));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -2,22 +2,30 @@ package io.kyma.operator.common.events;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * A bounded queue shared by tenants (namespaces) that serves them in turn and, when full, makes room at the expense
- * of the tenant with the most waiting, which loses its oldest item: one namespace's flood delays and loses only its
- * own items (the newest, such as a Kyma's last transition, stay), while another namespace's item still gets in unless
- * every waiting item is a different namespace's.
+ * A bounded queue shared by tenants (namespaces) that serves them in turn, one item of a tenant at a time, and, when
+ * full, makes room at the expense of the tenant with the most waiting, which loses its oldest item: one namespace's
+ * flood delays and loses only its own items (the newest, such as a Kyma's last transition, stay), while another
+ * namespace's item still gets in unless every waiting item is a different namespace's.
  * <p>
- * Each tenant's items keep their order. A tenant with items waiting is in the round once; at most {@code capacity}
- * items wait, so at most that many tenants, which bounds the search for the longest.
+ * An item taken is the tenant's only one out: the tenant is not served again until its taker says it is
+ * {@linkplain #done done}, so that however long that takes, it holds one taker, never two, and the other takers serve
+ * the other tenants. Each tenant's items keep their order. A tenant with items waiting and none out is in the round
+ * once; at most {@code capacity} items wait, so at most that many tenants, which bounds the search for the longest.
  */
 final class TenantQueue<T> {
     private final int capacity;
     private final Map<String, ArrayDeque<T>> byTenant = new HashMap<>();
+    /** The tenants with items waiting and none out, the next to be served first. */
     private final ArrayDeque<String> round = new ArrayDeque<>();
+    /** The tenants with an item out. */
+    private final Set<String> out = new HashSet<>();
+
     private int size;
 
     TenantQueue(int capacity) {
@@ -39,22 +47,24 @@ final class TenantQueue<T> {
         int waiting = own == null ? 0 : own.size();
         Optional<T> dropped = Optional.empty();
         if (size == capacity) {
-            String longest = longest();
-            if (waiting + 1 >= byTenant.get(longest).size()) {
+            ArrayDeque<T> longest = longest();
+            if (waiting + 1 >= longest.size()) {
                 if (waiting == 0) {
                     return Optional.of(item);
                 }
                 dropped = Optional.of(own.pollFirst());
             } else {
-                // the longest has at least two: it stays in the round
-                dropped = Optional.of(byTenant.get(longest).pollFirst());
+                // the longest has at least two: it keeps its place
+                dropped = Optional.of(longest.pollFirst());
             }
             size--;
         }
         if (own == null) {
             own = new ArrayDeque<>();
             byTenant.put(tenant, own);
-            round.addLast(tenant);
+            if (!out.contains(tenant)) {
+                round.addLast(tenant);
+            }
         }
         own.addLast(item);
         size++;
@@ -62,17 +72,25 @@ final class TenantQueue<T> {
         return dropped;
     }
 
-    /** The next item in the round, waiting for one. */
+    /** The next item in the round, waiting for one; its tenant's next waits until it is {@linkplain #done done}. */
     synchronized T take() throws InterruptedException {
-        while (size == 0) {
+        while (round.isEmpty()) {
             wait();
         }
         return next();
     }
 
-    /** The next item in the round, if any waits. */
+    /** The next item in the round, if any waits; as {@link #take}. */
     synchronized Optional<T> poll() {
-        return size == 0 ? Optional.empty() : Optional.of(next());
+        return round.isEmpty() ? Optional.empty() : Optional.of(next());
+    }
+
+    /** The item taken for {@code tenant} is done with: the tenant's next may be taken. */
+    synchronized void done(String tenant) {
+        if (out.remove(tenant) && byTenant.containsKey(tenant)) {
+            round.addLast(tenant);
+            notifyAll();
+        }
     }
 
     synchronized int size() {
@@ -86,23 +104,24 @@ final class TenantQueue<T> {
         size--;
         if (queue.isEmpty()) {
             byTenant.remove(tenant);
-        } else {
-            round.addLast(tenant);
         }
+        out.add(tenant);
         return item;
     }
 
-    /** The tenant with the most waiting; of several, the one served soonest. */
-    private String longest() {
-        String longest = null;
-        int most = -1;
+    /** The items of the tenant with the most waiting; of several, one in the round before one with an item out. */
+    private ArrayDeque<T> longest() {
+        ArrayDeque<T> longest = null;
         for (String tenant : round) {
-            int waiting = byTenant.get(tenant).size();
-            if (waiting > most) {
-                most = waiting;
-                longest = tenant;
-            }
+            longest = longer(longest, byTenant.get(tenant));
+        }
+        for (String tenant : out) {
+            longest = longer(longest, byTenant.get(tenant));
         }
         return longest;
+    }
+
+    private static <T> ArrayDeque<T> longer(ArrayDeque<T> longest, ArrayDeque<T> other) {
+        return other != null && (longest == null || other.size() > longest.size()) ? other : longest;
     }
 }

@@ -8,12 +8,18 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Event;
 import io.kyma.operator.common.events.EventRecorder.Outcome;
 import io.kyma.operator.testing.MutableClock;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 
 class EventRecorderTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-11-26T10:00:00Z"));
@@ -52,7 +58,8 @@ class EventRecorderTest {
                         Duration.ofMinutes(5),
                         Duration.ofMinutes(10),
                         queue,
-                        100));
+                        100,
+                        1));
     }
 
     private static ConfigMap object(String name) {
@@ -153,6 +160,33 @@ class EventRecorderTest {
         assertThat(recorder.count(Outcome.FAILED)).isEqualTo(1);
         recorder.record(new ConfigMap(), Events.Type.NORMAL, "Ready", "an object without metadata");
         assertThat(recorder.count(Outcome.FAILED)).isEqualTo(2);
+    }
+
+    @Test
+    void aNamespacesRunOfFailedWritesIsLoggedAtWarnLevelOnce() {
+        Logger logger = (Logger) LoggerFactory.getLogger(EventRecorder.class);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        logger.addAppender(logged);
+        try {
+            EventRecorder recorder = recorder(10);
+            // each namespace fails, a twice in a row; then a succeeds once and fails again
+            String[][] writes = {{"a", "fail"}, {"b", "fail"}, {"a", "fail"}, {"b", "fail"}, {"a", "ok"}, {"a", "fail"}
+            };
+            for (int i = 0; i < writes.length; i++) {
+                failing = writes[i][1].equals("fail");
+                recorder.normal(object(writes[i][0], "k" + i), "Ready", "installed");
+                recorder.sendNext();
+            }
+            List<String> warned = new ArrayList<>();
+            logged.list.stream()
+                    .filter(e -> e.getLevel() == Level.WARN)
+                    .forEach(e -> warned.add(e.getArgumentArray()[1] + "/" + e.getArgumentArray()[2]));
+            assertThat(warned).containsExactly("a/k0", "b/k1", "a/k5");
+            assertThat(recorder.count(Outcome.FAILED)).isEqualTo(5);
+        } finally {
+            logger.detachAppender(logged);
+        }
     }
 
     @Test

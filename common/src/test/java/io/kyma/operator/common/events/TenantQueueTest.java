@@ -11,7 +11,18 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class TenantQueueTest {
+    /** Takes and is done with each item in turn, as one taker; each item's tenant is its first letter. */
     private static List<String> drain(TenantQueue<String> queue) {
+        List<String> out = new ArrayList<>();
+        for (Optional<String> next = queue.poll(); next.isPresent(); next = queue.poll()) {
+            out.add(next.get());
+            queue.done(next.get().substring(0, 1));
+        }
+        return out;
+    }
+
+    /** Takes every item that may be taken now, done with none of them, as many takers stuck with their items. */
+    private static List<String> takeAll(TenantQueue<String> queue) {
         List<String> out = new ArrayList<>();
         for (Optional<String> next = queue.poll(); next.isPresent(); next = queue.poll()) {
             out.add(next.get());
@@ -54,6 +65,41 @@ class TenantQueueTest {
         queue.offer("b", "b1");
         assertThat(queue.offer("c", "c1")).contains("c1");
         assertThat(drain(queue)).containsExactly("a1", "b1");
+    }
+
+    @Test
+    void aTenantWithAnItemOutIsServedAgainOnlyOnceItsTakerIsDone() {
+        TenantQueue<String> queue = new TenantQueue<>(10);
+        for (String item : List.of("a1", "a2", "b1", "b2")) {
+            queue.offer(item.substring(0, 1), item);
+        }
+        assertThat(queue.poll()).contains("a1");
+        assertThat(queue.poll()).contains("b1");
+        queue.offer("a", "a3");
+        assertThat(queue.poll()).as("a and b each have an item out").isEmpty();
+        queue.offer("c", "c1");
+        assertThat(queue.poll()).contains("c1");
+        queue.done("b");
+        queue.done("a");
+        queue.done("a"); // once more: no item of a is out, nothing changes
+        assertThat(takeAll(queue)).containsExactly("b2", "a2");
+        assertThat(takeAll(queue)).as("a3 waits for a2's taker").isEmpty();
+        queue.done("a");
+        assertThat(takeAll(queue)).containsExactly("a3");
+    }
+
+    @Test
+    void aTenantWithAnItemOutStillLosesItsOldestWhenItHasTheMostWaiting() {
+        TenantQueue<String> queue = new TenantQueue<>(3);
+        queue.offer("a", "a1");
+        assertThat(queue.poll()).contains("a1");
+        for (String item : List.of("a2", "a3", "a4")) {
+            assertThat(queue.offer("a", item)).isEmpty();
+        }
+        assertThat(queue.offer("b", "b1")).contains("a2");
+        assertThat(takeAll(queue)).containsExactly("b1");
+        queue.done("a");
+        assertThat(takeAll(queue)).containsExactly("a3");
     }
 
     @Test
