@@ -1,5 +1,7 @@
 package io.kyma.operator.run;
 
+import io.kyma.operator.common.status.FailureClass;
+
 /** A remote job service call that did not give a usable answer. */
 public class RemoteJobException extends Exception {
     /** What went wrong, which decides what the controller does next. */
@@ -8,8 +10,10 @@ public class RemoteJobException extends Exception {
         UNREACHABLE,
         /** A 5xx answer: try again later. */
         SERVER_ERROR,
-        /** An answer that is not the job API's JSON: try again later (a proxy may stand in for a while). */
+        /** A job-API answer that breaks the protocol: tried again, at most {@code MAX_BAD_ANSWERS} times in a row. */
         BAD_ANSWER,
+        /** A start the service took (2xx) without a usable job id: never sent again. */
+        BAD_START,
         /** A 4xx answer to starting a job: the job was refused, and retrying will not help. */
         REJECTED,
         /** The job id is unknown to the server. */
@@ -50,6 +54,7 @@ public class RemoteJobException extends Exception {
             case UNREACHABLE -> "Unreachable";
             case SERVER_ERROR -> "ServerError";
             case BAD_ANSWER -> "BadAnswer";
+            case BAD_START -> "StartNotUnderstood";
             case REJECTED -> "Rejected";
             case NOT_FOUND -> "JobLost";
             case TOO_LARGE -> "AnswerTooLarge";
@@ -57,8 +62,17 @@ public class RemoteJobException extends Exception {
         };
     }
 
+    /** What the failure says about the next try: gone (the job is unknown), spec (give up) or retry. */
+    public FailureClass failureClass() {
+        return switch (kind) {
+            case UNREACHABLE, SERVER_ERROR, BAD_ANSWER -> FailureClass.RETRY;
+            case NOT_FOUND -> FailureClass.GONE;
+            case REJECTED, BAD_START, TOO_LARGE, NOT_ALLOWED -> FailureClass.SPEC;
+        };
+    }
+
     /** Whether a later attempt may succeed. */
     public boolean transientFailure() {
-        return kind == Kind.UNREACHABLE || kind == Kind.SERVER_ERROR || kind == Kind.BAD_ANSWER;
+        return failureClass() == FailureClass.RETRY;
     }
 }

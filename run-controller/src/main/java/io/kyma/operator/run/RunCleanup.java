@@ -55,7 +55,9 @@ final class RunCleanup {
         Duration elapsed = Duration.between(deletedAt(run), clock.instant());
         Duration remaining = settings.cleanupTimeout().minus(elapsed);
         if (id == null) {
-            if (calls.busy(run) && remaining.compareTo(Duration.ZERO) > 0) {
+            // a start not sent yet is withdrawn: the service never hears of it; one sent is waited for, to cancel
+            // the job it makes
+            if (!calls.withdrawUnsent(run) && remaining.compareTo(Duration.ZERO) > 0) {
                 return DeleteControl.noFinalizerRemoval().rescheduleAfter(min(RunReconciler.RECHECK, remaining));
             }
             return gone(run);
@@ -87,11 +89,12 @@ final class RunCleanup {
             return gone(run);
         }
         String problem = cancelled.map(c -> c.failure().getMessage()).orElse("no answer");
-        if (!(remaining.compareTo(Duration.ZERO) > 0)) {
+        if (!(remaining.compareTo(Duration.ZERO) > 0)
+                || cancelled.isPresent() && !cancelled.get().failure().transientFailure()) {
             warn(
                     run,
-                    "could not cancel remote job " + id + " within " + GoDuration.format(settings.cleanupTimeout())
-                            + "; letting the Run go: " + problem);
+                    "could not cancel remote job " + id + " on " + server + " within "
+                            + GoDuration.format(settings.cleanupTimeout()) + "; letting the Run go: " + problem);
             return gone(run);
         }
         // Back off by half the time spent so far, between 1 s and what is left.

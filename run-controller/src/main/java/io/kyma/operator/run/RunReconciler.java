@@ -21,6 +21,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunStatus;
+import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.common.WorkPriority;
 import io.kyma.operator.common.events.Events;
 import io.kyma.operator.common.status.StatusPatch;
@@ -43,6 +44,8 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     static final Duration RECHECK = Duration.ofMinutes(1);
     /** How long after its deadline a Run may wait for a last look at its job before the job is cancelled. */
     static final Duration LAST_LOOK = Duration.ofSeconds(15);
+    /** How many bad answers in a row a Run takes before it ends Failed (job-API answers that break the protocol). */
+    static final int MAX_BAD_ANSWERS = 8;
 
     private static final Logger LOG = LoggerFactory.getLogger(RunReconciler.class);
 
@@ -141,7 +144,9 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         if (timing.timedOut(now) && !jobEnded) { // a job that ended is reported as it ended, even if seen late
             Instant deadline = timing.deadline().orElseThrow();
             boolean seenSinceDeadline = polled.isPresent() && !polled.get().at().isBefore(deadline);
-            if (seenSinceDeadline || calls.outstanding(run, Kind.CANCEL) || !now.isBefore(deadline.plus(LAST_LOOK))) {
+            if (seenSinceDeadline
+                    || calls.first(run, Kind.CANCEL).isPresent()
+                    || !now.isBefore(deadline.plus(LAST_LOOK))) {
                 return timeOut(run, plan, current.getRemoteId(), context);
             }
             // A last look before the cancel: the job may have ended before its deadline with no answer read since.
@@ -173,7 +178,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
             }
         }
         if (polled.get().failed()) {
-            return failure(run, polled.get().failure(), context, timing);
+            return failure(run, polled.get().failure(), context, timing, plan);
         }
         RemoteJob job = polled.get().value();
         RunStatus next = statuses.polled(run, job, RunPlan.movedTo(run, settings, plan.server()));
@@ -208,9 +213,9 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     private UpdateControl<Run> start(Run run, RunPlan plan, Context<Run> context) {
         Optional<Done<JobService.Start>> answer = calls.take(run, Kind.START);
         // spec.timeout holds for a job that cannot be started too, counted from the first try
-        Optional<RunTiming> tried = calls.firstStart(run).map(first -> new RunTiming(first, plan.timeout()));
+        Optional<RunTiming> tried = calls.first(run, Kind.START).map(first -> new RunTiming(first, plan.timeout()));
         if (answer.isPresent() && answer.get().failed()) {
-            return failure(run, answer.get().failure(), context, tried.orElseThrow());
+            return failure(run, answer.get().failure(), context, tried.orElseThrow(), null);
         }
         // A start that was answered, whether or not its answer was taken before: a status write that failed after
         // it must not start a second job (on the server spec.server names by now).
@@ -223,7 +228,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                                 run,
                                 RunStatuses.REASON_TIMEOUT,
                                 "the job could not be started within "
-                                        + plan.timeout().orElseThrow().toSeconds() + "s"),
+                                        + GoDuration.format(plan.timeout().orElseThrow())),
                         context);
                 return end(run);
             }
@@ -245,7 +250,8 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                         run,
                         answer.get().failure(),
                         context,
-                        new RunTiming(calls.firstStart(run).orElse(clock.instant()), plan.timeout()));
+                        new RunTiming(calls.first(run, Kind.START).orElse(clock.instant()), plan.timeout()),
+                        null);
             }
             job = calls.started(run);
             if (job.isEmpty()) {
@@ -259,7 +265,8 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         // where the start went, which spec.server may no longer name: the job is followed there
         String id = job.get().id();
         JobServerUrl server = job.get().server();
-        Optional<RunTiming> sinceFirstTry = calls.firstStart(run).map(first -> new RunTiming(first, plan.timeout()));
+        Optional<RunTiming> sinceFirstTry =
+                calls.first(run, Kind.START).map(first -> new RunTiming(first, plan.timeout()));
         Instant answered = job.get().at() != null ? job.get().at() : clock.instant();
         if (sinceFirstTry.isPresent() && sinceFirstTry.get().timedOut(answered)) {
             // answered only after spec.timeout, counted from the first try: cancelled, not given a timeout afresh
@@ -291,9 +298,30 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
 
     /**
      * A permanent failure ends the Run; a transient one is said in status and tried again after a backoff that doubles
-     * with each failure in a row ({@link JobCalls#retryDelay}). It is the service's failure, not the reconcile's.
+     * with each failure in a row ({@link JobCalls#retryDelay}). It is the service's failure, not the reconcile's. Bad
+     * answers are tried again only {@link #MAX_BAD_ANSWERS} times in a row: then the Run ends Failed, its job (if it
+     * has one, {@code following} its plan) cancelled.
      */
-    private UpdateControl<Run> failure(Run run, RemoteJobException e, Context<Run> context, RunTiming timing) {
+    private UpdateControl<Run> failure(
+            Run run, RemoteJobException e, Context<Run> context, RunTiming timing, RunPlan following) {
+        if (e.transientFailure() && calls.badAnswers(run) >= MAX_BAD_ANSWERS) {
+            String gaveUp = "gave up after " + MAX_BAD_ANSWERS + " bad answers in a row; the last: " + e.getMessage();
+            if (following != null) {
+                String id = run.getStatus().getRemoteId();
+                return cancelAndEnd(
+                        run,
+                        following.server(),
+                        id,
+                        context,
+                        problem -> statuses.failed(
+                                run,
+                                e.reason(),
+                                gaveUp + "; job " + id
+                                        + (problem == null ? " cancelled" : " not cancelled: " + problem)));
+            }
+            write(run, statuses.failed(run, e.reason(), gaveUp), context);
+            return end(run);
+        }
         if (!e.transientFailure()) {
             write(run, statuses.failed(run, e.reason(), e.getMessage()), context);
             return end(run);
@@ -342,18 +370,37 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                 problem -> statuses.timedOut(run, plan.timeout().orElseThrow(), problem));
     }
 
-    /** Cancels the job, then ends the Run with the status {@code ended} makes of the cancel's problem (null if none). */
+    /**
+     * Cancels the job, then ends the Run with the status {@code ended} makes of the cancel's problem (null if none). A
+     * cancel the service refuses for now is tried again with backoff for up to the cleanup timeout from its first try,
+     * the status naming the server and its answer meanwhile; never is the Run ended with its job left running unsaid.
+     */
     private UpdateControl<Run> cancelAndEnd(
             Run run, JobServerUrl server, String id, Context<Run> context, Function<String, RunStatus> ended) {
         Optional<Done<Void>> cancelled = calls.take(run, Kind.CANCEL);
         if (cancelled.isEmpty()) {
-            calls.ask(run, Kind.CANCEL, server, () -> jobs.cancel(server, id));
+            // the first try at once; a retry after the backoff of the failures before it
+            Duration after = calls.first(run, Kind.CANCEL).isPresent() ? calls.retryDelay(run) : Duration.ZERO;
+            calls.ask(run, Kind.CANCEL, server, () -> jobs.cancel(server, id), after);
             cancelled = calls.take(run, Kind.CANCEL);
             if (cancelled.isEmpty()) {
-                return UpdateControl.<Run>noUpdate().rescheduleAfter(RECHECK);
+                return UpdateControl.<Run>noUpdate().rescheduleAfter(min(RECHECK, calls.retryDelay(run)));
             }
         }
-        String problem = cancelled.get().failed() ? cancelled.get().failure().getMessage() : null;
+        RemoteJobException failure = cancelled.get().failure();
+        Instant giveUp = calls.first(run, Kind.CANCEL).orElse(clock.instant()).plus(settings.cleanupTimeout());
+        if (failure != null && failure.transientFailure() && clock.instant().isBefore(giveUp)) {
+            RunStatus blocked = statuses.unreachable(
+                    run,
+                    failure.reason(),
+                    "cancelling job " + id + " on " + server + ": " + failure.getMessage()
+                            + "; retrying with backoff until " + giveUp);
+            if (due(run, run.getStatus(), blocked)) {
+                write(run, blocked, context);
+            }
+            return UpdateControl.<Run>noUpdate().rescheduleAfter(calls.retryDelay(run));
+        }
+        String problem = failure == null ? null : failure.getMessage();
         write(run, ended.apply(problem), context);
         LOG.info(
                 "Run {}/{}: ended, job {} {}",

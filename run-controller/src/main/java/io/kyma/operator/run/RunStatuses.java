@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.api.RunStatus;
+import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.common.status.Conditions;
 import io.kyma.operator.common.status.ShardLabelCondition;
 
@@ -119,7 +120,7 @@ public final class RunStatuses {
         return failed(
                 run,
                 REASON_TIMEOUT,
-                "the job did not finish within " + timeout.toSeconds() + "s and was cancelled"
+                "the job did not finish within " + GoDuration.format(timeout) + " and was cancelled"
                         + (cancelProblem == null ? "" : "; cancelling failed: " + cancelProblem));
     }
 
@@ -129,7 +130,7 @@ public final class RunStatuses {
         RunStatus status = failed(
                 run,
                 REASON_TIMEOUT,
-                "the job was started only after " + timeout.toSeconds() + "s and was cancelled"
+                "the job was started only after " + GoDuration.format(timeout) + " and was cancelled"
                         + (cancelProblem == null ? "" : "; cancelling failed: " + cancelProblem));
         status.setRemoteId(remoteId);
         recordServer(status, server);
@@ -144,6 +145,11 @@ public final class RunStatuses {
 
     /** The server could not be used this time; the phase does not change, and the operator tries again. */
     public RunStatus unreachable(Run run, RemoteJobException problem) {
+        return unreachable(run, problem.reason(), problem.getMessage() + "; retrying with backoff");
+    }
+
+    /** The server could not be used this time, for the reason and with the message given. */
+    public RunStatus unreachable(Run run, String reason, String message) {
         RunStatus status = copy(run);
         status.setConditions(Conditions.replace(
                 status.getConditions(),
@@ -151,8 +157,8 @@ public final class RunStatuses {
                         status.getConditions(),
                         REMOTE_REACHABLE,
                         false,
-                        problem.reason(),
-                        problem.getMessage() + "; retrying with backoff",
+                        reason,
+                        message,
                         run.getMetadata().getGeneration())));
         return status;
     }
