@@ -199,4 +199,21 @@ class RunStatusesTest {
         run.setStatus(status);
         return run;
     }
+
+    @Test
+    void aTimeoutIsReportedAsPreciselyAsItWasGiven() {
+        Map<Duration, String> cases = Map.of(
+                Duration.ofMillis(2500), "2.5s",
+                Duration.ofMillis(100), "100ms",
+                Duration.ofSeconds(90), "1m30s",
+                Duration.ofMillis(3_600_001), "1h0.001s",
+                Duration.ofSeconds(5), "5s");
+        cases.forEach((timeout, text) -> {
+            assertThat(statuses.timedOut(run(null), timeout, null).getMessage())
+                    .isEqualTo("the job did not finish within " + text + " and was cancelled");
+            assertThat(statuses.startedTooLate(run(null), "j", JobServerUrl.parse("http://jobs:9090"), timeout, null)
+                            .getMessage())
+                    .isEqualTo("the job was started only after " + text + " and was cancelled");
+        });
+    }
 }
