@@ -441,6 +441,12 @@ public final class JobCalls {
         return entry == null ? 0 : entry.badAnswers;
     }
 
+    /** Whether an answer of the Run's is in, not yet taken. */
+    public synchronized boolean answered(Run run) {
+        Entry entry = entries.get(uid(run));
+        return entry != null && entry.ready != null;
+    }
+
     /** Whether the Run has a call waiting, in flight, or scheduled. */
     public synchronized boolean busy(Run run) {
         Entry entry = entries.get(uid(run));

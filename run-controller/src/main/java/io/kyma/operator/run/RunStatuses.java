@@ -1,7 +1,6 @@
 package io.kyma.operator.run;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +12,6 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.api.RunStatus;
-import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.common.status.Conditions;
 import io.kyma.operator.common.status.ShardLabelCondition;
 
@@ -115,26 +113,44 @@ public final class RunStatuses {
         return status;
     }
 
-    /** The job ran past spec.timeout and was cancelled. */
-    public RunStatus timedOut(Run run, Duration timeout, String cancelProblem) {
-        return failed(
-                run,
-                REASON_TIMEOUT,
-                "the job did not finish within " + GoDuration.format(timeout) + " and was cancelled"
-                        + (cancelProblem == null ? "" : "; cancelling failed: " + cancelProblem));
-    }
-
-    /** The job's start was answered only after spec.timeout (counted from the first try); it was cancelled. */
-    public RunStatus startedTooLate(
-            Run run, String remoteId, JobServerUrl server, Duration timeout, String cancelProblem) {
-        RunStatus status = failed(
-                run,
-                REASON_TIMEOUT,
-                "the job was started only after " + GoDuration.format(timeout) + " and was cancelled"
-                        + (cancelProblem == null ? "" : "; cancelling failed: " + cancelProblem));
+    /**
+     * The job is being cancelled, {@code why} said with the reason the Run will end with: phase Running, Succeeded
+     * Unknown with that reason, which tells a cancelling Run from a running one ({@link #cancelling(RunStatus)}).
+     */
+    public RunStatus cancelling(Run run, String remoteId, JobServerUrl server, String reason, String why) {
+        RunStatus status = copy(run);
         status.setRemoteId(remoteId);
         recordServer(status, server);
+        status.setPhase(RunPhase.RUNNING);
+        status.setMessage(why + "; cancelling the job");
+        status.setConditions(Conditions.replace(
+                status.getConditions(),
+                conditions.condition(
+                        status.getConditions(),
+                        SUCCEEDED,
+                        Conditions.Status.UNKNOWN,
+                        reason,
+                        why,
+                        run.getMetadata().getGeneration())));
         return status;
+    }
+
+    /** Why the Run's job is being cancelled (reason and message), if it is. */
+    public static Optional<Condition> cancelling(RunStatus status) {
+        return status == null || status.getPhase() != RunPhase.RUNNING
+                ? Optional.empty()
+                : Conditions.find(status.getConditions(), SUCCEEDED)
+                        .filter(c -> "Unknown".equals(c.getStatus()) && !REASON_RUNNING.equals(c.getReason()));
+    }
+
+    /** The cancel ended ({@code problem}: why it failed, or null): the Run ends Failed as its cancel said why. */
+    public RunStatus cancelled(Run run, String problem) {
+        Condition why = cancelling(run.getStatus()).orElseThrow();
+        return failed(
+                run,
+                why.getReason(),
+                why.getMessage()
+                        + (problem == null ? "; the job was cancelled" : "; cancelling the job failed: " + problem));
     }
 
     /** Where the job is: its server, and the address its start connected to when it was pinned there. */

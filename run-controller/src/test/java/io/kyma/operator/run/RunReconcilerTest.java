@@ -58,6 +58,7 @@ class RunReconcilerTest {
                     throw new KubernetesClientException("the object has been modified", 409, null);
                 }
                 written.add(status);
+                run.setStatus(status); // as the informer brings it back
             });
 
     @Test
@@ -517,7 +518,7 @@ class RunReconcilerTest {
         reconcile(run);
         assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
         assertThat(last().getRemoteId()).isEqualTo("job-3");
-        assertThat(last().getMessage()).isEqualTo("the job was started only after 5s and was cancelled");
+        assertThat(last().getMessage()).isEqualTo("the job was started only after 5s; the job was cancelled");
         assertThat(last().getConditions())
                 .anySatisfy(c -> assertThat(c.getReason()).isEqualTo("Timeout"));
     }
@@ -581,7 +582,7 @@ class RunReconcilerTest {
             assertThat(last().getMessage())
                     .isEqualTo("gave up after " + RunReconciler.MAX_BAD_ANSWERS
                             + " bad answers in a row; the last: the job service answered badly: " + what
-                            + "; job job-1 cancelled");
+                            + "; the job was cancelled");
         }
     }
 
@@ -651,11 +652,11 @@ class RunReconcilerTest {
             assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
             if (refusals < 1000) {
                 assertThat(cancels).as("tried until taken").isEqualTo(refusals + 1);
-                assertThat(last().getMessage()).isEqualTo("the job did not finish within 0s and was cancelled");
+                assertThat(last().getMessage()).isEqualTo("the job did not finish within 0s; the job was cancelled");
             } else {
                 assertThat(cancels).as("bounded by the cleanup timeout").isBetween(5L, 20L);
                 assertThat(last().getMessage())
-                        .startsWith("the job did not finish within 0s and was cancelled; cancelling failed: ");
+                        .startsWith("the job did not finish within 0s; cancelling the job failed: ");
             }
         }
     }
@@ -677,6 +678,20 @@ class RunReconcilerTest {
             assertThat(last().getPhase()).as(edit).isEqualTo(RunPhase.SUCCEEDED);
             assertThat(jobs.calls).as(edit).allMatch(c -> c.endsWith("on http://jobs:9090"));
         }
+    }
+
+    @Test
+    void aTimeoutIsReportedAsPreciselyAsItWasGiven() {
+        Map<String, String> cases = Map.of("2500ms", "2.5s", "100ms", "100ms", "90s", "1m30s", "3600001ms", "1h0.001s");
+        cases.forEach((timeout, text) -> {
+            Run run = run("job-1");
+            run.getMetadata().setUid("uid-" + timeout);
+            run.getSpec().setTimeout(timeout);
+            clock.advance(Duration.ofHours(2));
+            reconcile(run);
+            assertThat(last().getMessage())
+                    .isEqualTo("the job did not finish within " + text + "; the job was cancelled");
+        });
     }
 
     /** Time passes, and what was scheduled for it happens. */
