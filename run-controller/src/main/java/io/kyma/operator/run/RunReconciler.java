@@ -100,8 +100,11 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
             JobServerUrl server,
             RunPlan plan,
             RunPlan.Invalid invalid,
-            Done<?> answer,
-            RemoteJobException failure) {}
+            Done<?> answer) {
+        RemoteJobException failure() {
+            return answer == null ? null : answer.failure();
+        }
+    }
 
     /** What a reconcile ends in: look again after {@code after} (null: only when something happens), or let go. */
     private record Next(Duration after, boolean release) {}
@@ -148,31 +151,24 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                 : answered.map(JobCalls.Started::id).orElse(null);
         if (run.getMetadata().getDeletionTimestamp() != null) {
             if (ended(status) && recorded) {
-                return seen(State.DELETING, Event.DONE, id, null, null, null, null);
+                return new Seen(State.DELETING, Event.DONE, id, null, null, null, null);
             }
             JobServerUrl server = answered.map(JobCalls.Started::server).orElse(null);
             if (recorded) {
                 try {
                     server = RunPlan.startedOn(run, settings);
                 } catch (RunPlan.Invalid invalid) {
-                    return seen(State.DELETING, Event.DONE, null, null, null, null, null); // nothing it can name
+                    return new Seen(State.DELETING, Event.DONE, null, null, null, null, null); // nothing it can name
                 }
             }
             Optional<Done<Object>> cancel = calls.take(run, Kind.CANCEL);
             boolean left = now.isBefore(deletedAt(run).plus(settings.cleanupTimeout()));
             Event event = cancel.map(c -> !c.failed() ? Event.DONE : retry(run, c.failure(), left))
                     .orElse(left ? Event.NOTHING : Event.DEADLINE);
-            return seen(
-                    State.DELETING,
-                    event,
-                    id,
-                    server,
-                    null,
-                    cancel.orElse(null),
-                    cancel.map(Done::failure).orElse(null));
+            return new Seen(State.DELETING, event, id, server, null, null, cancel.orElse(null));
         }
         if (ended(status) && !replan) {
-            return seen(State.ENDED, Event.NOTHING, id, null, null, null, null);
+            return new Seen(State.ENDED, Event.NOTHING, id, null, null, null, null);
         }
         RunPlan plan = null;
         RunPlan.Invalid invalid = null;
@@ -191,14 +187,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                     ? Event.GIVE_UP
                     : cancel.map(c -> !c.failed() ? Event.DONE : retry(run, c.failure(), now.isBefore(giveUp)))
                             .orElse(Event.NOTHING);
-            return seen(
-                    State.CANCELLING,
-                    event,
-                    id,
-                    server,
-                    plan,
-                    cancel.orElse(null),
-                    cancel.map(Done::failure).orElse(null));
+            return new Seen(State.CANCELLING, event, id, server, plan, null, cancel.orElse(null));
         }
         if (recorded) {
             return running(run, id, plan, invalid, now);
@@ -211,22 +200,14 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
             Event event = invalid != null
                     ? Event.SPEC_INVALID
                     : sinceFirstTry.filter(t -> t.timedOut(at)).isPresent() ? Event.DEADLINE : Event.STARTED;
-            return new Seen(State.STARTED, event, id, answered.get().server(), plan, invalid, null, null);
+            return new Seen(State.STARTED, event, id, answered.get().server(), plan, invalid, null);
         }
         Event event = invalid != null
                 ? Event.SPEC_INVALID
                 : start.filter(Done::failed).isPresent()
                         ? retry(run, start.get().failure(), true)
                         : sinceFirstTry.filter(t -> t.timedOut(now)).isPresent() ? Event.DEADLINE : Event.NOTHING;
-        return new Seen(
-                State.NEW,
-                event,
-                null,
-                plan == null ? null : plan.server(),
-                plan,
-                invalid,
-                start.orElse(null),
-                start.map(Done::failure).orElse(null));
+        return new Seen(State.NEW, event, null, plan == null ? null : plan.server(), plan, invalid, start.orElse(null));
     }
 
     /** A Run whose job the status records, following it: its poll's answer, and its deadline with a last look. */
@@ -234,7 +215,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         JobServerUrl server =
                 plan != null ? plan.server() : RunPlan.recorded(run, settings).orElse(null);
         if (invalid != null || server == null) {
-            return new Seen(State.RUNNING, Event.SPEC_INVALID, id, server, plan, invalid, null, null);
+            return new Seen(State.RUNNING, Event.SPEC_INVALID, id, server, plan, invalid, null);
         }
         Optional<Done<RemoteJob>> polled = calls.take(run, Kind.POLL);
         RunTiming timing = new RunTiming(startTime(run), plan.timeout());
@@ -256,15 +237,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                 event = Event.NOTHING;
             }
         }
-        return new Seen(
-                State.RUNNING,
-                event,
-                id,
-                server,
-                plan,
-                null,
-                polled.orElse(null),
-                polled.map(Done::failure).orElse(null));
+        return new Seen(State.RUNNING, event, id, server, plan, null, polled.orElse(null));
     }
 
     /**
@@ -278,17 +251,6 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         boolean capped =
                 failure.kind() == RemoteJobException.Kind.BAD_ANSWER && calls.badAnswers(run) >= MAX_BAD_ANSWERS;
         return failure.transientFailure() && inBound && !capped ? Event.RETRY : Event.GIVE_UP;
-    }
-
-    private static Seen seen(
-            State state,
-            Event event,
-            String id,
-            JobServerUrl server,
-            RunPlan plan,
-            Done<?> answer,
-            RemoteJobException failure) {
-        return new Seen(state, event, id, server, plan, null, answer, failure);
     }
 
     /** Carries out {@code action}; null when it asked for a call whose answer may be in already. */
@@ -325,12 +287,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
             case RECORD -> {
                 write(run, statuses.started(run, seen.id(), seen.server()), context);
                 calls.polled(run);
-                LOG.info(
-                        "Run {}/{}: started job {} on {}",
-                        run.getMetadata().getNamespace(),
-                        run.getMetadata().getName(),
-                        seen.id(),
-                        seen.server());
+                log(run, "started job " + seen.id() + " on " + seen.server());
                 RunTiming timing = new RunTiming(now, plan.timeout());
                 askPoll(run, seen, timing.nextPoll(now, plan.pollInterval()));
                 yield new Next(timing.nextPoll(now, RECHECK), false);
@@ -375,11 +332,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                 }
                 String[] why = why(run, seen);
                 if (seen.invalid() != null) {
-                    LOG.info(
-                            "Run {}/{}: cannot be carried out: {}",
-                            run.getMetadata().getNamespace(),
-                            run.getMetadata().getName(),
-                            why[1]);
+                    log(run, "cannot be carried out: " + why[1]);
                 }
                 write(run, statuses.failed(run, why[0], why[1]), context);
                 yield end(run);
@@ -442,12 +395,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     /** The status that says why the job is cancelled, and records where it is. */
     private RunStatus cancelling(Run run, Seen seen) {
         String[] why = why(run, seen);
-        LOG.info(
-                "Run {}/{}: cancelling job {}: {}",
-                run.getMetadata().getNamespace(),
-                run.getMetadata().getName(),
-                seen.id(),
-                why[1]);
+        log(run, "cancelling job " + seen.id() + ": " + why[1]);
         return statuses.cancelling(run, seen.id(), seen.server(), why[0], why[1]);
     }
 
@@ -482,12 +430,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
             }
         }
         if (!job.running()) {
-            LOG.info(
-                    "Run {}/{}: job {} {}",
-                    run.getMetadata().getNamespace(),
-                    run.getMetadata().getName(),
-                    job.id(),
-                    job.state());
+            log(run, "job " + job.id() + " " + job.state());
             return end(run);
         }
         // The next poll is asked for now, so that only its answer reconciles the Run.
@@ -502,12 +445,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                 ? (seen.server() == null ? "status.server can no longer be called" : null)
                 : seen.failure().getMessage();
         write(run, statuses.cancelled(run, problem), context);
-        LOG.info(
-                "Run {}/{}: ended, job {} {}",
-                run.getMetadata().getNamespace(),
-                run.getMetadata().getName(),
-                seen.id(),
-                problem == null ? "cancelled" : "not cancelled: " + problem);
+        log(run, "ended, job " + seen.id() + (problem == null ? " cancelled" : " not cancelled: " + problem));
         return end(run);
     }
 
@@ -519,18 +457,9 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         RemoteJobException e = seen.failure();
         Instant now = clock.instant();
         if (seen.state() == State.DELETING) {
-            // Back off by half the time spent so far, between 1 s and what is left.
-            Duration elapsed = Duration.between(deletedAt(run), now);
-            Duration left = settings.cleanupTimeout().minus(elapsed);
-            Duration wait = min(max(elapsed.dividedBy(2), Duration.ofSeconds(1)), left);
-            LOG.warn(
-                    "Run {}/{}: cannot cancel job {} yet, retrying in {}: {}",
-                    run.getMetadata().getNamespace(),
-                    run.getMetadata().getName(),
-                    seen.id(),
-                    GoDuration.format(wait),
-                    e.getMessage());
-            return new Next(wait, false);
+            Duration left = Duration.between(now, deletedAt(run).plus(settings.cleanupTimeout()));
+            log(run, "cannot cancel job " + seen.id() + " yet, retrying: " + e.getMessage());
+            return new Next(min(max(calls.retryDelay(run), Duration.ofSeconds(1)), left), false);
         }
         RunStatus next = seen.state() == State.CANCELLING
                 ? statuses.unreachable(
@@ -544,15 +473,8 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         if (written) {
             write(run, next, context);
         }
-        // at INFO when the status says it, paced like the status: not at every failure of a flapping service
-        String line = "Run {}/{}: {}; trying again in {}";
-        Object[] args = {
-            run.getMetadata().getNamespace(), run.getMetadata().getName(), e.getMessage(), calls.retryDelay(run)
-        };
-        if (written) {
-            LOG.info(line, args);
-        } else {
-            LOG.debug(line, args);
+        if (written) { // logged when the status says it, paced like the status
+            log(run, e.getMessage() + "; trying again in " + GoDuration.format(calls.retryDelay(run)));
         }
         Optional<Duration> timeout =
                 seen.plan() == null ? Optional.empty() : seen.plan().timeout();
@@ -634,12 +556,16 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
 
     /** A Warning event, best effort: the Run goes whether or not the API server takes it. */
     private void warn(Run run, String message) {
-        LOG.warn(
+        log(run, message);
+        events.warning(run, "RemoteCleanupAbandoned", message);
+    }
+
+    private static void log(Run run, String message) {
+        LOG.info(
                 "Run {}/{}: {}",
                 run.getMetadata().getNamespace(),
                 run.getMetadata().getName(),
                 message);
-        events.warning(run, "RemoteCleanupAbandoned", message);
     }
 
     /** Where this controller tells what happened to Runs; none until set. */
