@@ -155,12 +155,7 @@ public final class JobCalls {
     }
 
     /** A job a start answered with, and the server the start went to. */
-    public record Started(String id, JobServerUrl server, Instant at) {
-        /** A start recorded in a Run's status: when it was answered is not known here. */
-        public Started(String id, JobServerUrl server) {
-            this(id, server, null);
-        }
-    }
+    public record Started(String id, JobServerUrl server, Instant at) {}
 
     /**
      * @param baseDelay how long a Run waits after its service failed once; each further failure in a row doubles it

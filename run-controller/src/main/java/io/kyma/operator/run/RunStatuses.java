@@ -1,7 +1,6 @@
 package io.kyma.operator.run;
 
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -320,9 +319,5 @@ public final class RunStatuses {
         int newline = trimmed.lastIndexOf('\n');
         String line = newline < 0 ? trimmed : trimmed.substring(newline + 1);
         return line.isEmpty() ? "" : ": " + (line.length() > 200 ? line.substring(0, 200) : line);
-    }
-
-    static Instant parse(String timestamp) {
-        return timestamp == null ? null : Instant.parse(timestamp);
     }
 }
