@@ -9,7 +9,6 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -86,16 +85,8 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
     /**
      * @param requestTimeout the longest a whole exchange may take, from connecting to the last byte of the answer
      * @param responseLimit the largest answer read, in bytes
+     * @param addresses where calls may connect, checked on each call's resolved addresses
      */
-    public RemoteJobClient(Duration connectTimeout, Duration requestTimeout, long responseLimit) {
-        this(
-                connectTimeout,
-                requestTimeout,
-                responseLimit,
-                new ServerAddresses(ServerAllowList.allowAll(), Optional.empty(), Set.of()));
-    }
-
-    /** @param addresses where calls may connect, checked on each call's resolved addresses */
     public RemoteJobClient(
             Duration connectTimeout, Duration requestTimeout, long responseLimit, ServerAddresses addresses) {
         this(connectTimeout, requestTimeout, responseLimit, addresses, DEFAULT_LOOKUP_THREADS);

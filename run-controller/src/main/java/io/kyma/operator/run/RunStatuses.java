@@ -206,18 +206,11 @@ public final class RunStatuses {
 
     /** Whether {@code next} differs from {@code current} in anything but timestamps of unchanged conditions. */
     public static boolean needsWrite(RunStatus current, RunStatus next) {
-        if (current == null) {
-            return true;
-        }
-        return current.getPhase() != next.getPhase()
-                || !Objects.equals(current.getRemoteId(), next.getRemoteId())
-                || !Objects.equals(current.getServer(), next.getServer())
-                || !Objects.equals(current.getServerAddress(), next.getServerAddress())
+        return current == null
+                || !sameDecisions(current, next)
                 || !Objects.equals(current.getLogs(), next.getLogs())
                 || !Objects.equals(current.getLogsTruncated(), next.getLogsTruncated())
                 || !Objects.equals(current.getMessage(), next.getMessage())
-                || !Objects.equals(current.getCompletionTime(), next.getCompletionTime())
-                || !Objects.equals(current.getObservedGeneration(), next.getObservedGeneration())
                 || !sameConditions(current.getConditions(), next.getConditions());
     }
 
@@ -228,18 +221,21 @@ public final class RunStatuses {
      * once per interval.
      */
     public static boolean onlyProgress(RunStatus current, RunStatus next) {
-        if (current == null
-                || current.getPhase() != next.getPhase()
-                || !Objects.equals(current.getRemoteId(), next.getRemoteId())
-                || !Objects.equals(current.getServer(), next.getServer())
-                || !Objects.equals(current.getServerAddress(), next.getServerAddress())
-                || !Objects.equals(current.getCompletionTime(), next.getCompletionTime())
-                || !Objects.equals(current.getObservedGeneration(), next.getObservedGeneration())) {
-            return false;
-        }
-        return sameConditions(
-                Conditions.without(current.getConditions(), REMOTE_REACHABLE),
-                Conditions.without(next.getConditions(), REMOTE_REACHABLE));
+        return current != null
+                && sameDecisions(current, next)
+                && sameConditions(
+                        Conditions.without(current.getConditions(), REMOTE_REACHABLE),
+                        Conditions.without(next.getConditions(), REMOTE_REACHABLE));
+    }
+
+    /** Whether the fields the operator decides (not what the service says, nor conditions) are the same. */
+    private static boolean sameDecisions(RunStatus current, RunStatus next) {
+        return current.getPhase() == next.getPhase()
+                && Objects.equals(current.getRemoteId(), next.getRemoteId())
+                && Objects.equals(current.getServer(), next.getServer())
+                && Objects.equals(current.getServerAddress(), next.getServerAddress())
+                && Objects.equals(current.getCompletionTime(), next.getCompletionTime())
+                && Objects.equals(current.getObservedGeneration(), next.getObservedGeneration());
     }
 
     /** Whether {@code next} says otherwise than {@code current} about whether the Run's service answers. */
