@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -116,8 +117,13 @@ public final class JobCalls {
         Runnable unschedule = () -> {};
         /** The job a start answered with, until the Run's status records it (or the Run is deleted before it does). */
         Started started;
-        /** When a start was first asked for, in this process: a job that cannot be started times out from then. */
-        Instant firstStart;
+        /**
+         * When a call of each kind was first asked for, in this process: a job that cannot be started times out from
+         * its first start, a cancel that keeps failing is given up the cleanup timeout after its first try.
+         */
+        final Map<Kind, Instant> first = new EnumMap<>(Kind.class);
+        /** Bad answers (job-API answers that break the protocol) since the last usable answer. */
+        int badAnswers;
 
         int failures;
         Instant retryAt;
@@ -149,12 +155,7 @@ public final class JobCalls {
     }
 
     /** A job a start answered with, and the server the start went to. */
-    public record Started(String id, JobServerUrl server, Instant at) {
-        /** A start recorded in a Run's status: when it was answered is not known here. */
-        public Started(String id, JobServerUrl server) {
-            this(id, server, null);
-        }
-    }
+    public record Started(String id, JobServerUrl server, Instant at) {}
 
     /**
      * @param baseDelay how long a Run waits after its service failed once; each further failure in a row doubles it
@@ -305,9 +306,7 @@ public final class JobCalls {
             String uid = uid(run);
             Entry entry = entries.computeIfAbsent(uid, u -> new Entry(ResourceID.fromResource(run)));
             entry.touched = clock.instant();
-            if (kind == Kind.START && entry.firstStart == null) {
-                entry.firstStart = entry.touched;
-            }
+            entry.first.putIfAbsent(kind, entry.touched);
             if (entry.call != null && !(entry.scheduled && entry.call.kind() != kind)) {
                 return false;
             }
@@ -425,17 +424,22 @@ public final class JobCalls {
         return false;
     }
 
-    /** When a start of the Run was first asked for in this process, if one was. */
-    public synchronized Optional<Instant> firstStart(Run run) {
+    /** When a call of this kind was first asked for the Run in this process, if one was. */
+    public synchronized Optional<Instant> first(Run run, Kind kind) {
         Entry entry = entries.get(uid(run));
-        return Optional.ofNullable(entry == null ? null : entry.firstStart);
+        return Optional.ofNullable(entry == null ? null : entry.first.get(kind));
     }
 
-    /** Whether a call of this kind was asked for the Run and its answer not yet taken (in line, out, or in). */
-    public synchronized boolean outstanding(Run run, Kind kind) {
+    /** The Run's bad answers since its last usable one ({@link RemoteJobException.Kind#BAD_ANSWER}). */
+    public synchronized int badAnswers(Run run) {
         Entry entry = entries.get(uid(run));
-        return entry != null
-                && (entry.call != null && entry.call.kind() == kind || entry.ready != null && entry.readyKind == kind);
+        return entry == null ? 0 : entry.badAnswers;
+    }
+
+    /** Whether an answer of the Run's is in, not yet taken. */
+    public synchronized boolean answered(Run run) {
+        Entry entry = entries.get(uid(run));
+        return entry != null && entry.ready != null;
     }
 
     /** Whether the Run has a call waiting, in flight, or scheduled. */
@@ -618,6 +622,9 @@ public final class JobCalls {
                 entry.readyKind = call.kind();
                 RemoteJobException problem = failure == null ? null : RemoteJobException.of(failure);
                 entry.failures = problem != null && problem.transientFailure() ? entry.failures + 1 : 0;
+                entry.badAnswers = problem == null
+                        ? 0
+                        : entry.badAnswers + (problem.kind() == RemoteJobException.Kind.BAD_ANSWER ? 1 : 0);
                 entry.retryAt = entry.failures == 0 ? null : now.plus(backoff(entry.failures));
                 entry.ready = new Done<>(failure == null ? value : null, problem, now);
                 if (call.kind() == Kind.POLL) {

@@ -4,9 +4,7 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.URLEncoder;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -187,11 +185,12 @@ public final class JobServerUrl {
         return URI.create(base + "/jobs");
     }
 
-    /** One job, with the query {@code query} (empty for none). */
+    /** One job, with the query {@code query} (empty for none); an id that is not a job id is refused, not encoded. */
     URI job(String id, String query) {
-        return URI.create(
-                base + "/jobs/" + URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20")
-                        + (query.isEmpty() ? "" : "?" + query));
+        if (!JobAnswer.validId(id)) {
+            throw new IllegalArgumentException("not a job id");
+        }
+        return URI.create(base + "/jobs/" + id + (query.isEmpty() ? "" : "?" + query));
     }
 
     @Override

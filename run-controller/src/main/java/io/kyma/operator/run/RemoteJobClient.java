@@ -1,6 +1,5 @@
 package io.kyma.operator.run;
 
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -10,7 +9,6 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -25,16 +23,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.kyma.operator.common.DaemonThreads;
 
@@ -54,10 +46,6 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
             + " in time, or is not a job service";
 
     private static final Logger LOG = LoggerFactory.getLogger(RemoteJobClient.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final JsonFactory STREAMS = JSON.getFactory();
-    /** Job ids as the reference service makes them, and then some; anything else is not the job API. */
-    private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
     private static final int MAX_STATE = 64;
 
@@ -97,16 +85,8 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
     /**
      * @param requestTimeout the longest a whole exchange may take, from connecting to the last byte of the answer
      * @param responseLimit the largest answer read, in bytes
+     * @param addresses where calls may connect, checked on each call's resolved addresses
      */
-    public RemoteJobClient(Duration connectTimeout, Duration requestTimeout, long responseLimit) {
-        this(
-                connectTimeout,
-                requestTimeout,
-                responseLimit,
-                new ServerAddresses(ServerAllowList.allowAll(), Optional.empty(), Set.of()));
-    }
-
-    /** @param addresses where calls may connect, checked on each call's resolved addresses */
     public RemoteJobClient(
             Duration connectTimeout, Duration requestTimeout, long responseLimit, ServerAddresses addresses) {
         this(connectTimeout, requestTimeout, responseLimit, addresses, DEFAULT_LOOKUP_THREADS);
@@ -190,8 +170,8 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
                         at -> HttpRequest.newBuilder(at.jobs())
                                 .header("Content-Type", "application/json")
                                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)),
-                        true)
-                .thenApply(reply -> checked(() -> new JobService.Start(id(reply.answer()), reply.server())));
+                        Call.START)
+                .thenApply(reply -> new JobService.Start(reply.id(), reply.server()));
     }
 
     /**
@@ -200,33 +180,40 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      */
     @Override
     public CompletableFuture<RemoteJob> get(JobServerUrl server, String id, int tailBytes) {
+        if (!JobAnswer.validId(id)) {
+            return CompletableFuture.failedFuture(notAnId(id));
+        }
         return call(
                         server,
                         at -> HttpRequest.newBuilder(at.job(id, "tailBytes=" + tailBytes))
                                 .GET(),
-                        false)
-                .thenApply(Reply::answer)
-                .thenApply(answer -> checked(() -> {
+                        Call.GET)
+                .thenApply(reply -> checked(() -> {
+                    JobAnswer answer = reply.answer();
+                    if (!id.equals(answer.id())) {
+                        throw badAnswer("a poll of job " + id + " answered with "
+                                + (answer.id() == null
+                                        ? "no job id"
+                                        : "the record of job " + ServerText.line(answer.id(), MAX_STATE)));
+                    }
                     if (answer.state() == null || answer.state().isBlank()) {
                         throw badAnswer("an answer without the job's state");
                     }
                     // Kept until a reconcile takes it: cut here, on the call's thread, to the tail the status shows.
                     LogTail tail =
                             LogTail.of(ServerText.log(answer.log() == null ? "" : answer.log()), answer.logTruncated());
-                    return new RemoteJob(
-                            id(answer), ServerText.line(answer.state(), MAX_STATE), tail.text(), tail.truncated());
+                    return new RemoteJob(id, ServerText.line(answer.state(), MAX_STATE), tail.text(), tail.truncated());
                 }));
     }
 
+    /** Cancels a job: done when the service took it, or says the job is unknown (404, 410) or finished (409). */
     @Override
     public CompletableFuture<Void> cancel(JobServerUrl server, String id) {
-        return call(server, at -> HttpRequest.newBuilder(at.job(id, "")).DELETE(), false)
-                .handle((answer, failure) -> {
-                    if (failure != null && RemoteJobException.of(failure).kind() != RemoteJobException.Kind.NOT_FOUND) {
-                        throw new CompletionException(RemoteJobException.of(failure));
-                    }
-                    return null;
-                });
+        if (!JobAnswer.validId(id)) {
+            return CompletableFuture.failedFuture(notAnId(id));
+        }
+        return call(server, at -> HttpRequest.newBuilder(at.job(id, "")).DELETE(), Call.CANCEL)
+                .thenApply(reply -> null);
     }
 
     @Override
@@ -238,26 +225,26 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         answers.shutdownNow();
     }
 
-    /**
-     * An answer and the server it came from: pinned to the address the call connected to, when it connected to an
-     * address it checked for a name (any name but the default server's, which is called by its name).
-     */
-    private record Reply(Answer answer, JobServerUrl server) {}
-
-    /** The fields of the job API in an answer; the rest of it is skipped unread. */
-    record Answer(String id, String state, String log, boolean logTruncated, String error) {
-        /** Whether the answer has a field only the job API defines, as text. */
-        boolean spokeJobApi() {
-            return id != null || state != null || error != null;
-        }
+    /** What a call is for, which decides how its answer is read. */
+    private enum Call {
+        START,
+        GET,
+        CANCEL
     }
+
+    /**
+     * A usable answer and the server it came from: pinned to the address the call connected to, when it connected to
+     * an address it checked for a name (any name but the default server's, which is called by its name). {@code id}
+     * is a start's job id, checked.
+     */
+    private record Reply(JobAnswer answer, String id, JobServerUrl server) {}
 
     /**
      * One exchange: the server's name looked up and its addresses checked (off the caller's thread), the request sent
      * to the address checked, the answer read and parsed; all of it within the request timeout.
      */
     private CompletableFuture<Reply> call(
-            JobServerUrl server, Function<JobServerUrl, HttpRequest.Builder> request, boolean starting) {
+            JobServerUrl server, Function<JobServerUrl, HttpRequest.Builder> request, Call kind) {
         CompletableFuture<Reply> result = new CompletableFuture<>();
         AtomicReference<CompletableFuture<?>> exchange = new AtomicReference<>();
         ScheduledFuture<?> alarm = alarms.schedule(
@@ -311,7 +298,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
                     if (result.isDone()) {
                         sent.cancel(true);
                     }
-                    return sent.thenApply(response -> checked(() -> new Reply(answer(response, starting), connected)));
+                    return sent.thenApply(response -> checked(() -> reply(response, kind, connected)));
                 })
                 .whenComplete((answer, failure) -> {
                     alarm.cancel(false);
@@ -341,35 +328,77 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         }
     }
 
-    private Answer answer(HttpResponse<byte[]> response, boolean starting) throws RemoteJobException {
+    /**
+     * The one place an answer's status code and body are judged. A body that is not the job API's reads as no job
+     * service at all (as an unreachable one: a proxy may stand in during an outage, and a Run cannot probe what else
+     * answers). A job-API answer that breaks the protocol is a bad answer, retried only up to a cap. A start that was
+     * taken (2xx) is never sent again: without a job id in its body or its {@code Location}, it fails.
+     */
+    private static Reply reply(HttpResponse<byte[]> response, Call kind, JobServerUrl server)
+            throws RemoteJobException {
         int code = response.statusCode();
-        Answer answer = parseQuietly(response.body());
-        // Only a server that speaks the job API is quoted; any other answer reads as no job service at all.
-        if (answer == null || !answer.spokeJobApi()) {
+        if (kind == Call.CANCEL && (code / 100 == 2 || code == 404 || code == 409 || code == 410)) {
+            return new Reply(null, null, server); // cancelled, or nothing left to cancel
+        }
+        JobAnswer answer = JobAnswer.read(response.body());
+        if (kind == Call.START && code / 100 == 2) {
+            String id = answer != null && answer.id() != null
+                    ? answer.id()
+                    : response.headers()
+                            .firstValue("Location")
+                            .map(RemoteJobClient::idIn)
+                            .orElse(null);
+            if (!JobAnswer.validId(id)) {
+                throw new RemoteJobException(
+                        RemoteJobException.Kind.BAD_START,
+                        "the job service took the start (HTTP " + code + ") but named no job id of 1 to 128 letters,"
+                                + " digits and . _ : - in its answer or Location; it is not sent again",
+                        null);
+            }
+            return new Reply(answer, id, server);
+        }
+        if (answer == null || code < 200 || (code >= 300 && code < 400)) {
             throw new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, UNREACHABLE, null);
         }
         String text = answer.error() == null ? "" : ": " + ServerText.line(answer.error(), ServerText.MAX_MESSAGE);
-        if (starting && code == 409 && answer.id() != null) {
-            return answer; // the job an earlier try of the same start made, as idempotent services name it
+        if (kind == Call.START && code == 409 && answer.id() != null) {
+            if (!JobAnswer.validId(answer.id())) {
+                throw badAnswer("a job id that is not 1 to 128 letters, digits and . _ : -, not starting with . _ : -");
+            }
+            return new Reply(answer, answer.id(), server); // the job an earlier try of the same start made
         }
-        if (code >= 500 || busy(code, starting)) {
+        if (code >= 500 || busy(code, kind == Call.START)) {
             throw new RemoteJobException(
                     RemoteJobException.Kind.SERVER_ERROR, "the job service answered HTTP " + code + text, null);
         }
-        if (code == 404 && !starting) {
+        if (kind == Call.GET && (code == 404 || code == 410)) {
             throw new RemoteJobException(
-                    RemoteJobException.Kind.NOT_FOUND, "the job service does not know the job (HTTP 404)" + text, null);
+                    RemoteJobException.Kind.NOT_FOUND,
+                    "the job service does not know the job (HTTP " + code + ")" + text,
+                    null);
         }
         if (code >= 400) {
             throw new RemoteJobException(
-                    starting ? RemoteJobException.Kind.REJECTED : RemoteJobException.Kind.BAD_ANSWER,
-                    "the job service refused the " + (starting ? "job" : "request") + " (HTTP " + code + ")" + text,
+                    kind == Call.START ? RemoteJobException.Kind.REJECTED : RemoteJobException.Kind.BAD_ANSWER,
+                    "the job service refused the " + (kind == Call.START ? "job" : "request") + " (HTTP " + code + ")"
+                            + text,
                     null);
         }
-        if (code >= 300 || code < 200) {
-            throw new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, UNREACHABLE, null);
+        if (answer.malformed() != null) {
+            throw badAnswer(answer.malformed());
         }
-        return answer;
+        return new Reply(answer, null, server);
+    }
+
+    /** The last segment of a {@code Location} whose path is {@code .../jobs/<id>}, or null. */
+    static String idIn(String location) {
+        try {
+            String path = URI.create(location.strip()).getRawPath();
+            int slash = path == null ? -1 : path.lastIndexOf('/');
+            return slash > 0 && path.substring(0, slash).endsWith("/jobs") ? path.substring(slash + 1) : null;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /**
@@ -380,44 +409,6 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      */
     static boolean busy(int code, boolean starting) {
         return code == 408 || code == 425 || code == 429 || starting && code == 409;
-    }
-
-    private static Answer parseQuietly(byte[] body) {
-        try {
-            return parse(body);
-        } catch (IOException e) {
-            return null;
-        }
-    }
-
-    /** Reads an answer as a stream of tokens: the fields it knows as text, nothing else kept; null if no object. */
-    static Answer parse(byte[] body) throws IOException {
-        try (JsonParser parser = STREAMS.createParser(body)) {
-            if (parser.nextToken() != JsonToken.START_OBJECT) {
-                return null;
-            }
-            String id = null;
-            String state = null;
-            String log = null;
-            String error = null;
-            boolean logTruncated = false;
-            while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                String field = parser.currentName();
-                JsonToken value = parser.nextToken();
-                switch (field) {
-                    case "id" -> id = value == JsonToken.VALUE_STRING ? parser.getText() : null;
-                    case "state" -> state = value == JsonToken.VALUE_STRING ? parser.getText() : null;
-                    case "log" -> log = value == JsonToken.VALUE_STRING ? parser.getText() : "";
-                    case "error" -> error = value == JsonToken.VALUE_STRING ? parser.getText() : null;
-                    case "logTruncated" -> logTruncated = value == JsonToken.VALUE_TRUE;
-                    default -> parser.skipChildren();
-                }
-            }
-            if (parser.currentToken() != JsonToken.END_OBJECT) {
-                throw new IOException("not a JSON object");
-            }
-            return new Answer(id, state, log, logTruncated, error);
-        }
     }
 
     /** A failed call as the Run sees it: the job API's own failure as it is, anything else one message. */
@@ -438,16 +429,18 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         return new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, UNREACHABLE, null);
     }
 
+    /** A job id no call is made for: it would name another path than its job's (a status written by hand). */
+    static RemoteJobException notAnId(String id) {
+        return new RemoteJobException(
+                RemoteJobException.Kind.REJECTED,
+                "status.remoteId " + ServerText.line(id, MAX_STATE) + " is not a job id of 1 to 128 letters, digits"
+                        + " and . _ : - (not starting with . _ : -): no call is made for it",
+                null);
+    }
+
     private static RemoteJobException badAnswer(String what) {
         return new RemoteJobException(
                 RemoteJobException.Kind.BAD_ANSWER, "the job service answered badly: " + what, null);
-    }
-
-    private static String id(Answer answer) throws RemoteJobException {
-        if (answer.id() == null || !ID.matcher(answer.id()).matches()) {
-            throw badAnswer("no job id of 1 to 128 letters, digits and . _ : -");
-        }
-        return answer.id();
     }
 
     @FunctionalInterface

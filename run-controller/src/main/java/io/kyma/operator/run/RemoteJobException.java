@@ -1,23 +1,35 @@
 package io.kyma.operator.run;
 
+import io.kyma.operator.common.status.FailureClass;
+
 /** A remote job service call that did not give a usable answer. */
 public class RemoteJobException extends Exception {
     /** What went wrong, which decides what the controller does next. */
     public enum Kind {
-        /** Connection refused, reset or timed out: try again later. */
-        UNREACHABLE,
-        /** A 5xx answer: try again later. */
-        SERVER_ERROR,
-        /** An answer that is not the job API's JSON: try again later (a proxy may stand in for a while). */
-        BAD_ANSWER,
+        /** Connection refused, reset or timed out, or an answer that is not the job API's: try again later. */
+        UNREACHABLE("Unreachable", FailureClass.RETRY),
+        /** A 5xx answer, or one that says "not now": try again later. */
+        SERVER_ERROR("ServerError", FailureClass.RETRY),
+        /** A job-API answer that breaks the protocol: tried again, at most a few times in a row. */
+        BAD_ANSWER("BadAnswer", FailureClass.RETRY),
+        /** A start the service took (2xx) without a usable job id: never sent again. */
+        BAD_START("StartNotUnderstood", FailureClass.SPEC),
         /** A 4xx answer to starting a job: the job was refused, and retrying will not help. */
-        REJECTED,
+        REJECTED("Rejected", FailureClass.SPEC),
         /** The job id is unknown to the server. */
-        NOT_FOUND,
+        NOT_FOUND("JobLost", FailureClass.GONE),
         /** An answer larger than the response limit: the service is not one the operator can use. */
-        TOO_LARGE,
+        TOO_LARGE("AnswerTooLarge", FailureClass.SPEC),
         /** The server resolves to an address the operator does not call. */
-        NOT_ALLOWED
+        NOT_ALLOWED("ServerNotAllowed", FailureClass.SPEC);
+
+        private final String reason;
+        private final FailureClass failureClass;
+
+        Kind(String reason, FailureClass failureClass) {
+            this.reason = reason;
+            this.failureClass = failureClass;
+        }
     }
 
     private final Kind kind;
@@ -46,19 +58,16 @@ public class RemoteJobException extends Exception {
 
     /** The CamelCase reason a status shows for this failure. */
     public String reason() {
-        return switch (kind) {
-            case UNREACHABLE -> "Unreachable";
-            case SERVER_ERROR -> "ServerError";
-            case BAD_ANSWER -> "BadAnswer";
-            case REJECTED -> "Rejected";
-            case NOT_FOUND -> "JobLost";
-            case TOO_LARGE -> "AnswerTooLarge";
-            case NOT_ALLOWED -> "ServerNotAllowed";
-        };
+        return kind.reason;
+    }
+
+    /** What the failure says about the next try: gone (the job is unknown), spec (give up) or retry. */
+    public FailureClass failureClass() {
+        return kind.failureClass;
     }
 
     /** Whether a later attempt may succeed. */
     public boolean transientFailure() {
-        return kind == Kind.UNREACHABLE || kind == Kind.SERVER_ERROR || kind == Kind.BAD_ANSWER;
+        return failureClass() == FailureClass.RETRY;
     }
 }

@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,20 +20,24 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunStatus;
+import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.common.WorkPriority;
 import io.kyma.operator.common.events.Events;
+import io.kyma.operator.common.status.FailureClass;
 import io.kyma.operator.common.status.StatusPatch;
 import io.kyma.operator.common.status.StatusWriter;
 import io.kyma.operator.run.JobCalls.Done;
 import io.kyma.operator.run.JobCalls.Kind;
+import io.kyma.operator.run.RunMachine.Action;
+import io.kyma.operator.run.RunMachine.Event;
+import io.kyma.operator.run.RunMachine.State;
 
 /**
- * Starts a Run's job on the remote service and polls it until it ends. A reconcile never waits for the service: it
- * asks {@link JobCalls} for a call and returns, and the answer's event brings it back. Between polls it reschedules
- * itself; it writes when the job's phase or the service's reachability changes, and what a running job's state text
- * or log says at most once per status interval; its own status writes never trigger a reconcile. The job is started
- * with the Run's UID as idempotency key, so an operator that dies between starting the job and recording it starts no
- * second job, and it is polled and cancelled on the server it was started on.
+ * Starts a Run's job on the remote service and polls it until it ends, as {@link RunMachine} decides: each reconcile
+ * derives the Run's state and what was observed (an answer, a deadline, a spec it cannot carry out), and carries out
+ * the one action the machine names. A reconcile never waits for the service: it asks {@link JobCalls} for a call and
+ * returns, and the answer's event brings it back. The job is started with the Run's UID as idempotency key, and polled
+ * and cancelled on the server its start went to (status.server), whatever spec.server says later.
  */
 @ControllerConfiguration(name = RunReconciler.NAME)
 public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriority<Run> {
@@ -43,6 +46,8 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     static final Duration RECHECK = Duration.ofMinutes(1);
     /** How long after its deadline a Run may wait for a last look at its job before the job is cancelled. */
     static final Duration LAST_LOOK = Duration.ofSeconds(15);
+    /** How many bad answers in a row a Run takes before it ends Failed (job-API answers that break the protocol). */
+    static final int MAX_BAD_ANSWERS = 8;
 
     private static final Logger LOG = LoggerFactory.getLogger(RunReconciler.class);
 
@@ -52,7 +57,6 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     private final JobCalls calls;
     private final StatusWriter<Run, RunStatus> statusWriter;
     private final RunStatuses statuses;
-    private final RunCleanup cleanup;
     private volatile Events events = Events.NONE;
 
     public RunReconciler(Clock clock, RunSettings settings, JobService jobs, JobCalls calls) {
@@ -71,7 +75,6 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         this.calls = calls;
         this.statuses = new RunStatuses(clock);
         this.statusWriter = statusWriter;
-        this.cleanup = new RunCleanup(clock, settings, jobs, calls, () -> events);
     }
 
     /** The calls this controller makes to job services, for metrics. */
@@ -86,242 +89,399 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         return List.of(answers);
     }
 
+    /**
+     * What one reconcile saw: the Run's state and the event, with what they carry (the job, where it runs, the answer
+     * taken, its failure, the plan or why there is none).
+     */
+    private record Seen(
+            State state,
+            Event event,
+            String id,
+            JobServerUrl server,
+            RunPlan plan,
+            RunPlan.Invalid invalid,
+            Done<?> answer) {
+        RemoteJobException failure() {
+            return answer == null ? null : answer.failure();
+        }
+    }
+
+    /** What a reconcile ends in: look again after {@code after} (null: only when something happens), or let go. */
+    private record Next(Duration after, boolean release) {}
+
     @Override
     public UpdateControl<Run> reconcile(Run run, Context<Run> context) {
-        RunStatus current = run.getStatus();
-        boolean replan = RunStatuses.failedBeforeStart(run);
-        if (ended(current) && !replan) {
-            calls.forget(run);
-            return UpdateControl.noUpdate();
-        }
-        boolean started = current != null && current.getRemoteId() != null && !replan;
-        RunPlan plan;
-        try {
-            plan = started ? RunPlan.following(run, settings) : RunPlan.of(run, settings);
-        } catch (RunPlan.Invalid invalid) {
-            LOG.info(
-                    "Run {}/{}: cannot be carried out: {}",
-                    run.getMetadata().getNamespace(),
-                    run.getMetadata().getName(),
-                    invalid.getMessage());
-            // A spec edited into one it cannot carry out while its job runs, or while its start is out: the job is
-            // cancelled, not left running with nothing to follow it.
-            Optional<JobCalls.Started> job = started
-                    ? RunPlan.recorded(run, settings).map(server -> new JobCalls.Started(current.getRemoteId(), server))
-                    : calls.started(run);
-            if (job.isPresent()) {
-                return cancelAndEnd(
-                        run,
-                        job.get().server(),
-                        job.get().id(),
-                        context,
-                        problem -> statuses.failed(
-                                run,
-                                invalid.reason(),
-                                invalid.getMessage() + "; the job was "
-                                        + (problem == null
-                                                ? "cancelled"
-                                                : "to be cancelled, but cancelling failed: " + problem)));
+        Next next = run(run, context);
+        return next.after() == null
+                ? UpdateControl.noUpdate()
+                : UpdateControl.<Run>noUpdate().rescheduleAfter(next.after());
+    }
+
+    @Override
+    public DeleteControl cleanup(Run run, Context<Run> context) {
+        Next next = run(run, context);
+        return next.release()
+                ? DeleteControl.defaultDelete()
+                : DeleteControl.noFinalizerRemoval().rescheduleAfter(next.after() == null ? RECHECK : next.after());
+    }
+
+    /** Observes, steps and acts; a call answered at once (a closed client, a fake) is read in the same pass. */
+    private Next run(Run run, Context<Run> context) {
+        for (int pass = 0; ; pass++) {
+            Seen seen = observe(run);
+            RunMachine.Step step = RunMachine.next(seen.state(), seen.event());
+            Next next = act(run, context, seen, step.action());
+            if (next != null) {
+                return next;
             }
-            if (!started && !calls.withdrawUnsent(run)) {
-                return UpdateControl.<Run>noUpdate().rescheduleAfter(RECHECK); // its start is out: its answer decides
+            if (pass >= 3 || !calls.answered(run)) {
+                return new Next(RECHECK, false);
             }
-            write(run, statuses.failed(run, invalid.reason(), invalid.getMessage()), context);
-            return end(run);
         }
-        if (!started) {
-            return start(run, plan, context);
-        }
-        RunTiming timing = new RunTiming(startTime(run), plan.timeout());
+    }
+
+    private Seen observe(Run run) {
+        RunStatus status = run.getStatus();
         Instant now = clock.instant();
+        boolean replan = RunStatuses.failedBeforeStart(run);
+        boolean recorded = status != null && status.getRemoteId() != null && !replan;
+        Optional<JobCalls.Started> answered = recorded ? Optional.empty() : calls.started(run);
+        String id = recorded
+                ? status.getRemoteId()
+                : answered.map(JobCalls.Started::id).orElse(null);
+        if (run.getMetadata().getDeletionTimestamp() != null) {
+            if (ended(status) && recorded) {
+                return new Seen(State.DELETING, Event.DONE, id, null, null, null, null);
+            }
+            JobServerUrl server = answered.map(JobCalls.Started::server).orElse(null);
+            if (recorded) {
+                try {
+                    server = RunPlan.startedOn(run, settings);
+                } catch (RunPlan.Invalid invalid) {
+                    return new Seen(State.DELETING, Event.DONE, null, null, null, null, null); // nothing it can name
+                }
+            }
+            Optional<Done<Object>> cancel = calls.take(run, Kind.CANCEL);
+            boolean left = now.isBefore(deletedAt(run).plus(settings.cleanupTimeout()));
+            Event event = cancel.map(c -> !c.failed() ? Event.DONE : retry(run, c.failure(), left))
+                    .orElse(left ? Event.NOTHING : Event.DEADLINE);
+            return new Seen(State.DELETING, event, id, server, null, null, cancel.orElse(null));
+        }
+        if (ended(status) && !replan) {
+            return new Seen(State.ENDED, Event.NOTHING, id, null, null, null, null);
+        }
+        RunPlan plan = null;
+        RunPlan.Invalid invalid = null;
+        try {
+            plan = recorded ? RunPlan.following(run, settings) : RunPlan.of(run, settings);
+        } catch (RunPlan.Invalid e) {
+            invalid = e;
+        }
+        if (recorded && RunStatuses.cancelling(status).isPresent()) {
+            JobServerUrl server = plan != null
+                    ? plan.server()
+                    : RunPlan.recorded(run, settings).orElse(null);
+            Optional<Done<Object>> cancel = calls.take(run, Kind.CANCEL);
+            Instant giveUp = calls.first(run, Kind.CANCEL).orElse(now).plus(settings.cleanupTimeout());
+            Event event = server == null
+                    ? Event.GIVE_UP
+                    : cancel.map(c -> !c.failed() ? Event.DONE : retry(run, c.failure(), now.isBefore(giveUp)))
+                            .orElse(Event.NOTHING);
+            return new Seen(State.CANCELLING, event, id, server, plan, null, cancel.orElse(null));
+        }
+        if (recorded) {
+            return running(run, id, plan, invalid, now);
+        }
+        Optional<Done<Object>> start = calls.take(run, Kind.START);
+        Optional<Duration> timeout = plan == null ? Optional.empty() : plan.timeout();
+        Optional<RunTiming> sinceFirstTry = calls.first(run, Kind.START).map(first -> new RunTiming(first, timeout));
+        if (answered.isPresent()) {
+            Instant at = answered.get().at() != null ? answered.get().at() : now;
+            Event event = invalid != null
+                    ? Event.SPEC_INVALID
+                    : sinceFirstTry.filter(t -> t.timedOut(at)).isPresent() ? Event.DEADLINE : Event.STARTED;
+            return new Seen(State.STARTED, event, id, answered.get().server(), plan, invalid, null);
+        }
+        Event event = invalid != null
+                ? Event.SPEC_INVALID
+                : start.filter(Done::failed).isPresent()
+                        ? retry(run, start.get().failure(), true)
+                        : sinceFirstTry.filter(t -> t.timedOut(now)).isPresent() ? Event.DEADLINE : Event.NOTHING;
+        return new Seen(State.NEW, event, null, plan == null ? null : plan.server(), plan, invalid, start.orElse(null));
+    }
+
+    /** A Run whose job the status records, following it: its poll's answer, and its deadline with a last look. */
+    private Seen running(Run run, String id, RunPlan plan, RunPlan.Invalid invalid, Instant now) {
+        JobServerUrl server =
+                plan != null ? plan.server() : RunPlan.recorded(run, settings).orElse(null);
+        if (invalid != null || server == null) {
+            return new Seen(State.RUNNING, Event.SPEC_INVALID, id, server, plan, invalid, null);
+        }
         Optional<Done<RemoteJob>> polled = calls.take(run, Kind.POLL);
-        boolean jobEnded = polled.isPresent()
-                && !polled.get().failed()
-                && !polled.get().value().running();
-        if (timing.timedOut(now) && !jobEnded) { // a job that ended is reported as it ended, even if seen late
+        RunTiming timing = new RunTiming(startTime(run), plan.timeout());
+        Event event;
+        if (polled.isPresent() && !polled.get().failed()) {
+            event = polled.get().value().running() ? Event.RUNNING : Event.DONE;
+        } else {
+            event = polled.map(p -> retry(run, p.failure(), true)).orElse(Event.NOTHING);
+        }
+        if (event != Event.DONE && timing.timedOut(now)) { // a job that ended is reported as it ended, seen late too
+            // a last look before the cancel, for a job that may have ended before its deadline: bounded, past
+            // LAST_LOOK after the deadline the job is cancelled whatever the look found
             Instant deadline = timing.deadline().orElseThrow();
-            boolean seenSinceDeadline = polled.isPresent() && !polled.get().at().isBefore(deadline);
-            if (seenSinceDeadline || calls.outstanding(run, Kind.CANCEL) || !now.isBefore(deadline.plus(LAST_LOOK))) {
-                return timeOut(run, plan, current.getRemoteId(), context);
-            }
-            // A last look before the cancel: the job may have ended before its deadline with no answer read since.
-            // Bounded: past LAST_LOOK after the deadline the job is cancelled whatever the look found.
-            if (!calls.busy(run)) {
-                askPoll(run, plan, Duration.ZERO);
-            }
-            polled = calls.take(run, Kind.POLL);
-            if (polled.isEmpty()
-                    || polled.get().failed()
-                    || polled.get().value().running()) {
-                Duration left = Duration.between(now, deadline.plus(LAST_LOOK));
-                return polled.isEmpty()
-                        ? UpdateControl.<Run>noUpdate().rescheduleAfter(min(RECHECK, left))
-                        : timeOut(run, plan, current.getRemoteId(), context);
+            boolean looked = polled.isPresent()
+                    && (polled.get().failed() || !polled.get().at().isBefore(deadline));
+            if (looked || !now.isBefore(deadline.plus(LAST_LOOK))) {
+                event = Event.DEADLINE;
+            } else if (event == Event.RUNNING) {
+                event = Event.NOTHING;
             }
         }
-        if (polled.isEmpty()) {
-            if (!calls.busy(run)) {
-                Duration sinceLast = calls.lastPoll(run)
-                        .map(last -> Duration.between(now, last.plus(plan.pollInterval())))
-                        .orElse(Duration.ZERO);
-                Duration wait = sinceLast.compareTo(calls.retryDelay(run)) >= 0 ? sinceLast : calls.retryDelay(run);
-                askPoll(run, plan, timing.nextPoll(now, wait));
-                polled = calls.take(run, Kind.POLL);
-            }
-            if (polled.isEmpty()) {
-                return UpdateControl.<Run>noUpdate().rescheduleAfter(timing.nextPoll(now, RECHECK));
-            }
+        return new Seen(State.RUNNING, event, id, server, plan, null, polled.orElse(null));
+    }
+
+    /**
+     * What a failure means for the next try: the job is gone, another try may cure it (backoff; while {@code inBound};
+     * a bad answer at most {@link #MAX_BAD_ANSWERS} times in a row), or none can.
+     */
+    private Event retry(Run run, RemoteJobException failure, boolean inBound) {
+        if (failure.failureClass() == FailureClass.GONE) {
+            return Event.GONE;
         }
-        if (polled.get().failed()) {
-            return failure(run, polled.get().failure(), context, timing);
+        boolean capped =
+                failure.kind() == RemoteJobException.Kind.BAD_ANSWER && calls.badAnswers(run) >= MAX_BAD_ANSWERS;
+        return failure.transientFailure() && inBound && !capped ? Event.RETRY : Event.GIVE_UP;
+    }
+
+    /** Carries out {@code action}; null when it asked for a call whose answer may be in already. */
+    private Next act(Run run, Context<Run> context, Seen seen, Action action) {
+        Instant now = clock.instant();
+        RunPlan plan = seen.plan();
+        return switch (action) {
+            case FORGET -> end(run);
+            case ASK_START -> {
+                Map<String, String> params = run.getSpec().getJob().getParams() == null
+                        ? Map.of()
+                        : Map.copyOf(run.getSpec().getJob().getParams());
+                String name = run.getSpec().getJob().getName();
+                String key = run.getMetadata().getUid();
+                calls.ask(
+                        run,
+                        Kind.START,
+                        plan.server(),
+                        () -> jobs.start(plan.server(), name, params, key),
+                        calls.retryDelay(run),
+                        plan.startBodyBytes());
+                if (calls.answered(run)) {
+                    yield null;
+                }
+                // past the deadline with the start out, its answer's event is what comes next (not a look at once)
+                Optional<RunTiming> tried =
+                        calls.first(run, Kind.START).map(first -> new RunTiming(first, plan.timeout()));
+                yield new Next(
+                        tried.filter(t -> !t.timedOut(now))
+                                .map(t -> t.nextPoll(now, RECHECK))
+                                .orElse(RECHECK),
+                        false);
+            }
+            case RECORD -> {
+                write(run, statuses.started(run, seen.id(), seen.server()), context);
+                calls.polled(run);
+                log(run, "started job " + seen.id() + " on " + seen.server());
+                RunTiming timing = new RunTiming(now, plan.timeout());
+                askPoll(run, seen, timing.nextPoll(now, plan.pollInterval()));
+                yield new Next(timing.nextPoll(now, RECHECK), false);
+            }
+            case ASK_POLL -> {
+                RunTiming timing = new RunTiming(startTime(run), plan.timeout());
+                if (!calls.busy(run)) {
+                    Duration sinceLast = calls.lastPoll(run)
+                            .map(last -> Duration.between(now, last.plus(plan.pollInterval())))
+                            .orElse(Duration.ZERO);
+                    Duration wait = max(sinceLast, calls.retryDelay(run));
+                    askPoll(run, seen, timing.timedOut(now) ? Duration.ZERO : timing.nextPoll(now, wait));
+                    if (calls.answered(run)) {
+                        yield null;
+                    }
+                }
+                Duration left = timing.deadline()
+                        .filter(d -> timing.timedOut(now))
+                        .map(d -> Duration.between(now, d.plus(LAST_LOOK)))
+                        .orElse(RECHECK);
+                yield new Next(timing.timedOut(now) ? min(RECHECK, left) : timing.nextPoll(now, RECHECK), false);
+            }
+            case PROGRESS, OUTCOME ->
+                seen.state() == State.CANCELLING ? cancelled(run, context, seen) : polled(run, context, seen);
+            case BLOCKED -> blocked(run, context, seen);
+            case BEGIN_CANCEL -> {
+                if (seen.server() == null) { // status.server no longer allowed: no call goes there
+                    write(
+                            run,
+                            statuses.failed(
+                                    run, seen.invalid().reason(), seen.invalid().getMessage()),
+                            context);
+                    yield end(run);
+                }
+                write(run, cancelling(run, seen), context);
+                yield askCancel(run, seen);
+            }
+            case ASK_CANCEL -> askCancel(run, seen);
+            case FAIL -> {
+                if (seen.state() == State.NEW && !calls.withdrawUnsent(run)) {
+                    yield new Next(RECHECK, false); // its start is out: its answer decides
+                }
+                String[] why = why(run, seen);
+                if (seen.invalid() != null) {
+                    log(run, "cannot be carried out: " + why[1]);
+                }
+                write(run, statuses.failed(run, why[0], why[1]), context);
+                yield end(run);
+            }
+            case CLEAN_UP -> {
+                Duration left = Duration.between(now, deletedAt(run).plus(settings.cleanupTimeout()));
+                if (seen.id() == null) {
+                    // a start not sent yet is withdrawn, so the service never hears of it; one out is waited for
+                    yield calls.withdrawUnsent(run) ? release(run) : new Next(min(RECHECK, left), false);
+                }
+                Next asked = askCancel(run, seen);
+                yield asked == null ? null : new Next(min(RECHECK, left), false);
+            }
+            case RELEASE -> {
+                if (seen.id() != null && seen.event() != Event.DONE) {
+                    warn(
+                            run,
+                            "could not cancel remote job " + seen.id() + " on " + seen.server() + " within "
+                                    + GoDuration.format(settings.cleanupTimeout()) + "; letting the Run go: "
+                                    + (seen.failure() == null
+                                            ? "no answer"
+                                            : seen.failure().getMessage()));
+                }
+                yield release(run);
+            }
+        };
+    }
+
+    private Next release(Run run) {
+        calls.forget(run);
+        return new Next(null, true);
+    }
+
+    /** The reason and message a Run ends Failed with (or its job is cancelled for), for what the machine saw. */
+    private String[] why(Run run, Seen seen) {
+        if (seen.invalid() != null) {
+            return new String[] {seen.invalid().reason(), seen.invalid().getMessage()};
         }
-        RemoteJob job = polled.get().value();
-        RunStatus next = statuses.polled(run, job, RunPlan.movedTo(run, settings, plan.server()));
-        if (due(run, current, next)) {
+        RemoteJobException e = seen.failure();
+        if (seen.event() == Event.DEADLINE || e == null) {
+            String timeout = GoDuration.format(seen.plan().timeout().orElseThrow());
+            return new String[] {
+                RunStatuses.REASON_TIMEOUT,
+                switch (seen.state()) {
+                    case STARTED -> "the job was started only after " + timeout;
+                    case RUNNING -> "the job did not finish within " + timeout;
+                    default -> "the job could not be started within " + timeout;
+                }
+            };
+        }
+        boolean capped = e.kind() == RemoteJobException.Kind.BAD_ANSWER && calls.badAnswers(run) >= MAX_BAD_ANSWERS;
+        return new String[] {
+            e.reason(),
+            capped
+                    ? "gave up after " + MAX_BAD_ANSWERS + " bad answers in a row; the last: " + e.getMessage()
+                    : e.getMessage()
+        };
+    }
+
+    /** The status that says why the job is cancelled, and records where it is. */
+    private RunStatus cancelling(Run run, Seen seen) {
+        String[] why = why(run, seen);
+        log(run, "cancelling job " + seen.id() + ": " + why[1]);
+        return statuses.cancelling(run, seen.id(), seen.server(), why[0], why[1]);
+    }
+
+    private Next askCancel(Run run, Seen seen) {
+        // the first try at once; a retry after the backoff of the failures before it
+        Duration after = calls.first(run, Kind.CANCEL).isPresent() ? calls.retryDelay(run) : Duration.ZERO;
+        JobServerUrl server = seen.server();
+        String id = seen.id();
+        calls.ask(run, Kind.CANCEL, server, () -> jobs.cancel(server, id), after);
+        return calls.answered(run) ? null : new Next(min(RECHECK, max(after, Duration.ofSeconds(1))), false);
+    }
+
+    private void askPoll(Run run, Seen seen, Duration after) {
+        JobServerUrl server = seen.server();
+        String id = seen.id();
+        calls.ask(run, Kind.POLL, server, () -> jobs.get(server, id, LogTail.MAX_BYTES), after);
+    }
+
+    /** What a poll says: written (paced by the status interval while the job runs), and the next poll asked for. */
+    private Next polled(Run run, Context<Run> context, Seen seen) {
+        @SuppressWarnings("unchecked")
+        Done<RemoteJob> answer = (Done<RemoteJob>) seen.answer();
+        RemoteJob job = answer.value();
+        RunStatus next = statuses.polled(run, job, RunPlan.movedTo(run, settings, seen.server()));
+        if (due(run, run.getStatus(), next)) {
             try {
                 write(run, next, context);
             } catch (RuntimeException e) {
                 // Kept for the retry: lost, a job that ended would be read as not ended once the deadline passed.
-                calls.putBack(run, Kind.POLL, polled.get());
+                calls.putBack(run, Kind.POLL, answer);
                 throw e;
             }
         }
         if (!job.running()) {
-            LOG.info(
-                    "Run {}/{}: job {} {}",
-                    run.getMetadata().getNamespace(),
-                    run.getMetadata().getName(),
-                    job.id(),
-                    job.state());
+            log(run, "job " + job.id() + " " + job.state());
             return end(run);
         }
         // The next poll is asked for now, so that only its answer reconciles the Run.
-        askPoll(run, plan, timing.nextPoll(clock.instant(), plan.pollInterval()));
-        return UpdateControl.<Run>noUpdate().rescheduleAfter(timing.nextPoll(clock.instant(), RECHECK));
+        RunTiming timing = new RunTiming(startTime(run), seen.plan().timeout());
+        askPoll(run, seen, timing.nextPoll(clock.instant(), seen.plan().pollInterval()));
+        return new Next(timing.nextPoll(clock.instant(), RECHECK), false);
     }
 
-    private void askPoll(Run run, RunPlan plan, Duration after) {
-        String id = run.getStatus().getRemoteId();
-        calls.ask(run, Kind.POLL, plan.server(), () -> jobs.get(plan.server(), id, LogTail.MAX_BYTES), after);
-    }
-
-    private UpdateControl<Run> start(Run run, RunPlan plan, Context<Run> context) {
-        Optional<Done<JobService.Start>> answer = calls.take(run, Kind.START);
-        // spec.timeout holds for a job that cannot be started too, counted from the first try
-        Optional<RunTiming> tried = calls.firstStart(run).map(first -> new RunTiming(first, plan.timeout()));
-        if (answer.isPresent() && answer.get().failed()) {
-            return failure(run, answer.get().failure(), context, tried.orElseThrow());
-        }
-        // A start that was answered, whether or not its answer was taken before: a status write that failed after
-        // it must not start a second job (on the server spec.server names by now).
-        Optional<JobCalls.Started> job = calls.started(run);
-        if (job.isEmpty()) {
-            if (tried.isPresent() && tried.get().timedOut(clock.instant()) && calls.withdrawUnsent(run)) {
-                write(
-                        run,
-                        statuses.failed(
-                                run,
-                                RunStatuses.REASON_TIMEOUT,
-                                "the job could not be started within "
-                                        + plan.timeout().orElseThrow().toSeconds() + "s"),
-                        context);
-                return end(run);
-            }
-            Map<String, String> params = run.getSpec().getJob().getParams() == null
-                    ? Map.of()
-                    : Map.copyOf(run.getSpec().getJob().getParams());
-            String name = run.getSpec().getJob().getName();
-            String key = run.getMetadata().getUid();
-            calls.ask(
-                    run,
-                    Kind.START,
-                    plan.server(),
-                    () -> jobs.start(plan.server(), name, params, key),
-                    calls.retryDelay(run),
-                    plan.startBodyBytes());
-            answer = calls.take(run, Kind.START);
-            if (answer.isPresent() && answer.get().failed()) {
-                return failure(
-                        run,
-                        answer.get().failure(),
-                        context,
-                        new RunTiming(calls.firstStart(run).orElse(clock.instant()), plan.timeout()));
-            }
-            job = calls.started(run);
-            if (job.isEmpty()) {
-                // past the deadline with the start out, its answer's event is what comes next (not a look at once)
-                return UpdateControl.<Run>noUpdate()
-                        .rescheduleAfter(tried.filter(t -> !t.timedOut(clock.instant()))
-                                .map(t -> t.nextPoll(clock.instant(), RECHECK))
-                                .orElse(RECHECK));
-            }
-        }
-        // where the start went, which spec.server may no longer name: the job is followed there
-        String id = job.get().id();
-        JobServerUrl server = job.get().server();
-        Optional<RunTiming> sinceFirstTry = calls.firstStart(run).map(first -> new RunTiming(first, plan.timeout()));
-        Instant answered = job.get().at() != null ? job.get().at() : clock.instant();
-        if (sinceFirstTry.isPresent() && sinceFirstTry.get().timedOut(answered)) {
-            // answered only after spec.timeout, counted from the first try: cancelled, not given a timeout afresh
-            return cancelAndEnd(
-                    run,
-                    server,
-                    id,
-                    context,
-                    problem -> statuses.startedTooLate(
-                            run, id, server, plan.timeout().orElseThrow(), problem));
-        }
-        write(run, statuses.started(run, id, server), context);
-        calls.polled(run);
-        LOG.info(
-                "Run {}/{}: started job {} on {}",
-                run.getMetadata().getNamespace(),
-                run.getMetadata().getName(),
-                id,
-                server);
-        RunTiming timing = new RunTiming(clock.instant(), plan.timeout());
-        calls.ask(
-                run,
-                Kind.POLL,
-                server,
-                () -> jobs.get(server, id, LogTail.MAX_BYTES),
-                timing.nextPoll(clock.instant(), plan.pollInterval()));
-        return UpdateControl.<Run>noUpdate().rescheduleAfter(timing.nextPoll(clock.instant(), RECHECK));
+    /** The cancel ended: the Run ends as its cancel said why, with the cancel's problem if it failed. */
+    private Next cancelled(Run run, Context<Run> context, Seen seen) {
+        String problem = seen.failure() == null
+                ? (seen.server() == null ? "status.server can no longer be called" : null)
+                : seen.failure().getMessage();
+        write(run, statuses.cancelled(run, problem), context);
+        log(run, "ended, job " + seen.id() + (problem == null ? " cancelled" : " not cancelled: " + problem));
+        return end(run);
     }
 
     /**
-     * A permanent failure ends the Run; a transient one is said in status and tried again after a backoff that doubles
-     * with each failure in a row ({@link JobCalls#retryDelay}). It is the service's failure, not the reconcile's.
+     * A failure another try may cure: the status names the server and its answer (paced like progress), and the call
+     * is tried again after a backoff that doubles with each failure in a row ({@link JobCalls#retryDelay}).
      */
-    private UpdateControl<Run> failure(Run run, RemoteJobException e, Context<Run> context, RunTiming timing) {
-        if (!e.transientFailure()) {
-            write(run, statuses.failed(run, e.reason(), e.getMessage()), context);
-            return end(run);
+    private Next blocked(Run run, Context<Run> context, Seen seen) {
+        RemoteJobException e = seen.failure();
+        Instant now = clock.instant();
+        if (seen.state() == State.DELETING) {
+            Duration left = Duration.between(now, deletedAt(run).plus(settings.cleanupTimeout()));
+            log(run, "cannot cancel job " + seen.id() + " yet, retrying: " + e.getMessage());
+            return new Next(min(max(calls.retryDelay(run), Duration.ofSeconds(1)), left), false);
         }
-        RunStatus next = statuses.unreachable(run, e);
+        RunStatus next = seen.state() == State.CANCELLING
+                ? statuses.unreachable(
+                        run,
+                        e.reason(),
+                        "cancelling job " + seen.id() + " on " + seen.server() + ": " + e.getMessage()
+                                + "; retrying with backoff until "
+                                + calls.first(run, Kind.CANCEL).orElse(now).plus(settings.cleanupTimeout()))
+                : statuses.unreachable(run, e);
         boolean written = due(run, run.getStatus(), next);
         if (written) {
             write(run, next, context);
         }
-        // at INFO when the status says it (a change of cause included), paced like the status: not at every failure
-        // of a service that fails every other call
-        String line = "Run {}/{}: {}; trying again in {}";
-        if (written) {
-            LOG.info(
-                    line,
-                    run.getMetadata().getNamespace(),
-                    run.getMetadata().getName(),
-                    e.getMessage(),
-                    calls.retryDelay(run));
-        } else {
-            LOG.debug(
-                    line,
-                    run.getMetadata().getNamespace(),
-                    run.getMetadata().getName(),
-                    e.getMessage(),
-                    calls.retryDelay(run));
+        if (written) { // logged when the status says it, paced like the status
+            log(run, e.getMessage() + "; trying again in " + GoDuration.format(calls.retryDelay(run)));
         }
-        return UpdateControl.<Run>noUpdate().rescheduleAfter(timing.nextPoll(clock.instant(), calls.retryDelay(run)));
+        Optional<Duration> timeout =
+                seen.plan() == null ? Optional.empty() : seen.plan().timeout();
+        Instant since = seen.state() == State.NEW
+                ? calls.first(run, Kind.START).orElse(now)
+                : seen.state() == State.RUNNING ? startTime(run) : now;
+        return new Next(new RunTiming(since, timeout).nextPoll(now, calls.retryDelay(run)), false);
     }
 
     /** When the job was started; a start time that is not a time (edited by hand) counts from the Run's creation. */
@@ -333,39 +493,21 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         }
     }
 
-    private UpdateControl<Run> timeOut(Run run, RunPlan plan, String id, Context<Run> context) {
-        return cancelAndEnd(
-                run,
-                plan.server(),
-                id,
-                context,
-                problem -> statuses.timedOut(run, plan.timeout().orElseThrow(), problem));
-    }
-
-    /** Cancels the job, then ends the Run with the status {@code ended} makes of the cancel's problem (null if none). */
-    private UpdateControl<Run> cancelAndEnd(
-            Run run, JobServerUrl server, String id, Context<Run> context, Function<String, RunStatus> ended) {
-        Optional<Done<Void>> cancelled = calls.take(run, Kind.CANCEL);
-        if (cancelled.isEmpty()) {
-            calls.ask(run, Kind.CANCEL, server, () -> jobs.cancel(server, id));
-            cancelled = calls.take(run, Kind.CANCEL);
-            if (cancelled.isEmpty()) {
-                return UpdateControl.<Run>noUpdate().rescheduleAfter(RECHECK);
-            }
+    /** When the deletion was asked for; a timestamp that is not one counts as now. */
+    private Instant deletedAt(Run run) {
+        try {
+            return Instant.parse(run.getMetadata().getDeletionTimestamp());
+        } catch (RuntimeException e) {
+            return clock.instant();
         }
-        String problem = cancelled.get().failed() ? cancelled.get().failure().getMessage() : null;
-        write(run, ended.apply(problem), context);
-        LOG.info(
-                "Run {}/{}: ended, job {} {}",
-                run.getMetadata().getNamespace(),
-                run.getMetadata().getName(),
-                id,
-                problem == null ? "cancelled" : "not cancelled: " + problem);
-        return end(run);
     }
 
     private static Duration min(Duration a, Duration b) {
         return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     /**
@@ -378,24 +520,20 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         if (!RunStatuses.needsWrite(current, next)) {
             return false;
         }
-        if (!RunStatuses.onlyProgress(current, next) || intervalPassed(run)) {
+        if (!RunStatuses.onlyProgress(current, next) || passed(calls.lastWrite(run))) {
             return true;
         }
-        return RunStatuses.reachabilityChanged(current, next)
-                && calls.lastFlip(run)
-                        .map(last -> !clock.instant().isBefore(last.plus(settings.statusInterval())))
-                        .orElse(true);
+        return RunStatuses.reachabilityChanged(current, next) && passed(calls.lastFlip(run));
     }
 
-    private boolean intervalPassed(Run run) {
-        return calls.lastWrite(run)
-                .map(last -> !clock.instant().isBefore(last.plus(settings.statusInterval())))
+    private boolean passed(Optional<Instant> last) {
+        return last.map(at -> !clock.instant().isBefore(at.plus(settings.statusInterval())))
                 .orElse(true);
     }
 
-    private UpdateControl<Run> end(Run run) {
+    private Next end(Run run) {
         calls.forget(run);
-        return UpdateControl.noUpdate();
+        return new Next(null, false);
     }
 
     private static boolean ended(RunStatus status) {
@@ -409,15 +547,25 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         return ended(status) && WorkPriority.settled(run, status.getObservedGeneration());
     }
 
-    @Override
-    public DeleteControl cleanup(Run run, Context<Run> context) {
-        return cleanup.cleanup(run, context);
+    private void write(Run run, RunStatus status, Context<Run> context) {
+        RunStatus before = run.getStatus();
+        statusWriter.write(run, status, context);
+        calls.wrote(run, RunStatuses.reachabilityFlipped(before, status));
+        RunEvents.of(before, status).ifPresent(notice -> notice.tell(events, run));
     }
 
-    private void write(Run run, RunStatus status, Context<Run> context) {
-        statusWriter.write(run, status, context);
-        calls.wrote(run, RunStatuses.reachabilityFlipped(run.getStatus(), status));
-        RunEvents.of(run.getStatus(), status).ifPresent(notice -> notice.tell(events, run));
+    /** A Warning event, best effort: the Run goes whether or not the API server takes it. */
+    private void warn(Run run, String message) {
+        log(run, message);
+        events.warning(run, "RemoteCleanupAbandoned", message);
+    }
+
+    private static void log(Run run, String message) {
+        LOG.info(
+                "Run {}/{}: {}",
+                run.getMetadata().getNamespace(),
+                run.getMetadata().getName(),
+                message);
     }
 
     /** Where this controller tells what happened to Runs; none until set. */

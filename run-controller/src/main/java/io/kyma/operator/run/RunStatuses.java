@@ -1,8 +1,6 @@
 package io.kyma.operator.run;
 
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -114,26 +112,44 @@ public final class RunStatuses {
         return status;
     }
 
-    /** The job ran past spec.timeout and was cancelled. */
-    public RunStatus timedOut(Run run, Duration timeout, String cancelProblem) {
-        return failed(
-                run,
-                REASON_TIMEOUT,
-                "the job did not finish within " + timeout.toSeconds() + "s and was cancelled"
-                        + (cancelProblem == null ? "" : "; cancelling failed: " + cancelProblem));
-    }
-
-    /** The job's start was answered only after spec.timeout (counted from the first try); it was cancelled. */
-    public RunStatus startedTooLate(
-            Run run, String remoteId, JobServerUrl server, Duration timeout, String cancelProblem) {
-        RunStatus status = failed(
-                run,
-                REASON_TIMEOUT,
-                "the job was started only after " + timeout.toSeconds() + "s and was cancelled"
-                        + (cancelProblem == null ? "" : "; cancelling failed: " + cancelProblem));
+    /**
+     * The job is being cancelled, {@code why} said with the reason the Run will end with: phase Running, Succeeded
+     * Unknown with that reason, which tells a cancelling Run from a running one ({@link #cancelling(RunStatus)}).
+     */
+    public RunStatus cancelling(Run run, String remoteId, JobServerUrl server, String reason, String why) {
+        RunStatus status = copy(run);
         status.setRemoteId(remoteId);
         recordServer(status, server);
+        status.setPhase(RunPhase.RUNNING);
+        status.setMessage(why + "; cancelling the job");
+        status.setConditions(Conditions.replace(
+                status.getConditions(),
+                conditions.condition(
+                        status.getConditions(),
+                        SUCCEEDED,
+                        Conditions.Status.UNKNOWN,
+                        reason,
+                        why,
+                        run.getMetadata().getGeneration())));
         return status;
+    }
+
+    /** Why the Run's job is being cancelled (reason and message), if it is. */
+    public static Optional<Condition> cancelling(RunStatus status) {
+        return status == null || status.getPhase() != RunPhase.RUNNING
+                ? Optional.empty()
+                : Conditions.find(status.getConditions(), SUCCEEDED)
+                        .filter(c -> "Unknown".equals(c.getStatus()) && !REASON_RUNNING.equals(c.getReason()));
+    }
+
+    /** The cancel ended ({@code problem}: why it failed, or null): the Run ends Failed as its cancel said why. */
+    public RunStatus cancelled(Run run, String problem) {
+        Condition why = cancelling(run.getStatus()).orElseThrow();
+        return failed(
+                run,
+                why.getReason(),
+                why.getMessage()
+                        + (problem == null ? "; the job was cancelled" : "; cancelling the job failed: " + problem));
     }
 
     /** Where the job is: its server, and the address its start connected to when it was pinned there. */
@@ -144,6 +160,11 @@ public final class RunStatuses {
 
     /** The server could not be used this time; the phase does not change, and the operator tries again. */
     public RunStatus unreachable(Run run, RemoteJobException problem) {
+        return unreachable(run, problem.reason(), problem.getMessage() + "; retrying with backoff");
+    }
+
+    /** The server could not be used this time, for the reason and with the message given. */
+    public RunStatus unreachable(Run run, String reason, String message) {
         RunStatus status = copy(run);
         status.setConditions(Conditions.replace(
                 status.getConditions(),
@@ -151,8 +172,8 @@ public final class RunStatuses {
                         status.getConditions(),
                         REMOTE_REACHABLE,
                         false,
-                        problem.reason(),
-                        problem.getMessage() + "; retrying with backoff",
+                        reason,
+                        message,
                         run.getMetadata().getGeneration())));
         return status;
     }
@@ -185,18 +206,11 @@ public final class RunStatuses {
 
     /** Whether {@code next} differs from {@code current} in anything but timestamps of unchanged conditions. */
     public static boolean needsWrite(RunStatus current, RunStatus next) {
-        if (current == null) {
-            return true;
-        }
-        return current.getPhase() != next.getPhase()
-                || !Objects.equals(current.getRemoteId(), next.getRemoteId())
-                || !Objects.equals(current.getServer(), next.getServer())
-                || !Objects.equals(current.getServerAddress(), next.getServerAddress())
+        return current == null
+                || !sameDecisions(current, next)
                 || !Objects.equals(current.getLogs(), next.getLogs())
                 || !Objects.equals(current.getLogsTruncated(), next.getLogsTruncated())
                 || !Objects.equals(current.getMessage(), next.getMessage())
-                || !Objects.equals(current.getCompletionTime(), next.getCompletionTime())
-                || !Objects.equals(current.getObservedGeneration(), next.getObservedGeneration())
                 || !sameConditions(current.getConditions(), next.getConditions());
     }
 
@@ -207,18 +221,21 @@ public final class RunStatuses {
      * once per interval.
      */
     public static boolean onlyProgress(RunStatus current, RunStatus next) {
-        if (current == null
-                || current.getPhase() != next.getPhase()
-                || !Objects.equals(current.getRemoteId(), next.getRemoteId())
-                || !Objects.equals(current.getServer(), next.getServer())
-                || !Objects.equals(current.getServerAddress(), next.getServerAddress())
-                || !Objects.equals(current.getCompletionTime(), next.getCompletionTime())
-                || !Objects.equals(current.getObservedGeneration(), next.getObservedGeneration())) {
-            return false;
-        }
-        return sameConditions(
-                Conditions.without(current.getConditions(), REMOTE_REACHABLE),
-                Conditions.without(next.getConditions(), REMOTE_REACHABLE));
+        return current != null
+                && sameDecisions(current, next)
+                && sameConditions(
+                        Conditions.without(current.getConditions(), REMOTE_REACHABLE),
+                        Conditions.without(next.getConditions(), REMOTE_REACHABLE));
+    }
+
+    /** Whether the fields the operator decides (not what the service says, nor conditions) are the same. */
+    private static boolean sameDecisions(RunStatus current, RunStatus next) {
+        return current.getPhase() == next.getPhase()
+                && Objects.equals(current.getRemoteId(), next.getRemoteId())
+                && Objects.equals(current.getServer(), next.getServer())
+                && Objects.equals(current.getServerAddress(), next.getServerAddress())
+                && Objects.equals(current.getCompletionTime(), next.getCompletionTime())
+                && Objects.equals(current.getObservedGeneration(), next.getObservedGeneration());
     }
 
     /** Whether {@code next} says otherwise than {@code current} about whether the Run's service answers. */
@@ -298,9 +315,5 @@ public final class RunStatuses {
         int newline = trimmed.lastIndexOf('\n');
         String line = newline < 0 ? trimmed : trimmed.substring(newline + 1);
         return line.isEmpty() ? "" : ": " + (line.length() > 200 ? line.substring(0, 200) : line);
-    }
-
-    static Instant parse(String timestamp) {
-        return timestamp == null ? null : Instant.parse(timestamp);
     }
 }

@@ -3,6 +3,7 @@ package io.kyma.operator.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import org.assertj.core.api.Assertions;
@@ -15,15 +16,45 @@ class JobServerUrlTest {
     @CsvSource(
             delimiter = '|',
             value = {
-                "http://h:9090|http://h:9090/jobs|http://h:9090/jobs/a%20b?tailBytes=5",
-                "http://h/api|http://h/api/jobs|http://h/api/jobs/a%20b?tailBytes=5",
-                "https://h/api/|https://h/api/jobs|https://h/api/jobs/a%20b?tailBytes=5",
-                "HTTP://[::1]:80|http://[::1]:80/jobs|http://[::1]:80/jobs/a%20b?tailBytes=5"
+                "http://h:9090|http://h:9090/jobs|http://h:9090/jobs/a-1.b:c_d?tailBytes=5",
+                "http://h/api|http://h/api/jobs|http://h/api/jobs/a-1.b:c_d?tailBytes=5",
+                "https://h/api/|https://h/api/jobs|https://h/api/jobs/a-1.b:c_d?tailBytes=5",
+                "HTTP://[::1]:80|http://[::1]:80/jobs|http://[::1]:80/jobs/a-1.b:c_d?tailBytes=5"
             })
     void keepsTheBasePathForEveryRequest(String base, String jobs, String job) {
         JobServerUrl url = JobServerUrl.parse(base);
         assertThat(url.jobs()).hasToString(jobs);
-        assertThat(url.job("a b", "tailBytes=5")).hasToString(job);
+        assertThat(url.job("a-1.b:c_d", "tailBytes=5")).hasToString(job);
+    }
+
+    @Test
+    void anIdThatWouldNameAnotherPathOrNeedEncodingIsRefusedNotEncoded() {
+        JobServerUrl url = JobServerUrl.parse("http://h/api");
+        List<String> bad = new ArrayList<>(List.of(
+                "",
+                ".",
+                "..",
+                "../x",
+                "a/b",
+                "a?b",
+                "a#b",
+                "a%2e",
+                "a b",
+                "-a",
+                ".hidden",
+                "_a",
+                ":a",
+                "x".repeat(129)));
+        for (char c = 0; c < 0x20; c++) {
+            bad.add("a" + c + "b");
+        }
+        for (String special : List.of("\\", "\"", "<", ">", "+", "&", "=", "@", "\u00e9", "\u202e")) {
+            bad.add("a" + special + "b");
+        }
+        for (String id : bad) {
+            assertThatThrownBy(() -> url.job(id, "")).as(id).isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThat(url.job("x".repeat(128), "")).hasToString("http://h/api/jobs/" + "x".repeat(128));
     }
 
     @ParameterizedTest

@@ -58,6 +58,7 @@ class RunReconcilerTest {
                     throw new KubernetesClientException("the object has been modified", 409, null);
                 }
                 written.add(status);
+                run.setStatus(status); // as the informer brings it back
             });
 
     @Test
@@ -517,7 +518,7 @@ class RunReconcilerTest {
         reconcile(run);
         assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
         assertThat(last().getRemoteId()).isEqualTo("job-3");
-        assertThat(last().getMessage()).isEqualTo("the job was started only after 5s and was cancelled");
+        assertThat(last().getMessage()).isEqualTo("the job was started only after 5s; the job was cancelled");
         assertThat(last().getConditions())
                 .anySatisfy(c -> assertThat(c.getReason()).isEqualTo("Timeout"));
     }
@@ -554,6 +555,143 @@ class RunReconcilerTest {
         ((CompletableFuture<Void>) jobs.held.get(1)).complete(null);
         reconcile(run);
         assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
+    }
+
+    @Test
+    void badAnswersAreTriedAtMostTheCapThenTheRunEndsFailedNamingTheLastAndItsJobIsCancelled() {
+        List<String> bad = List.of(
+                "a poll of job job-1 answered with the record of job job-2",
+                "an answer whose state is not text",
+                "an answer with a field given twice",
+                "an answer without the job's state");
+        for (String what : bad) {
+            jobs.calls.clear();
+            Run run = run("job-1");
+            run.getMetadata().setUid("uid-" + bad.indexOf(what));
+            jobs.pollFailure = new RemoteJobException(
+                    RemoteJobException.Kind.BAD_ANSWER, "the job service answered badly: " + what, null);
+            for (int step = 0; step < 50 && !jobs.calls.contains("cancel job-1 on http://jobs:9090"); step++) {
+                reconcile(run);
+                later(Duration.ofMinutes(2));
+            }
+            assertThat(jobs.calls.stream().filter(c -> c.startsWith("get")))
+                    .as(what)
+                    .hasSize(RunReconciler.MAX_BAD_ANSWERS);
+            assertThat(jobs.calls).last().isEqualTo("cancel job-1 on http://jobs:9090");
+            assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
+            assertThat(last().getMessage())
+                    .isEqualTo("gave up after " + RunReconciler.MAX_BAD_ANSWERS
+                            + " bad answers in a row; the last: the job service answered badly: " + what
+                            + "; the job was cancelled");
+        }
+    }
+
+    @Test
+    void aRunDeletedWhileItsStartWaitsForACallSlotOrItsRetryHasItWithdrawnNotSent() {
+        // two other Runs' starts hold the server's two slots
+        jobs.hold = true;
+        for (String other : List.of("a", "b")) {
+            Run busy = run(null);
+            busy.getMetadata().setUid("uid-" + other);
+            busy.getMetadata().setName(other);
+            reconcile(busy);
+        }
+        Run waiting = run(null);
+        reconcile(waiting);
+        jobs.hold = false;
+        jobs.failure = new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, RemoteJobClient.UNREACHABLE, null);
+        Run retrying = run(null);
+        retrying.getMetadata().setUid("uid-retrying");
+        retrying.getSpec().setServer("http://other:9090");
+        reconcile(retrying); // fails at once: its next try waits for the backoff
+        reconcile(retrying);
+        assertThat(jobs.calls)
+                .containsExactly(
+                        "start build uid-a on http://jobs:9090",
+                        "start build uid-b on http://jobs:9090",
+                        "start build uid-retrying on http://other:9090");
+        for (Run deleted : List.of(waiting, retrying)) {
+            deleted.getMetadata().setDeletionTimestamp(clock.instant().toString());
+            assertThat(reconciler
+                            .cleanup(deleted, new FakeContext<>(deleted, List.of()))
+                            .isRemoveFinalizer())
+                    .as("nothing was sent for it: nothing to wait for")
+                    .isTrue();
+        }
+        jobs.failure = null;
+        ((CompletableFuture<JobService.Start>) jobs.held.get(0))
+                .complete(new JobService.Start("job-a", JobServerUrl.parse("http://jobs:9090")));
+        later(Duration.ofMinutes(5));
+        assertThat(jobs.calls).as("the withdrawn starts are never sent").hasSize(3);
+    }
+
+    @Test
+    void aCancelRefusedAtTheTimeoutIsRetriedWithBackoffUntilTakenOrTheCleanupTimeout() {
+        for (int refusals : new int[] {1, 3, 1000}) {
+            jobs.calls.clear();
+            jobs.refuseCancels = refusals;
+            Run run = run("job-1");
+            run.getMetadata().setUid("uid-" + refusals);
+            run.getSpec().setTimeout("0s");
+            for (int step = 0; step < 200 && run.getStatus().getPhase() == RunPhase.RUNNING; step++) {
+                reconcile(run);
+                if (!written.isEmpty()) {
+                    run.getStatus().setPhase(last().getPhase());
+                }
+                if (run.getStatus().getPhase() == RunPhase.RUNNING && jobs.refuseCancels > 0) {
+                    assertThat(last().getConditions())
+                            .anySatisfy(
+                                    c -> assertThat(c.getMessage())
+                                            .startsWith(
+                                                    "cancelling job job-1 on http://jobs:9090: the job service answered HTTP 503"));
+                }
+                later(Duration.ofSeconds(20));
+            }
+            long cancels =
+                    jobs.calls.stream().filter(c -> c.startsWith("cancel")).count();
+            assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
+            if (refusals < 1000) {
+                assertThat(cancels).as("tried until taken").isEqualTo(refusals + 1);
+                assertThat(last().getMessage()).isEqualTo("the job did not finish within 0s; the job was cancelled");
+            } else {
+                assertThat(cancels).as("bounded by the cleanup timeout").isBetween(5L, 20L);
+                assertThat(last().getMessage())
+                        .startsWith("the job did not finish within 0s; cancelling the job failed: ");
+            }
+        }
+    }
+
+    @Test
+    void aRunWhoseSpecServerIsEditedWhileItsJobRunsEndsWhenTheJobEnds() {
+        for (String edit : List.of("http://other:9090", "http://not-allowed:1", "::not a url", "http://jobs:9091")) {
+            jobs.calls.clear();
+            jobs.answer = new RemoteJob("job-1", "running", "");
+            Run run = run("job-1");
+            run.getMetadata().setUid("uid-" + edit.length());
+            run.getSpec().setServer(edit);
+            run.getMetadata().setGeneration(2L);
+            reconcile(run);
+            assertThat(last().getPhase()).isEqualTo(RunPhase.RUNNING);
+            jobs.answer = new RemoteJob("job-1", "succeeded", "done");
+            later(Duration.ofSeconds(5));
+            reconcile(run);
+            assertThat(last().getPhase()).as(edit).isEqualTo(RunPhase.SUCCEEDED);
+            assertThat(jobs.calls).as(edit).allMatch(c -> c.endsWith("on http://jobs:9090"));
+        }
+    }
+
+    @Test
+    void aTimeoutIsReportedAsPreciselyAsItWasGiven() {
+        Map<String, String> cases = Map.of("2500ms", "2.5s", "100ms", "100ms", "90s", "1m30s", "3600001ms", "1h0.001s");
+        cases.forEach((timeout, text) -> {
+            Run run = run("job-1");
+            run.getMetadata().setUid("uid-" + timeout);
+            run.getSpec().setTimeout(timeout);
+            clock.advance(Duration.ofHours(2));
+            reconcile(run);
+            assertThat(last().getMessage())
+                    .isEqualTo("the job did not finish within " + text + "; the job was cancelled");
+        });
     }
 
     /** Time passes, and what was scheduled for it happens. */
@@ -622,6 +760,10 @@ class RunReconcilerTest {
         RemoteJobException failure;
         /** Answers every other call with this failure. */
         RemoteJobException flapping;
+        /** Answers polls (only) with this failure. */
+        RemoteJobException pollFailure;
+        /** Cancels still to refuse with a 503. */
+        int refuseCancels;
 
         int answered;
         boolean hold;
@@ -639,12 +781,17 @@ class RunReconcilerTest {
         @Override
         public CompletableFuture<RemoteJob> get(JobServerUrl server, String id, int tailBytes) {
             calls.add("get " + id + " on " + on(server));
-            return answer(answer);
+            return pollFailure != null ? CompletableFuture.failedFuture(pollFailure) : answer(answer);
         }
 
         @Override
         public CompletableFuture<Void> cancel(JobServerUrl server, String id) {
             calls.add("cancel " + id + " on " + on(server));
+            if (refuseCancels > 0) {
+                refuseCancels--;
+                return CompletableFuture.failedFuture(new RemoteJobException(
+                        RemoteJobException.Kind.SERVER_ERROR, "the job service answered HTTP 503: busy", null));
+            }
             return answer(null);
         }
 

@@ -3,7 +3,6 @@ package io.kyma.operator.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Map;
@@ -178,15 +177,20 @@ class RunStatusesTest {
     }
 
     @Test
-    void aTimeoutFailsWithReasonTimeout() {
+    void aCancelEndsTheRunFailedWithTheReasonItWasCancelledFor() {
         Run run = run(statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090")));
-        RunStatus status = statuses.timedOut(run, Duration.ofSeconds(30), null);
+        run = run(statuses.cancelling(
+                run, "job-1", JobServerUrl.parse("http://jobs:9090"), "Timeout", "the job did not finish within 30s"));
+        assertThat(run.getStatus().getPhase()).isEqualTo(RunPhase.RUNNING);
+        assertThat(RunStatuses.cancelling(run.getStatus())).isPresent();
+        RunStatus status = statuses.cancelled(run, null);
         assertThat(status.getPhase()).isEqualTo(RunPhase.FAILED);
         assertThat(status.getConditions()).anySatisfy(c -> {
             assertThat(c.getType()).isEqualTo("Succeeded");
             assertThat(c.getReason()).isEqualTo("Timeout");
         });
-        assertThat(status.getMessage()).contains("within 30s");
+        assertThat(status.getMessage()).isEqualTo("the job did not finish within 30s; the job was cancelled");
+        assertThat(RunStatuses.cancelling(status)).isEmpty();
     }
 
     private static Run run(RunStatus status) {
