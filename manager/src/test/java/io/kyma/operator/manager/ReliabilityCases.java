@@ -262,9 +262,9 @@ final class ReliabilityCases {
                 "with two shards: a component's shard label changed by hand, then a `shard-drain` label with a value the hand-over does not define on the Kyma and on a component",
                 "the component is labelled back to its Kyma's shard; the drain values stop nothing (a module added meanwhile is installed) and the Kyma's condition `ShardLabels=False`, reason `UnknownDrainValue`, names both until the labels go");
         elsewhere(
-                "ShardMoverIT#aShardThatNeverTookItsLeaseCountsAsDownAfterTheStartBoundAndALabelNoInformerSelectsMovesAtOnce",
+                "ShardMoverIT#aShardWithNoLeaseCountsAsDownAfterALeasesDurationAndALabelNoInformerSelectsMovesAtOnce",
                 "with sharding: a shard label `01` (no informer selects it), and a shard whose replica never started",
-                "the object with `01` moves to a live shard at the mover's next look; the never-started shard counts as down once it has had no Lease for 5 minutes, and its objects move");
+                "the object with `01` moves to a live shard at the mover's next look; the never-started shard, with no Lease at all, counts as down once it has had none for 17 s (a leader's Lease and a 2 s margin), like a shard whose Lease ran out, and its objects move");
         elsewhere(
                 "LimiterIT#aNamespaceWritingAtTheClientsQpsDelaysAnotherNamespacesWriteByAboutOneToken",
                 "32 writers of one namespace keeping about 32 requests waiting for a client of 10 requests a second; then one write in another namespace",

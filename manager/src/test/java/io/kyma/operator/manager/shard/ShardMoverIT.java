@@ -348,7 +348,7 @@ class ShardMoverIT {
     }
 
     @Test
-    void aShardThatNeverTookItsLeaseCountsAsDownAfterTheStartBoundAndALabelNoInformerSelectsMovesAtOnce() {
+    void aShardWithNoLeaseCountsAsDownAfterALeasesDurationAndALabelNoInformerSelectsMovesAtOnce() {
         String ns = "shard-never-up";
         Namespaces.apply(admin, ns);
         MutableClock clock = new MutableClock(Instant.now());
@@ -365,10 +365,10 @@ class ShardMoverIT {
         assertThat(shardOf(ns, Kyma.class, "zero-padded")).isEqualTo("0");
         assertThat(shardOf(ns, Kyma.class, "on-one")).isEqualTo("1");
 
-        clock.advance(ShardLiveness.START_BOUND.plusSeconds(1));
+        clock.advance(ShardLiveness.ABSENT_BOUND.plusSeconds(1));
         lease(ns, 0, clock.instant());
         assertThat(mover.moveOnce())
-                .as("shard 1 has had no Lease for longer than the bound")
+                .as("shard 1 has had no Lease for longer than a Lease lasts")
                 .isEqualTo(1);
         assertThat(shardOf(ns, Kyma.class, "on-one")).isEqualTo("0");
         assertThat(admin.leases()
