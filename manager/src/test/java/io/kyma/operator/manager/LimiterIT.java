@@ -36,6 +36,7 @@ import io.fabric8.kubernetes.client.http.Interceptor;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.common.cache.SharedStore;
 import io.kyma.operator.manager.ScriptedReconciler.Action;
 import io.kyma.operator.manager.config.ManagerConfig;
@@ -538,13 +539,13 @@ class LimiterIT {
             List<Duration> delays = new ArrayList<>();
             for (ILoggingEvent event : events) {
                 Object[] args = event.getArgumentArray();
-                // "{kind} {namespace/name}: reconcile failed (attempt {n}), retrying in {delay}: {failure}"
-                if (event.getMessage().contains("reconcile failed (attempt {}), retrying in {}")
+                // "{kind} {namespace/name}: {what} (attempt {n}), retrying in {delay}: {failure}"
+                if (event.getMessage().contains("{} (attempt {}), retrying in {}")
                         && args != null
-                        && args.length > 3
+                        && args.length > 4
                         && resource.equals(args[1])
-                        && args[3] instanceof Duration delay) {
-                    delays.add(delay);
+                        && "reconcile failed".equals(args[2])) {
+                    delays.add(GoDuration.parse(String.valueOf(args[4]))); // written by GoDuration.format
                 }
             }
             assertThat(delays).as("delays logged for %s", resource).isNotEmpty();

@@ -81,9 +81,9 @@ final class ReliabilityCases {
                 "Kyma `a-b` with module `c` next to Kyma `a` with module `b-c` (both want component `a-b-c`)",
                 "the second: phase `Error`, reason `ComponentNameTaken`, message naming the component and the Kyma that holds it; its other modules are installed");
         row(
-                "kymaComponentNameHeldByAForeignObject",
-                "a HelmComponent made by hand under the name a Kyma's module needs, then deleted",
-                "phase `Error`, reason `ComponentNameTaken` (`an object no Kyma owns`) while it exists; `Ready` after its deletion, found by a recheck every 10 s");
+                "kymaAdoptsAnOrphanUnderItsComponentsName",
+                "a HelmComponent made by hand, with no controller, under the name a Kyma's module needs",
+                "adopted, as a ReplicaSet adopts a matching orphan: the Kyma sets its controller reference, spec and labels, and turns `Ready`; one another live Kyma controls is never taken (row above)");
         row("kymaNameWithDots", "a Kyma named `team.a`", "`Ready`; components named `team.a-<module>`");
         row(
                 "kymaLongestNames",

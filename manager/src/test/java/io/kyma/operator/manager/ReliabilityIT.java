@@ -223,15 +223,19 @@ class ReliabilityIT {
                 .isEqualTo("a");
     }
 
-    void kymaComponentNameHeldByAForeignObject() {
-        HelmComponent squatter = component("held-istio", "istio");
-        create(squatter);
+    void kymaAdoptsAnOrphanUnderItsComponentsName() {
+        create(component("held-istio", "istio"));
         create(kyma("held", "istio"));
-        Kyma kyma = awaitKyma("held", k -> phase(k, KymaPhase.ERROR));
-        assertThat(ready(kyma).getReason()).isEqualTo("ComponentNameTaken");
-        assertThat(ready(kyma).getMessage()).contains("an object no Kyma owns");
-        admin.resource(squatter).delete();
-        awaitKyma("held", k -> phase(k, KymaPhase.READY));
+        Kyma kyma = awaitKyma("held", k -> phase(k, KymaPhase.READY));
+        HelmComponent adopted = admin.resources(HelmComponent.class)
+                .inNamespace(NS)
+                .withName("held-istio")
+                .get();
+        assertThat(adopted.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> {
+            assertThat(owner.getUid()).isEqualTo(kyma.getMetadata().getUid());
+            assertThat(owner.getController()).isTrue();
+        });
+        assertThat(adopted.getSpec().getKyma()).isEqualTo("held");
     }
 
     void kymaNameWithDots() {

@@ -332,7 +332,8 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      * The one place an answer's status code and body are judged. A body that is not the job API's reads as no job
      * service at all (as an unreachable one: a proxy may stand in during an outage, and a Run cannot probe what else
      * answers). A job-API answer that breaks the protocol is a bad answer, retried only up to a cap. A start that was
-     * taken (2xx) is never sent again: without a job id in its body or its {@code Location}, it fails.
+     * taken (2xx) by the job API is never sent again: without a job id in its body or its {@code Location}, it fails;
+     * a 2xx whose body is not the job API's and that has no {@code Location} was not taken by a job service.
      */
     private static Reply reply(HttpResponse<byte[]> response, Call kind, JobServerUrl server)
             throws RemoteJobException {
@@ -341,7 +342,9 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
             return new Reply(null, null, server); // cancelled, or nothing left to cancel
         }
         JobAnswer answer = JobAnswer.read(response.body());
-        if (kind == Call.START && code / 100 == 2) {
+        boolean jobApi =
+                answer != null || response.headers().firstValue("Location").isPresent();
+        if (kind == Call.START && code / 100 == 2 && jobApi) {
             String id = answer != null && answer.id() != null
                     ? answer.id()
                     : response.headers()

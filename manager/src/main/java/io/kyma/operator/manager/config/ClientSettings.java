@@ -45,13 +45,13 @@ public record ClientSettings(Optional<String> kubeconfig, double qps, int burst,
     static final Flag<Integer> BURST = Flag.of(
             "k8s-client-burst", "250", "Burst of the client limiter (1 to 1000000).", Parsers.integer(1, 1_000_000));
     /** The request timeout unless {@code --reconcile-timeout} asks for a shorter one. */
-    static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(15);
+    static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(12);
 
     static final Flag<Optional<Duration>> REQUEST_TIMEOUT = Flag.of(
             "k8s-request-timeout",
             "",
-            "The longest one API request waits for its answer (1ms to 1h); empty is 15s, or half of"
-                    + " `--reconcile-timeout` if that is shorter. 15s is longer than an admission webhook's default"
+            "The longest one API request waits for its answer (1ms to 1h); empty is 12s, or half of"
+                    + " `--reconcile-timeout` if that is shorter. 12s is longer than an admission webhook's default"
                     + " timeout (10s), so that the API server's answer naming a webhook that timed out arrives. At most"
                     + " half of `--reconcile-timeout`; the client retries a call only as often as the whole call,"
                     + " retries and their waits included, still ends within that half.",

@@ -19,11 +19,12 @@ import io.fabric8.kubernetes.client.http.Interceptor;
  * fabric8 7.5.2 retries 429 and 5xx answers on its own and reads {@code Retry-After}, but then schedules the retry
  * after its own backoff (100 ms at first) instead of the value it read. This holds a failed answer that carries the
  * header back until that time has passed, without blocking a thread, so the retry that follows comes no sooner.
- * A wait is capped at {@link #MAX_WAIT}: an API server does not ask for more, and a reconcile should not hang on it.
+ * A wait is capped at {@link #MAX_WAIT}: a kube-apiserver that sheds load asks for 1 s, and every call must end within
+ * its bound ({@code ClientSettings#callBound}); a longer ask is kept by the controller's backoff after the call fails.
  */
 public final class RetryAfter implements Interceptor {
     public static final String NAME = "retry-after";
-    public static final Duration MAX_WAIT = Duration.ofSeconds(30);
+    public static final Duration MAX_WAIT = Duration.ofSeconds(2);
 
     private final Clock clock;
     private final Function<Duration, CompletableFuture<Boolean>> delay;

@@ -55,23 +55,24 @@ class ClientSettingsTest {
                 if (request.isEmpty()) {
                     assertThat(settings.requestTimeout())
                             .as(at)
-                            .isEqualTo(half.compareTo(Duration.ofSeconds(15)) < 0 ? half : Duration.ofSeconds(15));
+                            .isEqualTo(half.compareTo(Duration.ofSeconds(12)) < 0 ? half : Duration.ofSeconds(12));
                 }
             }
         }
     }
 
     @Test
-    void byDefaultAWebhookThatTimedOutIsAnsweredWithinOneAttemptAndTheClientDoesNotRetry() {
+    void byDefaultAWebhookThatTimedOutIsAnsweredWithinOneAttemptAndTheClientRetriesOnce() {
         ClientSettings defaults = ManagerConfig.parse(new String[0], Map.of()).client();
         assertThat(defaults.requestTimeout()).isGreaterThan(Duration.ofSeconds(10));
-        assertThat(defaults.retries()).isZero();
-        assertThat(defaults.callBound()).isEqualTo(Duration.ofSeconds(15));
+        // a reset connection or a 429 is sent once more: 2 attempts of 12s, 2 Retry-After waits of 2s, 100ms backoff
+        assertThat(defaults.retries()).isOne();
+        assertThat(defaults.callBound()).isEqualTo(Duration.ofMillis(28_100));
         ClientSettings longer = ManagerConfig.parse(new String[] {"--reconcile-timeout=5m"}, Map.of())
                 .client();
-        // 3 attempts of 15s, 3 Retry-After waits of 30s, backoffs of 100ms and 200ms
-        assertThat(longer.retries()).isEqualTo(2);
-        assertThat(longer.callBound()).isEqualTo(Duration.ofMillis(135_300));
+        // 9 attempts of 12s, 9 Retry-After waits of 2s, backoffs of 100ms doubling to 3.2s
+        assertThat(longer.retries()).isEqualTo(8);
+        assertThat(longer.callBound()).isEqualTo(Duration.ofMillis(138_700));
     }
 
     @Test
