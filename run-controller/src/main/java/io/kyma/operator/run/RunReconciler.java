@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,6 +59,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     private final JobCalls calls;
     private final StatusWriter<Run, RunStatus> statusWriter;
     private final RunStatuses statuses;
+    private final RunMemory memory;
     private volatile Events events = Events.NONE;
 
     public RunReconciler(Clock clock, RunSettings settings, JobService jobs, JobCalls calls) {
@@ -74,6 +77,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         this.jobs = jobs;
         this.calls = calls;
         this.statuses = new RunStatuses(clock);
+        this.memory = new RunMemory(clock);
         this.statusWriter = statusWriter;
     }
 
@@ -145,15 +149,18 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         Instant now = clock.instant();
         boolean replan = RunStatuses.failedBeforeStart(run);
         boolean recorded = status != null && status.getRemoteId() != null && !replan;
-        Optional<JobCalls.Started> answered = recorded ? Optional.empty() : calls.started(run);
+        RunMemory.Of mem = memory.of(run);
+        Optional<Done<Object>> start = recorded ? Optional.empty() : take(run, Kind.START);
+        Optional<JobService.Start> answered =
+                Optional.ofNullable(recorded ? null : mem.started).map(Done::value);
         String id = recorded
                 ? status.getRemoteId()
-                : answered.map(JobCalls.Started::id).orElse(null);
+                : answered.map(JobService.Start::id).orElse(null);
         if (run.getMetadata().getDeletionTimestamp() != null) {
             if (ended(status) && recorded) {
                 return new Seen(State.DELETING, Event.DONE, id, null, null, null, null);
             }
-            JobServerUrl server = answered.map(JobCalls.Started::server).orElse(null);
+            JobServerUrl server = answered.map(JobService.Start::server).orElse(null);
             if (recorded) {
                 try {
                     server = RunPlan.startedOn(run, settings);
@@ -161,7 +168,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                     return new Seen(State.DELETING, Event.DONE, null, null, null, null, null); // nothing it can name
                 }
             }
-            Optional<Done<Object>> cancel = calls.take(run, Kind.CANCEL);
+            Optional<Done<Object>> cancel = take(run, Kind.CANCEL);
             boolean left = now.isBefore(deletedAt(run).plus(settings.cleanupTimeout()));
             Event event = cancel.map(c -> !c.failed() ? Event.DONE : retry(run, c.failure(), left))
                     .orElse(left ? Event.NOTHING : Event.DEADLINE);
@@ -181,8 +188,8 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
             JobServerUrl server = plan != null
                     ? plan.server()
                     : RunPlan.recorded(run, settings).orElse(null);
-            Optional<Done<Object>> cancel = calls.take(run, Kind.CANCEL);
-            Instant giveUp = calls.first(run, Kind.CANCEL).orElse(now).plus(settings.cleanupTimeout());
+            Optional<Done<Object>> cancel = take(run, Kind.CANCEL);
+            Instant giveUp = mem.first.getOrDefault(Kind.CANCEL, now).plus(settings.cleanupTimeout());
             Event event = server == null
                     ? Event.GIVE_UP
                     : cancel.map(c -> !c.failed() ? Event.DONE : retry(run, c.failure(), now.isBefore(giveUp)))
@@ -192,11 +199,11 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         if (recorded) {
             return running(run, id, plan, invalid, now);
         }
-        Optional<Done<Object>> start = calls.take(run, Kind.START);
         Optional<Duration> timeout = plan == null ? Optional.empty() : plan.timeout();
-        Optional<RunTiming> sinceFirstTry = calls.first(run, Kind.START).map(first -> new RunTiming(first, timeout));
+        Optional<RunTiming> sinceFirstTry =
+                Optional.ofNullable(mem.first.get(Kind.START)).map(first -> new RunTiming(first, timeout));
         if (answered.isPresent()) {
-            Instant at = answered.get().at() != null ? answered.get().at() : now;
+            Instant at = mem.started.at();
             Event event = invalid != null
                     ? Event.SPEC_INVALID
                     : sinceFirstTry.filter(t -> t.timedOut(at)).isPresent() ? Event.DEADLINE : Event.STARTED;
@@ -217,7 +224,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         if (invalid != null || server == null) {
             return new Seen(State.RUNNING, Event.SPEC_INVALID, id, server, plan, invalid, null);
         }
-        Optional<Done<RemoteJob>> polled = calls.take(run, Kind.POLL);
+        Optional<Done<RemoteJob>> polled = take(run, Kind.POLL);
         RunTiming timing = new RunTiming(startTime(run), plan.timeout());
         Event event;
         if (polled.isPresent() && !polled.get().failed()) {
@@ -248,9 +255,30 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         if (failure.failureClass() == FailureClass.GONE) {
             return Event.GONE;
         }
-        boolean capped =
-                failure.kind() == RemoteJobException.Kind.BAD_ANSWER && calls.badAnswers(run) >= MAX_BAD_ANSWERS;
-        return failure.transientFailure() && inBound && !capped ? Event.RETRY : Event.GIVE_UP;
+        return failure.transientFailure() && inBound && !capped(run, failure) ? Event.RETRY : Event.GIVE_UP;
+    }
+
+    private boolean capped(Run run, RemoteJobException failure) {
+        return failure.kind() == RemoteJobException.Kind.BAD_ANSWER && memory.of(run).badAnswers >= MAX_BAD_ANSWERS;
+    }
+
+    /** The answer of the Run's call of this kind, if one is in, taken into the Run's memory. */
+    private <T> Optional<Done<T>> take(Run run, Kind kind) {
+        Optional<Done<T>> done = calls.take(run, kind);
+        done.ifPresent(d -> memory.of(run).heard(kind, d, calls::backoff));
+        return done;
+    }
+
+    /** Asks for a call of the Run's, after {@code after}; the first of its kind is remembered. */
+    private void ask(
+            Run run,
+            Kind kind,
+            JobServerUrl server,
+            Supplier<CompletableFuture<?>> work,
+            Duration after,
+            long bodyBytes) {
+        memory.of(run).first.putIfAbsent(kind, clock.instant());
+        calls.ask(run, kind, server, work, after, bodyBytes);
     }
 
     /** Carries out {@code action}; null when it asked for a call whose answer may be in already. */
@@ -265,19 +293,20 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                         : Map.copyOf(run.getSpec().getJob().getParams());
                 String name = run.getSpec().getJob().getName();
                 String key = run.getMetadata().getUid();
-                calls.ask(
+                ask(
                         run,
                         Kind.START,
                         plan.server(),
                         () -> jobs.start(plan.server(), name, params, key),
-                        calls.retryDelay(run),
+                        retryDelay(run),
                         plan.startBodyBytes());
                 if (calls.answered(run)) {
                     yield null;
                 }
                 // past the deadline with the start out, its answer's event is what comes next (not a look at once)
-                Optional<RunTiming> tried =
-                        calls.first(run, Kind.START).map(first -> new RunTiming(first, plan.timeout()));
+                Optional<RunTiming> tried = Optional.ofNullable(
+                                memory.of(run).first.get(Kind.START))
+                        .map(first -> new RunTiming(first, plan.timeout()));
                 yield new Next(
                         tried.filter(t -> !t.timedOut(now))
                                 .map(t -> t.nextPoll(now, RECHECK))
@@ -286,7 +315,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
             }
             case RECORD -> {
                 write(run, statuses.started(run, seen.id(), seen.server()), context);
-                calls.polled(run);
+                memory.of(run).lastPoll = now;
                 log(run, "started job " + seen.id() + " on " + seen.server());
                 RunTiming timing = new RunTiming(now, plan.timeout());
                 askPoll(run, seen, timing.nextPoll(now, plan.pollInterval()));
@@ -295,10 +324,10 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
             case ASK_POLL -> {
                 RunTiming timing = new RunTiming(startTime(run), plan.timeout());
                 if (!calls.busy(run)) {
-                    Duration sinceLast = calls.lastPoll(run)
+                    Duration sinceLast = Optional.ofNullable(memory.of(run).lastPoll)
                             .map(last -> Duration.between(now, last.plus(plan.pollInterval())))
                             .orElse(Duration.ZERO);
-                    Duration wait = max(sinceLast, calls.retryDelay(run));
+                    Duration wait = max(sinceLast, retryDelay(run));
                     askPoll(run, seen, timing.timedOut(now) ? Duration.ZERO : timing.nextPoll(now, wait));
                     if (calls.answered(run)) {
                         yield null;
@@ -363,6 +392,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
 
     private Next release(Run run) {
         calls.forget(run);
+        memory.forget(run);
         return new Next(null, true);
     }
 
@@ -383,10 +413,9 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                 }
             };
         }
-        boolean capped = e.kind() == RemoteJobException.Kind.BAD_ANSWER && calls.badAnswers(run) >= MAX_BAD_ANSWERS;
         return new String[] {
             e.reason(),
-            capped
+            capped(run, e)
                     ? "gave up after " + MAX_BAD_ANSWERS + " bad answers in a row; the last: " + e.getMessage()
                     : e.getMessage()
         };
@@ -401,17 +430,17 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
 
     private Next askCancel(Run run, Seen seen) {
         // the first try at once; a retry after the backoff of the failures before it
-        Duration after = calls.first(run, Kind.CANCEL).isPresent() ? calls.retryDelay(run) : Duration.ZERO;
+        Duration after = memory.of(run).first.containsKey(Kind.CANCEL) ? retryDelay(run) : Duration.ZERO;
         JobServerUrl server = seen.server();
         String id = seen.id();
-        calls.ask(run, Kind.CANCEL, server, () -> jobs.cancel(server, id), after);
+        ask(run, Kind.CANCEL, server, () -> jobs.cancel(server, id), after, 0);
         return calls.answered(run) ? null : new Next(min(RECHECK, max(after, Duration.ofSeconds(1))), false);
     }
 
     private void askPoll(Run run, Seen seen, Duration after) {
         JobServerUrl server = seen.server();
         String id = seen.id();
-        calls.ask(run, Kind.POLL, server, () -> jobs.get(server, id, LogTail.MAX_BYTES), after);
+        ask(run, Kind.POLL, server, () -> jobs.get(server, id, LogTail.MAX_BYTES), after, 0);
     }
 
     /** What a poll says: written (paced by the status interval while the job runs), and the next poll asked for. */
@@ -459,7 +488,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         if (seen.state() == State.DELETING) {
             Duration left = Duration.between(now, deletedAt(run).plus(settings.cleanupTimeout()));
             log(run, "cannot cancel job " + seen.id() + " yet, retrying: " + e.getMessage());
-            return new Next(min(max(calls.retryDelay(run), Duration.ofSeconds(1)), left), false);
+            return new Next(min(max(retryDelay(run), Duration.ofSeconds(1)), left), false);
         }
         RunStatus next = seen.state() == State.CANCELLING
                 ? statuses.unreachable(
@@ -467,21 +496,24 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                         e.reason(),
                         "cancelling job " + seen.id() + " on " + seen.server() + ": " + e.getMessage()
                                 + "; retrying with backoff until "
-                                + calls.first(run, Kind.CANCEL).orElse(now).plus(settings.cleanupTimeout()))
+                                + memory.of(run)
+                                        .first
+                                        .getOrDefault(Kind.CANCEL, now)
+                                        .plus(settings.cleanupTimeout()))
                 : statuses.unreachable(run, e);
         boolean written = due(run, run.getStatus(), next);
         if (written) {
             write(run, next, context);
         }
         if (written) { // logged when the status says it, paced like the status
-            log(run, e.getMessage() + "; trying again in " + GoDuration.format(calls.retryDelay(run)));
+            log(run, e.getMessage() + "; trying again in " + GoDuration.format(retryDelay(run)));
         }
         Optional<Duration> timeout =
                 seen.plan() == null ? Optional.empty() : seen.plan().timeout();
         Instant since = seen.state() == State.NEW
-                ? calls.first(run, Kind.START).orElse(now)
+                ? memory.of(run).first.getOrDefault(Kind.START, now)
                 : seen.state() == State.RUNNING ? startTime(run) : now;
-        return new Next(new RunTiming(since, timeout).nextPoll(now, calls.retryDelay(run)), false);
+        return new Next(new RunTiming(since, timeout).nextPoll(now, retryDelay(run)), false);
     }
 
     /** When the job was started; a start time that is not a time (edited by hand) counts from the Run's creation. */
@@ -520,19 +552,24 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         if (!RunStatuses.needsWrite(current, next)) {
             return false;
         }
-        if (!RunStatuses.onlyProgress(current, next) || passed(calls.lastWrite(run))) {
+        RunMemory.Of mem = memory.of(run);
+        if (!RunStatuses.onlyProgress(current, next) || passed(mem.lastWrite)) {
             return true;
         }
-        return RunStatuses.reachabilityChanged(current, next) && passed(calls.lastFlip(run));
+        return RunStatuses.reachabilityChanged(current, next) && passed(mem.lastFlip);
     }
 
-    private boolean passed(Optional<Instant> last) {
-        return last.map(at -> !clock.instant().isBefore(at.plus(settings.statusInterval())))
-                .orElse(true);
+    private boolean passed(Instant last) {
+        return last == null || !clock.instant().isBefore(last.plus(settings.statusInterval()));
+    }
+
+    private Duration retryDelay(Run run) {
+        return memory.of(run).retryDelay(clock.instant());
     }
 
     private Next end(Run run) {
         calls.forget(run);
+        memory.forget(run);
         return new Next(null, false);
     }
 
@@ -550,7 +587,11 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     private void write(Run run, RunStatus status, Context<Run> context) {
         RunStatus before = run.getStatus();
         statusWriter.write(run, status, context);
-        calls.wrote(run, RunStatuses.reachabilityFlipped(before, status));
+        RunMemory.Of mem = memory.of(run);
+        mem.lastWrite = clock.instant();
+        if (RunStatuses.reachabilityFlipped(before, status)) {
+            mem.lastFlip = mem.lastWrite;
+        }
         RunEvents.of(before, status).ifPresent(notice -> notice.tell(events, run));
     }
 

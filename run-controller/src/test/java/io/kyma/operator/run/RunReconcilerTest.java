@@ -41,7 +41,8 @@ class RunReconcilerTest {
         timed.add(task);
         return () -> timed.remove(task);
     };
-    private final JobCalls calls = new JobCalls(4, 2, Duration.ofSeconds(1), Duration.ofSeconds(60), clock, timer);
+    private final JobCalls calls =
+            new JobCalls(4, 2, Long.MAX_VALUE, 0, Duration.ofSeconds(1), Duration.ofSeconds(60), clock, timer);
     private final RunReconciler reconciler = new RunReconciler(
             clock,
             new RunSettings(
