@@ -50,20 +50,9 @@ public final class RunStatuses {
         status.setLogs(job.log());
         status.setLogsTruncated(job.logTruncated() ? Boolean.TRUE : null);
         if (!job.running()) {
-            status.setPhase(job.succeeded() ? RunPhase.SUCCEEDED : RunPhase.FAILED);
-            status.setCompletionTime(Conditions.timestamp(clock.instant()));
-            status.setMessage("job " + job.state() + lastLine(job.log()));
             String reason =
                     job.succeeded() ? "JobSucceeded" : "cancelled".equals(job.state()) ? "JobCancelled" : "JobFailed";
-            status.setConditions(Conditions.replace(
-                    status.getConditions(),
-                    conditions.condition(
-                            status.getConditions(),
-                            SUCCEEDED,
-                            job.succeeded(),
-                            reason,
-                            status.getMessage(),
-                            run.getMetadata().getGeneration())));
+            ended(run, status, job.succeeded(), reason, "job " + job.state() + lastLine(job.log()));
         } else {
             if (status.getPhase() != RunPhase.RUNNING) {
                 running(run, status); // started by an operator that wrote phase Unknown
@@ -83,32 +72,19 @@ public final class RunStatuses {
      */
     private void running(Run run, RunStatus status) {
         status.setPhase(RunPhase.RUNNING);
-        status.setConditions(Conditions.replace(
-                status.getConditions(),
-                conditions.condition(
-                        status.getConditions(),
-                        SUCCEEDED,
-                        Conditions.Status.UNKNOWN,
-                        REASON_RUNNING,
-                        "job started",
-                        run.getMetadata().getGeneration())));
+        set(run, status, SUCCEEDED, Conditions.Status.UNKNOWN, REASON_RUNNING, "job started");
     }
 
     /** The job ended without success before it was known to run, or its record is gone. */
     public RunStatus failed(Run run, String reason, String message) {
-        RunStatus status = copy(run);
-        status.setPhase(RunPhase.FAILED);
+        return ended(run, copy(run), false, reason, message);
+    }
+
+    private RunStatus ended(Run run, RunStatus status, boolean succeeded, String reason, String message) {
+        status.setPhase(succeeded ? RunPhase.SUCCEEDED : RunPhase.FAILED);
         status.setCompletionTime(Conditions.timestamp(clock.instant()));
         status.setMessage(message);
-        status.setConditions(Conditions.replace(
-                status.getConditions(),
-                conditions.condition(
-                        status.getConditions(),
-                        SUCCEEDED,
-                        false,
-                        reason,
-                        message,
-                        run.getMetadata().getGeneration())));
+        set(run, status, SUCCEEDED, succeeded ? Conditions.Status.TRUE : Conditions.Status.FALSE, reason, message);
         return status;
     }
 
@@ -122,15 +98,7 @@ public final class RunStatuses {
         recordServer(status, server);
         status.setPhase(RunPhase.RUNNING);
         status.setMessage(why + "; cancelling the job");
-        status.setConditions(Conditions.replace(
-                status.getConditions(),
-                conditions.condition(
-                        status.getConditions(),
-                        SUCCEEDED,
-                        Conditions.Status.UNKNOWN,
-                        reason,
-                        why,
-                        run.getMetadata().getGeneration())));
+        set(run, status, SUCCEEDED, Conditions.Status.UNKNOWN, reason, why);
         return status;
     }
 
@@ -166,15 +134,7 @@ public final class RunStatuses {
     /** The server could not be used this time, for the reason and with the message given. */
     public RunStatus unreachable(Run run, String reason, String message) {
         RunStatus status = copy(run);
-        status.setConditions(Conditions.replace(
-                status.getConditions(),
-                conditions.condition(
-                        status.getConditions(),
-                        REMOTE_REACHABLE,
-                        false,
-                        reason,
-                        message,
-                        run.getMetadata().getGeneration())));
+        set(run, status, REMOTE_REACHABLE, Conditions.Status.FALSE, reason, message);
         return status;
     }
 
@@ -257,15 +217,7 @@ public final class RunStatuses {
     }
 
     private RunStatus reachable(Run run, RunStatus status) {
-        status.setConditions(Conditions.replace(
-                status.getConditions(),
-                conditions.condition(
-                        status.getConditions(),
-                        REMOTE_REACHABLE,
-                        true,
-                        "Answered",
-                        "the job server answered",
-                        run.getMetadata().getGeneration())));
+        set(run, status, REMOTE_REACHABLE, Conditions.Status.TRUE, "Answered", "the job server answered");
         return status;
     }
 
@@ -289,6 +241,19 @@ public final class RunStatuses {
                 run.getMetadata().getGeneration(),
                 Stream.of(run))));
         return status;
+    }
+
+    /** Sets the condition of {@code type}; its transition time changes only when its status does. */
+    private void set(Run run, RunStatus status, String type, Conditions.Status value, String reason, String message) {
+        status.setConditions(Conditions.replace(
+                status.getConditions(),
+                conditions.condition(
+                        status.getConditions(),
+                        type,
+                        value,
+                        reason,
+                        message,
+                        run.getMetadata().getGeneration())));
     }
 
     private static boolean sameConditions(List<Condition> a, List<Condition> b) {

@@ -91,7 +91,7 @@ class RunPlanTest {
     @Test
     void withoutAnyServerTheRunCannotStart() {
         RunSettings none = new RunSettings(
-                Optional.empty(), Duration.ofSeconds(5), Duration.ofMinutes(5), ServerAllowList.allowAll());
+                Optional.empty(), Duration.ofSeconds(5), Duration.ofMinutes(5), ServerAllowList.parse(""));
         assertThatThrownBy(() -> RunPlan.of(run(null, null, null), none))
                 .isInstanceOfSatisfying(
                         RunPlan.Invalid.class, e -> assertThat(e.reason()).isEqualTo("NoServer"));
