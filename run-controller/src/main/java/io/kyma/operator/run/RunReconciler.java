@@ -25,7 +25,6 @@ import io.kyma.operator.api.RunStatus;
 import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.common.WorkPriority;
 import io.kyma.operator.common.events.Events;
-import io.kyma.operator.common.status.FailureClass;
 import io.kyma.operator.common.status.StatusPatch;
 import io.kyma.operator.common.status.StatusWriter;
 import io.kyma.operator.run.JobCalls.Done;
@@ -93,10 +92,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         return List.of(answers);
     }
 
-    /**
-     * What one reconcile saw: the Run's state and the event, with what they carry (the job, where it runs, the answer
-     * taken, its failure, the plan or why there is none).
-     */
+    /** What one reconcile saw: the Run's state and the event, with what they carry. */
     private record Seen(
             State state,
             Event event,
@@ -104,7 +100,8 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
             JobServerUrl server,
             RunPlan plan,
             RunPlan.Invalid invalid,
-            Done<?> answer) {
+            Done<?> answer,
+            RunMemory.Of mem) {
         RemoteJobException failure() {
             return answer == null ? null : answer.failure();
         }
@@ -133,8 +130,11 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     private Next run(Run run, Context<Run> context) {
         for (int pass = 0; ; pass++) {
             Seen seen = observe(run);
-            RunMachine.Step step = RunMachine.next(seen.state(), seen.event());
-            Next next = act(run, context, seen, step.action());
+            Next next = act(
+                    run,
+                    context,
+                    seen,
+                    RunMachine.next(seen.state(), seen.event()).action());
             if (next != null) {
                 return next;
             }
@@ -147,35 +147,32 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     private Seen observe(Run run) {
         RunStatus status = run.getStatus();
         Instant now = clock.instant();
+        RunMemory.Of mem = memory.of(run);
         boolean replan = RunStatuses.failedBeforeStart(run);
         boolean recorded = status != null && status.getRemoteId() != null && !replan;
-        RunMemory.Of mem = memory.of(run);
-        Optional<Done<Object>> start = recorded ? Optional.empty() : take(run, Kind.START);
-        Optional<JobService.Start> answered =
-                Optional.ofNullable(recorded ? null : mem.started).map(Done::value);
-        String id = recorded
-                ? status.getRemoteId()
-                : answered.map(JobService.Start::id).orElse(null);
+        Optional<Done<Object>> start = recorded ? Optional.empty() : take(run, mem, Kind.START);
+        JobService.Start started = recorded || mem.started == null ? null : mem.started.value();
+        String id = recorded ? status.getRemoteId() : started == null ? null : started.id();
         if (run.getMetadata().getDeletionTimestamp() != null) {
-            if (ended(status) && recorded) {
-                return new Seen(State.DELETING, Event.DONE, id, null, null, null, null);
-            }
-            JobServerUrl server = answered.map(JobService.Start::server).orElse(null);
+            JobServerUrl server = started == null ? null : started.server();
             if (recorded) {
                 try {
-                    server = RunPlan.startedOn(run, settings);
+                    server = ended(status) ? null : RunPlan.startedOn(run, settings);
                 } catch (RunPlan.Invalid invalid) {
-                    return new Seen(State.DELETING, Event.DONE, null, null, null, null, null); // nothing it can name
+                    id = null; // nothing it can name
+                }
+                if (server == null) {
+                    return new Seen(State.DELETING, Event.DONE, id, null, null, null, null, mem);
                 }
             }
-            Optional<Done<Object>> cancel = take(run, Kind.CANCEL);
+            Optional<Done<Object>> cancel = take(run, mem, Kind.CANCEL);
             boolean left = now.isBefore(deletedAt(run).plus(settings.cleanupTimeout()));
-            Event event = cancel.map(c -> !c.failed() ? Event.DONE : retry(run, c.failure(), left))
+            Event event = cancel.map(c -> c.failed() ? failed(c, left, mem) : Event.DONE)
                     .orElse(left ? Event.NOTHING : Event.DEADLINE);
-            return new Seen(State.DELETING, event, id, server, null, null, cancel.orElse(null));
+            return new Seen(State.DELETING, event, id, server, null, null, cancel.orElse(null), mem);
         }
         if (ended(status) && !replan) {
-            return new Seen(State.ENDED, Event.NOTHING, id, null, null, null, null);
+            return new Seen(State.ENDED, Event.NOTHING, id, null, null, null, null, mem);
         }
         RunPlan plan = null;
         RunPlan.Invalid invalid = null;
@@ -184,139 +181,106 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         } catch (RunPlan.Invalid e) {
             invalid = e;
         }
+        JobServerUrl server = plan != null
+                ? plan.server()
+                : recorded ? RunPlan.recorded(run, settings).orElse(null) : null;
         if (recorded && RunStatuses.cancelling(status).isPresent()) {
-            JobServerUrl server = plan != null
-                    ? plan.server()
-                    : RunPlan.recorded(run, settings).orElse(null);
-            Optional<Done<Object>> cancel = take(run, Kind.CANCEL);
-            Instant giveUp = mem.first.getOrDefault(Kind.CANCEL, now).plus(settings.cleanupTimeout());
+            Optional<Done<Object>> cancel = take(run, mem, Kind.CANCEL);
+            boolean left = now.isBefore(mem.first.getOrDefault(Kind.CANCEL, now).plus(settings.cleanupTimeout()));
             Event event = server == null
                     ? Event.GIVE_UP
-                    : cancel.map(c -> !c.failed() ? Event.DONE : retry(run, c.failure(), now.isBefore(giveUp)))
+                    : cancel.map(c -> c.failed() ? failed(c, left, mem) : Event.DONE)
                             .orElse(Event.NOTHING);
-            return new Seen(State.CANCELLING, event, id, server, plan, null, cancel.orElse(null));
+            return new Seen(State.CANCELLING, event, id, server, plan, null, cancel.orElse(null), mem);
+        }
+        if (recorded && (invalid != null || server == null)) {
+            return new Seen(State.RUNNING, Event.SPEC_INVALID, id, server, plan, invalid, null, mem);
         }
         if (recorded) {
-            return running(run, id, plan, invalid, now);
+            Optional<Done<RemoteJob>> polled = take(run, mem, Kind.POLL);
+            Event event = polled.map(
+                            p -> p.failed() ? failed(p, true, mem) : p.value().running() ? Event.RUNNING : Event.DONE)
+                    .orElse(Event.NOTHING);
+            RunTiming timing = new RunTiming(startTime(run), plan.timeout());
+            if (timing.timedOut(now)) { // a last look before the cancel, at most LAST_LOOK after the deadline
+                Instant deadline = timing.deadline().orElseThrow();
+                boolean looked = polled.filter(p -> p.failed() || !p.at().isBefore(deadline))
+                        .isPresent();
+                event = RunMachine.pastDeadline(event, looked || !now.isBefore(deadline.plus(LAST_LOOK)));
+            }
+            return new Seen(State.RUNNING, event, id, server, plan, null, polled.orElse(null), mem);
         }
         Optional<Duration> timeout = plan == null ? Optional.empty() : plan.timeout();
         Optional<RunTiming> sinceFirstTry =
                 Optional.ofNullable(mem.first.get(Kind.START)).map(first -> new RunTiming(first, timeout));
-        if (answered.isPresent()) {
+        if (started != null) {
             Instant at = mem.started.at();
             Event event = invalid != null
                     ? Event.SPEC_INVALID
                     : sinceFirstTry.filter(t -> t.timedOut(at)).isPresent() ? Event.DEADLINE : Event.STARTED;
-            return new Seen(State.STARTED, event, id, answered.get().server(), plan, invalid, null);
+            return new Seen(State.STARTED, event, id, started.server(), plan, invalid, null, mem);
         }
         Event event = invalid != null
                 ? Event.SPEC_INVALID
-                : start.filter(Done::failed).isPresent()
-                        ? retry(run, start.get().failure(), true)
-                        : sinceFirstTry.filter(t -> t.timedOut(now)).isPresent() ? Event.DEADLINE : Event.NOTHING;
-        return new Seen(State.NEW, event, null, plan == null ? null : plan.server(), plan, invalid, start.orElse(null));
-    }
-
-    /** A Run whose job the status records, following it: its poll's answer, and its deadline with a last look. */
-    private Seen running(Run run, String id, RunPlan plan, RunPlan.Invalid invalid, Instant now) {
-        JobServerUrl server =
-                plan != null ? plan.server() : RunPlan.recorded(run, settings).orElse(null);
-        if (invalid != null || server == null) {
-            return new Seen(State.RUNNING, Event.SPEC_INVALID, id, server, plan, invalid, null);
-        }
-        Optional<Done<RemoteJob>> polled = take(run, Kind.POLL);
-        RunTiming timing = new RunTiming(startTime(run), plan.timeout());
-        Event event;
-        if (polled.isPresent() && !polled.get().failed()) {
-            event = polled.get().value().running() ? Event.RUNNING : Event.DONE;
-        } else {
-            event = polled.map(p -> retry(run, p.failure(), true)).orElse(Event.NOTHING);
-        }
-        if (event != Event.DONE && timing.timedOut(now)) { // a job that ended is reported as it ended, seen late too
-            // a last look before the cancel, for a job that may have ended before its deadline: bounded, past
-            // LAST_LOOK after the deadline the job is cancelled whatever the look found
-            Instant deadline = timing.deadline().orElseThrow();
-            boolean looked = polled.isPresent()
-                    && (polled.get().failed() || !polled.get().at().isBefore(deadline));
-            if (looked || !now.isBefore(deadline.plus(LAST_LOOK))) {
-                event = Event.DEADLINE;
-            } else if (event == Event.RUNNING) {
-                event = Event.NOTHING;
-            }
-        }
-        return new Seen(State.RUNNING, event, id, server, plan, null, polled.orElse(null));
+                : start.filter(Done::failed)
+                        .map(d -> failed(d, true, mem))
+                        .orElse(
+                                sinceFirstTry.filter(t -> t.timedOut(now)).isPresent()
+                                        ? Event.DEADLINE
+                                        : Event.NOTHING);
+        return new Seen(State.NEW, event, null, server, plan, invalid, start.orElse(null), mem);
     }
 
     /**
-     * What a failure means for the next try: the job is gone, another try may cure it (backoff; while {@code inBound};
-     * a bad answer at most {@link #MAX_BAD_ANSWERS} times in a row), or none can.
+     * The event a failed call makes, as {@link RunMachine#failed} classes it: retried only {@code inBound}, and a bad
+     * answer at most {@link #MAX_BAD_ANSWERS} times in a row.
      */
-    private Event retry(Run run, RemoteJobException failure, boolean inBound) {
-        if (failure.failureClass() == FailureClass.GONE) {
-            return Event.GONE;
-        }
-        return failure.transientFailure() && inBound && !capped(run, failure) ? Event.RETRY : Event.GIVE_UP;
+    private static Event failed(Done<?> done, boolean inBound, RunMemory.Of mem) {
+        return RunMachine.failed(done.failure().failureClass(), inBound && !capped(mem, done.failure()));
     }
 
-    private boolean capped(Run run, RemoteJobException failure) {
-        return failure.kind() == RemoteJobException.Kind.BAD_ANSWER && memory.of(run).badAnswers >= MAX_BAD_ANSWERS;
+    private static boolean capped(RunMemory.Of mem, RemoteJobException failure) {
+        return failure.kind() == RemoteJobException.Kind.BAD_ANSWER && mem.badAnswers >= MAX_BAD_ANSWERS;
     }
 
     /** The answer of the Run's call of this kind, if one is in, taken into the Run's memory. */
-    private <T> Optional<Done<T>> take(Run run, Kind kind) {
+    private <T> Optional<Done<T>> take(Run run, RunMemory.Of mem, Kind kind) {
         Optional<Done<T>> done = calls.take(run, kind);
-        done.ifPresent(d -> memory.of(run).heard(kind, d, calls::backoff));
+        done.ifPresent(d -> mem.heard(kind, d, calls::backoff));
         return done;
     }
 
-    /** Asks for a call of the Run's, after {@code after}; the first of its kind is remembered. */
-    private void ask(
-            Run run,
-            Kind kind,
-            JobServerUrl server,
-            Supplier<CompletableFuture<?>> work,
-            Duration after,
-            long bodyBytes) {
-        memory.of(run).first.putIfAbsent(kind, clock.instant());
-        calls.ask(run, kind, server, work, after, bodyBytes);
+    /** Asks for a call of the Run's after {@code after}, the first of its kind remembered; whether an answer is in. */
+    private boolean ask(Run run, Seen seen, Kind kind, Supplier<CompletableFuture<?>> work, Duration after) {
+        seen.mem().first.putIfAbsent(kind, clock.instant());
+        long body = kind == Kind.START ? seen.plan().startBodyBytes() : 0;
+        calls.ask(run, kind, seen.server(), work, after, body);
+        return calls.answered(run);
     }
 
     /** Carries out {@code action}; null when it asked for a call whose answer may be in already. */
     private Next act(Run run, Context<Run> context, Seen seen, Action action) {
         Instant now = clock.instant();
         RunPlan plan = seen.plan();
+        RunMemory.Of mem = seen.mem();
+        JobServerUrl server = seen.server();
         return switch (action) {
             case FORGET -> end(run);
             case ASK_START -> {
-                Map<String, String> params = run.getSpec().getJob().getParams() == null
-                        ? Map.of()
-                        : Map.copyOf(run.getSpec().getJob().getParams());
-                String name = run.getSpec().getJob().getName();
+                var job = run.getSpec().getJob();
+                Map<String, String> params = job.getParams() == null ? Map.of() : Map.copyOf(job.getParams());
                 String key = run.getMetadata().getUid();
-                ask(
-                        run,
-                        Kind.START,
-                        plan.server(),
-                        () -> jobs.start(plan.server(), name, params, key),
-                        retryDelay(run),
-                        plan.startBodyBytes());
-                if (calls.answered(run)) {
-                    yield null;
-                }
                 // past the deadline with the start out, its answer's event is what comes next (not a look at once)
-                Optional<RunTiming> tried = Optional.ofNullable(
-                                memory.of(run).first.get(Kind.START))
-                        .map(first -> new RunTiming(first, plan.timeout()));
-                yield new Next(
-                        tried.filter(t -> !t.timedOut(now))
-                                .map(t -> t.nextPoll(now, RECHECK))
-                                .orElse(RECHECK),
-                        false);
+                RunTiming tried = new RunTiming(mem.first.getOrDefault(Kind.START, now), plan.timeout());
+                Next next = new Next(tried.timedOut(now) ? RECHECK : tried.nextPoll(now, RECHECK), false);
+                boolean in = ask(
+                        run, seen, Kind.START, () -> jobs.start(server, job.getName(), params, key), retryDelay(mem));
+                yield in ? null : next;
             }
             case RECORD -> {
-                write(run, statuses.started(run, seen.id(), seen.server()), context);
-                memory.of(run).lastPoll = now;
-                log(run, "started job " + seen.id() + " on " + seen.server());
+                write(run, mem, statuses.started(run, seen.id(), server), context);
+                mem.lastPoll = now;
+                log(run, "started job " + seen.id() + " on " + server);
                 RunTiming timing = new RunTiming(now, plan.timeout());
                 askPoll(run, seen, timing.nextPoll(now, plan.pollInterval()));
                 yield new Next(timing.nextPoll(now, RECHECK), false);
@@ -324,17 +288,15 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
             case ASK_POLL -> {
                 RunTiming timing = new RunTiming(startTime(run), plan.timeout());
                 if (!calls.busy(run)) {
-                    Duration sinceLast = Optional.ofNullable(memory.of(run).lastPoll)
-                            .map(last -> Duration.between(now, last.plus(plan.pollInterval())))
-                            .orElse(Duration.ZERO);
-                    Duration wait = max(sinceLast, retryDelay(run));
-                    askPoll(run, seen, timing.timedOut(now) ? Duration.ZERO : timing.nextPoll(now, wait));
-                    if (calls.answered(run)) {
+                    Duration sinceLast = mem.lastPoll == null
+                            ? Duration.ZERO
+                            : Duration.between(now, mem.lastPoll.plus(plan.pollInterval()));
+                    Duration wait = max(sinceLast, retryDelay(mem));
+                    if (askPoll(run, seen, timing.timedOut(now) ? Duration.ZERO : timing.nextPoll(now, wait))) {
                         yield null;
                     }
                 }
                 Duration left = timing.deadline()
-                        .filter(d -> timing.timedOut(now))
                         .map(d -> Duration.between(now, d.plus(LAST_LOOK)))
                         .orElse(RECHECK);
                 yield new Next(timing.timedOut(now) ? min(RECHECK, left) : timing.nextPoll(now, RECHECK), false);
@@ -343,15 +305,18 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                 seen.state() == State.CANCELLING ? cancelled(run, context, seen) : polled(run, context, seen);
             case BLOCKED -> blocked(run, context, seen);
             case BEGIN_CANCEL -> {
-                if (seen.server() == null) { // status.server no longer allowed: no call goes there
+                if (server == null) { // status.server no longer allowed: no call goes there
                     write(
                             run,
+                            mem,
                             statuses.failed(
                                     run, seen.invalid().reason(), seen.invalid().getMessage()),
                             context);
                     yield end(run);
                 }
-                write(run, cancelling(run, seen), context);
+                String[] why = why(seen);
+                log(run, "cancelling job " + seen.id() + ": " + why[1]);
+                write(run, mem, statuses.cancelling(run, seen.id(), server, why[0], why[1]), context);
                 yield askCancel(run, seen);
             }
             case ASK_CANCEL -> askCancel(run, seen);
@@ -359,31 +324,30 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                 if (seen.state() == State.NEW && !calls.withdrawUnsent(run)) {
                     yield new Next(RECHECK, false); // its start is out: its answer decides
                 }
-                String[] why = why(run, seen);
+                String[] why = why(seen);
                 if (seen.invalid() != null) {
                     log(run, "cannot be carried out: " + why[1]);
                 }
-                write(run, statuses.failed(run, why[0], why[1]), context);
+                write(run, mem, statuses.failed(run, why[0], why[1]), context);
                 yield end(run);
             }
             case CLEAN_UP -> {
-                Duration left = Duration.between(now, deletedAt(run).plus(settings.cleanupTimeout()));
+                // a start not sent yet is withdrawn, so the service never hears of it; one out is waited for
+                Next wait = new Next(min(RECHECK, cleanupLeft(run, now)), false);
                 if (seen.id() == null) {
-                    // a start not sent yet is withdrawn, so the service never hears of it; one out is waited for
-                    yield calls.withdrawUnsent(run) ? release(run) : new Next(min(RECHECK, left), false);
+                    yield calls.withdrawUnsent(run) ? release(run) : wait;
                 }
-                Next asked = askCancel(run, seen);
-                yield asked == null ? null : new Next(min(RECHECK, left), false);
+                yield askCancel(run, seen) == null ? null : wait;
             }
             case RELEASE -> {
                 if (seen.id() != null && seen.event() != Event.DONE) {
-                    warn(
-                            run,
-                            "could not cancel remote job " + seen.id() + " on " + seen.server() + " within "
-                                    + GoDuration.format(settings.cleanupTimeout()) + "; letting the Run go: "
-                                    + (seen.failure() == null
-                                            ? "no answer"
-                                            : seen.failure().getMessage()));
+                    String message = "could not cancel remote job " + seen.id() + " on " + server + " within "
+                            + GoDuration.format(settings.cleanupTimeout()) + "; letting the Run go: "
+                            + (seen.failure() == null
+                                    ? "no answer"
+                                    : seen.failure().getMessage());
+                    log(run, message);
+                    events.warning(run, "RemoteCleanupAbandoned", message); // best effort: the Run goes anyway
                 }
                 yield release(run);
             }
@@ -391,56 +355,44 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     }
 
     private Next release(Run run) {
-        calls.forget(run);
-        memory.forget(run);
+        end(run);
         return new Next(null, true);
     }
 
     /** The reason and message a Run ends Failed with (or its job is cancelled for), for what the machine saw. */
-    private String[] why(Run run, Seen seen) {
+    private static String[] why(Seen seen) {
         if (seen.invalid() != null) {
             return new String[] {seen.invalid().reason(), seen.invalid().getMessage()};
         }
         RemoteJobException e = seen.failure();
         if (seen.event() == Event.DEADLINE || e == null) {
-            String timeout = GoDuration.format(seen.plan().timeout().orElseThrow());
             return new String[] {
                 RunStatuses.REASON_TIMEOUT,
-                switch (seen.state()) {
-                    case STARTED -> "the job was started only after " + timeout;
-                    case RUNNING -> "the job did not finish within " + timeout;
-                    default -> "the job could not be started within " + timeout;
-                }
+                RunStatuses.timedOut(seen.state(), seen.plan().timeout().orElseThrow())
             };
         }
         return new String[] {
             e.reason(),
-            capped(run, e)
+            capped(seen.mem(), e)
                     ? "gave up after " + MAX_BAD_ANSWERS + " bad answers in a row; the last: " + e.getMessage()
                     : e.getMessage()
         };
     }
 
-    /** The status that says why the job is cancelled, and records where it is. */
-    private RunStatus cancelling(Run run, Seen seen) {
-        String[] why = why(run, seen);
-        log(run, "cancelling job " + seen.id() + ": " + why[1]);
-        return statuses.cancelling(run, seen.id(), seen.server(), why[0], why[1]);
-    }
-
+    /** Asks for the cancel: the first try at once, a retry after the backoff of the failures before it. */
     private Next askCancel(Run run, Seen seen) {
-        // the first try at once; a retry after the backoff of the failures before it
-        Duration after = memory.of(run).first.containsKey(Kind.CANCEL) ? retryDelay(run) : Duration.ZERO;
+        Duration after = seen.mem().first.containsKey(Kind.CANCEL) ? retryDelay(seen.mem()) : Duration.ZERO;
         JobServerUrl server = seen.server();
         String id = seen.id();
-        ask(run, Kind.CANCEL, server, () -> jobs.cancel(server, id), after, 0);
-        return calls.answered(run) ? null : new Next(min(RECHECK, max(after, Duration.ofSeconds(1))), false);
+        boolean in = ask(run, seen, Kind.CANCEL, () -> jobs.cancel(server, id), after);
+        return in ? null : new Next(min(RECHECK, max(after, Duration.ofSeconds(1))), false);
     }
 
-    private void askPoll(Run run, Seen seen, Duration after) {
+    /** Asks for a poll after {@code after}; whether its answer is in already. */
+    private boolean askPoll(Run run, Seen seen, Duration after) {
         JobServerUrl server = seen.server();
         String id = seen.id();
-        ask(run, Kind.POLL, server, () -> jobs.get(server, id, LogTail.MAX_BYTES), after, 0);
+        return ask(run, seen, Kind.POLL, () -> jobs.get(server, id, LogTail.MAX_BYTES), after);
     }
 
     /** What a poll says: written (paced by the status interval while the job runs), and the next poll asked for. */
@@ -449,9 +401,9 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         Done<RemoteJob> answer = (Done<RemoteJob>) seen.answer();
         RemoteJob job = answer.value();
         RunStatus next = statuses.polled(run, job, RunPlan.movedTo(run, settings, seen.server()));
-        if (due(run, run.getStatus(), next)) {
+        if (due(seen.mem(), run.getStatus(), next)) {
             try {
-                write(run, next, context);
+                write(run, seen.mem(), next, context);
             } catch (RuntimeException e) {
                 // Kept for the retry: lost, a job that ended would be read as not ended once the deadline passed.
                 calls.putBack(run, Kind.POLL, answer);
@@ -473,51 +425,41 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         String problem = seen.failure() == null
                 ? (seen.server() == null ? "status.server can no longer be called" : null)
                 : seen.failure().getMessage();
-        write(run, statuses.cancelled(run, problem), context);
+        write(run, seen.mem(), statuses.cancelled(run, problem), context);
         log(run, "ended, job " + seen.id() + (problem == null ? " cancelled" : " not cancelled: " + problem));
         return end(run);
     }
 
     /**
      * A failure another try may cure: the status names the server and its answer (paced like progress), and the call
-     * is tried again after a backoff that doubles with each failure in a row ({@link JobCalls#retryDelay}).
+     * is tried again after a backoff that doubles with each failure in a row.
      */
     private Next blocked(Run run, Context<Run> context, Seen seen) {
         RemoteJobException e = seen.failure();
         Instant now = clock.instant();
+        Duration retry = retryDelay(seen.mem());
         if (seen.state() == State.DELETING) {
-            Duration left = Duration.between(now, deletedAt(run).plus(settings.cleanupTimeout()));
             log(run, "cannot cancel job " + seen.id() + " yet, retrying: " + e.getMessage());
-            return new Next(min(max(retryDelay(run), Duration.ofSeconds(1)), left), false);
+            return new Next(min(max(retry, Duration.ofSeconds(1)), cleanupLeft(run, now)), false);
         }
+        Instant giveUp = seen.mem().first.getOrDefault(Kind.CANCEL, now).plus(settings.cleanupTimeout());
         RunStatus next = seen.state() == State.CANCELLING
-                ? statuses.unreachable(
-                        run,
-                        e.reason(),
-                        "cancelling job " + seen.id() + " on " + seen.server() + ": " + e.getMessage()
-                                + "; retrying with backoff until "
-                                + memory.of(run)
-                                        .first
-                                        .getOrDefault(Kind.CANCEL, now)
-                                        .plus(settings.cleanupTimeout()))
+                ? statuses.cancelRetried(run, seen.id(), seen.server(), e, giveUp)
                 : statuses.unreachable(run, e);
-        boolean written = due(run, run.getStatus(), next);
-        if (written) {
-            write(run, next, context);
-        }
-        if (written) { // logged when the status says it, paced like the status
-            log(run, e.getMessage() + "; trying again in " + GoDuration.format(retryDelay(run)));
+        if (due(seen.mem(), run.getStatus(), next)) { // logged when the status says it, paced like the status
+            write(run, seen.mem(), next, context);
+            log(run, e.getMessage() + "; trying again in " + GoDuration.format(retry));
         }
         Optional<Duration> timeout =
                 seen.plan() == null ? Optional.empty() : seen.plan().timeout();
         Instant since = seen.state() == State.NEW
-                ? memory.of(run).first.getOrDefault(Kind.START, now)
+                ? seen.mem().first.getOrDefault(Kind.START, now)
                 : seen.state() == State.RUNNING ? startTime(run) : now;
-        return new Next(new RunTiming(since, timeout).nextPoll(now, retryDelay(run)), false);
+        return new Next(new RunTiming(since, timeout).nextPoll(now, retry), false);
     }
 
     /** When the job was started; a start time that is not a time (edited by hand) counts from the Run's creation. */
-    private Instant startTime(Run run) {
+    private static Instant startTime(Run run) {
         try {
             return Instant.parse(run.getStatus().getStartTime());
         } catch (RuntimeException e) {
@@ -534,6 +476,10 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         }
     }
 
+    private Duration cleanupLeft(Run run, Instant now) {
+        return Duration.between(now, deletedAt(run).plus(settings.cleanupTimeout()));
+    }
+
     private static Duration min(Duration a, Duration b) {
         return a.compareTo(b) <= 0 ? a : b;
     }
@@ -548,23 +494,19 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
      * it changed within the interval already: an outage shows at once, a service that answers every other call
      * costs a write per interval, not one per call.
      */
-    private boolean due(Run run, RunStatus current, RunStatus next) {
-        if (!RunStatuses.needsWrite(current, next)) {
-            return false;
-        }
-        RunMemory.Of mem = memory.of(run);
-        if (!RunStatuses.onlyProgress(current, next) || passed(mem.lastWrite)) {
-            return true;
-        }
-        return RunStatuses.reachabilityChanged(current, next) && passed(mem.lastFlip);
+    private boolean due(RunMemory.Of mem, RunStatus current, RunStatus next) {
+        return RunStatuses.needsWrite(current, next)
+                && (!RunStatuses.onlyProgress(current, next)
+                        || passed(mem.lastWrite)
+                        || RunStatuses.reachabilityChanged(current, next) && passed(mem.lastFlip));
     }
 
     private boolean passed(Instant last) {
         return last == null || !clock.instant().isBefore(last.plus(settings.statusInterval()));
     }
 
-    private Duration retryDelay(Run run) {
-        return memory.of(run).retryDelay(clock.instant());
+    private Duration retryDelay(RunMemory.Of mem) {
+        return mem.retryDelay(clock.instant());
     }
 
     private Next end(Run run) {
@@ -584,21 +526,14 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         return ended(status) && WorkPriority.settled(run, status.getObservedGeneration());
     }
 
-    private void write(Run run, RunStatus status, Context<Run> context) {
+    private void write(Run run, RunMemory.Of mem, RunStatus status, Context<Run> context) {
         RunStatus before = run.getStatus();
         statusWriter.write(run, status, context);
-        RunMemory.Of mem = memory.of(run);
         mem.lastWrite = clock.instant();
         if (RunStatuses.reachabilityFlipped(before, status)) {
             mem.lastFlip = mem.lastWrite;
         }
         RunEvents.of(before, status).ifPresent(notice -> notice.tell(events, run));
-    }
-
-    /** A Warning event, best effort: the Run goes whether or not the API server takes it. */
-    private void warn(Run run, String message) {
-        log(run, message);
-        events.warning(run, "RemoteCleanupAbandoned", message);
     }
 
     private static void log(Run run, String message) {

@@ -1,6 +1,8 @@
 package io.kyma.operator.run;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -11,6 +13,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.api.RunStatus;
+import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.common.status.Conditions;
 import io.kyma.operator.common.status.ShardLabelCondition;
 
@@ -129,6 +132,25 @@ public final class RunStatuses {
     /** The server could not be used this time; the phase does not change, and the operator tries again. */
     public RunStatus unreachable(Run run, RemoteJobException problem) {
         return unreachable(run, problem.reason(), problem.getMessage() + "; retrying with backoff");
+    }
+
+    /** A cancel the service refused for now: RemoteReachable=False names the job, the answer, and until when. */
+    public RunStatus cancelRetried(Run run, String id, JobServerUrl server, RemoteJobException problem, Instant until) {
+        return unreachable(
+                run,
+                problem.reason(),
+                "cancelling job " + id + " on " + server + ": " + problem.getMessage()
+                        + "; retrying with backoff until " + until);
+    }
+
+    /** Why a Run timed out, by how far it got. */
+    static String timedOut(RunMachine.State state, Duration timeout) {
+        String limit = GoDuration.format(timeout);
+        return switch (state) {
+            case STARTED -> "the job was started only after " + limit;
+            case RUNNING -> "the job did not finish within " + limit;
+            default -> "the job could not be started within " + limit;
+        };
     }
 
     /** The server could not be used this time, for the reason and with the message given. */
