@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 
 import io.kyma.operator.api.Run;
+import io.kyma.operator.api.RunStatus;
 import io.kyma.operator.run.JobCalls.Done;
 import io.kyma.operator.run.JobCalls.Kind;
 
@@ -59,6 +60,31 @@ final class RunMemory {
             if (kind == Kind.START && problem == null) {
                 started = (Done<JobService.Start>) done;
             }
+        }
+
+        /**
+         * Whether {@code next} is to be written now. What the service says (state text, log) waits for the status
+         * interval since the last write; whether it answered (RemoteReachable) is written at once when it changes,
+         * unless it changed within the interval already: an outage shows at once, a service that answers every other
+         * call costs a write per interval, not one per call.
+         */
+        boolean due(RunStatus current, RunStatus next, Duration interval, Instant now) {
+            return RunStatuses.needsWrite(current, next)
+                    && (!RunStatuses.onlyProgress(current, next)
+                            || passed(lastWrite, interval, now)
+                            || RunStatuses.reachabilityChanged(current, next) && passed(lastFlip, interval, now));
+        }
+
+        /** The Run's status was written at {@code now}, from {@code before}. */
+        void wrote(RunStatus before, RunStatus status, Instant now) {
+            lastWrite = now;
+            if (RunStatuses.reachabilityFlipped(before, status)) {
+                lastFlip = now;
+            }
+        }
+
+        private static boolean passed(Instant last, Duration interval, Instant now) {
+            return last == null || !now.isBefore(last.plus(interval));
         }
 
         /** How long from {@code now} the Run waits before it calls its service again; zero after a success. */

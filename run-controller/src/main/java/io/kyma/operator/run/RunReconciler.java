@@ -32,6 +32,7 @@ import io.kyma.operator.run.JobCalls.Kind;
 import io.kyma.operator.run.RunMachine.Action;
 import io.kyma.operator.run.RunMachine.Event;
 import io.kyma.operator.run.RunMachine.State;
+import io.kyma.operator.run.RunObserver.Seen;
 
 /**
  * Starts a Run's job on the remote service and polls it until it ends, as {@link RunMachine} decides: each reconcile
@@ -59,6 +60,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     private final StatusWriter<Run, RunStatus> statusWriter;
     private final RunStatuses statuses;
     private final RunMemory memory;
+    private final RunObserver observer;
     private volatile Events events = Events.NONE;
 
     public RunReconciler(Clock clock, RunSettings settings, JobService jobs, JobCalls calls) {
@@ -77,6 +79,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         this.calls = calls;
         this.statuses = new RunStatuses(clock);
         this.memory = new RunMemory(clock);
+        this.observer = new RunObserver(clock, settings, calls, memory);
         this.statusWriter = statusWriter;
     }
 
@@ -90,21 +93,6 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         JobCallEvents answers = new JobCallEvents();
         calls.onAnswer(answers::answered);
         return List.of(answers);
-    }
-
-    /** What one reconcile saw: the Run's state and the event, with what they carry. */
-    private record Seen(
-            State state,
-            Event event,
-            String id,
-            JobServerUrl server,
-            RunPlan plan,
-            RunPlan.Invalid invalid,
-            Done<?> answer,
-            RunMemory.Of mem) {
-        RemoteJobException failure() {
-            return answer == null ? null : answer.failure();
-        }
     }
 
     /** What a reconcile ends in: look again after {@code after} (null: only when something happens), or let go. */
@@ -129,7 +117,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     /** Observes, steps and acts; a call answered at once (a closed client, a fake) is read in the same pass. */
     private Next run(Run run, Context<Run> context) {
         for (int pass = 0; ; pass++) {
-            Seen seen = observe(run);
+            Seen seen = observer.observe(run);
             Next next = act(
                     run,
                     context,
@@ -142,112 +130,6 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                 return new Next(RECHECK, false);
             }
         }
-    }
-
-    private Seen observe(Run run) {
-        RunStatus status = run.getStatus();
-        Instant now = clock.instant();
-        RunMemory.Of mem = memory.of(run);
-        boolean replan = RunStatuses.failedBeforeStart(run);
-        boolean recorded = status != null && status.getRemoteId() != null && !replan;
-        Optional<Done<Object>> start = recorded ? Optional.empty() : take(run, mem, Kind.START);
-        JobService.Start started = recorded || mem.started == null ? null : mem.started.value();
-        String id = recorded ? status.getRemoteId() : started == null ? null : started.id();
-        if (run.getMetadata().getDeletionTimestamp() != null) {
-            JobServerUrl server = started == null ? null : started.server();
-            if (recorded) {
-                try {
-                    server = ended(status) ? null : RunPlan.startedOn(run, settings);
-                } catch (RunPlan.Invalid invalid) {
-                    id = null; // nothing it can name
-                }
-                if (server == null) {
-                    return new Seen(State.DELETING, Event.DONE, id, null, null, null, null, mem);
-                }
-            }
-            Optional<Done<Object>> cancel = take(run, mem, Kind.CANCEL);
-            boolean left = now.isBefore(deletedAt(run).plus(settings.cleanupTimeout()));
-            Event event = cancel.map(c -> c.failed() ? failed(c, left, mem) : Event.DONE)
-                    .orElse(left ? Event.NOTHING : Event.DEADLINE);
-            return new Seen(State.DELETING, event, id, server, null, null, cancel.orElse(null), mem);
-        }
-        if (ended(status) && !replan) {
-            return new Seen(State.ENDED, Event.NOTHING, id, null, null, null, null, mem);
-        }
-        RunPlan plan = null;
-        RunPlan.Invalid invalid = null;
-        try {
-            plan = recorded ? RunPlan.following(run, settings) : RunPlan.of(run, settings);
-        } catch (RunPlan.Invalid e) {
-            invalid = e;
-        }
-        JobServerUrl server = plan != null
-                ? plan.server()
-                : recorded ? RunPlan.recorded(run, settings).orElse(null) : null;
-        if (recorded && RunStatuses.cancelling(status).isPresent()) {
-            Optional<Done<Object>> cancel = take(run, mem, Kind.CANCEL);
-            boolean left = now.isBefore(mem.first.getOrDefault(Kind.CANCEL, now).plus(settings.cleanupTimeout()));
-            Event event = server == null
-                    ? Event.GIVE_UP
-                    : cancel.map(c -> c.failed() ? failed(c, left, mem) : Event.DONE)
-                            .orElse(Event.NOTHING);
-            return new Seen(State.CANCELLING, event, id, server, plan, null, cancel.orElse(null), mem);
-        }
-        if (recorded && (invalid != null || server == null)) {
-            return new Seen(State.RUNNING, Event.SPEC_INVALID, id, server, plan, invalid, null, mem);
-        }
-        if (recorded) {
-            Optional<Done<RemoteJob>> polled = take(run, mem, Kind.POLL);
-            Event event = polled.map(
-                            p -> p.failed() ? failed(p, true, mem) : p.value().running() ? Event.RUNNING : Event.DONE)
-                    .orElse(Event.NOTHING);
-            RunTiming timing = new RunTiming(startTime(run), plan.timeout());
-            if (timing.timedOut(now)) { // a last look before the cancel, at most LAST_LOOK after the deadline
-                Instant deadline = timing.deadline().orElseThrow();
-                boolean looked = polled.filter(p -> p.failed() || !p.at().isBefore(deadline))
-                        .isPresent();
-                event = RunMachine.pastDeadline(event, looked || !now.isBefore(deadline.plus(LAST_LOOK)));
-            }
-            return new Seen(State.RUNNING, event, id, server, plan, null, polled.orElse(null), mem);
-        }
-        Optional<Duration> timeout = plan == null ? Optional.empty() : plan.timeout();
-        Optional<RunTiming> sinceFirstTry =
-                Optional.ofNullable(mem.first.get(Kind.START)).map(first -> new RunTiming(first, timeout));
-        if (started != null) {
-            Instant at = mem.started.at();
-            Event event = invalid != null
-                    ? Event.SPEC_INVALID
-                    : sinceFirstTry.filter(t -> t.timedOut(at)).isPresent() ? Event.DEADLINE : Event.STARTED;
-            return new Seen(State.STARTED, event, id, started.server(), plan, invalid, null, mem);
-        }
-        Event event = invalid != null
-                ? Event.SPEC_INVALID
-                : start.filter(Done::failed)
-                        .map(d -> failed(d, true, mem))
-                        .orElse(
-                                sinceFirstTry.filter(t -> t.timedOut(now)).isPresent()
-                                        ? Event.DEADLINE
-                                        : Event.NOTHING);
-        return new Seen(State.NEW, event, null, server, plan, invalid, start.orElse(null), mem);
-    }
-
-    /**
-     * The event a failed call makes, as {@link RunMachine#failed} classes it: retried only {@code inBound}, and a bad
-     * answer at most {@link #MAX_BAD_ANSWERS} times in a row.
-     */
-    private static Event failed(Done<?> done, boolean inBound, RunMemory.Of mem) {
-        return RunMachine.failed(done.failure().failureClass(), inBound && !capped(mem, done.failure()));
-    }
-
-    private static boolean capped(RunMemory.Of mem, RemoteJobException failure) {
-        return failure.kind() == RemoteJobException.Kind.BAD_ANSWER && mem.badAnswers >= MAX_BAD_ANSWERS;
-    }
-
-    /** The answer of the Run's call of this kind, if one is in, taken into the Run's memory. */
-    private <T> Optional<Done<T>> take(Run run, RunMemory.Of mem, Kind kind) {
-        Optional<Done<T>> done = calls.take(run, kind);
-        done.ifPresent(d -> mem.heard(kind, d, calls::backoff));
-        return done;
     }
 
     /** Asks for a call of the Run's after {@code after}, the first of its kind remembered; whether an answer is in. */
@@ -286,7 +168,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                 yield new Next(timing.nextPoll(now, RECHECK), false);
             }
             case ASK_POLL -> {
-                RunTiming timing = new RunTiming(startTime(run), plan.timeout());
+                RunTiming timing = new RunTiming(RunObserver.startTime(run), plan.timeout());
                 if (!calls.busy(run)) {
                     Duration sinceLast = mem.lastPoll == null
                             ? Duration.ZERO
@@ -314,7 +196,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                             context);
                     yield end(run);
                 }
-                String[] why = why(seen);
+                String[] why = seen.why();
                 log(run, "cancelling job " + seen.id() + ": " + why[1]);
                 write(run, mem, statuses.cancelling(run, seen.id(), server, why[0], why[1]), context);
                 yield askCancel(run, seen);
@@ -324,7 +206,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                 if (seen.state() == State.NEW && !calls.withdrawUnsent(run)) {
                     yield new Next(RECHECK, false); // its start is out: its answer decides
                 }
-                String[] why = why(seen);
+                String[] why = seen.why();
                 if (seen.invalid() != null) {
                     log(run, "cannot be carried out: " + why[1]);
                 }
@@ -359,26 +241,6 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         return new Next(null, true);
     }
 
-    /** The reason and message a Run ends Failed with (or its job is cancelled for), for what the machine saw. */
-    private static String[] why(Seen seen) {
-        if (seen.invalid() != null) {
-            return new String[] {seen.invalid().reason(), seen.invalid().getMessage()};
-        }
-        RemoteJobException e = seen.failure();
-        if (seen.event() == Event.DEADLINE || e == null) {
-            return new String[] {
-                RunStatuses.REASON_TIMEOUT,
-                RunStatuses.timedOut(seen.state(), seen.plan().timeout().orElseThrow())
-            };
-        }
-        return new String[] {
-            e.reason(),
-            capped(seen.mem(), e)
-                    ? "gave up after " + MAX_BAD_ANSWERS + " bad answers in a row; the last: " + e.getMessage()
-                    : e.getMessage()
-        };
-    }
-
     /** Asks for the cancel: the first try at once, a retry after the backoff of the failures before it. */
     private Next askCancel(Run run, Seen seen) {
         Duration after = seen.mem().first.containsKey(Kind.CANCEL) ? retryDelay(seen.mem()) : Duration.ZERO;
@@ -401,7 +263,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         Done<RemoteJob> answer = (Done<RemoteJob>) seen.answer();
         RemoteJob job = answer.value();
         RunStatus next = statuses.polled(run, job, RunPlan.movedTo(run, settings, seen.server()));
-        if (due(seen.mem(), run.getStatus(), next)) {
+        if (seen.mem().due(run.getStatus(), next, settings.statusInterval(), clock.instant())) {
             try {
                 write(run, seen.mem(), next, context);
             } catch (RuntimeException e) {
@@ -415,7 +277,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
             return end(run);
         }
         // The next poll is asked for now, so that only its answer reconciles the Run.
-        RunTiming timing = new RunTiming(startTime(run), seen.plan().timeout());
+        RunTiming timing = new RunTiming(RunObserver.startTime(run), seen.plan().timeout());
         askPoll(run, seen, timing.nextPoll(clock.instant(), seen.plan().pollInterval()));
         return new Next(timing.nextPoll(clock.instant(), RECHECK), false);
     }
@@ -446,7 +308,12 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         RunStatus next = seen.state() == State.CANCELLING
                 ? statuses.cancelRetried(run, seen.id(), seen.server(), e, giveUp)
                 : statuses.unreachable(run, e);
-        if (due(seen.mem(), run.getStatus(), next)) { // logged when the status says it, paced like the status
+        if (seen.mem()
+                .due(
+                        run.getStatus(),
+                        next,
+                        settings.statusInterval(),
+                        clock.instant())) { // logged when the status says it, paced like the status
             write(run, seen.mem(), next, context);
             log(run, e.getMessage() + "; trying again in " + GoDuration.format(retry));
         }
@@ -454,30 +321,12 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                 seen.plan() == null ? Optional.empty() : seen.plan().timeout();
         Instant since = seen.state() == State.NEW
                 ? seen.mem().first.getOrDefault(Kind.START, now)
-                : seen.state() == State.RUNNING ? startTime(run) : now;
+                : seen.state() == State.RUNNING ? RunObserver.startTime(run) : now;
         return new Next(new RunTiming(since, timeout).nextPoll(now, retry), false);
     }
 
-    /** When the job was started; a start time that is not a time (edited by hand) counts from the Run's creation. */
-    private static Instant startTime(Run run) {
-        try {
-            return Instant.parse(run.getStatus().getStartTime());
-        } catch (RuntimeException e) {
-            return Instant.parse(run.getMetadata().getCreationTimestamp());
-        }
-    }
-
-    /** When the deletion was asked for; a timestamp that is not one counts as now. */
-    private Instant deletedAt(Run run) {
-        try {
-            return Instant.parse(run.getMetadata().getDeletionTimestamp());
-        } catch (RuntimeException e) {
-            return clock.instant();
-        }
-    }
-
     private Duration cleanupLeft(Run run, Instant now) {
-        return Duration.between(now, deletedAt(run).plus(settings.cleanupTimeout()));
+        return Duration.between(now, RunObserver.deletedAt(run, now).plus(settings.cleanupTimeout()));
     }
 
     private static Duration min(Duration a, Duration b) {
@@ -486,23 +335,6 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
 
     private static Duration max(Duration a, Duration b) {
         return a.compareTo(b) >= 0 ? a : b;
-    }
-
-    /**
-     * Whether {@code next} is to be written now. What the service says (state text, log) waits for the status
-     * interval since the last write; whether it answered (RemoteReachable) is written at once when it changes, unless
-     * it changed within the interval already: an outage shows at once, a service that answers every other call
-     * costs a write per interval, not one per call.
-     */
-    private boolean due(RunMemory.Of mem, RunStatus current, RunStatus next) {
-        return RunStatuses.needsWrite(current, next)
-                && (!RunStatuses.onlyProgress(current, next)
-                        || passed(mem.lastWrite)
-                        || RunStatuses.reachabilityChanged(current, next) && passed(mem.lastFlip));
-    }
-
-    private boolean passed(Instant last) {
-        return last == null || !clock.instant().isBefore(last.plus(settings.statusInterval()));
     }
 
     private Duration retryDelay(RunMemory.Of mem) {
@@ -515,24 +347,17 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         return new Next(null, false);
     }
 
-    private static boolean ended(RunStatus status) {
-        return status != null && (status.getPhase() != null && status.getPhase().ended());
-    }
-
     /** A finished Run with its spec observed has nothing due. */
     @Override
     public boolean canWait(Run run) {
         RunStatus status = run.getStatus();
-        return ended(status) && WorkPriority.settled(run, status.getObservedGeneration());
+        return RunObserver.ended(status) && WorkPriority.settled(run, status.getObservedGeneration());
     }
 
     private void write(Run run, RunMemory.Of mem, RunStatus status, Context<Run> context) {
         RunStatus before = run.getStatus();
         statusWriter.write(run, status, context);
-        mem.lastWrite = clock.instant();
-        if (RunStatuses.reachabilityFlipped(before, status)) {
-            mem.lastFlip = mem.lastWrite;
-        }
+        mem.wrote(before, status, clock.instant());
         RunEvents.of(before, status).ifPresent(notice -> notice.tell(events, run));
     }
 
