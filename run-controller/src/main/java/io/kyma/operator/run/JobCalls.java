@@ -42,9 +42,11 @@ import io.kyma.operator.common.DaemonThreads;
  * <li>while a namespace below its share of the slots waits, a namespace at its share does not take a free slot.</li>
  * </ul>
  * What it keeps per Run (its call, an answer not yet taken) is dropped by {@link #forget} when the Run ends or goes,
- * and after {@link RunMemory#IDLE} without a call asked for in any case.
+ * and after {@link #IDLE} without a call asked for in any case.
  */
 public final class JobCalls {
+    /** How long a Run's entry is kept without any call asked for it (a Run deleted unnoticed). */
+    static final Duration IDLE = Duration.ofHours(1);
     /**
      * How far into a namespace's line a turn looks for a call whose server is not at its limit: bounded, so that
      * thousands of calls waiting for one full server cost no scan of them all, under the lock, at every call that
@@ -517,9 +519,9 @@ public final class JobCalls {
         }
     }
 
-    /** Drops entries no reconcile has asked about for {@link RunMemory#IDLE}: their Runs went without a word. */
+    /** Drops entries no reconcile has asked about for {@link #IDLE}: their Runs went without a word. */
     private void sweep() {
-        Instant before = clock.instant().minus(RunMemory.IDLE);
+        Instant before = clock.instant().minus(IDLE);
         entries.values().removeIf(e -> e.call == null && e.touched != null && e.touched.isBefore(before));
     }
 

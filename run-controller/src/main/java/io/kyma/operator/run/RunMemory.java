@@ -17,13 +17,10 @@ import io.kyma.operator.run.JobCalls.Kind;
 /**
  * What the Run controller keeps of each Run between its reconciles, in this process only; all else is derived from the
  * Run's status. Lost on a restart, it costs a Run a longer wait at most: its backoff, its count of bad answers and the
- * bound on its cancel start again. It is dropped when the Run ends or goes ({@link #forget}), and after {@link #IDLE}
- * without a reconcile in any case (a Run deleted unnoticed).
+ * bound on its cancel start again. It is dropped when the Run ends or goes ({@link #forget}), and after
+ * {@link JobCalls#IDLE} without a reconcile in any case (a Run deleted unnoticed).
  */
 final class RunMemory {
-    /** How long a Run's memory is kept without any reconcile of it. */
-    static final Duration IDLE = Duration.ofHours(1);
-
     /** One Run's memory: only that Run's reconciles, one at a time, read and change it. */
     static final class Of {
         /** The start that answered with a job, until the status records the job (or the Run goes before). */
@@ -105,7 +102,7 @@ final class RunMemory {
     Of of(Run run) {
         Instant now = clock.instant();
         if (looks.incrementAndGet() % 1024 == 0) {
-            runs.values().removeIf(m -> m.touched.isBefore(now.minus(IDLE)));
+            runs.values().removeIf(m -> m.touched.isBefore(now.minus(JobCalls.IDLE)));
         }
         Of memory = runs.computeIfAbsent(JobCalls.uid(run), uid -> new Of());
         memory.touched = now;

@@ -88,6 +88,11 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         return calls;
     }
 
+    /** How many Runs this controller remembers between reconciles. */
+    int remembered() {
+        return memory.size();
+    }
+
     @Override
     public List<EventSource<?, Run>> prepareEventSources(EventSourceContext<Run> context) {
         JobCallEvents answers = new JobCallEvents();

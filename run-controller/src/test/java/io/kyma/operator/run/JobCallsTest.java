@@ -214,7 +214,7 @@ class JobCallsTest {
         Run old = run("a", "old");
         ask(calls, old, "http://jobs:9090");
         open.get(0).complete("never taken");
-        clock.advance(RunMemory.IDLE.plus(Duration.ofSeconds(1)));
+        clock.advance(JobCalls.IDLE.plus(Duration.ofSeconds(1)));
         for (int i = 0; i < 1023; i++) {
             Run run = run("a", "r" + i);
             ask(calls, run, "http://jobs:9090");

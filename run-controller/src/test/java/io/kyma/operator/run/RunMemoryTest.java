@@ -74,7 +74,7 @@ class RunMemoryTest {
     @Test
     void aRunNobodyReconcilesForAnHourIsForgotten() {
         memory.of(run("old")).lastWrite = clock.instant();
-        clock.advance(RunMemory.IDLE.plus(Duration.ofSeconds(1)));
+        clock.advance(JobCalls.IDLE.plus(Duration.ofSeconds(1)));
         for (int i = 0; i < 1023; i++) {
             memory.of(run("r" + i));
         }

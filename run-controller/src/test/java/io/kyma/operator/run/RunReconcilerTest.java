@@ -269,6 +269,7 @@ class RunReconcilerTest {
         assertThat(written).hasSize(3);
         assertThat(last().getPhase()).isEqualTo(RunPhase.SUCCEEDED);
         assertThat(calls.tracked()).as("nothing kept for an ended Run").isZero();
+        assertThat(reconciler.remembered()).as("nor remembered").isZero();
     }
 
     @Test
@@ -496,6 +497,7 @@ class RunReconcilerTest {
         assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
         assertThat(last().getMessage()).isEqualTo("the job could not be started within 5s");
         assertThat(calls.tracked()).isZero();
+        assertThat(reconciler.remembered()).isZero();
     }
 
     @Test
