@@ -126,8 +126,8 @@ final class RunObserver {
                             p -> p.failed() ? failed(p, true, mem) : p.value().running() ? Event.RUNNING : Event.DONE)
                     .orElse(Event.NOTHING);
             RunTiming timing = new RunTiming(startTime(run), plan.timeout());
-            if (timing.timedOut(
-                    now)) { // a last look before the cancel, at most RunReconciler.LAST_LOOK after the deadline
+            // past the deadline: a last look before the cancel, at most LAST_LOOK after the deadline
+            if (timing.timedOut(now)) {
                 Instant deadline = timing.deadline().orElseThrow();
                 boolean looked = polled.filter(p -> p.failed() || !p.at().isBefore(deadline))
                         .isPresent();
