@@ -36,8 +36,9 @@ import io.kyma.operator.run.RunObserver.Seen;
 
 /**
  * Starts a Run's job on the remote service and polls it until it ends, as {@link RunMachine} decides: each reconcile
- * derives the Run's state and what was observed (an answer, a deadline, a spec it cannot carry out), and carries out
- * the one action the machine names. A reconcile never waits for the service: it asks {@link JobCalls} for a call and
+ * derives the Run's state and what was observed ({@link RunObserver}: an answer, a deadline, a spec it cannot carry
+ * out), and carries out the one action the machine names. What it remembers of a Run between reconciles is in
+ * {@link RunMemory}. A reconcile never waits for the service: it asks {@link JobCalls} for a call and
  * returns, and the answer's event brings it back. The job is started with the Run's UID as idempotency key, and polled
  * and cancelled on the server its start went to (status.server), whatever spec.server says later.
  */
