@@ -193,16 +193,11 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                 seen.state() == State.CANCELLING ? cancelled(run, context, seen) : polled(run, context, seen);
             case BLOCKED -> blocked(run, context, seen);
             case BEGIN_CANCEL -> {
+                String[] why = seen.why();
                 if (server == null) { // status.server no longer allowed: no call goes there
-                    write(
-                            run,
-                            mem,
-                            statuses.failed(
-                                    run, seen.invalid().reason(), seen.invalid().getMessage()),
-                            context);
+                    write(run, mem, statuses.failed(run, why[0], why[1]), context);
                     yield end(run);
                 }
-                String[] why = seen.why();
                 log(run, "cancelling job " + seen.id() + ": " + why[1]);
                 write(run, mem, statuses.cancelling(run, seen.id(), server, why[0], why[1]), context);
                 yield askCancel(run, seen);
