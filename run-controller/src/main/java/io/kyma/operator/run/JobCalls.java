@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -27,8 +26,8 @@ import io.kyma.operator.common.DaemonThreads;
  * The Run controller's calls to job services, made off the reconcile pool. A reconcile asks for a call and returns at
  * once; the call waits for its turn (or for its time: the next poll is asked for with the answer to the last one),
  * runs without holding a thread, and its answer is kept until the Run's next reconcile takes it. An event starts that
- * reconcile as soon as the answer is in. A Run whose service keeps failing is told to wait longer each time
- * ({@link #retryDelay}).
+ * reconcile as soon as the answer is in. It asks, limits and answers, and keeps nothing else of a Run: what a Run's
+ * reconciles remember between them is {@link RunMemory}.
  *
  * <p>
  * Limits, so that no tenant's Runs can take what another tenant's need:
@@ -42,11 +41,11 @@ import io.kyma.operator.common.DaemonThreads;
  * waiting calls delays another namespace's call by at most one call per busy namespace;</li>
  * <li>while a namespace below its share of the slots waits, a namespace at its share does not take a free slot.</li>
  * </ul>
- * What it keeps per Run (an answer not yet taken, when the job was last polled and the status last written) is
- * dropped by {@link #forget} when the Run ends or goes, and after an hour without a reconcile in any case.
+ * What it keeps per Run (its call, an answer not yet taken) is dropped by {@link #forget} when the Run ends or goes,
+ * and after {@link #IDLE} without a call asked for in any case.
  */
 public final class JobCalls {
-    /** How long a Run's entry is kept without any reconcile asking for it (a Run deleted unnoticed). */
+    /** How long a Run's entry is kept without any call asked for it (a Run deleted unnoticed). */
     static final Duration IDLE = Duration.ofHours(1);
     /**
      * How far into a namespace's line a turn looks for a call whose server is not at its limit: bounded, so that
@@ -115,25 +114,8 @@ public final class JobCalls {
         boolean scheduled;
 
         Runnable unschedule = () -> {};
-        /** The job a start answered with, until the Run's status records it (or the Run is deleted before it does). */
-        Started started;
-        /**
-         * When a call of each kind was first asked for, in this process: a job that cannot be started times out from
-         * its first start, a cancel that keeps failing is given up the cleanup timeout after its first try.
-         */
-        final Map<Kind, Instant> first = new EnumMap<>(Kind.class);
-        /** Bad answers (job-API answers that break the protocol) since the last usable answer. */
-        int badAnswers;
-
-        int failures;
-        Instant retryAt;
         Kind readyKind;
         Done<Object> ready;
-        Instant lastPoll;
-        Instant lastWrite;
-        /** When a change of whether the Run's service answers was last written. */
-        Instant lastFlip;
-
         Instant touched;
 
         Entry(ResourceID id) {
@@ -154,21 +136,11 @@ public final class JobCalls {
         }
     }
 
-    /** A job a start answered with, and the server the start went to. */
-    public record Started(String id, JobServerUrl server, Instant at) {}
-
-    /**
-     * @param baseDelay how long a Run waits after its service failed once; each further failure in a row doubles it
-     * @param maxDelay the longest such wait
-     */
-    public JobCalls(
-            int maxInFlight, int maxPerServer, Duration baseDelay, Duration maxDelay, Clock clock, Timer timer) {
-        this(maxInFlight, maxPerServer, Long.MAX_VALUE, 0, baseDelay, maxDelay, clock, timer);
-    }
-
     /**
      * @param budgetBytes the bytes calls in flight may hold at once; one call is let out whatever it holds
      * @param perCallBytes what a call holds besides a start's body ({@link #perCall})
+     * @param baseDelay how long a Run waits after its service failed once; each further failure in a row doubles it
+     * @param maxDelay the longest such wait
      */
     public JobCalls(
             int maxInFlight,
@@ -204,19 +176,10 @@ public final class JobCalls {
     }
 
     /**
-     * How long from now the Run waits before it calls its service again: after n failures in a row, the base delay
-     * doubled n - 1 times, at most the longest delay, counted from the last failure; zero after a success.
+     * How long a Run waits before it calls its service again after {@code failures} failures in a row: the base delay
+     * doubled failures - 1 times, at most the longest delay.
      */
-    public synchronized Duration retryDelay(Run run) {
-        Entry entry = entries.get(uid(run));
-        if (entry == null || entry.retryAt == null) {
-            return Duration.ZERO;
-        }
-        Duration left = Duration.between(clock.instant(), entry.retryAt);
-        return left.isNegative() ? Duration.ZERO : left;
-    }
-
-    private Duration backoff(int failures) {
+    Duration backoff(int failures) {
         int doublings = Math.min(failures - 1, 30);
         Duration delay = baseDelay.multipliedBy(1L << doublings);
         return delay.compareTo(maxDelay) > 0 ? maxDelay : delay;
@@ -275,23 +238,13 @@ public final class JobCalls {
     }
 
     /**
-     * Asks for a call now unless the Run has one waiting or in flight; returns whether this asked. {@code work} runs
-     * later, on no reconcile thread, and must not block.
+     * Asks for a call that gets in line {@code after} from now (so that the Run need not be reconciled to make it),
+     * unless the Run has one waiting or in flight; returns whether this asked. A call of another kind asked for
+     * meanwhile (a cancel at the deadline) takes the place of one not yet in line. {@code work} runs later, on no
+     * reconcile thread, and must not block.
+     *
+     * @param bodyBytes the size of what the call sends (a start's body), held while it is out
      */
-    public boolean ask(Run run, Kind kind, JobServerUrl server, Supplier<? extends CompletableFuture<?>> work) {
-        return ask(run, kind, server, work, Duration.ZERO);
-    }
-
-    /**
-     * Asks for a call that gets in line {@code after} from now, so that the Run need not be reconciled to make it. A
-     * call of another kind asked for meanwhile (a cancel at the deadline) takes the place of one not yet in line.
-     */
-    public boolean ask(
-            Run run, Kind kind, JobServerUrl server, Supplier<? extends CompletableFuture<?>> work, Duration after) {
-        return ask(run, kind, server, work, after, 0);
-    }
-
-    /** @param bodyBytes the size of what the call sends (a start's body), held while it is out */
     public boolean ask(
             Run run,
             Kind kind,
@@ -306,7 +259,6 @@ public final class JobCalls {
             String uid = uid(run);
             Entry entry = entries.computeIfAbsent(uid, u -> new Entry(ResourceID.fromResource(run)));
             entry.touched = clock.instant();
-            entry.first.putIfAbsent(kind, entry.touched);
             if (entry.call != null && !(entry.scheduled && entry.call.kind() != kind)) {
                 return false;
             }
@@ -387,15 +339,6 @@ public final class JobCalls {
     }
 
     /**
-     * The job a start of the Run answered with and the server that start went to (not what {@code spec.server} says
-     * now), whether or not a reconcile took the answer.
-     */
-    public synchronized Optional<Started> started(Run run) {
-        Entry entry = entries.get(uid(run));
-        return Optional.ofNullable(entry == null ? null : entry.started);
-    }
-
-    /**
      * Drops the Run's call if it has not been sent (only scheduled, or waiting in its namespace's line), so that the
      * service never hears of it; in one step, so that the call cannot be sent meanwhile.
      *
@@ -403,37 +346,25 @@ public final class JobCalls {
      */
     public synchronized boolean withdrawUnsent(Run run) {
         Entry entry = entries.get(uid(run));
-        if (entry == null || entry.call == null) {
-            return true;
-        }
-        if (entry.scheduled) {
+        return entry == null || withdraw(entry);
+    }
+
+    private boolean withdraw(Entry entry) {
+        if (entry.call != null && entry.scheduled) {
             entry.unschedule.run();
-            entry.call = null;
             entry.scheduled = false;
-            return true;
-        }
-        ArrayDeque<Call> line = waiting.get(entry.call.namespace());
-        if (line != null && line.remove(entry.call)) {
+        } else if (entry.call != null) {
+            ArrayDeque<Call> line = waiting.get(entry.call.namespace());
+            if (line == null || !line.remove(entry.call)) {
+                return false;
+            }
             if (line.isEmpty()) {
                 waiting.remove(entry.call.namespace());
                 turns.remove(entry.call.namespace());
             }
-            entry.call = null;
-            return true;
         }
-        return false;
-    }
-
-    /** When a call of this kind was first asked for the Run in this process, if one was. */
-    public synchronized Optional<Instant> first(Run run, Kind kind) {
-        Entry entry = entries.get(uid(run));
-        return Optional.ofNullable(entry == null ? null : entry.first.get(kind));
-    }
-
-    /** The Run's bad answers since its last usable one ({@link RemoteJobException.Kind#BAD_ANSWER}). */
-    public synchronized int badAnswers(Run run) {
-        Entry entry = entries.get(uid(run));
-        return entry == null ? 0 : entry.badAnswers;
+        entry.call = null;
+        return true;
     }
 
     /** Whether an answer of the Run's is in, not yet taken. */
@@ -448,49 +379,11 @@ public final class JobCalls {
         return entry != null && entry.call != null;
     }
 
-    /** When the Run's job was last polled (or started), as far as this process knows. */
-    public synchronized Optional<Instant> lastPoll(Run run) {
-        Entry entry = entries.get(uid(run));
-        return Optional.ofNullable(entry == null ? null : entry.lastPoll);
-    }
-
-    /** Records that the Run's job was polled (or started) now. */
-    public synchronized void polled(Run run) {
-        entry(run).lastPoll = clock.instant();
-    }
-
-    /** When the Run's status was last written by this process. */
-    /** When a change of whether the Run's service answers was last written, as far as this process knows. */
-    public synchronized Optional<Instant> lastFlip(Run run) {
-        Entry entry = entries.get(uid(run));
-        return Optional.ofNullable(entry == null ? null : entry.lastFlip);
-    }
-
-    public synchronized Optional<Instant> lastWrite(Run run) {
-        Entry entry = entries.get(uid(run));
-        return Optional.ofNullable(entry == null ? null : entry.lastWrite);
-    }
-
-    /** The Run's status was written; {@code reachability}: with a change of whether its service answered. */
-    public synchronized void wrote(Run run, boolean reachability) {
-        entry(run).lastWrite = clock.instant();
-        if (reachability) {
-            entry(run).lastFlip = entry(run).lastWrite;
-        }
-    }
-
     /** Drops what is kept for the Run; a call of it still in flight ends unheard, one still waiting is not made. */
     public synchronized void forget(Run run) {
         Entry entry = entries.remove(uid(run));
-        if (entry != null && entry.scheduled) {
-            entry.unschedule.run();
-        }
-        if (entry != null && entry.call != null && !entry.scheduled) {
-            ArrayDeque<Call> line = waiting.get(entry.call.namespace());
-            if (line != null && line.remove(entry.call) && line.isEmpty()) {
-                waiting.remove(entry.call.namespace());
-                turns.remove(entry.call.namespace());
-            }
+        if (entry != null) {
+            withdraw(entry);
         }
     }
 
@@ -518,12 +411,6 @@ public final class JobCalls {
 
     public int maxInFlight() {
         return maxInFlight;
-    }
-
-    private Entry entry(Run run) {
-        Entry entry = entries.computeIfAbsent(uid(run), u -> new Entry(ResourceID.fromResource(run)));
-        entry.touched = clock.instant();
-        return entry;
     }
 
     /**
@@ -617,23 +504,11 @@ public final class JobCalls {
             byNamespace.computeIfPresent(call.namespace(), (ns, n) -> n > 1 ? n - 1 : null);
             Entry entry = entries.get(call.uid());
             if (entry != null && entry.call == call) {
-                Instant now = clock.instant();
                 entry.call = null;
                 entry.readyKind = call.kind();
-                RemoteJobException problem = failure == null ? null : RemoteJobException.of(failure);
-                entry.failures = problem != null && problem.transientFailure() ? entry.failures + 1 : 0;
-                entry.badAnswers = problem == null
-                        ? 0
-                        : entry.badAnswers + (problem.kind() == RemoteJobException.Kind.BAD_ANSWER ? 1 : 0);
-                entry.retryAt = entry.failures == 0 ? null : now.plus(backoff(entry.failures));
-                entry.ready = new Done<>(failure == null ? value : null, problem, now);
-                if (call.kind() == Kind.POLL) {
-                    entry.lastPoll = now;
-                }
-                if (call.kind() == Kind.START && problem == null) {
-                    JobService.Start start = (JobService.Start) value;
-                    entry.started = new Started(start.id(), start.server(), now);
-                }
+                entry.ready = failure == null
+                        ? new Done<>(value, null, clock.instant())
+                        : new Done<>(null, RemoteJobException.of(failure), clock.instant());
                 heard = entry;
             }
             toLaunch.addAll(next());
@@ -650,7 +525,7 @@ public final class JobCalls {
         entries.values().removeIf(e -> e.call == null && e.touched != null && e.touched.isBefore(before));
     }
 
-    private static String uid(Run run) {
+    static String uid(Run run) {
         String uid = run.getMetadata().getUid();
         return uid != null
                 ? uid

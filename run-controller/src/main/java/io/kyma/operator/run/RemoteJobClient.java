@@ -63,8 +63,6 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
     static final String NOT_PINNED = "the operator cannot call a job service by name in this JVM: start it with"
             + " -Djdk.httpclient.allowRestrictedHeaders=host";
 
-    /** Look-up threads when the caller does not say how many calls may be in flight. */
-    static final int DEFAULT_LOOKUP_THREADS = 8;
     /** Whether a request may carry its own Host header, so that a connection can go to the address checked. */
     static final boolean PINNED = hostHeaderAllowed();
 
@@ -86,13 +84,6 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      * @param requestTimeout the longest a whole exchange may take, from connecting to the last byte of the answer
      * @param responseLimit the largest answer read, in bytes
      * @param addresses where calls may connect, checked on each call's resolved addresses
-     */
-    public RemoteJobClient(
-            Duration connectTimeout, Duration requestTimeout, long responseLimit, ServerAddresses addresses) {
-        this(connectTimeout, requestTimeout, responseLimit, addresses, DEFAULT_LOOKUP_THREADS);
-    }
-
-    /**
      * @param lookupThreads threads for name look-ups, which block: as many as calls may be in flight, so that no
      *        call's look-up waits behind another's (they end when idle)
      */
@@ -147,14 +138,6 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
                 new ScheduledThreadPoolExecutor(1, DaemonThreads.named("job-service-timeouts"));
         timer.setRemoveOnCancelPolicy(true);
         return timer;
-    }
-
-    private CompletableFuture<Optional<InetAddress>> checkedNow(JobServerUrl server) {
-        try {
-            return CompletableFuture.completedFuture(addresses.check(server));
-        } catch (RemoteJobException e) {
-            return CompletableFuture.failedFuture(e);
-        }
     }
 
     public long responseLimit() {
@@ -273,7 +256,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
                             return checked(() -> addresses.check(server));
                         },
                         lookups)
-                : checkedNow(server);
+                : CompletableFuture.completedFuture(server).thenApply(s -> checked(() -> addresses.check(s)));
         checkedAddress
                 .thenCompose(address -> {
                     // The request goes to the address checked, the name in its Host header (and, over HTTPS, as the

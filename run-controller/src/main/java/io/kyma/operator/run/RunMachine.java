@@ -1,5 +1,7 @@
 package io.kyma.operator.run;
 
+import io.kyma.operator.common.status.FailureClass;
+
 /**
  * The Run controller's decisions as a state machine: a Run's {@link State}, derived from its status and deletion
  * timestamp (and, before its status records a job, from whether a start was answered), and an {@link Event} observed
@@ -111,5 +113,26 @@ final class RunMachine {
                     default -> new Step(State.DELETING, Action.CLEAN_UP);
                 };
         };
+    }
+
+    /** What a failed call means: the job is gone, another try may cure it (while {@code retryable}), or none can. */
+    static Event failed(FailureClass failureClass, boolean retryable) {
+        return switch (failureClass) {
+            case GONE -> Event.GONE;
+            case RETRY -> retryable ? Event.RETRY : Event.GIVE_UP;
+            default -> Event.GIVE_UP;
+        };
+    }
+
+    /**
+     * A running job's event once its deadline passed: a job that ended is reported as it ended, even seen late; else
+     * it is cancelled once a look after the deadline was had or the last look's time is over ({@code looked}), and
+     * until then a job seen running is looked at again.
+     */
+    static Event pastDeadline(Event polled, boolean looked) {
+        if (polled == Event.DONE) {
+            return Event.DONE;
+        }
+        return looked ? Event.DEADLINE : polled == Event.RUNNING ? Event.NOTHING : polled;
     }
 }

@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,7 +25,6 @@ import io.kyma.operator.api.RunStatus;
 import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.common.WorkPriority;
 import io.kyma.operator.common.events.Events;
-import io.kyma.operator.common.status.FailureClass;
 import io.kyma.operator.common.status.StatusPatch;
 import io.kyma.operator.common.status.StatusWriter;
 import io.kyma.operator.run.JobCalls.Done;
@@ -31,11 +32,13 @@ import io.kyma.operator.run.JobCalls.Kind;
 import io.kyma.operator.run.RunMachine.Action;
 import io.kyma.operator.run.RunMachine.Event;
 import io.kyma.operator.run.RunMachine.State;
+import io.kyma.operator.run.RunObserver.Seen;
 
 /**
  * Starts a Run's job on the remote service and polls it until it ends, as {@link RunMachine} decides: each reconcile
- * derives the Run's state and what was observed (an answer, a deadline, a spec it cannot carry out), and carries out
- * the one action the machine names. A reconcile never waits for the service: it asks {@link JobCalls} for a call and
+ * derives the Run's state and what was observed ({@link RunObserver}: an answer, a deadline, a spec it cannot carry
+ * out), and carries out the one action the machine names. What it remembers of a Run between reconciles is in
+ * {@link RunMemory}. A reconcile never waits for the service: it asks {@link JobCalls} for a call and
  * returns, and the answer's event brings it back. The job is started with the Run's UID as idempotency key, and polled
  * and cancelled on the server its start went to (status.server), whatever spec.server says later.
  */
@@ -57,6 +60,8 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     private final JobCalls calls;
     private final StatusWriter<Run, RunStatus> statusWriter;
     private final RunStatuses statuses;
+    private final RunMemory memory;
+    private final RunObserver observer;
     private volatile Events events = Events.NONE;
 
     public RunReconciler(Clock clock, RunSettings settings, JobService jobs, JobCalls calls) {
@@ -74,6 +79,8 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         this.jobs = jobs;
         this.calls = calls;
         this.statuses = new RunStatuses(clock);
+        this.memory = new RunMemory(clock);
+        this.observer = new RunObserver(clock, settings, calls, memory);
         this.statusWriter = statusWriter;
     }
 
@@ -82,28 +89,16 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         return calls;
     }
 
+    /** How many Runs this controller remembers between reconciles. */
+    int remembered() {
+        return memory.size();
+    }
+
     @Override
     public List<EventSource<?, Run>> prepareEventSources(EventSourceContext<Run> context) {
         JobCallEvents answers = new JobCallEvents();
         calls.onAnswer(answers::answered);
         return List.of(answers);
-    }
-
-    /**
-     * What one reconcile saw: the Run's state and the event, with what they carry (the job, where it runs, the answer
-     * taken, its failure, the plan or why there is none).
-     */
-    private record Seen(
-            State state,
-            Event event,
-            String id,
-            JobServerUrl server,
-            RunPlan plan,
-            RunPlan.Invalid invalid,
-            Done<?> answer) {
-        RemoteJobException failure() {
-            return answer == null ? null : answer.failure();
-        }
     }
 
     /** What a reconcile ends in: look again after {@code after} (null: only when something happens), or let go. */
@@ -128,9 +123,12 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     /** Observes, steps and acts; a call answered at once (a closed client, a fake) is read in the same pass. */
     private Next run(Run run, Context<Run> context) {
         for (int pass = 0; ; pass++) {
-            Seen seen = observe(run);
-            RunMachine.Step step = RunMachine.next(seen.state(), seen.event());
-            Next next = act(run, context, seen, step.action());
+            Seen seen = observer.observe(run);
+            Next next = act(
+                    run,
+                    context,
+                    seen,
+                    RunMachine.next(seen.state(), seen.event()).action());
             if (next != null) {
                 return next;
             }
@@ -140,172 +138,53 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         }
     }
 
-    private Seen observe(Run run) {
-        RunStatus status = run.getStatus();
-        Instant now = clock.instant();
-        boolean replan = RunStatuses.failedBeforeStart(run);
-        boolean recorded = status != null && status.getRemoteId() != null && !replan;
-        Optional<JobCalls.Started> answered = recorded ? Optional.empty() : calls.started(run);
-        String id = recorded
-                ? status.getRemoteId()
-                : answered.map(JobCalls.Started::id).orElse(null);
-        if (run.getMetadata().getDeletionTimestamp() != null) {
-            if (ended(status) && recorded) {
-                return new Seen(State.DELETING, Event.DONE, id, null, null, null, null);
-            }
-            JobServerUrl server = answered.map(JobCalls.Started::server).orElse(null);
-            if (recorded) {
-                try {
-                    server = RunPlan.startedOn(run, settings);
-                } catch (RunPlan.Invalid invalid) {
-                    return new Seen(State.DELETING, Event.DONE, null, null, null, null, null); // nothing it can name
-                }
-            }
-            Optional<Done<Object>> cancel = calls.take(run, Kind.CANCEL);
-            boolean left = now.isBefore(deletedAt(run).plus(settings.cleanupTimeout()));
-            Event event = cancel.map(c -> !c.failed() ? Event.DONE : retry(run, c.failure(), left))
-                    .orElse(left ? Event.NOTHING : Event.DEADLINE);
-            return new Seen(State.DELETING, event, id, server, null, null, cancel.orElse(null));
-        }
-        if (ended(status) && !replan) {
-            return new Seen(State.ENDED, Event.NOTHING, id, null, null, null, null);
-        }
-        RunPlan plan = null;
-        RunPlan.Invalid invalid = null;
-        try {
-            plan = recorded ? RunPlan.following(run, settings) : RunPlan.of(run, settings);
-        } catch (RunPlan.Invalid e) {
-            invalid = e;
-        }
-        if (recorded && RunStatuses.cancelling(status).isPresent()) {
-            JobServerUrl server = plan != null
-                    ? plan.server()
-                    : RunPlan.recorded(run, settings).orElse(null);
-            Optional<Done<Object>> cancel = calls.take(run, Kind.CANCEL);
-            Instant giveUp = calls.first(run, Kind.CANCEL).orElse(now).plus(settings.cleanupTimeout());
-            Event event = server == null
-                    ? Event.GIVE_UP
-                    : cancel.map(c -> !c.failed() ? Event.DONE : retry(run, c.failure(), now.isBefore(giveUp)))
-                            .orElse(Event.NOTHING);
-            return new Seen(State.CANCELLING, event, id, server, plan, null, cancel.orElse(null));
-        }
-        if (recorded) {
-            return running(run, id, plan, invalid, now);
-        }
-        Optional<Done<Object>> start = calls.take(run, Kind.START);
-        Optional<Duration> timeout = plan == null ? Optional.empty() : plan.timeout();
-        Optional<RunTiming> sinceFirstTry = calls.first(run, Kind.START).map(first -> new RunTiming(first, timeout));
-        if (answered.isPresent()) {
-            Instant at = answered.get().at() != null ? answered.get().at() : now;
-            Event event = invalid != null
-                    ? Event.SPEC_INVALID
-                    : sinceFirstTry.filter(t -> t.timedOut(at)).isPresent() ? Event.DEADLINE : Event.STARTED;
-            return new Seen(State.STARTED, event, id, answered.get().server(), plan, invalid, null);
-        }
-        Event event = invalid != null
-                ? Event.SPEC_INVALID
-                : start.filter(Done::failed).isPresent()
-                        ? retry(run, start.get().failure(), true)
-                        : sinceFirstTry.filter(t -> t.timedOut(now)).isPresent() ? Event.DEADLINE : Event.NOTHING;
-        return new Seen(State.NEW, event, null, plan == null ? null : plan.server(), plan, invalid, start.orElse(null));
-    }
-
-    /** A Run whose job the status records, following it: its poll's answer, and its deadline with a last look. */
-    private Seen running(Run run, String id, RunPlan plan, RunPlan.Invalid invalid, Instant now) {
-        JobServerUrl server =
-                plan != null ? plan.server() : RunPlan.recorded(run, settings).orElse(null);
-        if (invalid != null || server == null) {
-            return new Seen(State.RUNNING, Event.SPEC_INVALID, id, server, plan, invalid, null);
-        }
-        Optional<Done<RemoteJob>> polled = calls.take(run, Kind.POLL);
-        RunTiming timing = new RunTiming(startTime(run), plan.timeout());
-        Event event;
-        if (polled.isPresent() && !polled.get().failed()) {
-            event = polled.get().value().running() ? Event.RUNNING : Event.DONE;
-        } else {
-            event = polled.map(p -> retry(run, p.failure(), true)).orElse(Event.NOTHING);
-        }
-        if (event != Event.DONE && timing.timedOut(now)) { // a job that ended is reported as it ended, seen late too
-            // a last look before the cancel, for a job that may have ended before its deadline: bounded, past
-            // LAST_LOOK after the deadline the job is cancelled whatever the look found
-            Instant deadline = timing.deadline().orElseThrow();
-            boolean looked = polled.isPresent()
-                    && (polled.get().failed() || !polled.get().at().isBefore(deadline));
-            if (looked || !now.isBefore(deadline.plus(LAST_LOOK))) {
-                event = Event.DEADLINE;
-            } else if (event == Event.RUNNING) {
-                event = Event.NOTHING;
-            }
-        }
-        return new Seen(State.RUNNING, event, id, server, plan, null, polled.orElse(null));
-    }
-
-    /**
-     * What a failure means for the next try: the job is gone, another try may cure it (backoff; while {@code inBound};
-     * a bad answer at most {@link #MAX_BAD_ANSWERS} times in a row), or none can.
-     */
-    private Event retry(Run run, RemoteJobException failure, boolean inBound) {
-        if (failure.failureClass() == FailureClass.GONE) {
-            return Event.GONE;
-        }
-        boolean capped =
-                failure.kind() == RemoteJobException.Kind.BAD_ANSWER && calls.badAnswers(run) >= MAX_BAD_ANSWERS;
-        return failure.transientFailure() && inBound && !capped ? Event.RETRY : Event.GIVE_UP;
+    /** Asks for a call of the Run's after {@code after}, the first of its kind remembered; whether an answer is in. */
+    private boolean ask(Run run, Seen seen, Kind kind, Supplier<CompletableFuture<?>> work, Duration after) {
+        seen.mem().first.putIfAbsent(kind, clock.instant());
+        long body = kind == Kind.START ? seen.plan().startBodyBytes() : 0;
+        calls.ask(run, kind, seen.server(), work, after, body);
+        return calls.answered(run);
     }
 
     /** Carries out {@code action}; null when it asked for a call whose answer may be in already. */
     private Next act(Run run, Context<Run> context, Seen seen, Action action) {
         Instant now = clock.instant();
         RunPlan plan = seen.plan();
+        RunMemory.Of mem = seen.mem();
+        JobServerUrl server = seen.server();
         return switch (action) {
             case FORGET -> end(run);
             case ASK_START -> {
-                Map<String, String> params = run.getSpec().getJob().getParams() == null
-                        ? Map.of()
-                        : Map.copyOf(run.getSpec().getJob().getParams());
-                String name = run.getSpec().getJob().getName();
+                var job = run.getSpec().getJob();
+                Map<String, String> params = job.getParams() == null ? Map.of() : Map.copyOf(job.getParams());
                 String key = run.getMetadata().getUid();
-                calls.ask(
-                        run,
-                        Kind.START,
-                        plan.server(),
-                        () -> jobs.start(plan.server(), name, params, key),
-                        calls.retryDelay(run),
-                        plan.startBodyBytes());
-                if (calls.answered(run)) {
-                    yield null;
-                }
                 // past the deadline with the start out, its answer's event is what comes next (not a look at once)
-                Optional<RunTiming> tried =
-                        calls.first(run, Kind.START).map(first -> new RunTiming(first, plan.timeout()));
-                yield new Next(
-                        tried.filter(t -> !t.timedOut(now))
-                                .map(t -> t.nextPoll(now, RECHECK))
-                                .orElse(RECHECK),
-                        false);
+                RunTiming tried = new RunTiming(mem.first.getOrDefault(Kind.START, now), plan.timeout());
+                Next next = new Next(tried.timedOut(now) ? RECHECK : tried.nextPoll(now, RECHECK), false);
+                boolean in = ask(
+                        run, seen, Kind.START, () -> jobs.start(server, job.getName(), params, key), retryDelay(mem));
+                yield in ? null : next;
             }
             case RECORD -> {
-                write(run, statuses.started(run, seen.id(), seen.server()), context);
-                calls.polled(run);
-                log(run, "started job " + seen.id() + " on " + seen.server());
+                write(run, mem, statuses.started(run, seen.id(), server), context);
+                mem.lastPoll = now;
+                log(run, "started job " + seen.id() + " on " + server);
                 RunTiming timing = new RunTiming(now, plan.timeout());
                 askPoll(run, seen, timing.nextPoll(now, plan.pollInterval()));
                 yield new Next(timing.nextPoll(now, RECHECK), false);
             }
             case ASK_POLL -> {
-                RunTiming timing = new RunTiming(startTime(run), plan.timeout());
+                RunTiming timing = new RunTiming(RunObserver.startTime(run), plan.timeout());
                 if (!calls.busy(run)) {
-                    Duration sinceLast = calls.lastPoll(run)
-                            .map(last -> Duration.between(now, last.plus(plan.pollInterval())))
-                            .orElse(Duration.ZERO);
-                    Duration wait = max(sinceLast, calls.retryDelay(run));
-                    askPoll(run, seen, timing.timedOut(now) ? Duration.ZERO : timing.nextPoll(now, wait));
-                    if (calls.answered(run)) {
+                    Duration sinceLast = mem.lastPoll == null
+                            ? Duration.ZERO
+                            : Duration.between(now, mem.lastPoll.plus(plan.pollInterval()));
+                    Duration wait = max(sinceLast, retryDelay(mem));
+                    if (askPoll(run, seen, timing.timedOut(now) ? Duration.ZERO : timing.nextPoll(now, wait))) {
                         yield null;
                     }
                 }
                 Duration left = timing.deadline()
-                        .filter(d -> timing.timedOut(now))
                         .map(d -> Duration.between(now, d.plus(LAST_LOOK)))
                         .orElse(RECHECK);
                 yield new Next(timing.timedOut(now) ? min(RECHECK, left) : timing.nextPoll(now, RECHECK), false);
@@ -314,15 +193,13 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                 seen.state() == State.CANCELLING ? cancelled(run, context, seen) : polled(run, context, seen);
             case BLOCKED -> blocked(run, context, seen);
             case BEGIN_CANCEL -> {
-                if (seen.server() == null) { // status.server no longer allowed: no call goes there
-                    write(
-                            run,
-                            statuses.failed(
-                                    run, seen.invalid().reason(), seen.invalid().getMessage()),
-                            context);
+                String[] why = seen.why();
+                if (server == null) { // status.server no longer allowed: no call goes there
+                    write(run, mem, statuses.failed(run, why[0], why[1]), context);
                     yield end(run);
                 }
-                write(run, cancelling(run, seen), context);
+                log(run, "cancelling job " + seen.id() + ": " + why[1]);
+                write(run, mem, statuses.cancelling(run, seen.id(), server, why[0], why[1]), context);
                 yield askCancel(run, seen);
             }
             case ASK_CANCEL -> askCancel(run, seen);
@@ -330,31 +207,30 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                 if (seen.state() == State.NEW && !calls.withdrawUnsent(run)) {
                     yield new Next(RECHECK, false); // its start is out: its answer decides
                 }
-                String[] why = why(run, seen);
+                String[] why = seen.why();
                 if (seen.invalid() != null) {
                     log(run, "cannot be carried out: " + why[1]);
                 }
-                write(run, statuses.failed(run, why[0], why[1]), context);
+                write(run, mem, statuses.failed(run, why[0], why[1]), context);
                 yield end(run);
             }
             case CLEAN_UP -> {
-                Duration left = Duration.between(now, deletedAt(run).plus(settings.cleanupTimeout()));
+                // a start not sent yet is withdrawn, so the service never hears of it; one out is waited for
+                Next wait = new Next(min(RECHECK, cleanupLeft(run, now)), false);
                 if (seen.id() == null) {
-                    // a start not sent yet is withdrawn, so the service never hears of it; one out is waited for
-                    yield calls.withdrawUnsent(run) ? release(run) : new Next(min(RECHECK, left), false);
+                    yield calls.withdrawUnsent(run) ? release(run) : wait;
                 }
-                Next asked = askCancel(run, seen);
-                yield asked == null ? null : new Next(min(RECHECK, left), false);
+                yield askCancel(run, seen) == null ? null : wait;
             }
             case RELEASE -> {
                 if (seen.id() != null && seen.event() != Event.DONE) {
-                    warn(
-                            run,
-                            "could not cancel remote job " + seen.id() + " on " + seen.server() + " within "
-                                    + GoDuration.format(settings.cleanupTimeout()) + "; letting the Run go: "
-                                    + (seen.failure() == null
-                                            ? "no answer"
-                                            : seen.failure().getMessage()));
+                    String message = "could not cancel remote job " + seen.id() + " on " + server + " within "
+                            + GoDuration.format(settings.cleanupTimeout()) + "; letting the Run go: "
+                            + (seen.failure() == null
+                                    ? "no answer"
+                                    : seen.failure().getMessage());
+                    log(run, message);
+                    events.warning(run, "RemoteCleanupAbandoned", message); // best effort: the Run goes anyway
                 }
                 yield release(run);
             }
@@ -362,56 +238,24 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     }
 
     private Next release(Run run) {
-        calls.forget(run);
+        end(run);
         return new Next(null, true);
     }
 
-    /** The reason and message a Run ends Failed with (or its job is cancelled for), for what the machine saw. */
-    private String[] why(Run run, Seen seen) {
-        if (seen.invalid() != null) {
-            return new String[] {seen.invalid().reason(), seen.invalid().getMessage()};
-        }
-        RemoteJobException e = seen.failure();
-        if (seen.event() == Event.DEADLINE || e == null) {
-            String timeout = GoDuration.format(seen.plan().timeout().orElseThrow());
-            return new String[] {
-                RunStatuses.REASON_TIMEOUT,
-                switch (seen.state()) {
-                    case STARTED -> "the job was started only after " + timeout;
-                    case RUNNING -> "the job did not finish within " + timeout;
-                    default -> "the job could not be started within " + timeout;
-                }
-            };
-        }
-        boolean capped = e.kind() == RemoteJobException.Kind.BAD_ANSWER && calls.badAnswers(run) >= MAX_BAD_ANSWERS;
-        return new String[] {
-            e.reason(),
-            capped
-                    ? "gave up after " + MAX_BAD_ANSWERS + " bad answers in a row; the last: " + e.getMessage()
-                    : e.getMessage()
-        };
-    }
-
-    /** The status that says why the job is cancelled, and records where it is. */
-    private RunStatus cancelling(Run run, Seen seen) {
-        String[] why = why(run, seen);
-        log(run, "cancelling job " + seen.id() + ": " + why[1]);
-        return statuses.cancelling(run, seen.id(), seen.server(), why[0], why[1]);
-    }
-
+    /** Asks for the cancel: the first try at once, a retry after the backoff of the failures before it. */
     private Next askCancel(Run run, Seen seen) {
-        // the first try at once; a retry after the backoff of the failures before it
-        Duration after = calls.first(run, Kind.CANCEL).isPresent() ? calls.retryDelay(run) : Duration.ZERO;
+        Duration after = seen.mem().first.containsKey(Kind.CANCEL) ? retryDelay(seen.mem()) : Duration.ZERO;
         JobServerUrl server = seen.server();
         String id = seen.id();
-        calls.ask(run, Kind.CANCEL, server, () -> jobs.cancel(server, id), after);
-        return calls.answered(run) ? null : new Next(min(RECHECK, max(after, Duration.ofSeconds(1))), false);
+        boolean in = ask(run, seen, Kind.CANCEL, () -> jobs.cancel(server, id), after);
+        return in ? null : new Next(min(RECHECK, max(after, Duration.ofSeconds(1))), false);
     }
 
-    private void askPoll(Run run, Seen seen, Duration after) {
+    /** Asks for a poll after {@code after}; whether its answer is in already. */
+    private boolean askPoll(Run run, Seen seen, Duration after) {
         JobServerUrl server = seen.server();
         String id = seen.id();
-        calls.ask(run, Kind.POLL, server, () -> jobs.get(server, id, LogTail.MAX_BYTES), after);
+        return ask(run, seen, Kind.POLL, () -> jobs.get(server, id, LogTail.MAX_BYTES), after);
     }
 
     /** What a poll says: written (paced by the status interval while the job runs), and the next poll asked for. */
@@ -420,9 +264,9 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         Done<RemoteJob> answer = (Done<RemoteJob>) seen.answer();
         RemoteJob job = answer.value();
         RunStatus next = statuses.polled(run, job, RunPlan.movedTo(run, settings, seen.server()));
-        if (due(run, run.getStatus(), next)) {
+        if (seen.mem().due(run.getStatus(), next, settings.statusInterval(), clock.instant())) {
             try {
-                write(run, next, context);
+                write(run, seen.mem(), next, context);
             } catch (RuntimeException e) {
                 // Kept for the retry: lost, a job that ended would be read as not ended once the deadline passed.
                 calls.putBack(run, Kind.POLL, answer);
@@ -434,7 +278,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
             return end(run);
         }
         // The next poll is asked for now, so that only its answer reconciles the Run.
-        RunTiming timing = new RunTiming(startTime(run), seen.plan().timeout());
+        RunTiming timing = new RunTiming(RunObserver.startTime(run), seen.plan().timeout());
         askPoll(run, seen, timing.nextPoll(clock.instant(), seen.plan().pollInterval()));
         return new Next(timing.nextPoll(clock.instant(), RECHECK), false);
     }
@@ -444,62 +288,46 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         String problem = seen.failure() == null
                 ? (seen.server() == null ? "status.server can no longer be called" : null)
                 : seen.failure().getMessage();
-        write(run, statuses.cancelled(run, problem), context);
+        write(run, seen.mem(), statuses.cancelled(run, problem), context);
         log(run, "ended, job " + seen.id() + (problem == null ? " cancelled" : " not cancelled: " + problem));
         return end(run);
     }
 
     /**
      * A failure another try may cure: the status names the server and its answer (paced like progress), and the call
-     * is tried again after a backoff that doubles with each failure in a row ({@link JobCalls#retryDelay}).
+     * is tried again after a backoff that doubles with each failure in a row.
      */
     private Next blocked(Run run, Context<Run> context, Seen seen) {
         RemoteJobException e = seen.failure();
         Instant now = clock.instant();
+        Duration retry = retryDelay(seen.mem());
         if (seen.state() == State.DELETING) {
-            Duration left = Duration.between(now, deletedAt(run).plus(settings.cleanupTimeout()));
             log(run, "cannot cancel job " + seen.id() + " yet, retrying: " + e.getMessage());
-            return new Next(min(max(calls.retryDelay(run), Duration.ofSeconds(1)), left), false);
+            return new Next(min(max(retry, Duration.ofSeconds(1)), cleanupLeft(run, now)), false);
         }
+        Instant giveUp = seen.mem().first.getOrDefault(Kind.CANCEL, now).plus(settings.cleanupTimeout());
         RunStatus next = seen.state() == State.CANCELLING
-                ? statuses.unreachable(
-                        run,
-                        e.reason(),
-                        "cancelling job " + seen.id() + " on " + seen.server() + ": " + e.getMessage()
-                                + "; retrying with backoff until "
-                                + calls.first(run, Kind.CANCEL).orElse(now).plus(settings.cleanupTimeout()))
+                ? statuses.cancelRetried(run, seen.id(), seen.server(), e, giveUp)
                 : statuses.unreachable(run, e);
-        boolean written = due(run, run.getStatus(), next);
-        if (written) {
-            write(run, next, context);
-        }
-        if (written) { // logged when the status says it, paced like the status
-            log(run, e.getMessage() + "; trying again in " + GoDuration.format(calls.retryDelay(run)));
+        if (seen.mem()
+                .due(
+                        run.getStatus(),
+                        next,
+                        settings.statusInterval(),
+                        clock.instant())) { // logged when the status says it, paced like the status
+            write(run, seen.mem(), next, context);
+            log(run, e.getMessage() + "; trying again in " + GoDuration.format(retry));
         }
         Optional<Duration> timeout =
                 seen.plan() == null ? Optional.empty() : seen.plan().timeout();
         Instant since = seen.state() == State.NEW
-                ? calls.first(run, Kind.START).orElse(now)
-                : seen.state() == State.RUNNING ? startTime(run) : now;
-        return new Next(new RunTiming(since, timeout).nextPoll(now, calls.retryDelay(run)), false);
+                ? seen.mem().first.getOrDefault(Kind.START, now)
+                : seen.state() == State.RUNNING ? RunObserver.startTime(run) : now;
+        return new Next(new RunTiming(since, timeout).nextPoll(now, retry), false);
     }
 
-    /** When the job was started; a start time that is not a time (edited by hand) counts from the Run's creation. */
-    private Instant startTime(Run run) {
-        try {
-            return Instant.parse(run.getStatus().getStartTime());
-        } catch (RuntimeException e) {
-            return Instant.parse(run.getMetadata().getCreationTimestamp());
-        }
-    }
-
-    /** When the deletion was asked for; a timestamp that is not one counts as now. */
-    private Instant deletedAt(Run run) {
-        try {
-            return Instant.parse(run.getMetadata().getDeletionTimestamp());
-        } catch (RuntimeException e) {
-            return clock.instant();
-        }
+    private Duration cleanupLeft(Run run, Instant now) {
+        return Duration.between(now, RunObserver.deletedAt(run, now).plus(settings.cleanupTimeout()));
     }
 
     private static Duration min(Duration a, Duration b) {
@@ -510,54 +338,28 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         return a.compareTo(b) >= 0 ? a : b;
     }
 
-    /**
-     * Whether {@code next} is to be written now. What the service says (state text, log) waits for the status
-     * interval since the last write; whether it answered (RemoteReachable) is written at once when it changes, unless
-     * it changed within the interval already: an outage shows at once, a service that answers every other call
-     * costs a write per interval, not one per call.
-     */
-    private boolean due(Run run, RunStatus current, RunStatus next) {
-        if (!RunStatuses.needsWrite(current, next)) {
-            return false;
-        }
-        if (!RunStatuses.onlyProgress(current, next) || passed(calls.lastWrite(run))) {
-            return true;
-        }
-        return RunStatuses.reachabilityChanged(current, next) && passed(calls.lastFlip(run));
-    }
-
-    private boolean passed(Optional<Instant> last) {
-        return last.map(at -> !clock.instant().isBefore(at.plus(settings.statusInterval())))
-                .orElse(true);
+    private Duration retryDelay(RunMemory.Of mem) {
+        return mem.retryDelay(clock.instant());
     }
 
     private Next end(Run run) {
         calls.forget(run);
+        memory.forget(run);
         return new Next(null, false);
-    }
-
-    private static boolean ended(RunStatus status) {
-        return status != null && (status.getPhase() != null && status.getPhase().ended());
     }
 
     /** A finished Run with its spec observed has nothing due. */
     @Override
     public boolean canWait(Run run) {
         RunStatus status = run.getStatus();
-        return ended(status) && WorkPriority.settled(run, status.getObservedGeneration());
+        return RunObserver.ended(status) && WorkPriority.settled(run, status.getObservedGeneration());
     }
 
-    private void write(Run run, RunStatus status, Context<Run> context) {
+    private void write(Run run, RunMemory.Of mem, RunStatus status, Context<Run> context) {
         RunStatus before = run.getStatus();
         statusWriter.write(run, status, context);
-        calls.wrote(run, RunStatuses.reachabilityFlipped(before, status));
+        mem.wrote(before, status, clock.instant());
         RunEvents.of(before, status).ifPresent(notice -> notice.tell(events, run));
-    }
-
-    /** A Warning event, best effort: the Run goes whether or not the API server takes it. */
-    private void warn(Run run, String message) {
-        log(run, message);
-        events.warning(run, "RemoteCleanupAbandoned", message);
     }
 
     private static void log(Run run, String message) {

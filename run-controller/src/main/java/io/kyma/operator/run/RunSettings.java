@@ -18,14 +18,4 @@ public record RunSettings(
         Duration pollInterval,
         Duration cleanupTimeout,
         ServerAllowList allowList,
-        Duration statusInterval) {
-
-    /** Settings without a status interval: every change is written when it is seen. */
-    public RunSettings(
-            Optional<JobServerUrl> defaultServer,
-            Duration pollInterval,
-            Duration cleanupTimeout,
-            ServerAllowList allowList) {
-        this(defaultServer, pollInterval, cleanupTimeout, allowList, Duration.ZERO);
-    }
-}
+        Duration statusInterval) {}

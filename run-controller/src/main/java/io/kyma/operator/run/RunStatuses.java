@@ -1,6 +1,8 @@
 package io.kyma.operator.run;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -11,6 +13,7 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.api.RunStatus;
+import io.kyma.operator.common.GoDuration;
 import io.kyma.operator.common.status.Conditions;
 import io.kyma.operator.common.status.ShardLabelCondition;
 
@@ -50,20 +53,9 @@ public final class RunStatuses {
         status.setLogs(job.log());
         status.setLogsTruncated(job.logTruncated() ? Boolean.TRUE : null);
         if (!job.running()) {
-            status.setPhase(job.succeeded() ? RunPhase.SUCCEEDED : RunPhase.FAILED);
-            status.setCompletionTime(Conditions.timestamp(clock.instant()));
-            status.setMessage("job " + job.state() + lastLine(job.log()));
             String reason =
                     job.succeeded() ? "JobSucceeded" : "cancelled".equals(job.state()) ? "JobCancelled" : "JobFailed";
-            status.setConditions(Conditions.replace(
-                    status.getConditions(),
-                    conditions.condition(
-                            status.getConditions(),
-                            SUCCEEDED,
-                            job.succeeded(),
-                            reason,
-                            status.getMessage(),
-                            run.getMetadata().getGeneration())));
+            ended(run, status, job.succeeded(), reason, "job " + job.state() + lastLine(job.log()));
         } else {
             if (status.getPhase() != RunPhase.RUNNING) {
                 running(run, status); // started by an operator that wrote phase Unknown
@@ -83,32 +75,19 @@ public final class RunStatuses {
      */
     private void running(Run run, RunStatus status) {
         status.setPhase(RunPhase.RUNNING);
-        status.setConditions(Conditions.replace(
-                status.getConditions(),
-                conditions.condition(
-                        status.getConditions(),
-                        SUCCEEDED,
-                        Conditions.Status.UNKNOWN,
-                        REASON_RUNNING,
-                        "job started",
-                        run.getMetadata().getGeneration())));
+        set(run, status, SUCCEEDED, Conditions.Status.UNKNOWN, REASON_RUNNING, "job started");
     }
 
     /** The job ended without success before it was known to run, or its record is gone. */
     public RunStatus failed(Run run, String reason, String message) {
-        RunStatus status = copy(run);
-        status.setPhase(RunPhase.FAILED);
+        return ended(run, copy(run), false, reason, message);
+    }
+
+    private RunStatus ended(Run run, RunStatus status, boolean succeeded, String reason, String message) {
+        status.setPhase(succeeded ? RunPhase.SUCCEEDED : RunPhase.FAILED);
         status.setCompletionTime(Conditions.timestamp(clock.instant()));
         status.setMessage(message);
-        status.setConditions(Conditions.replace(
-                status.getConditions(),
-                conditions.condition(
-                        status.getConditions(),
-                        SUCCEEDED,
-                        false,
-                        reason,
-                        message,
-                        run.getMetadata().getGeneration())));
+        set(run, status, SUCCEEDED, succeeded ? Conditions.Status.TRUE : Conditions.Status.FALSE, reason, message);
         return status;
     }
 
@@ -122,15 +101,7 @@ public final class RunStatuses {
         recordServer(status, server);
         status.setPhase(RunPhase.RUNNING);
         status.setMessage(why + "; cancelling the job");
-        status.setConditions(Conditions.replace(
-                status.getConditions(),
-                conditions.condition(
-                        status.getConditions(),
-                        SUCCEEDED,
-                        Conditions.Status.UNKNOWN,
-                        reason,
-                        why,
-                        run.getMetadata().getGeneration())));
+        set(run, status, SUCCEEDED, Conditions.Status.UNKNOWN, reason, why);
         return status;
     }
 
@@ -163,18 +134,29 @@ public final class RunStatuses {
         return unreachable(run, problem.reason(), problem.getMessage() + "; retrying with backoff");
     }
 
+    /** A cancel the service refused for now: RemoteReachable=False names the job, the answer, and until when. */
+    public RunStatus cancelRetried(Run run, String id, JobServerUrl server, RemoteJobException problem, Instant until) {
+        return unreachable(
+                run,
+                problem.reason(),
+                "cancelling job " + id + " on " + server + ": " + problem.getMessage()
+                        + "; retrying with backoff until " + until);
+    }
+
+    /** Why a Run timed out, by how far it got. */
+    static String timedOut(RunMachine.State state, Duration timeout) {
+        String limit = GoDuration.format(timeout);
+        return switch (state) {
+            case STARTED -> "the job was started only after " + limit;
+            case RUNNING -> "the job did not finish within " + limit;
+            default -> "the job could not be started within " + limit;
+        };
+    }
+
     /** The server could not be used this time, for the reason and with the message given. */
     public RunStatus unreachable(Run run, String reason, String message) {
         RunStatus status = copy(run);
-        status.setConditions(Conditions.replace(
-                status.getConditions(),
-                conditions.condition(
-                        status.getConditions(),
-                        REMOTE_REACHABLE,
-                        false,
-                        reason,
-                        message,
-                        run.getMetadata().getGeneration())));
+        set(run, status, REMOTE_REACHABLE, Conditions.Status.FALSE, reason, message);
         return status;
     }
 
@@ -257,15 +239,7 @@ public final class RunStatuses {
     }
 
     private RunStatus reachable(Run run, RunStatus status) {
-        status.setConditions(Conditions.replace(
-                status.getConditions(),
-                conditions.condition(
-                        status.getConditions(),
-                        REMOTE_REACHABLE,
-                        true,
-                        "Answered",
-                        "the job server answered",
-                        run.getMetadata().getGeneration())));
+        set(run, status, REMOTE_REACHABLE, Conditions.Status.TRUE, "Answered", "the job server answered");
         return status;
     }
 
@@ -289,6 +263,19 @@ public final class RunStatuses {
                 run.getMetadata().getGeneration(),
                 Stream.of(run))));
         return status;
+    }
+
+    /** Sets the condition of {@code type}; its transition time changes only when its status does. */
+    private void set(Run run, RunStatus status, String type, Conditions.Status value, String reason, String message) {
+        status.setConditions(Conditions.replace(
+                status.getConditions(),
+                conditions.condition(
+                        status.getConditions(),
+                        type,
+                        value,
+                        reason,
+                        message,
+                        run.getMetadata().getGeneration())));
     }
 
     private static boolean sameConditions(List<Condition> a, List<Condition> b) {

@@ -5,7 +5,7 @@ import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -25,7 +25,8 @@ import java.util.Set;
  * service named by {@code --remote-server-url} is the administrator's own and never checked.
  */
 public final class ServerAddresses {
-    private static final List<InetAddress> METADATA = List.of(literal("fd00:ec2::254"), literal("100.100.100.200"));
+    private static final List<InetAddress> METADATA =
+            List.of(JobServerUrl.address("fd00:ec2::254"), JobServerUrl.address("100.100.100.200"));
 
     private final ServerAllowList allowList;
     private final Optional<JobServerUrl> defaultServer;
@@ -101,14 +102,12 @@ public final class ServerAddresses {
         } catch (UnknownHostException e) {
             throw new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, RemoteJobClient.UNREACHABLE, null);
         }
-        List<InetAddress> checked = new ArrayList<>();
         for (InetAddress address : addresses) {
             if (!allows(server, plain(address))) {
                 throw new RemoteJobException(RemoteJobException.Kind.NOT_ALLOWED, notAllowed(server), null);
             }
-            checked.add(address);
         }
-        return checked.stream().findFirst();
+        return Arrays.stream(addresses).findFirst();
     }
 
     /**
@@ -156,13 +155,5 @@ public final class ServerAddresses {
             }
         }
         return address;
-    }
-
-    private static InetAddress literal(String text) {
-        try {
-            return InetAddress.getByName(text);
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -28,19 +28,26 @@ class JobCallsTest {
     };
 
     private JobCalls calls(int inFlight, int perServer) {
-        JobCalls calls = new JobCalls(inFlight, perServer, Duration.ofSeconds(1), Duration.ofSeconds(60), clock, timer);
+        JobCalls calls = new JobCalls(
+                inFlight, perServer, Long.MAX_VALUE, 0, Duration.ofSeconds(1), Duration.ofSeconds(60), clock, timer);
         calls.onAnswer(answered::add);
         return calls;
     }
 
     private boolean ask(JobCalls calls, Run run, String server) {
         String name = run.getMetadata().getNamespace() + "/" + run.getMetadata().getName();
-        return calls.ask(run, JobCalls.Kind.POLL, JobServerUrl.parse(server), () -> {
-            started.add(name);
-            CompletableFuture<Object> answer = new CompletableFuture<>();
-            open.add(answer);
-            return answer;
-        });
+        return calls.ask(
+                run,
+                JobCalls.Kind.POLL,
+                JobServerUrl.parse(server),
+                () -> {
+                    started.add(name);
+                    CompletableFuture<Object> answer = new CompletableFuture<>();
+                    open.add(answer);
+                    return answer;
+                },
+                Duration.ZERO,
+                0);
     }
 
     @Test
@@ -169,7 +176,6 @@ class JobCallsTest {
         assertThat(calls.busy(run)).isTrue();
         assertThat(calls.take(run, JobCalls.Kind.POLL)).isEmpty();
         open.get(0).completeExceptionally(new RemoteJobException(RemoteJobException.Kind.SERVER_ERROR, "503", null));
-        assertThat(calls.lastPoll(run)).contains(clock.instant());
         assertThat(calls.take(run, JobCalls.Kind.START))
                 .as("an answer of another kind is not this one's")
                 .isEmpty();
@@ -203,17 +209,18 @@ class JobCallsTest {
     }
 
     @Test
-    void aRunNobodyAsksAboutForAnHourIsDropped() {
+    void anAnswerNobodyTakesForAnHourIsDropped() {
         JobCalls calls = calls(2000, 2000);
         Run old = run("a", "old");
-        calls.wrote(old, false);
+        ask(calls, old, "http://jobs:9090");
+        open.get(0).complete("never taken");
         clock.advance(JobCalls.IDLE.plus(Duration.ofSeconds(1)));
-        for (int i = 0; i < 1024; i++) {
+        for (int i = 0; i < 1023; i++) {
             Run run = run("a", "r" + i);
             ask(calls, run, "http://jobs:9090");
         }
-        assertThat(calls.lastWrite(old)).isEmpty();
-        assertThat(calls.tracked()).isEqualTo(1024);
+        assertThat(calls.answered(old)).isFalse();
+        assertThat(calls.tracked()).isEqualTo(1023);
     }
 
     @Test
@@ -238,36 +245,26 @@ class JobCallsTest {
                     started.add("poll");
                     return new CompletableFuture<>();
                 },
-                Duration.ofSeconds(5));
+                Duration.ofSeconds(5),
+                0);
         assertThat(started).isEmpty();
         assertThat(calls.busy(run)).isTrue();
         assertThat(ask(calls, run, "http://jobs:9090"))
                 .as("another poll waits for the scheduled one")
                 .isFalse();
-        calls.ask(run, JobCalls.Kind.CANCEL, JobServerUrl.parse("http://jobs:9090"), () -> {
-            started.add("cancel");
-            return CompletableFuture.completedFuture(null);
-        });
+        calls.ask(
+                run,
+                JobCalls.Kind.CANCEL,
+                JobServerUrl.parse("http://jobs:9090"),
+                () -> {
+                    started.add("cancel");
+                    return CompletableFuture.completedFuture(null);
+                },
+                Duration.ZERO,
+                0);
         timed.forEach(Runnable::run);
         assertThat(started).containsExactly("cancel");
         assertThat(calls.take(run, JobCalls.Kind.CANCEL)).isPresent();
-    }
-
-    @Test
-    void failuresInARowDoubleTheWaitAndASuccessEndsIt() {
-        JobCalls calls = calls(4, 4);
-        Run run = run("a", "r");
-        for (int i = 0; i < 3; i++) {
-            ask(calls, run, "http://jobs:9090");
-            open.get(i).completeExceptionally(new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, "x", null));
-            calls.take(run, JobCalls.Kind.POLL);
-        }
-        assertThat(calls.retryDelay(run)).isEqualTo(Duration.ofSeconds(4));
-        clock.advance(Duration.ofSeconds(3));
-        assertThat(calls.retryDelay(run)).as("counted from the failure").isEqualTo(Duration.ofSeconds(1));
-        ask(calls, run, "http://jobs:9090");
-        open.get(3).complete("ok");
-        assertThat(calls.retryDelay(run)).isZero();
     }
 
     private static Run run(String namespace, String name) {

@@ -53,7 +53,7 @@ class RemoteJobClientAnswerTest {
         ServerAddresses addresses = new ServerAddresses(
                 ServerAllowList.parse("127.0.0.1"), Optional.empty(), Set.of(), InetAddress::getAllByName);
         // timeouts that only a hang reaches: no answer here is meant to be late
-        return new RemoteJobClient(Duration.ofMinutes(1), Duration.ofMinutes(2), 256 * 1024, addresses);
+        return new RemoteJobClient(Duration.ofMinutes(1), Duration.ofMinutes(2), 256 * 1024, addresses, 2);
     }
 
     private RemoteJobException start(JobServerUrl url) {

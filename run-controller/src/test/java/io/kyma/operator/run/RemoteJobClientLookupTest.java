@@ -51,9 +51,9 @@ class RemoteJobClientLookupTest {
     @Test
     void lookUpsOfCallsThatEndedWhileWaitingForAThreadAreDropped() throws Exception {
         ServerAddresses addresses =
-                new ServerAddresses(ServerAllowList.allowAll(), Optional.empty(), Set.of(), this::resolve);
+                new ServerAddresses(ServerAllowList.parse(""), Optional.empty(), Set.of(), this::resolve);
         ManualAlarms alarms = new ManualAlarms();
-        try (RemoteJobClient client = client(addresses, RemoteJobClient.DEFAULT_LOOKUP_THREADS, alarms)) {
+        try (RemoteJobClient client = client(addresses, 8, alarms)) {
             List<CompletableFuture<RemoteJob>> slow = IntStream.range(0, 20)
                     .mapToObj(i -> client.get(JobServerUrl.parse("http://slow-" + i + ".test"), "job", 0))
                     .toList();
@@ -80,7 +80,7 @@ class RemoteJobClientLookupTest {
     @Test
     void withAThreadPerCallInFlightNoLookUpWaitsForAnother() throws Exception {
         ServerAddresses addresses =
-                new ServerAddresses(ServerAllowList.allowAll(), Optional.empty(), Set.of(), this::resolve);
+                new ServerAddresses(ServerAllowList.parse(""), Optional.empty(), Set.of(), this::resolve);
         try (RemoteJobClient client = client(addresses, 21, new ManualAlarms())) {
             List<CompletableFuture<RemoteJob>> slow = IntStream.range(0, 20)
                     .mapToObj(i -> client.get(JobServerUrl.parse("http://slow-" + i + ".test"), "job", 0))

@@ -59,7 +59,7 @@ class RemoteJobClientPinningTest {
         JobServerUrl url = JobServerUrl.parse("http://jobs.tenant.test:" + port);
         // timeouts that only a hang reaches: no answer here is meant to be late
         try (RemoteJobClient client =
-                new RemoteJobClient(Duration.ofMinutes(1), Duration.ofMinutes(2), 64 * 1024, addresses)) {
+                new RemoteJobClient(Duration.ofMinutes(1), Duration.ofMinutes(2), 64 * 1024, addresses, 2)) {
             resolvesTo = InetAddress.getByName("127.0.0.1");
             JobService.Start start = client.start(url, "build", Map.of(), "uid").join();
             assertThat(start.server()).isEqualTo(url);

@@ -81,7 +81,8 @@ class RemoteJobClientProtocolTest {
                 Duration.ofMinutes(2),
                 LIMIT,
                 new ServerAddresses(
-                        ServerAllowList.parse("127.0.0.1"), Optional.empty(), Set.of(), InetAddress::getAllByName));
+                        ServerAllowList.parse("127.0.0.1"), Optional.empty(), Set.of(), InetAddress::getAllByName),
+                2);
     }
 
     @AfterEach

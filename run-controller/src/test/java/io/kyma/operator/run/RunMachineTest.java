@@ -8,6 +8,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import io.kyma.operator.common.status.FailureClass;
 import io.kyma.operator.run.RunMachine.Action;
 import io.kyma.operator.run.RunMachine.Event;
 import io.kyma.operator.run.RunMachine.State;
@@ -88,6 +89,32 @@ class RunMachineTest {
                     assertThat(state).as("a start only while no job is known").isEqualTo(State.NEW);
                 }
             }
+        }
+    }
+
+    @Test
+    void aFailureIsRetriedOnlyWhenItsClassIsRetryAndItIsWithinItsBound() {
+        for (FailureClass failureClass : FailureClass.values()) {
+            for (boolean retryable : new boolean[] {true, false}) {
+                Event expected = failureClass == FailureClass.GONE
+                        ? Event.GONE
+                        : failureClass == FailureClass.RETRY && retryable ? Event.RETRY : Event.GIVE_UP;
+                assertThat(RunMachine.failed(failureClass, retryable))
+                        .as("%s, retryable %s", failureClass, retryable)
+                        .isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
+    void pastItsDeadlineAJobThatEndedIsReportedAndOneStillRunningIsCancelledAfterItsLastLook() {
+        for (Event polled : Event.values()) {
+            assertThat(RunMachine.pastDeadline(polled, true))
+                    .as("%s, looked", polled)
+                    .isEqualTo(polled == Event.DONE ? Event.DONE : Event.DEADLINE);
+            assertThat(RunMachine.pastDeadline(polled, false))
+                    .as("%s, not looked yet", polled)
+                    .isEqualTo(polled == Event.RUNNING ? Event.NOTHING : polled);
         }
     }
 }

@@ -21,7 +21,8 @@ class RunPlanTest {
             Optional.of(JobServerUrl.parse("http://default:9090")),
             Duration.ofSeconds(5),
             Duration.ofMinutes(5),
-            ServerAllowList.parse("*.allowed.example,127.0.0.1"));
+            ServerAllowList.parse("*.allowed.example,127.0.0.1"),
+            Duration.ZERO);
 
     @Test
     void usesTheDefaultsWhereTheSpecIsSilent() throws RunPlan.Invalid {
@@ -91,7 +92,11 @@ class RunPlanTest {
     @Test
     void withoutAnyServerTheRunCannotStart() {
         RunSettings none = new RunSettings(
-                Optional.empty(), Duration.ofSeconds(5), Duration.ofMinutes(5), ServerAllowList.allowAll());
+                Optional.empty(),
+                Duration.ofSeconds(5),
+                Duration.ofMinutes(5),
+                ServerAllowList.parse(""),
+                Duration.ZERO);
         assertThatThrownBy(() -> RunPlan.of(run(null, null, null), none))
                 .isInstanceOfSatisfying(
                         RunPlan.Invalid.class, e -> assertThat(e.reason()).isEqualTo("NoServer"));

@@ -41,7 +41,8 @@ class RunReconcilerTest {
         timed.add(task);
         return () -> timed.remove(task);
     };
-    private final JobCalls calls = new JobCalls(4, 2, Duration.ofSeconds(1), Duration.ofSeconds(60), clock, timer);
+    private final JobCalls calls =
+            new JobCalls(4, 2, Long.MAX_VALUE, 0, Duration.ofSeconds(1), Duration.ofSeconds(60), clock, timer);
     private final RunReconciler reconciler = new RunReconciler(
             clock,
             new RunSettings(
@@ -268,6 +269,7 @@ class RunReconcilerTest {
         assertThat(written).hasSize(3);
         assertThat(last().getPhase()).isEqualTo(RunPhase.SUCCEEDED);
         assertThat(calls.tracked()).as("nothing kept for an ended Run").isZero();
+        assertThat(reconciler.remembered()).as("nor remembered").isZero();
     }
 
     @Test
@@ -495,6 +497,7 @@ class RunReconcilerTest {
         assertThat(last().getPhase()).isEqualTo(RunPhase.FAILED);
         assertThat(last().getMessage()).isEqualTo("the job could not be started within 5s");
         assertThat(calls.tracked()).isZero();
+        assertThat(reconciler.remembered()).isZero();
     }
 
     @Test

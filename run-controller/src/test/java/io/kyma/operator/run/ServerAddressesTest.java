@@ -32,9 +32,9 @@ class ServerAddressesTest {
                 "::ffff:127.0.0.1"
             })
     void loopbackLinkLocalMetadataAndTheLikeAreDeniedEvenWhenEverythingIsAllowed(String address) throws Exception {
-        ServerAddresses allowAll = new ServerAddresses(ServerAllowList.allowAll(), Optional.empty(), Set.of());
+        ServerAddresses allowAll = new ServerAddresses(ServerAllowList.parse(""), Optional.empty(), Set.of());
         assertThat(allowAll.allows(JOBS, InetAddress.getByName(address))).isFalse();
-        assertThat(ServerAllowList.allowAll().allows(JobServerUrl.parse("http://" + bracketed(address) + ":9090")))
+        assertThat(ServerAllowList.parse("").allows(JobServerUrl.parse("http://" + bracketed(address) + ":9090")))
                 .as("a literal is refused before any request")
                 .isFalse();
     }
@@ -42,7 +42,7 @@ class ServerAddressesTest {
     @Test
     void theOperatorsAndTheApiServersAddressesAreDenied() throws Exception {
         InetAddress own = InetAddress.getByName("10.1.2.3");
-        ServerAddresses addresses = new ServerAddresses(ServerAllowList.allowAll(), Optional.empty(), Set.of(own));
+        ServerAddresses addresses = new ServerAddresses(ServerAllowList.parse(""), Optional.empty(), Set.of(own));
         assertThat(addresses.allows(JOBS, own)).isFalse();
         assertThat(addresses.allows(JOBS, InetAddress.getByName("10.1.2.4"))).isTrue();
     }
@@ -64,7 +64,7 @@ class ServerAddressesTest {
     @Test
     void aNameIsCheckedByEveryAddressItResolvesToAndTheDefaultServerIsNot() throws Exception {
         ServerAddresses addresses = new ServerAddresses(
-                ServerAllowList.allowAll(), Optional.of(JobServerUrl.parse("http://localhost:9090")), Set.of());
+                ServerAllowList.parse(""), Optional.of(JobServerUrl.parse("http://localhost:9090")), Set.of());
         assertThat(addresses.check(JobServerUrl.parse("http://localhost:9090")))
                 .as("the administrator's own")
                 .isEmpty();
@@ -96,7 +96,7 @@ class ServerAddressesTest {
     @Test
     void onlyANameWaitsForANameServer() {
         ServerAddresses addresses = new ServerAddresses(
-                ServerAllowList.allowAll(),
+                ServerAllowList.parse(""),
                 Optional.of(JobServerUrl.parse("http://jobs.default:9090")),
                 java.util.Set.of());
         assertThat(addresses.looksUp(JobServerUrl.parse("http://jobs.default:9090")))
@@ -112,10 +112,9 @@ class ServerAddressesTest {
 
     @Test
     void aPinnedAddressIsCheckedAgainWithoutALookUp() throws Exception {
-        ServerAddresses addresses =
-                new ServerAddresses(ServerAllowList.allowAll(), Optional.empty(), Set.of(), host -> {
-                    throw new AssertionError("looked up " + host);
-                });
+        ServerAddresses addresses = new ServerAddresses(ServerAllowList.parse(""), Optional.empty(), Set.of(), host -> {
+            throw new AssertionError("looked up " + host);
+        });
         JobServerUrl pinned = JOBS.pinnedTo(InetAddress.getByName("10.0.0.5"));
         assertThat(addresses.looksUp(pinned)).isFalse();
         assertThat(addresses.check(pinned)).contains(InetAddress.getByName("10.0.0.5"));
