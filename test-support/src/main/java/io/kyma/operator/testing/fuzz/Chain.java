@@ -1,0 +1,72 @@
+package io.kyma.operator.testing.fuzz;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Runs a sequence of actions in a fresh world, checks the step oracles after each action and the quiescence oracles
+ * once the world has settled, and stops at the first violation.
+ *
+ * @param <W> the world; closed after each run
+ * @param <A> the actions
+ */
+public final class Chain<W extends AutoCloseable, A extends Action<W>> {
+    /**
+     * What one run found.
+     *
+     * @param steps actions applied before the violation was seen
+     * @param atQuiescence whether it was seen at quiescence rather than after a step
+     */
+    public record Outcome(int steps, boolean atQuiescence, List<Violation> violations) {
+        public boolean failed() {
+            return !violations.isEmpty();
+        }
+
+        /** The oracles that were violated, to tell one failure from another while shrinking. */
+        public List<String> oracles() {
+            return violations.stream()
+                    .map(Violation::oracle)
+                    .distinct()
+                    .sorted()
+                    .toList();
+        }
+    }
+
+    private final Supplier<W> worlds;
+    private final List<Oracle<W>> afterEachStep;
+    private final Function<W, List<Violation>> atQuiescence;
+
+    /**
+     * @param worlds makes a fresh world for each run
+     * @param afterEachStep checked after every action, on the world as it is at once
+     * @param atQuiescence waits for the world to settle (within a hang catcher's deadline) and judges it
+     */
+    public Chain(Supplier<W> worlds, List<Oracle<W>> afterEachStep, Function<W, List<Violation>> atQuiescence) {
+        this.worlds = worlds;
+        this.afterEachStep = List.copyOf(afterEachStep);
+        this.atQuiescence = atQuiescence;
+    }
+
+    public Outcome run(List<A> actions) {
+        try (W world = worlds.get()) {
+            for (int i = 0; i < actions.size(); i++) {
+                A action = actions.get(i);
+                try {
+                    action.apply(world);
+                } catch (Exception e) {
+                    return new Outcome(i + 1, false, List.of(new Violation("action", action.script() + " threw " + e)));
+                }
+                List<Violation> found = new ArrayList<>();
+                afterEachStep.forEach(oracle -> found.addAll(oracle.check(world)));
+                if (!found.isEmpty()) {
+                    return new Outcome(i + 1, false, found);
+                }
+            }
+            return new Outcome(actions.size(), true, atQuiescence.apply(world));
+        } catch (Exception e) {
+            throw new IllegalStateException("closing the world failed", e);
+        }
+    }
+}
