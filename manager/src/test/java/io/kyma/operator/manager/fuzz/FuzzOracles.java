@@ -141,7 +141,9 @@ final class FuzzOracles {
                                     + blocker + "): " + describe(kyma));
                         }
                     } else if (controller != null && controller.getUid().equals(uid)) {
-                        found.addAll(drift(k, kyma, module, c));
+                        List<String> drift = drift(k, kyma, module, c);
+                        blocked |= !drift.isEmpty();
+                        found.addAll(drift);
                     } else if (controller != null && live.contains(controller.getUid())) {
                         blocked = true;
                         if (!mentions(kyma, name)) {
@@ -149,6 +151,7 @@ final class FuzzOracles {
                                     + ", and the status does not name it: " + describe(kyma));
                         }
                     } else {
+                        blocked = true;
                         found.add(k + ": component " + name + " not adopted; its controller reference is "
                                 + (controller == null
                                         ? "none"
@@ -171,6 +174,7 @@ final class FuzzOracles {
                     found.add(k + ": status not about generation "
                             + kyma.getMetadata().getGeneration() + ": " + describe(kyma));
                 } else if (!blocked && kyma.getStatus().getPhase() != KymaPhase.READY) {
+                    // "blocked": some component is not as desired, and that finding says why
                     found.add(k + ": its components are as desired but it is not Ready: " + describe(kyma));
                 }
             }

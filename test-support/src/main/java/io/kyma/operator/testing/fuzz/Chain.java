@@ -37,6 +37,7 @@ public final class Chain<W extends AutoCloseable, A extends Action<W>> {
     private final Supplier<W> worlds;
     private final List<Oracle<W>> afterEachStep;
     private final Function<W, List<Violation>> atQuiescence;
+    private final boolean settleEachStep;
 
     /**
      * @param worlds makes a fresh world for each run
@@ -44,9 +45,23 @@ public final class Chain<W extends AutoCloseable, A extends Action<W>> {
      * @param atQuiescence waits for the world to settle (within a hang catcher's deadline) and judges it
      */
     public Chain(Supplier<W> worlds, List<Oracle<W>> afterEachStep, Function<W, List<Violation>> atQuiescence) {
+        this(worlds, afterEachStep, atQuiescence, false);
+    }
+
+    /**
+     * @param settleEachStep whether each action waits for the world to settle and is judged at quiescence, so that
+     *        every action meets a settled world (fewer interleavings, each failure pinned to its action), rather than
+     *        only the last
+     */
+    public Chain(
+            Supplier<W> worlds,
+            List<Oracle<W>> afterEachStep,
+            Function<W, List<Violation>> atQuiescence,
+            boolean settleEachStep) {
         this.worlds = worlds;
         this.afterEachStep = List.copyOf(afterEachStep);
         this.atQuiescence = atQuiescence;
+        this.settleEachStep = settleEachStep;
     }
 
     public Outcome run(List<A> actions) {
@@ -62,6 +77,12 @@ public final class Chain<W extends AutoCloseable, A extends Action<W>> {
                 afterEachStep.forEach(oracle -> found.addAll(oracle.check(world)));
                 if (!found.isEmpty()) {
                     return new Outcome(i + 1, false, found);
+                }
+                if (settleEachStep && i < actions.size() - 1) {
+                    List<Violation> settled = atQuiescence.apply(world);
+                    if (!settled.isEmpty()) {
+                        return new Outcome(i + 1, true, settled);
+                    }
                 }
             }
             return new Outcome(actions.size(), true, atQuiescence.apply(world));

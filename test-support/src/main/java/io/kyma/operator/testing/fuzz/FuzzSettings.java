@@ -10,7 +10,8 @@ import java.util.List;
  * seeds after this, for example {@code 30m}), {@code fuzz.keep} (run only these positions of the first seed's
  * sequence, as a shrunk script prints them) and {@code fuzz.shrink} (candidates to run while shrinking, 0 for none).
  */
-public record FuzzSettings(long seed, int seeds, int steps, Duration duration, List<Integer> keep, int shrinkBudget) {
+public record FuzzSettings(
+        long seed, int seeds, int steps, Duration duration, List<Integer> keep, int shrinkBudget, boolean settleEach) {
     /** The settings of the system properties, each missing one taken from {@code defaults}. */
     public static FuzzSettings fromSystemProperties(FuzzSettings defaults) {
         return new FuzzSettings(
@@ -19,7 +20,8 @@ public record FuzzSettings(long seed, int seeds, int steps, Duration duration, L
                 Integer.parseInt(property("fuzz.steps", Integer.toString(defaults.steps()))),
                 duration(property("fuzz.duration", "")),
                 keep(property("fuzz.keep", "")),
-                Integer.parseInt(property("fuzz.shrink", Integer.toString(defaults.shrinkBudget()))));
+                Integer.parseInt(property("fuzz.shrink", Integer.toString(defaults.shrinkBudget()))),
+                Boolean.parseBoolean(property("fuzz.settleEach", Boolean.toString(defaults.settleEach()))));
     }
 
     /** Whether a seed started now, {@code elapsed} after the first, is still within the duration (if any). */

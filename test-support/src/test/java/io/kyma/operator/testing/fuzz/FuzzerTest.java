@@ -86,7 +86,7 @@ class FuzzerTest {
                 ACTIONS, chain(List.of()), (seed, steps, kept) -> "replay " + seed + " " + steps + " " + kept);
         List<String> log = new ArrayList<>();
 
-        Fuzzer.Summary summary = fuzzer.run(new FuzzSettings(1, 5, 60, null, List.of(), 200), log::add);
+        Fuzzer.Summary summary = fuzzer.run(new FuzzSettings(1, 5, 60, null, List.of(), 200, false), log::add);
 
         assertThat(summary.seeds()).isEqualTo(5);
         assertThat(summary.failures()).isNotEmpty();
@@ -125,7 +125,7 @@ class FuzzerTest {
         Fuzzer<Tank, TankAction> fuzzer = new Fuzzer<>(
                 ACTIONS, chain(List.of(new Oracle<>("exact", t -> List.of("level " + t.level)))), (s, n, k) -> "");
 
-        Fuzzer.Summary summary = fuzzer.run(new FuzzSettings(3, 1, 40, null, fills, 0), line -> {});
+        Fuzzer.Summary summary = fuzzer.run(new FuzzSettings(3, 1, 40, null, fills, 0, false), line -> {});
 
         assertThat(summary.steps()).isEqualTo(fills.size());
         assertThat(summary.failures()).singleElement().satisfies(f -> {
@@ -133,6 +133,21 @@ class FuzzerTest {
             assertThat(f.outcome().violations()).containsExactly(new Violation("exact", "level " + level));
             assertThat(f.kept()).isEqualTo(fills);
         });
+    }
+
+    @Test
+    void settlingEachStepPinsAQuiescenceFailureToItsAction() {
+        Oracle<Tank> low = new Oracle<>("low", t -> t.level > 4 ? List.of("level " + t.level) : List.of());
+        List<TankAction> actions = List.of(new Fill(2), new Fill(2), new Fill(2), new Drain(), new Fill(1));
+        Chain<Tank, TankAction> eachStep = new Chain<>(Tank::new, List.of(), low::check, true);
+        Chain<Tank, TankAction> atEnd = new Chain<>(Tank::new, List.of(), low::check, false);
+
+        assertThat(eachStep.run(actions)).satisfies(o -> {
+            assertThat(o.steps()).isEqualTo(3);
+            assertThat(o.atQuiescence()).isTrue();
+            assertThat(o.oracles()).containsExactly("low");
+        });
+        assertThat(atEnd.run(actions).failed()).as("drained before the end").isFalse();
     }
 
     @Test
@@ -147,12 +162,12 @@ class FuzzerTest {
 
     @Test
     void settingsComeFromSystemPropertiesOverDefaults() {
-        FuzzSettings defaults = new FuzzSettings(42, 1, 12, null, List.of(), 0);
+        FuzzSettings defaults = new FuzzSettings(42, 1, 12, null, List.of(), 0, true);
         assertThat(FuzzSettings.fromSystemProperties(defaults)).isEqualTo(defaults);
         assertThat(FuzzSettings.duration("90s")).hasSeconds(90);
         assertThat(FuzzSettings.duration("30m")).hasMinutes(30);
         assertThat(FuzzSettings.keep("3, 17,42")).containsExactly(3, 17, 42);
-        FuzzSettings timed = new FuzzSettings(1, 10, 5, FuzzSettings.duration("2h"), List.of(), 0);
+        FuzzSettings timed = new FuzzSettings(1, 10, 5, FuzzSettings.duration("2h"), List.of(), 0, false);
         assertThat(timed.withinDuration(FuzzSettings.duration("119m"))).isTrue();
         assertThat(timed.withinDuration(FuzzSettings.duration("2h"))).isFalse();
     }
