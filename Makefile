@@ -76,6 +76,15 @@ chaos: control-plane ## Every fault scenario at full size, one at a time (about 
 		-Dit.forks=1 -Dchaos.full=true -Dchaos.record=$(CURDIR)/docs/chaos
 	$(MVN) $(MVN_FLAGS) -pl manager surefire:test -Dtest=ChaosDocTest -Dchaos.write=true
 
+.PHONY: fuzz
+fuzz: control-plane ## Hostile-tenant sequences against the operator, shrunk on failure: FUZZ_SEED (1), FUZZ_SEEDS (10), FUZZ_STEPS (200), FUZZ_DURATION (90s/30m/2h), FUZZ_SHRINK (30 tries), FUZZ_SETTLE_EACH (false: bursts), FUZZ_KEEP.
+	$(MVN) $(MVN_FLAGS) -q install -DskipTests
+	$(MVN) $(MVN_FLAGS) -pl manager verify -Dit.test=HostileTenantIT -Dtest=NoSuch \
+		-Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false -Dit.forks=1 \
+		-Dfuzz.seed=$(or $(FUZZ_SEED),1) -Dfuzz.seeds=$(or $(FUZZ_SEEDS),10) -Dfuzz.steps=$(or $(FUZZ_STEPS),200) \
+		-Dfuzz.shrink=$(or $(FUZZ_SHRINK),30) -Dfuzz.settleEach=$(or $(FUZZ_SETTLE_EACH),false) $(if $(FUZZ_DURATION),-Dfuzz.duration=$(FUZZ_DURATION)) \
+		$(if $(FUZZ_KEEP),-Dfuzz.keep=$(FUZZ_KEEP))
+
 .PHONY: run
 run: ## Run the operator in the foreground against the current cluster, or the embedded one (EMBEDDED=true).
 	hack/run.sh

@@ -1,0 +1,46 @@
+package io.kyma.operator.manager.fuzz;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+
+/** The hostile-tenant model without a cluster: its sequences are fixed by the seed and print as scripts. */
+class TenantModelTest {
+    @Test
+    void aSeedNamesOneSequenceForGood() {
+        for (long seed = 0; seed < 10; seed++) {
+            assertThat(HostileTenantIT.actions().sequence(seed, 100))
+                    .as("seed %d", seed)
+                    .isEqualTo(HostileTenantIT.actions().sequence(seed, 100));
+        }
+    }
+
+    @Test
+    void everyActionPrintsAsAKubectlLineOrAComment() {
+        for (long seed = 0; seed < 10; seed++) {
+            for (TenantAction action : HostileTenantIT.actions().sequence(seed, 200)) {
+                assertThat(action.script()).matches("(kubectl |# ).*").doesNotContain("\n");
+            }
+        }
+    }
+
+    @Test
+    void aLongRunDrawsEveryKindOfAction() {
+        Set<Class<?>> kinds = HostileTenantIT.actions().sequence(1, 2000).stream()
+                .map(Object::getClass)
+                .collect(Collectors.toSet());
+        assertThat(kinds).containsAll(List.of(TenantAction.class.getPermittedSubclasses()));
+    }
+
+    @Test
+    void theShortRunOfMakeTestIsThisSequence() {
+        List<TenantAction> actions =
+                HostileTenantIT.actions().sequence(HostileTenantIT.SHORT.seed(), HostileTenantIT.SHORT.steps());
+        actions.forEach(a -> System.out.println(a.script()));
+        assertThat(actions).hasSize(HostileTenantIT.SHORT.steps());
+    }
+}
