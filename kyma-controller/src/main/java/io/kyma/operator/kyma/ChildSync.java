@@ -48,7 +48,8 @@ final class ChildSync {
     private static Optional<Problem> converge(
             Kyma kyma, HelmComponent desired, HelmComponent existing, boolean fresh, KymaWrites writes) {
         Ownership ownership = Ownership.of(kyma, existing);
-        if (ownership.kind() == Ownership.Kind.FOREIGN) {
+        if (ownership.kind() == Ownership.Kind.FOREIGN
+                || ownership.kind() == Ownership.Kind.PREDECESSOR && !writes.current(kyma)) {
             return Optional.of(taken(kyma, desired, ownership));
         }
         if (existing.getMetadata().getDeletionTimestamp() != null || !ChildDrift.differs(existing, desired)) {

@@ -32,6 +32,9 @@ public interface KymaWrites {
     /** Deletes the component; one that is gone already counts as deleted. */
     void delete(HelmComponent component);
 
+    /** Whether the API server's Kyma of {@code kyma}'s name is this very one (its uid), read afresh. */
+    boolean current(Kyma kyma);
+
     void status(Kyma kyma, KymaStatus status);
 
     /** The real thing: the reconcile's client, with created components and written statuses put into the caches. */
@@ -88,6 +91,22 @@ public interface KymaWrites {
                         throw e;
                     }
                 }
+            }
+
+            @Override
+            public boolean current(Kyma kyma) {
+                // a list by name: the role grants list on Kymas, not get
+                return context
+                        .getClient()
+                        .resources(Kyma.class)
+                        .inNamespace(kyma.getMetadata().getNamespace())
+                        .withField("metadata.name", kyma.getMetadata().getName())
+                        .list()
+                        .getItems()
+                        .stream()
+                        .anyMatch(live -> kyma.getMetadata()
+                                .getUid()
+                                .equals(live.getMetadata().getUid()));
             }
 
             @Override

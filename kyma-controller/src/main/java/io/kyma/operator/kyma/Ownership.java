@@ -1,7 +1,5 @@
 package io.kyma.operator.kyma;
 
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Objects;
 
@@ -19,11 +17,14 @@ record Ownership(Kind kind, OwnerReference controller) {
     enum Kind {
         /** The Kyma's own: its controller reference carries the Kyma's uid. */
         MINE,
-        /**
-         * No one controls it, or a Kyma of the same name that no longer exists does (one deleted and created again:
-         * the component is older than the Kyma that now has the name). The Kyma takes it over.
-         */
+        /** No one controls it: the Kyma takes it over, as a ReplicaSet adopts a matching orphan. */
         ADOPTABLE,
+        /**
+         * A Kyma of the same name and another uid controls it. A name is unique in a namespace, so if the API server's
+         * Kyma of that name is this one, the controller is gone (deleted and created again) and the Kyma takes the
+         * component over; otherwise this copy is the stale one, and the component is left alone.
+         */
+        PREDECESSOR,
         /** Another live object controls it: the Kyma neither changes nor deletes it. */
         FOREIGN
     }
@@ -40,9 +41,7 @@ record Ownership(Kind kind, OwnerReference controller) {
                 && controller.getApiVersion() != null
                 && controller.getApiVersion().startsWith(Kyma.GROUP + "/")
                 && kyma.getMetadata().getName().equals(controller.getName());
-        // A Kyma's name is unique in its namespace: one of the same name and another uid existed before this one.
-        // The component is left alone if it is not older than this Kyma: then this copy of the Kyma may be the old one.
-        return new Ownership(sameName && olderThan(component, kyma) ? Kind.ADOPTABLE : Kind.FOREIGN, controller);
+        return new Ownership(sameName ? Kind.PREDECESSOR : Kind.FOREIGN, controller);
     }
 
     /** The controller reference of {@code object}, or null. */
@@ -68,15 +67,5 @@ record Ownership(Kind kind, OwnerReference controller) {
         return controller == null
                 ? "no controller"
                 : controller.getKind() + " " + controller.getName() + " (uid " + controller.getUid() + ")";
-    }
-
-    private static boolean olderThan(HasMetadata component, Kyma kyma) {
-        try {
-            String made = component.getMetadata().getCreationTimestamp();
-            String kymaMade = kyma.getMetadata().getCreationTimestamp();
-            return made != null && kymaMade != null && Instant.parse(made).isBefore(Instant.parse(kymaMade));
-        } catch (DateTimeParseException e) {
-            return false;
-        }
     }
 }

@@ -34,6 +34,9 @@ final class FakeComponentServer implements KymaWrites {
     KubernetesClientException failRestores;
     KubernetesClientException failDeletes;
     KymaStatus lastStatus;
+    /** Whether the API server's Kyma of the reconciled one's name has another uid (the reconcile saw a stale copy). */
+    boolean staleKymaCopy;
+
     int statusWrites;
     /** The creation time of the objects this server creates. */
     String now = "2026-01-01T00:00:00Z";
@@ -112,6 +115,12 @@ final class FakeComponentServer implements KymaWrites {
             held.getMetadata().setOwnerReferences(new ArrayList<>(restore.owners()));
         }
         held.getMetadata().setResourceVersion(Long.toString(++version));
+    }
+
+    @Override
+    public boolean current(Kyma kyma) {
+        requests.add("get kyma " + kyma.getMetadata().getName());
+        return !staleKymaCopy;
     }
 
     @Override

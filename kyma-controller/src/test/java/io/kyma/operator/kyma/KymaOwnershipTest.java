@@ -133,15 +133,26 @@ class KymaOwnershipTest {
         Kyma kyma = kyma("k", "uid-k", "ory");
         Kyma later = kyma("k", "uid-later", "ory");
         HelmComponent ofLater = ChildComponents.desired(later, new Module("ory", null));
-        ofLater.getMetadata().setCreationTimestamp("2026-01-01T00:00:01Z"); // after this copy of the Kyma
         HelmComponent held = api.put(ofLater);
+        api.staleKymaCopy = true; // the API server's Kyma k is the later one: this copy is stale
         reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of(held)));
-        assertThat(api.requests).isEmpty();
+        assertThat(api.requests).as("read the live Kyma, wrote nothing").containsExactly("get kyma k");
         assertThat(api.lastStatus.getPhase()).isEqualTo(KymaPhase.ERROR);
         assertThat(api.lastStatus.getConditions().get(0).getReason()).isEqualTo("ComponentNameTaken");
         assertThat(api.lastStatus.getConditions().get(0).getMessage())
                 .isEqualTo("HelmComponent k-ory belongs to Kyma k (uid uid-later); rename this Kyma or drop module ory"
                         + " (checked again every 10s)");
+    }
+
+    @Test
+    void aComponentOfAKymaDeletedAndCreatedAgainUnderTheSameNameIsAdoptedWhateverItsTimestamps() {
+        Kyma kyma = kyma("k", "uid-k", "ory");
+        HelmComponent ofGone = ChildComponents.desired(kyma("k", "uid-gone", "ory"), new Module("ory", null));
+        ofGone.getMetadata().setCreationTimestamp(kyma.getMetadata().getCreationTimestamp()); // the same second
+        HelmComponent held = api.put(ofGone);
+        reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of(held)));
+        assertThat(Ownership.controller(api.object("k-ory")).getUid()).isEqualTo("uid-k");
+        assertThat(api.lastStatus.getPhase()).isNotEqualTo(KymaPhase.ERROR);
     }
 
     @Test

@@ -42,17 +42,12 @@ class OwnershipTest {
     }
 
     @Test
-    void aComponentOfAnEarlierKymaOfTheSameNameIsAdoptedButNotOneOfALaterOne() {
-        HelmComponent older = component("k-istio", controller("k", "old-uid"));
-        older.getMetadata().setCreationTimestamp("2025-12-31T23:59:59Z");
-        assertThat(kind(older)).isEqualTo(Kind.ADOPTABLE);
-        for (String notOlder : List.of("2026-01-01T00:00:00Z", "2026-01-01T00:00:01Z")) {
-            HelmComponent component = component("k-istio", controller("k", "new-uid"));
-            component.getMetadata().setCreationTimestamp(notOlder);
-            assertThat(kind(component))
-                    .as("made at %s: this copy of the Kyma may be the one deleted", notOlder)
-                    .isEqualTo(Kind.FOREIGN);
-            assertThat(Ownership.of(kyma, component).holder()).isEqualTo("Kyma k (uid new-uid)");
+    void aComponentControlledByAKymaOfTheSameNameAndAnotherUidIsAPredecessorsWhateverItsAge() {
+        for (String made : List.of("2025-12-31T23:59:59Z", "2026-01-01T00:00:00Z", "2026-01-01T00:00:01Z")) {
+            HelmComponent component = component("k-istio", controller("k", "other-uid"));
+            component.getMetadata().setCreationTimestamp(made);
+            assertThat(kind(component)).as("made at %s", made).isEqualTo(Kind.PREDECESSOR);
+            assertThat(Ownership.of(kyma, component).holder()).isEqualTo("Kyma k (uid other-uid)");
         }
     }
 
