@@ -29,6 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.kyma.operator.common.DaemonThreads;
+import io.kyma.operator.run.JobCalls.Kind;
 
 /**
  * The remote job service's API on the JDK's HTTP client: one client for all Runs, so connections are reused, and no
@@ -153,7 +154,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
                         at -> HttpRequest.newBuilder(at.jobs())
                                 .header("Content-Type", "application/json")
                                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)),
-                        Call.START)
+                        Kind.START)
                 .thenApply(reply -> new JobService.Start(reply.id(), reply.server()));
     }
 
@@ -170,7 +171,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
                         server,
                         at -> HttpRequest.newBuilder(at.job(id, "tailBytes=" + tailBytes))
                                 .GET(),
-                        Call.GET)
+                        Kind.POLL)
                 .thenApply(reply -> checked(() -> {
                     JobAnswer answer = reply.answer();
                     if (!id.equals(answer.id())) {
@@ -195,7 +196,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         if (!JobAnswer.validId(id)) {
             return CompletableFuture.failedFuture(notAnId(id));
         }
-        return call(server, at -> HttpRequest.newBuilder(at.job(id, "")).DELETE(), Call.CANCEL)
+        return call(server, at -> HttpRequest.newBuilder(at.job(id, "")).DELETE(), Kind.CANCEL)
                 .thenApply(reply -> null);
     }
 
@@ -206,13 +207,6 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         alarms.shutdownNow();
         lookups.shutdownNow();
         answers.shutdownNow();
-    }
-
-    /** What a call is for, which decides how its answer is read. */
-    private enum Call {
-        START,
-        GET,
-        CANCEL
     }
 
     /**
@@ -227,13 +221,12 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      * to the address checked, the answer read and parsed; all of it within the request timeout.
      */
     private CompletableFuture<Reply> call(
-            JobServerUrl server, Function<JobServerUrl, HttpRequest.Builder> request, Call kind) {
+            JobServerUrl server, Function<JobServerUrl, HttpRequest.Builder> request, Kind kind) {
         CompletableFuture<Reply> result = new CompletableFuture<>();
         AtomicReference<CompletableFuture<?>> exchange = new AtomicReference<>();
         ScheduledFuture<?> alarm = alarms.schedule(
                 () -> {
-                    if (result.completeExceptionally(
-                            new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, UNREACHABLE, null))) {
+                    if (result.completeExceptionally(RemoteJobException.unreachable())) {
                         CompletableFuture<?> sent = exchange.get();
                         if (sent != null) {
                             sent.cancel(true);
@@ -265,7 +258,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
                     boolean name = server.hostIsName();
                     if (address.isPresent() && name && !PINNED) {
                         throw new CompletionException(
-                                new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, NOT_PINNED, null));
+                                new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, NOT_PINNED));
                     }
                     boolean toAddress = address.isPresent();
                     HttpRequest built = (toAddress
@@ -318,16 +311,16 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      * taken (2xx) by the job API is never sent again: without a job id in its body or its {@code Location}, it fails;
      * a 2xx whose body is not the job API's and that has no {@code Location} was not taken by a job service.
      */
-    private static Reply reply(HttpResponse<byte[]> response, Call kind, JobServerUrl server)
+    private static Reply reply(HttpResponse<byte[]> response, Kind kind, JobServerUrl server)
             throws RemoteJobException {
         int code = response.statusCode();
-        if (kind == Call.CANCEL && (code / 100 == 2 || code == 404 || code == 409 || code == 410)) {
+        if (kind == Kind.CANCEL && (code / 100 == 2 || code == 404 || code == 409 || code == 410)) {
             return new Reply(null, null, server); // cancelled, or nothing left to cancel
         }
         JobAnswer answer = JobAnswer.read(response.body());
         boolean jobApi =
                 answer != null || response.headers().firstValue("Location").isPresent();
-        if (kind == Call.START && code / 100 == 2 && jobApi) {
+        if (kind == Kind.START && code / 100 == 2 && jobApi) {
             String id = answer != null && answer.id() != null
                     ? answer.id()
                     : response.headers()
@@ -344,31 +337,29 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
             return new Reply(answer, id, server);
         }
         if (answer == null || code < 200 || (code >= 300 && code < 400)) {
-            throw new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, UNREACHABLE, null);
+            throw RemoteJobException.unreachable();
         }
         String text = answer.error() == null ? "" : ": " + ServerText.line(answer.error(), ServerText.MAX_MESSAGE);
-        if (kind == Call.START && code == 409 && answer.id() != null) {
+        if (kind == Kind.START && code == 409 && answer.id() != null) {
             if (!JobAnswer.validId(answer.id())) {
                 throw badAnswer("a job id that is not 1 to 128 letters, digits and . _ : -, not starting with . _ : -");
             }
             return new Reply(answer, answer.id(), server); // the job an earlier try of the same start made
         }
-        if (code >= 500 || busy(code, kind == Call.START)) {
+        if (code >= 500 || busy(code, kind == Kind.START)) {
             throw new RemoteJobException(
-                    RemoteJobException.Kind.SERVER_ERROR, "the job service answered HTTP " + code + text, null);
+                    RemoteJobException.Kind.SERVER_ERROR, "the job service answered HTTP " + code + text);
         }
-        if (kind == Call.GET && (code == 404 || code == 410)) {
+        if (kind == Kind.POLL && (code == 404 || code == 410)) {
             throw new RemoteJobException(
                     RemoteJobException.Kind.NOT_FOUND,
-                    "the job service does not know the job (HTTP " + code + ")" + text,
-                    null);
+                    "the job service does not know the job (HTTP " + code + ")" + text);
         }
         if (code >= 400) {
             throw new RemoteJobException(
-                    kind == Call.START ? RemoteJobException.Kind.REJECTED : RemoteJobException.Kind.BAD_ANSWER,
-                    "the job service refused the " + (kind == Call.START ? "job" : "request") + " (HTTP " + code + ")"
-                            + text,
-                    null);
+                    kind == Kind.START ? RemoteJobException.Kind.REJECTED : RemoteJobException.Kind.BAD_ANSWER,
+                    "the job service refused the " + (kind == Kind.START ? "job" : "request") + " (HTTP " + code + ")"
+                            + text);
         }
         if (answer.malformed() != null) {
             throw badAnswer(answer.malformed());
@@ -407,12 +398,11 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
                 return new RemoteJobException(
                         RemoteJobException.Kind.TOO_LARGE,
                         "the job service's answer is" + " larger than " + responseLimit
-                                + " bytes (--remote-response-limit)",
-                        null);
+                                + " bytes (--remote-response-limit)");
             }
         }
         LOG.debug("{}: {}", server, failure.toString());
-        return new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, UNREACHABLE, null);
+        return RemoteJobException.unreachable();
     }
 
     /** A job id no call is made for: it would name another path than its job's (a status written by hand). */
@@ -420,13 +410,11 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         return new RemoteJobException(
                 RemoteJobException.Kind.REJECTED,
                 "status.remoteId " + ServerText.line(id, MAX_STATE) + " is not a job id of 1 to 128 letters, digits"
-                        + " and . _ : - (not starting with . _ : -): no call is made for it",
-                null);
+                        + " and . _ : - (not starting with . _ : -): no call is made for it");
     }
 
     private static RemoteJobException badAnswer(String what) {
-        return new RemoteJobException(
-                RemoteJobException.Kind.BAD_ANSWER, "the job service answered badly: " + what, null);
+        return new RemoteJobException(RemoteJobException.Kind.BAD_ANSWER, "the job service answered badly: " + what);
     }
 
     @FunctionalInterface

@@ -20,6 +20,7 @@ import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunStatus;
 import io.kyma.operator.common.GoDuration;
@@ -96,8 +97,8 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
 
     @Override
     public List<EventSource<?, Run>> prepareEventSources(EventSourceContext<Run> context) {
-        JobCallEvents answers = new JobCallEvents();
-        calls.onAnswer(answers::answered);
+        var answers = new SimpleInboundEventSource<Run>("job-service-answers");
+        calls.onAnswer(answers::propagateEvent);
         return List.of(answers);
     }
 
@@ -155,14 +156,13 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         return switch (action) {
             case FORGET -> end(run);
             case ASK_START -> {
-                var job = run.getSpec().getJob();
-                Map<String, String> params = job.getParams() == null ? Map.of() : Map.copyOf(job.getParams());
-                String key = run.getMetadata().getUid();
+                Map<String, String> params = Map.copyOf(plan.params());
                 // past the deadline with the start out, its answer's event is what comes next (not a look at once)
                 RunTiming tried = new RunTiming(mem.first.getOrDefault(Kind.START, now), plan.timeout());
                 Next next = new Next(tried.timedOut(now) ? RECHECK : tried.nextPoll(now, RECHECK), false);
+                String key = run.getMetadata().getUid();
                 boolean in = ask(
-                        run, seen, Kind.START, () -> jobs.start(server, job.getName(), params, key), retryDelay(mem));
+                        run, seen, Kind.START, () -> jobs.start(server, plan.jobName(), params, key), retryDelay(mem));
                 yield in ? null : next;
             }
             case RECORD -> {

@@ -89,7 +89,7 @@ public final class ServerAddresses {
     public Optional<InetAddress> check(JobServerUrl server) throws RemoteJobException {
         if (server.pinned().isPresent()) { // where the job's start connected: checked again, no name looked up
             if (!allows(server, plain(server.pinned().get()))) {
-                throw new RemoteJobException(RemoteJobException.Kind.NOT_ALLOWED, notAllowed(server), null);
+                throw new RemoteJobException(RemoteJobException.Kind.NOT_ALLOWED, notAllowed(server));
             }
             return server.pinned();
         }
@@ -100,11 +100,11 @@ public final class ServerAddresses {
         try {
             addresses = resolver.resolve(server.host());
         } catch (UnknownHostException e) {
-            throw new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, RemoteJobClient.UNREACHABLE, null);
+            throw RemoteJobException.unreachable();
         }
         for (InetAddress address : addresses) {
             if (!allows(server, plain(address))) {
-                throw new RemoteJobException(RemoteJobException.Kind.NOT_ALLOWED, notAllowed(server), null);
+                throw new RemoteJobException(RemoteJobException.Kind.NOT_ALLOWED, notAllowed(server));
             }
         }
         return Arrays.stream(addresses).findFirst();
