@@ -211,10 +211,7 @@ public final class JobCalls {
     @SuppressWarnings("unchecked")
     public synchronized <T> Optional<Done<T>> take(Run run, Kind kind) {
         Entry entry = entries.get(uid(run));
-        if (entry == null || entry.ready == null) {
-            return Optional.empty();
-        }
-        if (entry.readyKind != kind) {
+        if (entry == null || entry.ready == null || entry.readyKind != kind) {
             return Optional.empty(); // another question's answer stays for the reconcile that asks about it
         }
         Done<Object> done = entry.ready;

@@ -1,6 +1,5 @@
 package io.kyma.operator.run;
 
-import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -8,10 +7,10 @@ import java.net.http.HttpResponse;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -239,18 +238,15 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         // at once, so that slow look-ups of one tenant's names do not hold them up. A look-up whose call has ended
         // (its time ran out while it waited for a thread) is dropped, not made: slow names must not fill the queue
         // with look-ups nobody waits for, ahead of the names of other calls.
-        boolean looksUp = addresses.looksUp(server);
-        CompletableFuture<Optional<InetAddress>> checkedAddress = looksUp
-                ? CompletableFuture.supplyAsync(
+        Executor checker = addresses.looksUp(server) ? lookups : Runnable::run;
+        CompletableFuture.supplyAsync(
                         () -> {
                             if (result.isDone()) {
                                 throw new CancellationException("the call ended before its look-up began");
                             }
                             return checked(() -> addresses.check(server));
                         },
-                        lookups)
-                : CompletableFuture.completedFuture(server).thenApply(s -> checked(() -> addresses.check(s)));
-        checkedAddress
+                        checker)
                 .thenCompose(address -> {
                     // The request goes to the address checked, the name in its Host header (and, over HTTPS, as the
                     // server name its certificate is checked against): the JDK's client is given no name to look up
