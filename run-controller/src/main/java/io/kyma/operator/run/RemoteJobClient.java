@@ -150,6 +150,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         byte[] body = StartBody.encode(name, params, idempotencyKey);
         return call(
                         server,
+                        null,
                         at -> HttpRequest.newBuilder(at.jobs())
                                 .header("Content-Type", "application/json")
                                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)),
@@ -163,39 +164,25 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      */
     @Override
     public CompletableFuture<RemoteJob> get(JobServerUrl server, String id, int tailBytes) {
-        if (!JobAnswer.validId(id)) {
-            return CompletableFuture.failedFuture(notAnId(id));
-        }
         return call(
                         server,
+                        id,
                         at -> HttpRequest.newBuilder(at.job(id, "tailBytes=" + tailBytes))
                                 .GET(),
                         Kind.POLL)
-                .thenApply(reply -> checked(() -> {
+                .thenApply(reply -> {
                     JobAnswer answer = reply.answer();
-                    if (!id.equals(answer.id())) {
-                        throw badAnswer("a poll of job " + id + " answered with "
-                                + (answer.id() == null
-                                        ? "no job id"
-                                        : "the record of job " + ServerText.line(answer.id(), MAX_STATE)));
-                    }
-                    if (answer.state() == null || answer.state().isBlank()) {
-                        throw badAnswer("an answer without the job's state");
-                    }
                     // Kept until a reconcile takes it: cut here, on the call's thread, to the tail the status shows.
                     LogTail tail =
                             LogTail.of(ServerText.log(answer.log() == null ? "" : answer.log()), answer.logTruncated());
                     return new RemoteJob(id, ServerText.line(answer.state(), MAX_STATE), tail.text(), tail.truncated());
-                }));
+                });
     }
 
     /** Cancels a job: done when the service took it, or says the job is unknown (404, 410) or finished (409). */
     @Override
     public CompletableFuture<Void> cancel(JobServerUrl server, String id) {
-        if (!JobAnswer.validId(id)) {
-            return CompletableFuture.failedFuture(notAnId(id));
-        }
-        return call(server, at -> HttpRequest.newBuilder(at.job(id, "")).DELETE(), Kind.CANCEL)
+        return call(server, id, at -> HttpRequest.newBuilder(at.job(id, "")).DELETE(), Kind.CANCEL)
                 .thenApply(reply -> null);
     }
 
@@ -217,10 +204,14 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
 
     /**
      * One exchange: the server's name looked up and its addresses checked (off the caller's thread), the request sent
-     * to the address checked, the answer read and parsed; all of it within the request timeout.
+     * to the address checked, the answer read and parsed; all of it within the request timeout. No call is made for
+     * an {@code id} that is not a job id.
      */
     private CompletableFuture<Reply> call(
-            JobServerUrl server, Function<JobServerUrl, HttpRequest.Builder> request, Kind kind) {
+            JobServerUrl server, String id, Function<JobServerUrl, HttpRequest.Builder> request, Kind kind) {
+        if (kind != Kind.START && !JobAnswer.validId(id)) {
+            return CompletableFuture.failedFuture(notAnId(id));
+        }
         CompletableFuture<Reply> result = new CompletableFuture<>();
         AtomicReference<CompletableFuture<?>> exchange = new AtomicReference<>();
         ScheduledFuture<?> alarm = alarms.schedule(
@@ -270,7 +261,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
                     if (result.isDone()) {
                         sent.cancel(true);
                     }
-                    return sent.thenApply(response -> checked(() -> reply(response, kind, connected)));
+                    return sent.thenApply(response -> checked(() -> reply(response, kind, id, connected)));
                 })
                 .whenComplete((answer, failure) -> {
                     alarm.cancel(false);
@@ -307,7 +298,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      * taken (2xx) by the job API is never sent again: without a job id in its body or its {@code Location}, it fails;
      * a 2xx whose body is not the job API's and that has no {@code Location} was not taken by a job service.
      */
-    private static Reply reply(HttpResponse<byte[]> response, Kind kind, JobServerUrl server)
+    private static Reply reply(HttpResponse<byte[]> response, Kind kind, String id, JobServerUrl server)
             throws RemoteJobException {
         int code = response.statusCode();
         if (kind == Kind.CANCEL && (code / 100 == 2 || code == 404 || code == 409 || code == 410)) {
@@ -317,20 +308,19 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         boolean jobApi =
                 answer != null || response.headers().firstValue("Location").isPresent();
         if (kind == Kind.START && code / 100 == 2 && jobApi) {
-            String id = answer != null && answer.id() != null
+            String started = answer != null && answer.id() != null
                     ? answer.id()
                     : response.headers()
                             .firstValue("Location")
                             .map(RemoteJobClient::idIn)
                             .orElse(null);
-            if (!JobAnswer.validId(id)) {
+            if (!JobAnswer.validId(started)) {
                 throw new RemoteJobException(
                         RemoteJobException.Kind.BAD_START,
                         "the job service took the start (HTTP " + code + ") but named no job id of 1 to 128 letters,"
-                                + " digits and . _ : - in its answer or Location; it is not sent again",
-                        null);
+                                + " digits and . _ : - in its answer or Location; it is not sent again");
             }
-            return new Reply(answer, id, server);
+            return new Reply(answer, started, server);
         }
         if (answer == null || code < 200 || (code >= 300 && code < 400)) {
             throw RemoteJobException.unreachable();
@@ -359,6 +349,15 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         }
         if (answer.malformed() != null) {
             throw badAnswer(answer.malformed());
+        }
+        if (kind == Kind.POLL && !id.equals(answer.id())) {
+            throw badAnswer("a poll of job " + id + " answered with "
+                    + (answer.id() == null
+                            ? "no job id"
+                            : "the record of job " + ServerText.line(answer.id(), MAX_STATE)));
+        }
+        if (kind == Kind.POLL && (answer.state() == null || answer.state().isBlank())) {
+            throw badAnswer("an answer without the job's state");
         }
         return new Reply(answer, null, server);
     }
