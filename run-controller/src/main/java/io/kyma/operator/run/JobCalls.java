@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -90,9 +91,8 @@ public final class JobCalls {
     private volatile Consumer<ResourceID> answered = id -> {};
 
     private final Map<String, Entry> entries = new HashMap<>();
-    private final Map<String, ArrayDeque<Call>> waiting = new HashMap<>();
-    /** Namespaces with waiting calls, in the order they are served next. */
-    private final ArrayDeque<String> turns = new ArrayDeque<>();
+    /** The lines of waiting calls, by namespace, in the order the namespaces are served next; none is empty. */
+    private final LinkedHashMap<String, ArrayDeque<Call>> waiting = new LinkedHashMap<>();
 
     private final Map<String, Integer> perServer = new HashMap<>();
     /** Calls taken from their lines that are to be started, by {@link #drain}. */
@@ -211,10 +211,7 @@ public final class JobCalls {
     @SuppressWarnings("unchecked")
     public synchronized <T> Optional<Done<T>> take(Run run, Kind kind) {
         Entry entry = entries.get(uid(run));
-        if (entry == null || entry.ready == null) {
-            return Optional.empty();
-        }
-        if (entry.readyKind != kind) {
+        if (entry == null || entry.ready == null || entry.readyKind != kind) {
             return Optional.empty(); // another question's answer stays for the reconcile that asks about it
         }
         Done<Object> done = entry.ready;
@@ -299,11 +296,7 @@ public final class JobCalls {
 
     /** Puts a call in its namespace's line, and what may start now in the launch queue. Called holding the lock. */
     private void enqueue(Call call) {
-        ArrayDeque<Call> line = waiting.computeIfAbsent(call.namespace(), n -> new ArrayDeque<>());
-        if (line.isEmpty()) {
-            turns.addLast(call.namespace());
-        }
-        line.addLast(call);
+        waiting.computeIfAbsent(call.namespace(), n -> new ArrayDeque<>()).addLast(call);
         toLaunch.addAll(next());
     }
 
@@ -360,7 +353,6 @@ public final class JobCalls {
             }
             if (line.isEmpty()) {
                 waiting.remove(entry.call.namespace());
-                turns.remove(entry.call.namespace());
             }
         }
         entry.call = null;
@@ -426,15 +418,15 @@ public final class JobCalls {
         boolean byShare = true;
         // the same all through: a namespace whose call starts here still has a call out
         int share = share();
-        while (inFlight < maxInFlight && !turns.isEmpty()) {
-            if (passed >= turns.size()) {
+        while (inFlight < maxInFlight && !waiting.isEmpty()) {
+            if (passed >= waiting.size()) {
                 if (!byShare) {
                     break;
                 }
                 byShare = false;
                 passed = 0;
             }
-            String namespace = turns.pollFirst();
+            String namespace = waiting.keySet().iterator().next();
             ArrayDeque<Call> line = waiting.get(namespace);
             Call pick = null;
             boolean full = false;
@@ -454,14 +446,12 @@ public final class JobCalls {
             }
             if (full) {
                 // a call the byte budget cannot take yet waits, and no later call passes it: calls out end and
-                // free their bytes, so it cannot be kept waiting behind smaller ones for ever
-                turns.addFirst(namespace);
+                // free their bytes, so it cannot be kept waiting behind smaller ones for ever; its turn stays first
                 break;
             }
-            if (line.isEmpty()) {
-                waiting.remove(namespace);
-            } else {
-                turns.addLast(namespace);
+            waiting.remove(namespace); // to the end of the round, if it has calls left
+            if (!line.isEmpty()) {
+                waiting.put(namespace, line);
             }
             if (pick == null) {
                 passed++;

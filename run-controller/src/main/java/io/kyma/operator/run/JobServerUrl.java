@@ -84,9 +84,7 @@ public final class JobServerUrl {
         if (host.startsWith("[")) {
             try {
                 // an IPv6 literal (the URI checked it): read as one, no name is looked up
-                InetAddress address = InetAddress.getByName(host.substring(1, host.length() - 1));
-                String literal = address.getHostAddress().replaceFirst("%.*$", "");
-                host = address instanceof Inet6Address ? "[" + literal + "]" : literal;
+                host = hostText(InetAddress.getByName(host.substring(1, host.length() - 1)));
             } catch (UnknownHostException e) {
                 // not read as an address: counted as written
             }
@@ -137,8 +135,7 @@ public final class JobServerUrl {
 
     /** The same service at {@code address} instead of its name. */
     JobServerUrl at(InetAddress address) {
-        String literal = literal(address);
-        String host = address instanceof Inet6Address ? "[" + literal + "]" : literal;
+        String host = hostText(address);
         String path = base.getRawPath() == null ? "" : base.getRawPath();
         return new JobServerUrl(
                 URI.create(base.getScheme() + "://" + host + (base.getPort() >= 0 ? ":" + base.getPort() : "") + path));
@@ -161,6 +158,11 @@ public final class JobServerUrl {
     /** An address as text, without an IPv6 scope. */
     static String literal(InetAddress address) {
         return address.getHostAddress().replaceFirst("%.*$", "");
+    }
+
+    /** An address as a URL's host writes it: IPv6 in brackets, without a scope. */
+    private static String hostText(InetAddress address) {
+        return address instanceof Inet6Address ? "[" + literal(address) + "]" : literal(address);
     }
 
     /**

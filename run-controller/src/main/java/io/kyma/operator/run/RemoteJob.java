@@ -13,10 +13,6 @@ public record RemoteJob(String id, String state, String log, boolean logTruncate
     /** States that end a job. Any other state, known or not ({@code queued}, say), means it has not ended yet. */
     private static final Set<String> ENDED = Set.of("succeeded", "failed", "cancelled");
 
-    public RemoteJob(String id, String state, String log) {
-        this(id, state, log, false);
-    }
-
     public boolean running() {
         return !ENDED.contains(state);
     }

@@ -1,6 +1,5 @@
 package io.kyma.operator.run;
 
-import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -8,10 +7,10 @@ import java.net.http.HttpResponse;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -29,6 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.kyma.operator.common.DaemonThreads;
+import io.kyma.operator.run.JobCalls.Kind;
 
 /**
  * The remote job service's API on the JDK's HTTP client: one client for all Runs, so connections are reused, and no
@@ -150,10 +150,11 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         byte[] body = StartBody.encode(name, params, idempotencyKey);
         return call(
                         server,
+                        null,
                         at -> HttpRequest.newBuilder(at.jobs())
                                 .header("Content-Type", "application/json")
                                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)),
-                        Call.START)
+                        Kind.START)
                 .thenApply(reply -> new JobService.Start(reply.id(), reply.server()));
     }
 
@@ -163,39 +164,25 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      */
     @Override
     public CompletableFuture<RemoteJob> get(JobServerUrl server, String id, int tailBytes) {
-        if (!JobAnswer.validId(id)) {
-            return CompletableFuture.failedFuture(notAnId(id));
-        }
         return call(
                         server,
+                        id,
                         at -> HttpRequest.newBuilder(at.job(id, "tailBytes=" + tailBytes))
                                 .GET(),
-                        Call.GET)
-                .thenApply(reply -> checked(() -> {
+                        Kind.POLL)
+                .thenApply(reply -> {
                     JobAnswer answer = reply.answer();
-                    if (!id.equals(answer.id())) {
-                        throw badAnswer("a poll of job " + id + " answered with "
-                                + (answer.id() == null
-                                        ? "no job id"
-                                        : "the record of job " + ServerText.line(answer.id(), MAX_STATE)));
-                    }
-                    if (answer.state() == null || answer.state().isBlank()) {
-                        throw badAnswer("an answer without the job's state");
-                    }
                     // Kept until a reconcile takes it: cut here, on the call's thread, to the tail the status shows.
                     LogTail tail =
                             LogTail.of(ServerText.log(answer.log() == null ? "" : answer.log()), answer.logTruncated());
                     return new RemoteJob(id, ServerText.line(answer.state(), MAX_STATE), tail.text(), tail.truncated());
-                }));
+                });
     }
 
     /** Cancels a job: done when the service took it, or says the job is unknown (404, 410) or finished (409). */
     @Override
     public CompletableFuture<Void> cancel(JobServerUrl server, String id) {
-        if (!JobAnswer.validId(id)) {
-            return CompletableFuture.failedFuture(notAnId(id));
-        }
-        return call(server, at -> HttpRequest.newBuilder(at.job(id, "")).DELETE(), Call.CANCEL)
+        return call(server, id, at -> HttpRequest.newBuilder(at.job(id, "")).DELETE(), Kind.CANCEL)
                 .thenApply(reply -> null);
     }
 
@@ -208,13 +195,6 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         answers.shutdownNow();
     }
 
-    /** What a call is for, which decides how its answer is read. */
-    private enum Call {
-        START,
-        GET,
-        CANCEL
-    }
-
     /**
      * A usable answer and the server it came from: pinned to the address the call connected to, when it connected to
      * an address it checked for a name (any name but the default server's, which is called by its name). {@code id}
@@ -224,16 +204,19 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
 
     /**
      * One exchange: the server's name looked up and its addresses checked (off the caller's thread), the request sent
-     * to the address checked, the answer read and parsed; all of it within the request timeout.
+     * to the address checked, the answer read and parsed; all of it within the request timeout. No call is made for
+     * an {@code id} that is not a job id.
      */
     private CompletableFuture<Reply> call(
-            JobServerUrl server, Function<JobServerUrl, HttpRequest.Builder> request, Call kind) {
+            JobServerUrl server, String id, Function<JobServerUrl, HttpRequest.Builder> request, Kind kind) {
+        if (kind != Kind.START && !JobAnswer.validId(id)) {
+            return CompletableFuture.failedFuture(notAnId(id));
+        }
         CompletableFuture<Reply> result = new CompletableFuture<>();
         AtomicReference<CompletableFuture<?>> exchange = new AtomicReference<>();
         ScheduledFuture<?> alarm = alarms.schedule(
                 () -> {
-                    if (result.completeExceptionally(
-                            new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, UNREACHABLE, null))) {
+                    if (result.completeExceptionally(RemoteJobException.unreachable())) {
                         CompletableFuture<?> sent = exchange.get();
                         if (sent != null) {
                             sent.cancel(true);
@@ -246,18 +229,15 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         // at once, so that slow look-ups of one tenant's names do not hold them up. A look-up whose call has ended
         // (its time ran out while it waited for a thread) is dropped, not made: slow names must not fill the queue
         // with look-ups nobody waits for, ahead of the names of other calls.
-        boolean looksUp = addresses.looksUp(server);
-        CompletableFuture<Optional<InetAddress>> checkedAddress = looksUp
-                ? CompletableFuture.supplyAsync(
+        Executor checker = addresses.looksUp(server) ? lookups : Runnable::run;
+        CompletableFuture.supplyAsync(
                         () -> {
                             if (result.isDone()) {
                                 throw new CancellationException("the call ended before its look-up began");
                             }
                             return checked(() -> addresses.check(server));
                         },
-                        lookups)
-                : CompletableFuture.completedFuture(server).thenApply(s -> checked(() -> addresses.check(s)));
-        checkedAddress
+                        checker)
                 .thenCompose(address -> {
                     // The request goes to the address checked, the name in its Host header (and, over HTTPS, as the
                     // server name its certificate is checked against): the JDK's client is given no name to look up
@@ -265,7 +245,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
                     boolean name = server.hostIsName();
                     if (address.isPresent() && name && !PINNED) {
                         throw new CompletionException(
-                                new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, NOT_PINNED, null));
+                                new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, NOT_PINNED));
                     }
                     boolean toAddress = address.isPresent();
                     HttpRequest built = (toAddress
@@ -281,7 +261,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
                     if (result.isDone()) {
                         sent.cancel(true);
                     }
-                    return sent.thenApply(response -> checked(() -> reply(response, kind, connected)));
+                    return sent.thenApply(response -> checked(() -> reply(response, kind, id, connected)));
                 })
                 .whenComplete((answer, failure) -> {
                     alarm.cancel(false);
@@ -318,60 +298,66 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      * taken (2xx) by the job API is never sent again: without a job id in its body or its {@code Location}, it fails;
      * a 2xx whose body is not the job API's and that has no {@code Location} was not taken by a job service.
      */
-    private static Reply reply(HttpResponse<byte[]> response, Call kind, JobServerUrl server)
+    private static Reply reply(HttpResponse<byte[]> response, Kind kind, String id, JobServerUrl server)
             throws RemoteJobException {
         int code = response.statusCode();
-        if (kind == Call.CANCEL && (code / 100 == 2 || code == 404 || code == 409 || code == 410)) {
+        if (kind == Kind.CANCEL && (code / 100 == 2 || code == 404 || code == 409 || code == 410)) {
             return new Reply(null, null, server); // cancelled, or nothing left to cancel
         }
         JobAnswer answer = JobAnswer.read(response.body());
         boolean jobApi =
                 answer != null || response.headers().firstValue("Location").isPresent();
-        if (kind == Call.START && code / 100 == 2 && jobApi) {
-            String id = answer != null && answer.id() != null
+        if (kind == Kind.START && code / 100 == 2 && jobApi) {
+            String started = answer != null && answer.id() != null
                     ? answer.id()
                     : response.headers()
                             .firstValue("Location")
                             .map(RemoteJobClient::idIn)
                             .orElse(null);
-            if (!JobAnswer.validId(id)) {
+            if (!JobAnswer.validId(started)) {
                 throw new RemoteJobException(
                         RemoteJobException.Kind.BAD_START,
                         "the job service took the start (HTTP " + code + ") but named no job id of 1 to 128 letters,"
-                                + " digits and . _ : - in its answer or Location; it is not sent again",
-                        null);
+                                + " digits and . _ : - in its answer or Location; it is not sent again");
             }
-            return new Reply(answer, id, server);
+            return new Reply(answer, started, server);
         }
         if (answer == null || code < 200 || (code >= 300 && code < 400)) {
-            throw new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, UNREACHABLE, null);
+            throw RemoteJobException.unreachable();
         }
         String text = answer.error() == null ? "" : ": " + ServerText.line(answer.error(), ServerText.MAX_MESSAGE);
-        if (kind == Call.START && code == 409 && answer.id() != null) {
+        if (kind == Kind.START && code == 409 && answer.id() != null) {
             if (!JobAnswer.validId(answer.id())) {
                 throw badAnswer("a job id that is not 1 to 128 letters, digits and . _ : -, not starting with . _ : -");
             }
             return new Reply(answer, answer.id(), server); // the job an earlier try of the same start made
         }
-        if (code >= 500 || busy(code, kind == Call.START)) {
+        if (code >= 500 || busy(code, kind == Kind.START)) {
             throw new RemoteJobException(
-                    RemoteJobException.Kind.SERVER_ERROR, "the job service answered HTTP " + code + text, null);
+                    RemoteJobException.Kind.SERVER_ERROR, "the job service answered HTTP " + code + text);
         }
-        if (kind == Call.GET && (code == 404 || code == 410)) {
+        if (kind == Kind.POLL && (code == 404 || code == 410)) {
             throw new RemoteJobException(
                     RemoteJobException.Kind.NOT_FOUND,
-                    "the job service does not know the job (HTTP " + code + ")" + text,
-                    null);
+                    "the job service does not know the job (HTTP " + code + ")" + text);
         }
         if (code >= 400) {
             throw new RemoteJobException(
-                    kind == Call.START ? RemoteJobException.Kind.REJECTED : RemoteJobException.Kind.BAD_ANSWER,
-                    "the job service refused the " + (kind == Call.START ? "job" : "request") + " (HTTP " + code + ")"
-                            + text,
-                    null);
+                    kind == Kind.START ? RemoteJobException.Kind.REJECTED : RemoteJobException.Kind.BAD_ANSWER,
+                    "the job service refused the " + (kind == Kind.START ? "job" : "request") + " (HTTP " + code + ")"
+                            + text);
         }
         if (answer.malformed() != null) {
             throw badAnswer(answer.malformed());
+        }
+        if (kind == Kind.POLL && !id.equals(answer.id())) {
+            throw badAnswer("a poll of job " + id + " answered with "
+                    + (answer.id() == null
+                            ? "no job id"
+                            : "the record of job " + ServerText.line(answer.id(), MAX_STATE)));
+        }
+        if (kind == Kind.POLL && (answer.state() == null || answer.state().isBlank())) {
+            throw badAnswer("an answer without the job's state");
         }
         return new Reply(answer, null, server);
     }
@@ -407,12 +393,11 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
                 return new RemoteJobException(
                         RemoteJobException.Kind.TOO_LARGE,
                         "the job service's answer is" + " larger than " + responseLimit
-                                + " bytes (--remote-response-limit)",
-                        null);
+                                + " bytes (--remote-response-limit)");
             }
         }
         LOG.debug("{}: {}", server, failure.toString());
-        return new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, UNREACHABLE, null);
+        return RemoteJobException.unreachable();
     }
 
     /** A job id no call is made for: it would name another path than its job's (a status written by hand). */
@@ -420,13 +405,11 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         return new RemoteJobException(
                 RemoteJobException.Kind.REJECTED,
                 "status.remoteId " + ServerText.line(id, MAX_STATE) + " is not a job id of 1 to 128 letters, digits"
-                        + " and . _ : - (not starting with . _ : -): no call is made for it",
-                null);
+                        + " and . _ : - (not starting with . _ : -): no call is made for it");
     }
 
     private static RemoteJobException badAnswer(String what) {
-        return new RemoteJobException(
-                RemoteJobException.Kind.BAD_ANSWER, "the job service answered badly: " + what, null);
+        return new RemoteJobException(RemoteJobException.Kind.BAD_ANSWER, "the job service answered badly: " + what);
     }
 
     @FunctionalInterface

@@ -34,6 +34,10 @@ public class RemoteJobException extends Exception {
 
     private final Kind kind;
 
+    public RemoteJobException(Kind kind, String message) {
+        this(kind, message, null);
+    }
+
     public RemoteJobException(Kind kind, String message, Throwable cause) {
         super(message, cause);
         this.kind = kind;
@@ -50,6 +54,11 @@ public class RemoteJobException extends Exception {
             }
         }
         return new RemoteJobException(Kind.UNREACHABLE, RemoteJobClient.UNREACHABLE, failure);
+    }
+
+    /** A server that did not answer as a job service, said in one message whatever the cause. */
+    static RemoteJobException unreachable() {
+        return new RemoteJobException(Kind.UNREACHABLE, RemoteJobClient.UNREACHABLE);
     }
 
     public Kind kind() {

@@ -11,11 +11,20 @@ import io.kyma.operator.api.Validation;
 import io.kyma.operator.common.GoDuration;
 
 /**
- * A Run's spec, checked once per reconcile: the job service to use, how often to poll and when to give up. A spec the
- * operator cannot carry out is a {@link Invalid} with a reason and a message that names the field.
+ * A Run's spec, checked once per reconcile: the job service to use, the job to start, how often to poll and when to
+ * give up. A spec the operator cannot carry out is a {@link Invalid} with a reason and a message that names the field.
+ *
+ * @param jobName the job's name and {@code params} its parameters, as its start sends them (with the Run's UID as
+ *     idempotency key); null and empty in the plan of a Run already started
+ * @param startBodyBytes the size of the start's body, once encoded; 0 in the plan of a Run already started
  */
-/** @param startBodyBytes the size of the start's body, once encoded; 0 in the plan of a Run already started */
-public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Duration> timeout, int startBodyBytes) {
+public record RunPlan(
+        JobServerUrl server,
+        Duration pollInterval,
+        Optional<Duration> timeout,
+        String jobName,
+        Map<String, String> params,
+        int startBodyBytes) {
     /** Shorter poll intervals ("0s" included) are raised to this, so that no Run becomes a busy loop. */
     public static final Duration MIN_POLL = Duration.ofMillis(100);
 
@@ -34,21 +43,16 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
     }
 
     public static RunPlan of(Run run, RunSettings settings) throws Invalid {
-        var params =
-                run.getSpec().getJob() == null ? null : run.getSpec().getJob().getParams();
-        if (params != null && params.keySet().stream().anyMatch(k -> k.length() > Validation.JOB_PARAM_NAME_MAX)) {
+        var job = run.getSpec().getJob();
+        Map<String, String> params = job == null || job.getParams() == null ? Map.of() : job.getParams();
+        if (params.keySet().stream().anyMatch(k -> k.length() > Validation.JOB_PARAM_NAME_MAX)) {
             throw new Invalid(
                     "InvalidSpec",
                     "spec.job.params: a parameter name is longer than " + Validation.JOB_PARAM_NAME_MAX
                             + " characters");
         }
-        String name =
-                run.getSpec().getJob() == null ? null : run.getSpec().getJob().getName();
-        int size = StartBody.encode(
-                        name,
-                        params == null ? Map.of() : params,
-                        run.getMetadata().getUid())
-                .length;
+        String name = job == null ? null : job.getName();
+        int size = StartBody.encode(name, params, run.getMetadata().getUid()).length;
         if (size > StartBody.MAX_BYTES) {
             throw new Invalid(
                     "InvalidSpec",
@@ -59,6 +63,8 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
                 specServer(run.getSpec(), settings),
                 pollInterval(run.getSpec(), settings),
                 duration(run.getSpec().getTimeout(), "spec.timeout"),
+                name,
+                params,
                 size);
     }
 
@@ -76,6 +82,8 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
                 checkedRecorded(run.getStatus(), settings),
                 pollInterval(run.getSpec(), settings),
                 duration(run.getSpec().getTimeout(), "spec.timeout"),
+                null,
+                Map.of(),
                 0);
     }
 
@@ -107,11 +115,8 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
                 throw new Invalid("InvalidServer", "status.serverAddress: " + e.getMessage());
             }
         }
-        if (!allowed(server, settings)) {
-            throw new Invalid(
-                    "ServerNotAllowed",
-                    "status.server: the host " + server.host()
-                            + " is not allowed by the operator's --remote-server-allow");
+        if (settings.defaultServer().filter(server::equals).isEmpty()) {
+            allowed("status.server", server, settings);
         }
         return server;
     }
@@ -135,9 +140,12 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
         }
     }
 
-    private static boolean allowed(JobServerUrl server, RunSettings settings) {
-        return settings.defaultServer().filter(server::equals).isPresent()
-                || settings.allowList().allows(server);
+    private static void allowed(String field, JobServerUrl server, RunSettings settings) throws Invalid {
+        if (!settings.allowList().allows(server)) {
+            throw new Invalid(
+                    "ServerNotAllowed",
+                    field + ": the host " + server.host() + " is not allowed by the operator's --remote-server-allow");
+        }
     }
 
     private static Duration pollInterval(RunSpec spec, RunSettings settings) throws Invalid {
@@ -157,12 +165,7 @@ public record RunPlan(JobServerUrl server, Duration pollInterval, Optional<Durat
             } catch (IllegalArgumentException e) {
                 throw new Invalid("InvalidServer", "spec.server: " + e.getMessage());
             }
-            if (!settings.allowList().allows(server)) {
-                throw new Invalid(
-                        "ServerNotAllowed",
-                        "spec.server: the host " + server.host()
-                                + " is not allowed by the operator's --remote-server-allow");
-            }
+            allowed("spec.server", server, settings);
         }
         return server;
     }

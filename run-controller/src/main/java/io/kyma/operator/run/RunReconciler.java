@@ -20,6 +20,7 @@ import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.inbound.SimpleInboundEventSource;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunStatus;
 import io.kyma.operator.common.GoDuration;
@@ -96,8 +97,8 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
 
     @Override
     public List<EventSource<?, Run>> prepareEventSources(EventSourceContext<Run> context) {
-        JobCallEvents answers = new JobCallEvents();
-        calls.onAnswer(answers::answered);
+        var answers = new SimpleInboundEventSource<Run>("job-service-answers");
+        calls.onAnswer(answers::propagateEvent);
         return List.of(answers);
     }
 
@@ -139,10 +140,21 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     }
 
     /** Asks for a call of the Run's after {@code after}, the first of its kind remembered; whether an answer is in. */
-    private boolean ask(Run run, Seen seen, Kind kind, Supplier<CompletableFuture<?>> work, Duration after) {
+    private boolean ask(Run run, Seen seen, Kind kind, Duration after) {
         seen.mem().first.putIfAbsent(kind, clock.instant());
-        long body = kind == Kind.START ? seen.plan().startBodyBytes() : 0;
-        calls.ask(run, kind, seen.server(), work, after, body);
+        JobServerUrl server = seen.server();
+        String id = seen.id();
+        RunPlan plan = seen.plan();
+        Supplier<CompletableFuture<?>> work = switch (kind) {
+            case START -> {
+                Map<String, String> params = Map.copyOf(plan.params());
+                String key = run.getMetadata().getUid();
+                yield () -> jobs.start(server, plan.jobName(), params, key);
+            }
+            case POLL -> () -> jobs.get(server, id, LogTail.MAX_BYTES);
+            case CANCEL -> () -> jobs.cancel(server, id);
+        };
+        calls.ask(run, kind, server, work, after, kind == Kind.START ? plan.startBodyBytes() : 0);
         return calls.answered(run);
     }
 
@@ -155,14 +167,10 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         return switch (action) {
             case FORGET -> end(run);
             case ASK_START -> {
-                var job = run.getSpec().getJob();
-                Map<String, String> params = job.getParams() == null ? Map.of() : Map.copyOf(job.getParams());
-                String key = run.getMetadata().getUid();
                 // past the deadline with the start out, its answer's event is what comes next (not a look at once)
                 RunTiming tried = new RunTiming(mem.first.getOrDefault(Kind.START, now), plan.timeout());
                 Next next = new Next(tried.timedOut(now) ? RECHECK : tried.nextPoll(now, RECHECK), false);
-                boolean in = ask(
-                        run, seen, Kind.START, () -> jobs.start(server, job.getName(), params, key), retryDelay(mem));
+                boolean in = ask(run, seen, Kind.START, retryDelay(mem));
                 yield in ? null : next;
             }
             case RECORD -> {
@@ -170,7 +178,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                 mem.lastPoll = now;
                 log(run, "started job " + seen.id() + " on " + server);
                 RunTiming timing = new RunTiming(now, plan.timeout());
-                askPoll(run, seen, timing.nextPoll(now, plan.pollInterval()));
+                ask(run, seen, Kind.POLL, timing.nextPoll(now, plan.pollInterval()));
                 yield new Next(timing.nextPoll(now, RECHECK), false);
             }
             case ASK_POLL -> {
@@ -180,7 +188,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
                             ? Duration.ZERO
                             : Duration.between(now, mem.lastPoll.plus(plan.pollInterval()));
                     Duration wait = max(sinceLast, retryDelay(mem));
-                    if (askPoll(run, seen, timing.timedOut(now) ? Duration.ZERO : timing.nextPoll(now, wait))) {
+                    if (ask(run, seen, Kind.POLL, timing.timedOut(now) ? Duration.ZERO : timing.nextPoll(now, wait))) {
                         yield null;
                     }
                 }
@@ -245,17 +253,8 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     /** Asks for the cancel: the first try at once, a retry after the backoff of the failures before it. */
     private Next askCancel(Run run, Seen seen) {
         Duration after = seen.mem().first.containsKey(Kind.CANCEL) ? retryDelay(seen.mem()) : Duration.ZERO;
-        JobServerUrl server = seen.server();
-        String id = seen.id();
-        boolean in = ask(run, seen, Kind.CANCEL, () -> jobs.cancel(server, id), after);
+        boolean in = ask(run, seen, Kind.CANCEL, after);
         return in ? null : new Next(min(RECHECK, max(after, Duration.ofSeconds(1))), false);
-    }
-
-    /** Asks for a poll after {@code after}; whether its answer is in already. */
-    private boolean askPoll(Run run, Seen seen, Duration after) {
-        JobServerUrl server = seen.server();
-        String id = seen.id();
-        return ask(run, seen, Kind.POLL, () -> jobs.get(server, id, LogTail.MAX_BYTES), after);
     }
 
     /** What a poll says: written (paced by the status interval while the job runs), and the next poll asked for. */
@@ -279,7 +278,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         }
         // The next poll is asked for now, so that only its answer reconciles the Run.
         RunTiming timing = new RunTiming(RunObserver.startTime(run), seen.plan().timeout());
-        askPoll(run, seen, timing.nextPoll(clock.instant(), seen.plan().pollInterval()));
+        ask(run, seen, Kind.POLL, timing.nextPoll(clock.instant(), seen.plan().pollInterval()));
         return new Next(timing.nextPoll(clock.instant(), RECHECK), false);
     }
 
@@ -309,12 +308,8 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         RunStatus next = seen.state() == State.CANCELLING
                 ? statuses.cancelRetried(run, seen.id(), seen.server(), e, giveUp)
                 : statuses.unreachable(run, e);
-        if (seen.mem()
-                .due(
-                        run.getStatus(),
-                        next,
-                        settings.statusInterval(),
-                        clock.instant())) { // logged when the status says it, paced like the status
+        // logged when the status says it, paced like the status
+        if (seen.mem().due(run.getStatus(), next, settings.statusInterval(), now)) {
             write(run, seen.mem(), next, context);
             log(run, e.getMessage() + "; trying again in " + GoDuration.format(retry));
         }

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -189,11 +190,8 @@ public final class RunStatuses {
     /** Whether {@code next} differs from {@code current} in anything but timestamps of unchanged conditions. */
     public static boolean needsWrite(RunStatus current, RunStatus next) {
         return current == null
-                || !sameDecisions(current, next)
-                || !Objects.equals(current.getLogs(), next.getLogs())
-                || !Objects.equals(current.getLogsTruncated(), next.getLogsTruncated())
-                || !Objects.equals(current.getMessage(), next.getMessage())
-                || !sameConditions(current.getConditions(), next.getConditions());
+                || !said(current, null).equals(said(next, null))
+                || !Objects.equals(current.getMessage(), next.getMessage());
     }
 
     /**
@@ -204,20 +202,30 @@ public final class RunStatuses {
      */
     public static boolean onlyProgress(RunStatus current, RunStatus next) {
         return current != null
-                && sameDecisions(current, next)
-                && sameConditions(
-                        Conditions.without(current.getConditions(), REMOTE_REACHABLE),
-                        Conditions.without(next.getConditions(), REMOTE_REACHABLE));
+                && said(current, REMOTE_REACHABLE)
+                        .subList(0, 7)
+                        .equals(said(next, REMOTE_REACHABLE).subList(0, 7));
     }
 
-    /** Whether the fields the operator decides (not what the service says, nor conditions) are the same. */
-    private static boolean sameDecisions(RunStatus current, RunStatus next) {
-        return current.getPhase() == next.getPhase()
-                && Objects.equals(current.getRemoteId(), next.getRemoteId())
-                && Objects.equals(current.getServer(), next.getServer())
-                && Objects.equals(current.getServerAddress(), next.getServerAddress())
-                && Objects.equals(current.getCompletionTime(), next.getCompletionTime())
-                && Objects.equals(current.getObservedGeneration(), next.getObservedGeneration());
+    /**
+     * What a status says, in a list that compares equal when it says the same: the fields the operator decides, the
+     * conditions (all but {@code without}) without their times, then what the service says (the log).
+     */
+    private static List<Object> said(RunStatus status, String without) {
+        return Arrays.asList(
+                status.getPhase(),
+                status.getRemoteId(),
+                status.getServer(),
+                status.getServerAddress(),
+                status.getCompletionTime(),
+                status.getObservedGeneration(),
+                (status.getConditions() == null ? List.<Condition>of() : status.getConditions())
+                        .stream()
+                                .filter(c -> without == null || !without.equals(c.getType()))
+                                .map(c -> Arrays.asList(c.getType(), c.getStatus(), c.getReason(), c.getMessage()))
+                                .toList(),
+                status.getLogs(),
+                status.getLogsTruncated());
     }
 
     /** Whether {@code next} says otherwise than {@code current} about whether the Run's service answers. */
@@ -276,25 +284,6 @@ public final class RunStatuses {
                         reason,
                         message,
                         run.getMetadata().getGeneration())));
-    }
-
-    private static boolean sameConditions(List<Condition> a, List<Condition> b) {
-        List<Condition> left = a == null ? List.of() : a;
-        List<Condition> right = b == null ? List.of() : b;
-        if (left.size() != right.size()) {
-            return false;
-        }
-        for (int i = 0; i < left.size(); i++) {
-            Condition x = left.get(i);
-            Condition y = right.get(i);
-            if (!Objects.equals(x.getType(), y.getType())
-                    || !Objects.equals(x.getStatus(), y.getStatus())
-                    || !Objects.equals(x.getReason(), y.getReason())
-                    || !Objects.equals(x.getMessage(), y.getMessage())) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static String lastLine(String log) {

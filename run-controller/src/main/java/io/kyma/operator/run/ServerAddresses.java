@@ -87,24 +87,20 @@ public final class ServerAddresses {
      * @throws RemoteJobException UNREACHABLE for a name that does not resolve, NOT_ALLOWED for an address refused
      */
     public Optional<InetAddress> check(JobServerUrl server) throws RemoteJobException {
-        if (server.pinned().isPresent()) { // where the job's start connected: checked again, no name looked up
-            if (!allows(server, plain(server.pinned().get()))) {
-                throw new RemoteJobException(RemoteJobException.Kind.NOT_ALLOWED, notAllowed(server), null);
-            }
-            return server.pinned();
-        }
-        if (defaultServer.filter(server::equals).isPresent()) {
+        if (server.pinned().isEmpty() && defaultServer.filter(server::equals).isPresent()) {
             return Optional.empty();
         }
         InetAddress[] addresses;
-        try {
-            addresses = resolver.resolve(server.host());
+        try { // a pinned server, where the job's start connected, is checked again, and no name looked up
+            addresses = server.pinned().isPresent()
+                    ? new InetAddress[] {server.pinned().get()}
+                    : resolver.resolve(server.host());
         } catch (UnknownHostException e) {
-            throw new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, RemoteJobClient.UNREACHABLE, null);
+            throw RemoteJobException.unreachable();
         }
         for (InetAddress address : addresses) {
             if (!allows(server, plain(address))) {
-                throw new RemoteJobException(RemoteJobException.Kind.NOT_ALLOWED, notAllowed(server), null);
+                throw new RemoteJobException(RemoteJobException.Kind.NOT_ALLOWED, notAllowed(server));
             }
         }
         return Arrays.stream(addresses).findFirst();

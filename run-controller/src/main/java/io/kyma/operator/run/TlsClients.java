@@ -30,11 +30,12 @@ final class TlsClients {
     private final SSLContext context;
     private final Supplier<HttpClient.Builder> builder;
     private final Map<String, HttpClient> clients = new LinkedHashMap<>(16, 0.75f, true);
-
-    /** @param builder a client as every job-service call is made, without its TLS settings */
     private final int kept;
 
-    /** @param inFlight the most calls in flight at once: that many clients at least are kept */
+    /**
+     * @param builder a client as every job-service call is made, without its TLS settings
+     * @param inFlight the most calls in flight at once: that many clients at least are kept
+     */
     TlsClients(SSLContext context, Supplier<HttpClient.Builder> builder, int inFlight) {
         this.kept = Math.max(MAX, inFlight);
         this.context = context;
@@ -42,13 +43,10 @@ final class TlsClients {
     }
 
     /**
-     * The client for {@code host}, a name.
-     *
-     * @throws IllegalArgumentException for a name TLS cannot send as a server name
-     */
-    /**
      * Sends {@code request} (to an address) through the client of {@code host}, under the lock that evicts clients:
      * a client is never shut down between being chosen and being given its request.
+     *
+     * @throws IllegalArgumentException for a name TLS cannot send as a server name
      */
     synchronized <T> CompletableFuture<HttpResponse<T>> send(
             String host, HttpRequest request, HttpResponse.BodyHandler<T> handler) {

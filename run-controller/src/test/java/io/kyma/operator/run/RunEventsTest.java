@@ -37,12 +37,13 @@ class RunEventsTest {
         assertThat(RunEvents.of(null, started))
                 .contains(Notice.normal("JobStarted", "job job-1 started on http://jobs:9090"));
         Run running = run(started);
-        RunStatus done = statuses.polled(running, new RemoteJob("job-1", "succeeded", ""), Optional.empty());
+        RunStatus done = statuses.polled(running, new RemoteJob("job-1", "succeeded", "", false), Optional.empty());
         assertThat(RunEvents.of(started, done)).hasValueSatisfying(n -> {
             assertThat(n.type()).isEqualTo(Events.Type.NORMAL);
             assertThat(n.reason()).isEqualTo("JobSucceeded");
         });
-        RunStatus cancelled = statuses.polled(running, new RemoteJob("job-1", "cancelled", ""), Optional.empty());
+        RunStatus cancelled =
+                statuses.polled(running, new RemoteJob("job-1", "cancelled", "", false), Optional.empty());
         assertThat(RunEvents.of(started, cancelled)).hasValueSatisfying(n -> {
             assertThat(n.type()).isEqualTo(Events.Type.WARNING);
             assertThat(n.reason()).isEqualTo("JobCancelled");
@@ -52,7 +53,8 @@ class RunEventsTest {
     @Test
     void pollsOfARunningJobAndALegacyPhaseTellNothing() {
         RunStatus started = statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090"));
-        RunStatus polled = statuses.polled(run(started), new RemoteJob("job-1", "running", "a\n"), Optional.empty());
+        RunStatus polled =
+                statuses.polled(run(started), new RemoteJob("job-1", "running", "a\n", false), Optional.empty());
         assertThat(RunEvents.of(started, polled)).isEmpty();
         RunStatus legacy = new RunStatus();
         legacy.setPhase(RunPhase.UNKNOWN);

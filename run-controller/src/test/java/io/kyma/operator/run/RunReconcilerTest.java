@@ -249,21 +249,21 @@ class RunReconcilerTest {
     @Test
     void aChattyJobIsWrittenAtMostOncePerStatusIntervalButItsEndAtOnce() throws RemoteJobException {
         Run run = run("job-1");
-        jobs.answer = new RemoteJob("job-1", "running", "line 1\n");
+        jobs.answer = new RemoteJob("job-1", "running", "line 1\n", false);
         reconcile(run);
         run.setStatus(last());
         assertThat(written).hasSize(1);
-        jobs.answer = new RemoteJob("job-1", "running", "line 1\nline 2\n");
+        jobs.answer = new RemoteJob("job-1", "running", "line 1\nline 2\n", false);
         later(Duration.ofSeconds(5));
         reconcile(run);
         assertThat(written).as("5 s after the last write").hasSize(1);
-        jobs.answer = new RemoteJob("job-1", "running", "line 1\nline 2\nline 3\n");
+        jobs.answer = new RemoteJob("job-1", "running", "line 1\nline 2\nline 3\n", false);
         later(Duration.ofSeconds(5));
         reconcile(run);
         assertThat(written).hasSize(2);
         assertThat(last().getLogs()).isEqualTo("line 1\nline 2\nline 3\n");
         run.setStatus(last());
-        jobs.answer = new RemoteJob("job-1", "succeeded", "line 1\nline 2\nline 3\ndone\n");
+        jobs.answer = new RemoteJob("job-1", "succeeded", "line 1\nline 2\nline 3\ndone\n", false);
         later(Duration.ofSeconds(5));
         reconcile(run);
         assertThat(written).hasSize(3);
@@ -302,7 +302,8 @@ class RunReconcilerTest {
         clock.advance(Duration.ofSeconds(9));
         reconcile(run);
         clock.advance(Duration.ofSeconds(2));
-        ((CompletableFuture<RemoteJob>) jobs.held.get(0)).complete(new RemoteJob("job-1", "succeeded", "done\n"));
+        ((CompletableFuture<RemoteJob>) jobs.held.get(0))
+                .complete(new RemoteJob("job-1", "succeeded", "done\n", false));
         reconcile(run);
         assertThat(last().getPhase()).isEqualTo(RunPhase.SUCCEEDED);
         assertThat(jobs.calls).noneMatch(c -> c.startsWith("cancel"));
@@ -315,7 +316,8 @@ class RunReconcilerTest {
         jobs.hold = true;
         clock.advance(Duration.ofSeconds(9));
         reconcile(run);
-        ((CompletableFuture<RemoteJob>) jobs.held.get(0)).complete(new RemoteJob("job-1", "succeeded", "done\n"));
+        ((CompletableFuture<RemoteJob>) jobs.held.get(0))
+                .complete(new RemoteJob("job-1", "succeeded", "done\n", false));
         refuseWrites = 1;
         Assertions.assertThatThrownBy(() -> reconcile(run)).isInstanceOf(KubernetesClientException.class);
         clock.advance(Duration.ofSeconds(2)); // the retry comes after the deadline
@@ -393,7 +395,7 @@ class RunReconcilerTest {
         jobs.hold = true;
         reconcile(run); // timed out while nothing is asked: a last look at the job first
         assertThat(jobs.calls).containsExactly("get job-1 on http://jobs:9090");
-        ((CompletableFuture<RemoteJob>) jobs.held.get(0)).complete(new RemoteJob("job-1", "running", ""));
+        ((CompletableFuture<RemoteJob>) jobs.held.get(0)).complete(new RemoteJob("job-1", "running", "", false));
         reconcile(run); // still running after its deadline: cancelled
         assertThat(jobs.calls).last().isEqualTo("cancel job-1 on http://jobs:9090");
         ((CompletableFuture<Void>) jobs.held.get(1)).complete(null);
@@ -407,7 +409,7 @@ class RunReconcilerTest {
     @Test
     void anOutageShowsAtOnceAfterAWriteOfProgress() {
         Run run = run("job-1");
-        jobs.answer = new RemoteJob("job-1", "running", "line 1\n");
+        jobs.answer = new RemoteJob("job-1", "running", "line 1\n", false);
         reconcile(run);
         run.setStatus(last());
         int before = written.size();
@@ -430,7 +432,7 @@ class RunReconcilerTest {
         reconcile(run); // asks the next poll, due at 5 s
         later(Duration.ofSeconds(5)); // answered: running; the next poll is due at the deadline
         reconcile(run);
-        jobs.answer = new RemoteJob("job-1", "succeeded", "done\n"); // ends at 8 s
+        jobs.answer = new RemoteJob("job-1", "succeeded", "done\n", false); // ends at 8 s
         clock.advance(Duration.ofSeconds(5));
         reconcile(run); // at the deadline, before the poll due then
         assertThat(jobs.calls)
@@ -668,14 +670,14 @@ class RunReconcilerTest {
     void aRunWhoseSpecServerIsEditedWhileItsJobRunsEndsWhenTheJobEnds() {
         for (String edit : List.of("http://other:9090", "http://not-allowed:1", "::not a url", "http://jobs:9091")) {
             jobs.calls.clear();
-            jobs.answer = new RemoteJob("job-1", "running", "");
+            jobs.answer = new RemoteJob("job-1", "running", "", false);
             Run run = run("job-1");
             run.getMetadata().setUid("uid-" + edit.length());
             run.getSpec().setServer(edit);
             run.getMetadata().setGeneration(2L);
             reconcile(run);
             assertThat(last().getPhase()).isEqualTo(RunPhase.RUNNING);
-            jobs.answer = new RemoteJob("job-1", "succeeded", "done");
+            jobs.answer = new RemoteJob("job-1", "succeeded", "done", false);
             later(Duration.ofSeconds(5));
             reconcile(run);
             assertThat(last().getPhase()).as(edit).isEqualTo(RunPhase.SUCCEEDED);
@@ -759,7 +761,7 @@ class RunReconcilerTest {
     private static final class FakeJobs implements JobService {
         final List<String> calls = new ArrayList<>();
         final List<CompletableFuture<?>> held = new ArrayList<>();
-        RemoteJob answer = new RemoteJob("job-1", "running", "");
+        RemoteJob answer = new RemoteJob("job-1", "running", "", false);
         RemoteJobException failure;
         /** Answers every other call with this failure. */
         RemoteJobException flapping;

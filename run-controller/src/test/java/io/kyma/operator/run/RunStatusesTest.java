@@ -37,7 +37,7 @@ class RunStatusesTest {
         Run legacy = run(statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090")));
         legacy.getStatus().setPhase(RunPhase.UNKNOWN);
         legacy.getStatus().setConditions(new java.util.ArrayList<>());
-        RunStatus next = statuses.polled(legacy, new RemoteJob("job-1", "running", null), Optional.empty());
+        RunStatus next = statuses.polled(legacy, new RemoteJob("job-1", "running", null, false), Optional.empty());
         assertThat(next.getPhase()).isEqualTo(RunPhase.RUNNING);
         assertThat(next.getConditions())
                 .anySatisfy(c -> assertThat(c.getType() + "=" + c.getStatus()).isEqualTo("Succeeded=Unknown"));
@@ -49,7 +49,7 @@ class RunStatusesTest {
     @Test
     void aFinishedJobFlipsSucceededFromUnknownToItsOutcome() {
         Run run = run(statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090")));
-        RunStatus done = statuses.polled(run, new RemoteJob("job-1", "succeeded", "ok\n"), Optional.empty());
+        RunStatus done = statuses.polled(run, new RemoteJob("job-1", "succeeded", "ok\n", false), Optional.empty());
         assertThat(done.getConditions())
                 .filteredOn(c -> c.getType().equals("Succeeded"))
                 .singleElement()
@@ -58,7 +58,7 @@ class RunStatusesTest {
                     assertThat(c.getReason()).isEqualTo("JobSucceeded");
                 });
         run.setStatus(statuses.started(run(null), "job-2", JobServerUrl.parse("http://jobs:9090")));
-        RunStatus failed = statuses.polled(run, new RemoteJob("job-2", "failed", "boom\n"), Optional.empty());
+        RunStatus failed = statuses.polled(run, new RemoteJob("job-2", "failed", "boom\n", false), Optional.empty());
         assertThat(failed.getPhase()).isEqualTo(RunPhase.FAILED);
         assertThat(failed.getConditions())
                 .filteredOn(c -> c.getType().equals("Succeeded"))
@@ -72,14 +72,14 @@ class RunStatusesTest {
     @Test
     void nothingIsWrittenWhileNeitherStateNorLogChanged() {
         Run run = run(statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090")));
-        RunStatus first = statuses.polled(run, new RemoteJob("job-1", "running", "a\n"), Optional.empty());
+        RunStatus first = statuses.polled(run, new RemoteJob("job-1", "running", "a\n", false), Optional.empty());
         assertThat(RunStatuses.needsWrite(run.getStatus(), first))
                 .as("the log appeared")
                 .isTrue();
         run.setStatus(first);
-        RunStatus same = statuses.polled(run, new RemoteJob("job-1", "running", "a\n"), Optional.empty());
+        RunStatus same = statuses.polled(run, new RemoteJob("job-1", "running", "a\n", false), Optional.empty());
         assertThat(RunStatuses.needsWrite(run.getStatus(), same)).isFalse();
-        RunStatus grown = statuses.polled(run, new RemoteJob("job-1", "running", "a\nb\n"), Optional.empty());
+        RunStatus grown = statuses.polled(run, new RemoteJob("job-1", "running", "a\nb\n", false), Optional.empty());
         assertThat(RunStatuses.needsWrite(run.getStatus(), grown)).isTrue();
     }
 
@@ -87,7 +87,7 @@ class RunStatusesTest {
     void aDrainLabelOutsideTheHandOverIsReportedAndTheReportIsANewWrite() {
         Run run = run(statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090")));
         run.getMetadata().setLabels(Map.of(Labels.SHARD_DRAIN, "hold"));
-        RunStatus next = statuses.polled(run, new RemoteJob("job-1", "running", null), Optional.empty());
+        RunStatus next = statuses.polled(run, new RemoteJob("job-1", "running", null, false), Optional.empty());
         assertThat(next.getConditions()).anySatisfy(c -> {
             assertThat(c.getType()).isEqualTo("ShardLabels");
             assertThat(c.getReason()).isEqualTo("UnknownDrainValue");
@@ -99,7 +99,7 @@ class RunStatusesTest {
                 .isFalse();
         run.setStatus(next);
         run.getMetadata().setLabels(Map.of());
-        RunStatus cleared = statuses.polled(run, new RemoteJob("job-1", "running", null), Optional.empty());
+        RunStatus cleared = statuses.polled(run, new RemoteJob("job-1", "running", null, false), Optional.empty());
         assertThat(cleared.getConditions())
                 .noneSatisfy(c -> assertThat(c.getType()).isEqualTo("ShardLabels"));
     }
@@ -107,8 +107,8 @@ class RunStatusesTest {
     @Test
     void completionSetsPhaseTimeAndMessageFromTheLastLogLine() {
         Run run = run(statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090")));
-        RunStatus done =
-                statuses.polled(run, new RemoteJob("job-1", "failed", "step 1\njob x failed\n"), Optional.empty());
+        RunStatus done = statuses.polled(
+                run, new RemoteJob("job-1", "failed", "step 1\njob x failed\n", false), Optional.empty());
         assertThat(done.getPhase()).isEqualTo(RunPhase.FAILED);
         assertThat(done.getCompletionTime()).isEqualTo("2026-01-01T00:00:00Z");
         assertThat(done.getMessage()).isEqualTo("job failed: job x failed");
@@ -122,7 +122,7 @@ class RunStatusesTest {
             {"failed", "False", "JobFailed"},
             {"cancelled", "False", "JobCancelled"}
         }) {
-            RunStatus done = statuses.polled(run, new RemoteJob("job-1", ending[0], ""), Optional.empty());
+            RunStatus done = statuses.polled(run, new RemoteJob("job-1", ending[0], "", false), Optional.empty());
             assertThat(done.getConditions())
                     .filteredOn(c -> c.getType().equals("Succeeded"))
                     .singleElement()
