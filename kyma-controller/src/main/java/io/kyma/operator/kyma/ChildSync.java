@@ -45,11 +45,23 @@ final class ChildSync {
         return existing == null ? Optional.empty() : converge(kyma, desired, existing, true, writes);
     }
 
+    /** Whether the API server has no Kyma the controller reference names, and {@code kyma} is its live self. */
+    private static boolean controllerGone(Kyma kyma, Ownership ownership, KymaWrites writes) {
+        String namespace = kyma.getMetadata().getNamespace();
+        Optional<String> self = writes.liveUid(namespace, kyma.getMetadata().getName());
+        if (!self.equals(Optional.ofNullable(kyma.getMetadata().getUid()))) {
+            return false; // this copy is stale: leave the component to the Kyma that now has the name
+        }
+        String name = ownership.controller().getName();
+        Optional<String> holder = name.equals(kyma.getMetadata().getName()) ? self : writes.liveUid(namespace, name);
+        return !holder.equals(Optional.ofNullable(ownership.controller().getUid()));
+    }
+
     private static Optional<Problem> converge(
             Kyma kyma, HelmComponent desired, HelmComponent existing, boolean fresh, KymaWrites writes) {
         Ownership ownership = Ownership.of(kyma, existing);
         if (ownership.kind() == Ownership.Kind.FOREIGN
-                || ownership.kind() == Ownership.Kind.PREDECESSOR && !writes.current(kyma)) {
+                || ownership.kind() == Ownership.Kind.OTHER_KYMA && !controllerGone(kyma, ownership, writes)) {
             return Optional.of(taken(kyma, desired, ownership));
         }
         if (existing.getMetadata().getDeletionTimestamp() != null || !ChildDrift.differs(existing, desired)) {

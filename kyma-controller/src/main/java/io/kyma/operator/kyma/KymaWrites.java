@@ -1,5 +1,7 @@
 package io.kyma.operator.kyma;
 
+import java.util.Optional;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -32,8 +34,8 @@ public interface KymaWrites {
     /** Deletes the component; one that is gone already counts as deleted. */
     void delete(HelmComponent component);
 
-    /** Whether the API server's Kyma of {@code kyma}'s name is this very one (its uid), read afresh. */
-    boolean current(Kyma kyma);
+    /** The uid of the API server's Kyma of that name, read afresh; empty if there is none. */
+    Optional<String> liveUid(String namespace, String name);
 
     void status(Kyma kyma, KymaStatus status);
 
@@ -94,19 +96,18 @@ public interface KymaWrites {
             }
 
             @Override
-            public boolean current(Kyma kyma) {
+            public Optional<String> liveUid(String namespace, String name) {
                 // a list by name: the role grants list on Kymas, not get
                 return context
                         .getClient()
                         .resources(Kyma.class)
-                        .inNamespace(kyma.getMetadata().getNamespace())
-                        .withField("metadata.name", kyma.getMetadata().getName())
+                        .inNamespace(namespace)
+                        .withField("metadata.name", name)
                         .list()
                         .getItems()
                         .stream()
-                        .anyMatch(live -> kyma.getMetadata()
-                                .getUid()
-                                .equals(live.getMetadata().getUid()));
+                        .map(live -> live.getMetadata().getUid())
+                        .findFirst();
             }
 
             @Override

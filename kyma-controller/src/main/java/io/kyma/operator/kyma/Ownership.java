@@ -20,11 +20,11 @@ record Ownership(Kind kind, OwnerReference controller) {
         /** No one controls it: the Kyma takes it over, as a ReplicaSet adopts a matching orphan. */
         ADOPTABLE,
         /**
-         * A Kyma of the same name and another uid controls it. A name is unique in a namespace, so if the API server's
-         * Kyma of that name is this one, the controller is gone (deleted and created again) and the Kyma takes the
-         * component over; otherwise this copy is the stale one, and the component is left alone.
+         * Another Kyma (another uid) controls it. If the API server has no Kyma of that name and uid (deleted and
+         * perhaps created again, or never there), the controller is gone: the Kyma takes the component over, as long
+         * as it is itself the API server's Kyma of its name (not a stale copy). Otherwise it is left alone.
          */
-        PREDECESSOR,
+        OTHER_KYMA,
         /** Another live object controls it: the Kyma neither changes nor deletes it. */
         FOREIGN
     }
@@ -37,11 +37,10 @@ record Ownership(Kind kind, OwnerReference controller) {
         if (Objects.equals(controller.getUid(), kyma.getMetadata().getUid())) {
             return new Ownership(Kind.MINE, controller);
         }
-        boolean sameName = kyma.getKind().equals(controller.getKind())
+        boolean aKyma = kyma.getKind().equals(controller.getKind())
                 && controller.getApiVersion() != null
-                && controller.getApiVersion().startsWith(Kyma.GROUP + "/")
-                && kyma.getMetadata().getName().equals(controller.getName());
-        return new Ownership(sameName ? Kind.PREDECESSOR : Kind.FOREIGN, controller);
+                && controller.getApiVersion().startsWith(Kyma.GROUP + "/");
+        return new Ownership(aKyma ? Kind.OTHER_KYMA : Kind.FOREIGN, controller);
     }
 
     /** The controller reference of {@code object}, or null. */

@@ -145,7 +145,8 @@ class ChildConvergenceTest {
         // A later Kyma of the name means the API server's Kyma k is that one: this copy is stale and adopts nothing
         // of a predecessor's.
         boolean stale = all.stream().anyMatch(c -> c.holder() == Holder.LATER_KYMA_OF_THE_NAME);
-        api.staleKymaCopy = stale;
+        api.liveKymas.put("k", stale ? "uid-new-k" : "uid-k");
+        api.liveKymas.put("j", "uid-j");
         reconciler.reconcile(kyma, new FakeContext<>(kyma, secondary));
 
         List<String> foreign = new ArrayList<>();

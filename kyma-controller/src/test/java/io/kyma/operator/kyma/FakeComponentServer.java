@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -34,8 +35,11 @@ final class FakeComponentServer implements KymaWrites {
     KubernetesClientException failRestores;
     KubernetesClientException failDeletes;
     KymaStatus lastStatus;
-    /** Whether the API server's Kyma of the reconciled one's name has another uid (the reconcile saw a stale copy). */
-    boolean staleKymaCopy;
+    /**
+     * The uid of the API server's Kyma of each name (null: there is none); a name not in here is a live Kyma of a uid
+     * no test uses, so that nothing is adopted from a Kyma a test did not say is gone.
+     */
+    final Map<String, String> liveKymas = new HashMap<>();
 
     int statusWrites;
     /** The creation time of the objects this server creates. */
@@ -118,9 +122,9 @@ final class FakeComponentServer implements KymaWrites {
     }
 
     @Override
-    public boolean current(Kyma kyma) {
-        requests.add("get kyma " + kyma.getMetadata().getName());
-        return !staleKymaCopy;
+    public Optional<String> liveUid(String namespace, String name) {
+        requests.add("get kyma " + name);
+        return liveKymas.containsKey(name) ? Optional.ofNullable(liveKymas.get(name)) : Optional.of("uid-unknown");
     }
 
     @Override

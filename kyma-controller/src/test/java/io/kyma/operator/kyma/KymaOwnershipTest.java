@@ -122,6 +122,7 @@ class KymaOwnershipTest {
         component.getMetadata().setCreationTimestamp("2025-12-31T00:00:00Z");
         HelmComponent held = api.put(component);
         Kyma again = kyma("k", "uid-new", "ory");
+        api.liveKymas.put("k", "uid-new");
         reconciler.reconcile(again, new FakeContext<>(again, List.of(held)));
         assertThat(Ownership.controller(api.object("k-ory")).getUid()).isEqualTo("uid-new");
         assertThat(api.object("k-ory").getMetadata().getOwnerReferences()).hasSize(1);
@@ -134,7 +135,7 @@ class KymaOwnershipTest {
         Kyma later = kyma("k", "uid-later", "ory");
         HelmComponent ofLater = ChildComponents.desired(later, new Module("ory", null));
         HelmComponent held = api.put(ofLater);
-        api.staleKymaCopy = true; // the API server's Kyma k is the later one: this copy is stale
+        api.liveKymas.put("k", "uid-later"); // the API server's Kyma k is the later one: this copy is stale
         reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of(held)));
         assertThat(api.requests).as("read the live Kyma, wrote nothing").containsExactly("get kyma k");
         assertThat(api.lastStatus.getPhase()).isEqualTo(KymaPhase.ERROR);
@@ -150,9 +151,30 @@ class KymaOwnershipTest {
         HelmComponent ofGone = ChildComponents.desired(kyma("k", "uid-gone", "ory"), new Module("ory", null));
         ofGone.getMetadata().setCreationTimestamp(kyma.getMetadata().getCreationTimestamp()); // the same second
         HelmComponent held = api.put(ofGone);
+        api.liveKymas.put("k", "uid-k");
         reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of(held)));
         assertThat(Ownership.controller(api.object("k-ory")).getUid()).isEqualTo("uid-k");
         assertThat(api.lastStatus.getPhase()).isNotEqualTo(KymaPhase.ERROR);
+    }
+
+    @Test
+    void aComponentControlledByAKymaTheApiServerDoesNotHaveIsAdoptedAndByALiveOneNever() {
+        Kyma kyma = kyma("k", "uid-k", "ory", "istio");
+        api.liveKymas.put("k", "uid-k");
+        api.liveKymas.put("gone", null);
+        api.liveKymas.put("j", "uid-j");
+        HelmComponent ory = ChildComponents.desired(kyma, new Module("ory", null));
+        ory.getMetadata().setOwnerReferences(List.of(ChildComponents.controllerReference(kyma("gone", "uid-x"))));
+        HelmComponent istio = ChildComponents.desired(kyma, new Module("istio", null));
+        istio.getMetadata().setOwnerReferences(List.of(ChildComponents.controllerReference(kyma("j", "uid-j"))));
+        reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of(api.put(ory), api.put(istio))));
+        assertThat(Ownership.controller(api.object("k-ory")).getUid())
+                .as("its Kyma is gone")
+                .isEqualTo("uid-k");
+        assertThat(Ownership.controller(api.object("k-istio")).getUid())
+                .as("Kyma j is live")
+                .isEqualTo("uid-j");
+        assertThat(api.lastStatus.getConditions().get(0).getMessage()).contains("belongs to Kyma j (uid uid-j)");
     }
 
     @Test

@@ -194,14 +194,18 @@ class KymaReconcilerTest {
     }
 
     @Test
-    void aNameTheStoreShowsUnderAnotherKymaCostsNoRequestAtTheRecheck() {
+    void aNameTheStoreShowsUnderAnotherLiveKymaCostsNoWriteAtTheRecheck() {
         Kyma kyma = kyma("a-b", "c", "ory");
         HelmComponent holder = component("a-b-c", "b-c", owner("a", "uid-a"));
         holder.getMetadata().setNamespace(kyma.getMetadata().getNamespace());
         store.put(store.getKey(holder), holder);
         api.put(holder);
+        api.liveKymas.put("a-b", "uid-a-b");
+        api.liveKymas.put("a", "uid-a");
         UpdateControl<Kyma> control = reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of()));
-        assertThat(api.requests).as("only the free name is tried").containsExactly("create a-b-ory");
+        assertThat(api.requests)
+                .as("only the free name is tried; the held one costs a read of both Kymas, no write")
+                .containsExactly("get kyma a-b", "get kyma a", "create a-b-ory");
         assertThat(api.lastStatus.getConditions().get(0).getMessage())
                 .startsWith("HelmComponent a-b-c belongs to Kyma a");
         assertThat(control.getScheduleDelay()).contains(KymaReconciler.NAME_TAKEN_RECHECK.toMillis());

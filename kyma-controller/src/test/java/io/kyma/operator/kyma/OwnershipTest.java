@@ -32,7 +32,9 @@ class OwnershipTest {
                 .as("no controller at all: an orphan")
                 .isEqualTo(Kind.ADOPTABLE);
         assertThat(kind(component("k-istio"))).isEqualTo(Kind.ADOPTABLE);
-        assertThat(kind(component("k-istio", controller("other", "other-uid")))).isEqualTo(Kind.FOREIGN);
+        assertThat(kind(component("k-istio", controller("other", "other-uid"))))
+                .as("another Kyma: adopted only if the API server has no such Kyma")
+                .isEqualTo(Kind.OTHER_KYMA);
         OwnerReference configMap = controller("k", "cm-uid");
         configMap.setKind("ConfigMap");
         configMap.setApiVersion("v1");
@@ -42,11 +44,11 @@ class OwnershipTest {
     }
 
     @Test
-    void aComponentControlledByAKymaOfTheSameNameAndAnotherUidIsAPredecessorsWhateverItsAge() {
+    void aComponentControlledByAKymaOfAnotherUidIsAnotherKymasWhateverItsAge() {
         for (String made : List.of("2025-12-31T23:59:59Z", "2026-01-01T00:00:00Z", "2026-01-01T00:00:01Z")) {
             HelmComponent component = component("k-istio", controller("k", "other-uid"));
             component.getMetadata().setCreationTimestamp(made);
-            assertThat(kind(component)).as("made at %s", made).isEqualTo(Kind.PREDECESSOR);
+            assertThat(kind(component)).as("made at %s", made).isEqualTo(Kind.OTHER_KYMA);
             assertThat(Ownership.of(kyma, component).holder()).isEqualTo("Kyma k (uid other-uid)");
         }
     }
