@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -18,6 +19,7 @@ import org.awaitility.core.ConditionTimeoutException;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kyma.operator.api.HelmComponent;
@@ -46,6 +48,12 @@ final class FuzzWorld implements AutoCloseable {
     static final String QUOTA = "fz-quota";
     static final String QUOTA_RESOURCE = "count/helmcomponents." + Kyma.GROUP;
     static final String CONTROL = "ctl";
+    static final List<String> CONTROL_MODULES = List.of("istio", "ory");
+    /** Per control Kyma made while a webhook hung: how long it took to be Ready, by the operator's own timestamps. */
+    static final java.util.Queue<String> ISOLATION_DELAYS = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    /** The operator's longest retry delay: a blocker gone is noticed this soon, so a world settles quickly. */
+    static final String FAILURE_MAX_DELAY = "2s";
+
     private static final AtomicInteger WORLDS = new AtomicInteger();
 
     final KubernetesClient admin;
@@ -62,6 +70,12 @@ final class FuzzWorld implements AutoCloseable {
 
     final Set<String> quotas = new java.util.HashSet<>();
     final Set<String> deletedNamespaces = new java.util.HashSet<>();
+    /** The admission webhook of each role's namespace, once an action set one up. */
+    final FuzzWebhook webhook = new FuzzWebhook(UUID.randomUUID().toString().substring(0, 8));
+
+    private final Set<String> webhookRoles = new java.util.HashSet<>();
+    /** Control Kymas made while some webhook hung, with the roles whose webhook hung. */
+    private final Map<String, List<String>> controlUnderHang = new LinkedHashMap<>();
 
     FuzzWorld(KubernetesClient admin) {
         this.admin = admin;
@@ -75,6 +89,7 @@ final class FuzzWorld implements AutoCloseable {
                 "--health-probe-bind-address", "0",
                 "--transition-unit", "10ms",
                 "--failure-base-delay", "200ms",
+                "--failure-max-delay", FAILURE_MAX_DELAY,
                 "--remote-server-url", jobs.url());
         operator = new KymaOperator(
                 ManagerConfig.parse(args.toArray(String[]::new), Map.of()),
@@ -82,8 +97,7 @@ final class FuzzWorld implements AutoCloseable {
                 Clock.systemUTC(),
                 List.of(requests));
         operator.start();
-        admin.resource(TenantAction.kyma(ns(CONTROL), CONTROL, List.of("istio", "ory")))
-                .create();
+        admin.resource(TenantAction.kyma(ns(CONTROL), CONTROL, CONTROL_MODULES)).create();
     }
 
     /** The namespace of a role ({@code a}, {@code b} or {@code ctl}). */
@@ -103,23 +117,95 @@ final class FuzzWorld implements AutoCloseable {
         return touches.getOrDefault(resource + "/" + name, 0) + touches.getOrDefault("ns/" + role, 0);
     }
 
-    /** Runs {@code write} as a tenant would: a refusal (gone, conflict, invalid, forbidden) is the tenant's problem. */
+    /**
+     * Runs {@code write} as a tenant would: a refusal (gone, conflict, invalid, forbidden, a webhook that did not
+     * answer) is the tenant's problem.
+     */
     static void tolerate(Runnable write) {
         try {
             write.run();
         } catch (KubernetesClientException e) {
-            if (!Set.of(403, 404, 409, 422).contains(e.getCode())) {
+            boolean webhookGaveNoAnswer =
+                    e.getCode() >= 500 && String.valueOf(e.getMessage()).contains("webhook");
+            if (!Set.of(403, 404, 409, 422).contains(e.getCode()) && !webhookGaveNoAnswer) {
                 throw e;
             }
         }
     }
 
-    /** Why the operator cannot create components in a role's namespace, as words its status must then contain. */
+    /**
+     * Why the operator cannot create components in a role's namespace, as words its status must then contain; in the
+     * API server's order of admission: a terminating namespace, then a webhook, then the quota.
+     */
     String blocker(String role) {
         if (deletedNamespaces.contains(role)) {
             return "terminat";
         }
+        if (webhook.mode(role) != FuzzWebhook.Mode.ALLOW) {
+            return FuzzWebhook.name(role);
+        }
         return quotas.contains(role) ? "quota" : null;
+    }
+
+    /** Creates a Kyma in the control namespace, noting which webhooks hang meanwhile. */
+    void controlKyma(String name) {
+        List<String> hanging = ROLES.stream()
+                .filter(r -> webhook.mode(r) == FuzzWebhook.Mode.HANG)
+                .toList();
+        tolerate(() -> {
+            admin.resource(TenantAction.kyma(ns(CONTROL), name, CONTROL_MODULES))
+                    .create();
+            if (!hanging.isEmpty()) {
+                controlUnderHang.put(name, hanging);
+            }
+        });
+    }
+
+    /**
+     * How long each control Kyma made while a webhook hung took to be Ready: its Ready condition's lastTransitionTime
+     * less its creationTimestamp (the API server's and the operator's clocks, to the second).
+     */
+    private void recordIsolationDelays() {
+        controlUnderHang.forEach((name, hanging) -> {
+            Kyma kyma = admin.resources(Kyma.class)
+                    .inNamespace(ns(CONTROL))
+                    .withName(name)
+                    .get();
+            String ready = kyma == null || kyma.getStatus() == null
+                    ? null
+                    : kyma.getStatus().getConditions().stream()
+                            .filter(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()))
+                            .map(c -> c.getLastTransitionTime())
+                            .findFirst()
+                            .orElse(null);
+            ISOLATION_DELAYS.add(ns(CONTROL) + "/" + name + " made while the webhook of " + hanging + " hung: "
+                    + (ready == null
+                            ? "not Ready"
+                            : "Ready after "
+                                    + Duration.between(
+                                                    java.time.Instant.parse(
+                                                            kyma.getMetadata().getCreationTimestamp()),
+                                                    java.time.Instant.parse(ready))
+                                            .toSeconds()
+                                    + " s"));
+        });
+    }
+
+    /** Puts a role's namespace under its webhook (once) and sets what the webhook answers. */
+    void webhook(String role, FuzzWebhook.Mode mode) {
+        webhook.set(role, mode);
+        if (webhookRoles.add(role)) {
+            admin.resource(webhook.configuration(role)).createOrReplace();
+            tolerate(() -> admin.namespaces().withName(ns(role)).edit(n -> {
+                Map<String, String> labels = new HashMap<>(
+                        n.getMetadata().getLabels() == null
+                                ? Map.of()
+                                : n.getMetadata().getLabels());
+                labels.put(FuzzWebhook.LABEL, webhook.labelValue(role));
+                n.getMetadata().setLabels(labels);
+                return n;
+            }));
+        }
     }
 
     /** Waits until every oracle holds, or a hang catcher's deadline passes; the violations then left. */
@@ -148,6 +234,13 @@ final class FuzzWorld implements AutoCloseable {
 
     @Override
     public void close() {
+        recordIsolationDelays();
+        for (String role : webhookRoles) {
+            tolerate(() -> admin.resources(ValidatingWebhookConfiguration.class)
+                    .withName(webhook.configName(role))
+                    .delete());
+        }
+        webhook.close();
         operator.close();
         jobs.close();
         for (String ns : namespaces.values()) {

@@ -459,6 +459,41 @@ sealed interface TenantAction extends Action<FuzzWorld> {
         }
     }
 
+    /**
+     * The admission webhook of a role's namespace allows, denies or hangs on creates of HelmComponents and on Events
+     * from now on (its configuration and the namespace's label are made the first time).
+     */
+    record Webhook(String role, FuzzWebhook.Mode mode) implements TenantAction {
+        @Override
+        public void apply(FuzzWorld w) {
+            w.touch("ns/" + role);
+            w.webhook(role, mode);
+        }
+
+        @Override
+        public String script() {
+            return "# admission webhook " + FuzzWebhook.name(role) + " of $" + up(role) + " (timeoutSeconds "
+                    + FuzzWebhook.TIMEOUT_SECONDS + ", failurePolicy Fail; HelmComponent CREATE, Event CREATE/UPDATE)"
+                    + " now answers: " + mode.name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /**
+     * A Kyma in the control namespace, which no tenant touches; made while a webhook hangs, it measures how long
+     * another namespace's hanging calls delay the control namespace's work.
+     */
+    record ControlKyma(String name) implements TenantAction {
+        @Override
+        public void apply(FuzzWorld w) {
+            w.controlKyma(name);
+        }
+
+        @Override
+        public String script() {
+            return "kubectl -n $CTL create -f - <<<'" + kymaJson(name, FuzzWorld.CONTROL_MODULES) + "'";
+        }
+    }
+
     static Kyma kyma(String ns, String name, List<String> modules) {
         Kyma kyma = new Kyma();
         kyma.setMetadata(
