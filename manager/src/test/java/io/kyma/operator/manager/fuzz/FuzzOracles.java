@@ -59,10 +59,16 @@ final class FuzzOracles {
 
     /** Every job the service started was asked for by a Run a tenant made: its idempotency key is that Run's uid. */
     private static List<String> jobsAskedFor(FuzzWorld w) {
-        return w.jobs.jobs().stream()
+        List<String> found = new ArrayList<>(w.allJobs().stream()
                 .filter(job -> !w.runUids.contains(job.key()))
                 .map(job -> "job " + job.id() + " started with key " + job.key() + ", the uid of no Run")
-                .toList();
+                .toList());
+        Set<String> onDefault =
+                w.jobs.jobs().stream().map(ScriptedJobService.Job::key).collect(Collectors.toSet());
+        w.otherJobs.jobs().stream()
+                .filter(job -> onDefault.contains(job.key()))
+                .forEach(job -> found.add("the Run of uid " + job.key() + " started a job on each job service"));
+        return found;
     }
 
     private static List<String> boundedWrites(FuzzWorld w) {
@@ -326,7 +332,7 @@ final class FuzzOracles {
     private static List<String> runsTrueToJobs(FuzzWorld w) {
         List<String> found = new ArrayList<>();
         Map<String, ScriptedJobService.Job> byKey =
-                w.jobs.jobs().stream().collect(Collectors.toMap(ScriptedJobService.Job::key, j -> j, (a, b) -> a));
+                w.allJobs().stream().collect(Collectors.toMap(ScriptedJobService.Job::key, j -> j, (a, b) -> a));
         for (var entry : w.namespaces().entrySet()) {
             for (Run run : w.admin
                     .resources(Run.class)
@@ -362,7 +368,7 @@ final class FuzzOracles {
                 }
             }
         }
-        return w.jobs.jobs().stream()
+        return w.allJobs().stream()
                 .filter(job -> job.running() && !runningRuns.contains(job.key()))
                 .map(job -> "job " + job.id() + " runs, but its Run is gone, being deleted or ended")
                 .toList();

@@ -58,7 +58,11 @@ final class FuzzWorld implements AutoCloseable {
 
     final KubernetesClient admin;
     final ScriptedJobService jobs = ScriptedJobService.start(Duration.ofSeconds(3));
+    /** A second allowed job service, where a tenant may point a Run's {@code spec.server}. */
+    final ScriptedJobService otherJobs = ScriptedJobService.start(Duration.ofSeconds(3));
+
     final RequestRecorder requests = new RequestRecorder();
+
     final KymaOperator operator;
     private final Map<String, String> namespaces = new LinkedHashMap<>();
     /** The uids of every Run a tenant made. */
@@ -92,11 +96,19 @@ final class FuzzWorld implements AutoCloseable {
                 "--transition-unit", "10ms",
                 "--failure-base-delay", "200ms",
                 "--failure-max-delay", FAILURE_MAX_DELAY,
-                "--remote-server-url", jobs.url());
+                "--remote-server-url", jobs.url(),
+                "--remote-server-allow", "127.0.0.1");
         config = ManagerConfig.parse(args.toArray(String[]::new), Map.of());
         operator = new KymaOperator(config, EmbeddedControlPlane.get().config(), Clock.systemUTC(), List.of(requests));
         operator.start();
         admin.resource(TenantAction.kyma(ns(CONTROL), CONTROL, CONTROL_MODULES)).create();
+    }
+
+    /** Every job either job service started, with its state now. */
+    List<ScriptedJobService.Job> allJobs() {
+        List<ScriptedJobService.Job> all = new ArrayList<>(jobs.jobs());
+        all.addAll(otherJobs.jobs());
+        return all;
     }
 
     /** The namespace of a role ({@code a}, {@code b} or {@code ctl}). */
@@ -246,6 +258,7 @@ final class FuzzWorld implements AutoCloseable {
         webhook.close();
         operator.close();
         jobs.close();
+        otherJobs.close();
         for (String ns : namespaces.values()) {
             for (Class<? extends HasMetadata> kind : List.of(Kyma.class, HelmComponent.class, Run.class)) {
                 for (HasMetadata object :

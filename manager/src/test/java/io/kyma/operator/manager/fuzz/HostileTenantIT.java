@@ -23,6 +23,7 @@ import io.kyma.operator.manager.fuzz.TenantAction.DeleteNamespace;
 import io.kyma.operator.manager.fuzz.TenantAction.DeleteRun;
 import io.kyma.operator.manager.fuzz.TenantAction.DropOwners;
 import io.kyma.operator.manager.fuzz.TenantAction.EditComponentSpec;
+import io.kyma.operator.manager.fuzz.TenantAction.EditRunServer;
 import io.kyma.operator.manager.fuzz.TenantAction.Finalize;
 import io.kyma.operator.manager.fuzz.TenantAction.JobAnswers;
 import io.kyma.operator.manager.fuzz.TenantAction.Quota;
@@ -51,11 +52,11 @@ import io.kyma.operator.testing.fuzz.Seeded;
 class HostileTenantIT {
     /**
      * The short run of {@code make test}: a fixed seed, a few steps, each meeting a settled world (so that it does not
-     * hang on how the operator's work interleaves with the next action), no shrinking. Seed 153's 30 actions include
-     * a namespace's admission webhook hanging while a Kyma there and one in the control namespace are created, then
-     * allowing again.
+     * hang on how the operator's work interleaves with the next action), no shrinking. Seed 123's 40 actions include
+     * a namespace's admission webhook hanging while Kymas there and one in the control namespace are created, then
+     * allowing again, and a running Run's {@code spec.server} edited to the other job service.
      */
-    static final FuzzSettings SHORT = new FuzzSettings(153, 1, 30, null, List.of(), 0, true);
+    static final FuzzSettings SHORT = new FuzzSettings(123, 1, 40, null, List.of(), 0, true);
 
     private static KubernetesClient admin;
 
@@ -166,6 +167,12 @@ class HostileTenantIT {
                                         r.chance(0.3),
                                         r.chance(0.3) ? "2s" : null)))
                 .weight(3, r -> inRole(r, role -> new DeleteRun(role, run(r, role))))
+                .weight(
+                        3,
+                        r -> inRole(
+                                r,
+                                role -> new EditRunServer(
+                                        role, run(r, role), r.pick("other", "other", "default", "link-local"))))
                 .weight(3, r -> new JobAnswers(r.pick(ScriptedJobService.Shape.values()), r.between(1, 4)))
                 .weight(3, r -> new Webhook(role(r), r.pick(FuzzWebhook.Mode.values())))
                 .weight(2, r -> new ControlKyma(FuzzWorld.CONTROL + r.between(2, 4)));

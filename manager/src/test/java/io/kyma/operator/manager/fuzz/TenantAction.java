@@ -445,6 +445,45 @@ sealed interface TenantAction extends Action<FuzzWorld> {
         }
     }
 
+    /**
+     * Points a Run's {@code spec.server} at the other allowed job service, back at the default one, or at a
+     * link-local address no Run may use; the Run still ends as the job it started did.
+     */
+    record EditRunServer(String role, String name, String target) implements TenantAction {
+        @Override
+        public void apply(FuzzWorld w) {
+            w.touch("runs/" + name);
+            String server = server(w);
+            FuzzWorld.tolerate(() -> w.admin
+                    .resources(Run.class)
+                    .inNamespace(w.ns(role))
+                    .withName(name)
+                    .edit(r -> {
+                        r.getSpec().setServer(server);
+                        return r;
+                    }));
+        }
+
+        private String server(FuzzWorld w) {
+            return switch (target) {
+                case "other" -> w.otherJobs.url();
+                case "default" -> w.jobs.url();
+                default -> "http://169.254.169.254";
+            };
+        }
+
+        @Override
+        public String script() {
+            String server = switch (target) {
+                case "other" -> "$OTHER_JOB_SERVICE";
+                case "default" -> "$JOB_SERVICE";
+                default -> "http://169.254.169.254";
+            };
+            return "kubectl -n $" + up(role) + " patch run " + name + " " + MERGE + " '{\"spec\":{\"server\":\""
+                    + server + "\"}}'";
+        }
+    }
+
     /** The job service's next {@code count} answers, to any call, take {@code shape}. */
     record JobAnswers(ScriptedJobService.Shape shape, int count) implements TenantAction {
         @Override
