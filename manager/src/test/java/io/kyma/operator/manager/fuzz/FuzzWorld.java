@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -18,6 +19,7 @@ import org.awaitility.core.ConditionTimeoutException;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ResourceQuota;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kyma.operator.api.HelmComponent;
@@ -46,11 +48,21 @@ final class FuzzWorld implements AutoCloseable {
     static final String QUOTA = "fz-quota";
     static final String QUOTA_RESOURCE = "count/helmcomponents." + Kyma.GROUP;
     static final String CONTROL = "ctl";
+    static final List<String> CONTROL_MODULES = List.of("istio", "ory");
+    /** Per control Kyma made while a webhook hung: how long it took to be Ready, by the operator's own timestamps. */
+    static final java.util.Queue<String> ISOLATION_DELAYS = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    /** The operator's longest retry delay: a blocker gone is noticed this soon, so a world settles quickly. */
+    static final String FAILURE_MAX_DELAY = "2s";
+
     private static final AtomicInteger WORLDS = new AtomicInteger();
 
     final KubernetesClient admin;
     final ScriptedJobService jobs = ScriptedJobService.start(Duration.ofSeconds(3));
+    /** A second allowed job service, where a tenant may point a Run's {@code spec.server}. */
+    final ScriptedJobService otherJobs = ScriptedJobService.start(Duration.ofSeconds(3));
+
     final RequestRecorder requests = new RequestRecorder();
+
     final KymaOperator operator;
     private final Map<String, String> namespaces = new LinkedHashMap<>();
     /** The uids of every Run a tenant made. */
@@ -62,6 +74,14 @@ final class FuzzWorld implements AutoCloseable {
 
     final Set<String> quotas = new java.util.HashSet<>();
     final Set<String> deletedNamespaces = new java.util.HashSet<>();
+    /** The admission webhook of each role's namespace, once an action set one up. */
+    final FuzzWebhook webhook = new FuzzWebhook(UUID.randomUUID().toString().substring(0, 8));
+
+    private final Set<String> webhookRoles = new java.util.HashSet<>();
+    /** Control Kymas made by an action, with the roles whose webhook hung at that moment (maybe none). */
+    private final Map<String, List<String>> controlMade = new LinkedHashMap<>();
+    /** The operator's configuration, whose timeouts state the isolation bound. */
+    private final ManagerConfig config;
 
     FuzzWorld(KubernetesClient admin) {
         this.admin = admin;
@@ -75,15 +95,20 @@ final class FuzzWorld implements AutoCloseable {
                 "--health-probe-bind-address", "0",
                 "--transition-unit", "10ms",
                 "--failure-base-delay", "200ms",
-                "--remote-server-url", jobs.url());
-        operator = new KymaOperator(
-                ManagerConfig.parse(args.toArray(String[]::new), Map.of()),
-                EmbeddedControlPlane.get().config(),
-                Clock.systemUTC(),
-                List.of(requests));
+                "--failure-max-delay", FAILURE_MAX_DELAY,
+                "--remote-server-url", jobs.url(),
+                "--remote-server-allow", "127.0.0.1");
+        config = ManagerConfig.parse(args.toArray(String[]::new), Map.of());
+        operator = new KymaOperator(config, EmbeddedControlPlane.get().config(), Clock.systemUTC(), List.of(requests));
         operator.start();
-        admin.resource(TenantAction.kyma(ns(CONTROL), CONTROL, List.of("istio", "ory")))
-                .create();
+        admin.resource(TenantAction.kyma(ns(CONTROL), CONTROL, CONTROL_MODULES)).create();
+    }
+
+    /** Every job either job service started, with its state now. */
+    List<ScriptedJobService.Job> allJobs() {
+        List<ScriptedJobService.Job> all = new ArrayList<>(jobs.jobs());
+        all.addAll(otherJobs.jobs());
+        return all;
     }
 
     /** The namespace of a role ({@code a}, {@code b} or {@code ctl}). */
@@ -103,23 +128,99 @@ final class FuzzWorld implements AutoCloseable {
         return touches.getOrDefault(resource + "/" + name, 0) + touches.getOrDefault("ns/" + role, 0);
     }
 
-    /** Runs {@code write} as a tenant would: a refusal (gone, conflict, invalid, forbidden) is the tenant's problem. */
+    /**
+     * Runs {@code write} as a tenant would: a refusal (gone, conflict, invalid, forbidden, a webhook that did not
+     * answer) is the tenant's problem.
+     */
     static void tolerate(Runnable write) {
         try {
             write.run();
         } catch (KubernetesClientException e) {
-            if (!Set.of(403, 404, 409, 422).contains(e.getCode())) {
+            boolean webhookGaveNoAnswer =
+                    e.getCode() >= 500 && String.valueOf(e.getMessage()).contains("webhook");
+            if (!Set.of(403, 404, 409, 422).contains(e.getCode()) && !webhookGaveNoAnswer) {
                 throw e;
             }
         }
     }
 
-    /** Why the operator cannot create components in a role's namespace, as words its status must then contain. */
+    /**
+     * Why the operator cannot create components in a role's namespace, as words its status must then contain; in the
+     * API server's order of admission: a terminating namespace, then a webhook, then the quota.
+     */
     String blocker(String role) {
         if (deletedNamespaces.contains(role)) {
             return "terminat";
         }
+        if (webhook.mode(role) != FuzzWebhook.Mode.ALLOW) {
+            return FuzzWebhook.name(role);
+        }
         return quotas.contains(role) ? "quota" : null;
+    }
+
+    /** Creates a Kyma in the control namespace, noting which webhooks hang meanwhile. */
+    void controlKyma(String name) {
+        List<String> hanging = ROLES.stream()
+                .filter(r -> webhook.mode(r) == FuzzWebhook.Mode.HANG)
+                .toList();
+        tolerate(() -> {
+            admin.resource(TenantAction.kyma(ns(CONTROL), name, CONTROL_MODULES))
+                    .create();
+            controlMade.put(name, hanging);
+        });
+    }
+
+    /**
+     * How long each control Kyma made by an action took to be Ready: its Ready condition's lastTransitionTime less its
+     * creationTimestamp (the operator's and the API server's clocks, to the second), beside the stated bound on how
+     * long a namespace whose calls hang may delay another's work: one {@code --reconcile-timeout} (a hanging
+     * reconcile holds its worker at most that long; Events have senders of their own, one per namespace at a time).
+     * Recorded, not asserted: a busy machine adds to every such time.
+     */
+    private void recordIsolationDelays() {
+        Duration bound = config.reconcile().reconcileTimeout();
+        controlMade.forEach((name, hanging) -> {
+            Kyma kyma = admin.resources(Kyma.class)
+                    .inNamespace(ns(CONTROL))
+                    .withName(name)
+                    .get();
+            String ready = kyma == null || kyma.getStatus() == null
+                    ? null
+                    : kyma.getStatus().getConditions().stream()
+                            .filter(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()))
+                            .map(c -> c.getLastTransitionTime())
+                            .findFirst()
+                            .orElse(null);
+            ISOLATION_DELAYS.add(ns(CONTROL) + "/" + name + " made while "
+                    + (hanging.isEmpty() ? "no webhook hung" : "the webhook of " + hanging + " hung") + ": "
+                    + (ready == null
+                            ? "not Ready"
+                            : "Ready after "
+                                    + Duration.between(
+                                                    java.time.Instant.parse(
+                                                            kyma.getMetadata().getCreationTimestamp()),
+                                                    java.time.Instant.parse(ready))
+                                            .toSeconds()
+                                    + " s")
+                    + " (stated bound on another namespace's delay: " + bound.toSeconds() + " s)");
+        });
+    }
+
+    /** Puts a role's namespace under its webhook (once) and sets what the webhook answers. */
+    void webhook(String role, FuzzWebhook.Mode mode) {
+        webhook.set(role, mode);
+        if (webhookRoles.add(role)) {
+            admin.resource(webhook.configuration(role)).createOrReplace();
+            tolerate(() -> admin.namespaces().withName(ns(role)).edit(n -> {
+                Map<String, String> labels = new HashMap<>(
+                        n.getMetadata().getLabels() == null
+                                ? Map.of()
+                                : n.getMetadata().getLabels());
+                labels.put(FuzzWebhook.LABEL, webhook.labelValue(role));
+                n.getMetadata().setLabels(labels);
+                return n;
+            }));
+        }
     }
 
     /** Waits until every oracle holds, or a hang catcher's deadline passes; the violations then left. */
@@ -148,8 +249,16 @@ final class FuzzWorld implements AutoCloseable {
 
     @Override
     public void close() {
+        recordIsolationDelays();
+        for (String role : webhookRoles) {
+            tolerate(() -> admin.resources(ValidatingWebhookConfiguration.class)
+                    .withName(webhook.configName(role))
+                    .delete());
+        }
+        webhook.close();
         operator.close();
         jobs.close();
+        otherJobs.close();
         for (String ns : namespaces.values()) {
             for (Class<? extends HasMetadata> kind : List.of(Kyma.class, HelmComponent.class, Run.class)) {
                 for (HasMetadata object :

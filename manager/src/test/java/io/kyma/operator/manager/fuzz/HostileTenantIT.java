@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.manager.fuzz.TenantAction.AddOwner;
+import io.kyma.operator.manager.fuzz.TenantAction.ControlKyma;
 import io.kyma.operator.manager.fuzz.TenantAction.CreateKyma;
 import io.kyma.operator.manager.fuzz.TenantAction.CreateRun;
 import io.kyma.operator.manager.fuzz.TenantAction.CreateStray;
@@ -22,12 +23,14 @@ import io.kyma.operator.manager.fuzz.TenantAction.DeleteNamespace;
 import io.kyma.operator.manager.fuzz.TenantAction.DeleteRun;
 import io.kyma.operator.manager.fuzz.TenantAction.DropOwners;
 import io.kyma.operator.manager.fuzz.TenantAction.EditComponentSpec;
+import io.kyma.operator.manager.fuzz.TenantAction.EditRunServer;
 import io.kyma.operator.manager.fuzz.TenantAction.Finalize;
 import io.kyma.operator.manager.fuzz.TenantAction.JobAnswers;
 import io.kyma.operator.manager.fuzz.TenantAction.Quota;
 import io.kyma.operator.manager.fuzz.TenantAction.RecreateKyma;
 import io.kyma.operator.manager.fuzz.TenantAction.Relabel;
 import io.kyma.operator.manager.fuzz.TenantAction.SetModules;
+import io.kyma.operator.manager.fuzz.TenantAction.Webhook;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 import io.kyma.operator.testing.fuzz.Chain;
@@ -49,9 +52,11 @@ import io.kyma.operator.testing.fuzz.Seeded;
 class HostileTenantIT {
     /**
      * The short run of {@code make test}: a fixed seed, a few steps, each meeting a settled world (so that it does not
-     * hang on how the operator's work interleaves with the next action), no shrinking.
+     * hang on how the operator's work interleaves with the next action), no shrinking. Seed 123's 40 actions include
+     * a namespace's admission webhook hanging while Kymas there and one in the control namespace are created, then
+     * allowing again, and a running Run's {@code spec.server} edited to the other job service.
      */
-    static final FuzzSettings SHORT = new FuzzSettings(4, 1, 30, null, List.of(), 0, true);
+    static final FuzzSettings SHORT = new FuzzSettings(123, 1, 40, null, List.of(), 0, true);
 
     private static KubernetesClient admin;
 
@@ -90,6 +95,7 @@ class HostileTenantIT {
                 settings.seed(),
                 summary.steps(),
                 summary.failures().size());
+        FuzzWorld.ISOLATION_DELAYS.forEach(line -> System.out.println("Isolation: " + line));
         assertThat(summary.failures())
                 .as("shrunk failing sequences")
                 .extracting(Fuzzer.Failure::script)
@@ -161,7 +167,15 @@ class HostileTenantIT {
                                         r.chance(0.3),
                                         r.chance(0.3) ? "2s" : null)))
                 .weight(3, r -> inRole(r, role -> new DeleteRun(role, run(r, role))))
-                .weight(3, r -> new JobAnswers(r.pick(ScriptedJobService.Shape.values()), r.between(1, 4)));
+                .weight(
+                        3,
+                        r -> inRole(
+                                r,
+                                role -> new EditRunServer(
+                                        role, run(r, role), r.pick("other", "other", "default", "link-local"))))
+                .weight(3, r -> new JobAnswers(r.pick(ScriptedJobService.Shape.values()), r.between(1, 4)))
+                .weight(3, r -> new Webhook(role(r), r.pick(FuzzWebhook.Mode.values())))
+                .weight(2, r -> new ControlKyma(FuzzWorld.CONTROL + r.between(2, 4)));
     }
 
     private static String role(Seeded r) {

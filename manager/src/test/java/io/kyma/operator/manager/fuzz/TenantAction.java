@@ -445,6 +445,45 @@ sealed interface TenantAction extends Action<FuzzWorld> {
         }
     }
 
+    /**
+     * Points a Run's {@code spec.server} at the other allowed job service, back at the default one, or at a
+     * link-local address no Run may use; the Run still ends as the job it started did.
+     */
+    record EditRunServer(String role, String name, String target) implements TenantAction {
+        @Override
+        public void apply(FuzzWorld w) {
+            w.touch("runs/" + name);
+            String server = server(w);
+            FuzzWorld.tolerate(() -> w.admin
+                    .resources(Run.class)
+                    .inNamespace(w.ns(role))
+                    .withName(name)
+                    .edit(r -> {
+                        r.getSpec().setServer(server);
+                        return r;
+                    }));
+        }
+
+        private String server(FuzzWorld w) {
+            return switch (target) {
+                case "other" -> w.otherJobs.url();
+                case "default" -> w.jobs.url();
+                default -> "http://169.254.169.254";
+            };
+        }
+
+        @Override
+        public String script() {
+            String server = switch (target) {
+                case "other" -> "$OTHER_JOB_SERVICE";
+                case "default" -> "$JOB_SERVICE";
+                default -> "http://169.254.169.254";
+            };
+            return "kubectl -n $" + up(role) + " patch run " + name + " " + MERGE + " '{\"spec\":{\"server\":\""
+                    + server + "\"}}'";
+        }
+    }
+
     /** The job service's next {@code count} answers, to any call, take {@code shape}. */
     record JobAnswers(ScriptedJobService.Shape shape, int count) implements TenantAction {
         @Override
@@ -456,6 +495,41 @@ sealed interface TenantAction extends Action<FuzzWorld> {
         @Override
         public String script() {
             return "# job service: the next " + count + " answer(s) are " + shape;
+        }
+    }
+
+    /**
+     * The admission webhook of a role's namespace allows, denies or hangs on creates of HelmComponents and on Events
+     * from now on (its configuration and the namespace's label are made the first time).
+     */
+    record Webhook(String role, FuzzWebhook.Mode mode) implements TenantAction {
+        @Override
+        public void apply(FuzzWorld w) {
+            w.touch("ns/" + role);
+            w.webhook(role, mode);
+        }
+
+        @Override
+        public String script() {
+            return "# admission webhook " + FuzzWebhook.name(role) + " of $" + up(role) + " (timeoutSeconds "
+                    + FuzzWebhook.TIMEOUT_SECONDS + ", failurePolicy Fail; HelmComponent CREATE, Event CREATE/UPDATE)"
+                    + " now answers: " + mode.name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /**
+     * A Kyma in the control namespace, which no tenant touches; made while a webhook hangs, it measures how long
+     * another namespace's hanging calls delay the control namespace's work.
+     */
+    record ControlKyma(String name) implements TenantAction {
+        @Override
+        public void apply(FuzzWorld w) {
+            w.controlKyma(name);
+        }
+
+        @Override
+        public String script() {
+            return "kubectl -n $CTL create -f - <<<'" + kymaJson(name, FuzzWorld.CONTROL_MODULES) + "'";
         }
     }
 

@@ -2,7 +2,9 @@ package io.kyma.operator.manager.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -42,5 +44,24 @@ class TenantModelTest {
                 HostileTenantIT.actions().sequence(HostileTenantIT.SHORT.seed(), HostileTenantIT.SHORT.steps());
         actions.forEach(a -> System.out.println(a.script()));
         assertThat(actions).hasSize(HostileTenantIT.SHORT.steps());
+    }
+
+    @Test
+    void theShortRunMakesAControlKymaWhileAWebhookHangsAndLetsItAllowAgain() {
+        List<TenantAction> actions =
+                HostileTenantIT.actions().sequence(HostileTenantIT.SHORT.seed(), HostileTenantIT.SHORT.steps());
+        Map<String, FuzzWebhook.Mode> modes = new HashMap<>();
+        boolean controlWhileHanging = false;
+        for (TenantAction action : actions) {
+            if (action instanceof TenantAction.Webhook webhook) {
+                modes.put(webhook.role(), webhook.mode());
+            } else if (action instanceof TenantAction.ControlKyma) {
+                controlWhileHanging |= modes.containsValue(FuzzWebhook.Mode.HANG);
+            }
+        }
+        assertThat(controlWhileHanging)
+                .as("a control Kyma made while a webhook hangs")
+                .isTrue();
+        assertThat(modes).as("webhook modes at the end").doesNotContainValue(FuzzWebhook.Mode.HANG);
     }
 }
