@@ -64,8 +64,18 @@ final class ChildSync {
                 || ownership.kind() == Ownership.Kind.OTHER_KYMA && !controllerGone(kyma, ownership, writes)) {
             return Optional.of(taken(kyma, desired, ownership));
         }
-        if (existing.getMetadata().getDeletionTimestamp() != null || !ChildDrift.differs(existing, desired)) {
-            return Optional.empty(); // one being deleted is created again once it is gone
+        if (existing.getMetadata().getDeletionTimestamp() != null) {
+            // created again once it is gone; while someone else's finalizer holds it, the status names the hold
+            String held = DeletionHold.held(existing);
+            return held.isEmpty()
+                    ? Optional.empty()
+                    : Optional.of(new Problem(
+                            KymaStatusSummary.REASON_FINALIZERS,
+                            "waiting for " + held + " to let it go, to create it again",
+                            true));
+        }
+        if (!ChildDrift.differs(existing, desired)) {
+            return Optional.empty();
         }
         String namespace = kyma.getMetadata().getNamespace();
         String name = desired.getMetadata().getName();

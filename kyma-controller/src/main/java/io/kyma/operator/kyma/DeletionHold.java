@@ -40,7 +40,7 @@ final class DeletionHold {
     }
 
     /** "HelmComponent ns/x: finalizer a" for a component others' finalizers hold, else "". */
-    private static String held(HelmComponent component) {
+    static String held(HelmComponent component) {
         List<String> others = component.getMetadata().getFinalizers() == null
                 ? List.of()
                 : component.getMetadata().getFinalizers().stream()

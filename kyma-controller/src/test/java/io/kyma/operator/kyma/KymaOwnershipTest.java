@@ -178,6 +178,22 @@ class KymaOwnershipTest {
     }
 
     @Test
+    void aWantedComponentHeldInDeletionBySomeoneElsesFinalizerIsNamedWhileTheKymaWaitsToCreateItAgain() {
+        Kyma kyma = kyma("k", "uid-k", "ory");
+        HelmComponent going = ChildComponents.desired(kyma, new Module("ory", null));
+        going.getMetadata().setDeletionTimestamp("2026-01-02T00:00:00Z");
+        going.getMetadata().setFinalizers(List.of(DeletionHold.OWN_FINALIZER, "example.com/hold"));
+        reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of(api.put(going))));
+        assertThat(api.lastStatus.getPhase()).isEqualTo(KymaPhase.PROCESSING);
+        assertThat(reason()).isEqualTo("ComponentFinalizers");
+        assertThat(message()).startsWith("waiting for HelmComponent ns/k-ory: finalizer example.com/hold");
+
+        going.getMetadata().setFinalizers(List.of(DeletionHold.OWN_FINALIZER)); // its own controller's: progress
+        reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of(api.put(going))));
+        assertThat(reason()).isNotEqualTo("ComponentFinalizers");
+    }
+
+    @Test
     void aDeletionHeldBySomeoneElsesFinalizerNamesTheComponentAndTheFinalizerWithCurrentCounts() {
         Kyma kyma = kyma("k", "uid-k", "istio", "ory");
         kyma.getMetadata().setDeletionTimestamp("2026-01-02T00:00:00Z");
