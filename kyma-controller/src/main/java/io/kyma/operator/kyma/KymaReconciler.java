@@ -177,10 +177,27 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         }
         List<Problem> problems = new ArrayList<>();
         try {
+            // Each child on its own: one create a quota or a webhook refuses does not keep the others from their
+            // desired state; the first failure decides the outcome once all were tried.
+            KubernetesClientException first = null;
             for (ComponentActions.Child child : actions.children()) {
-                ChildSync.sync(kyma, child.desired(), child.existing(), writes).ifPresent(problems::add);
+                try {
+                    ChildSync.sync(kyma, child.desired(), child.existing(), writes)
+                            .ifPresent(problems::add);
+                } catch (KubernetesClientException e) {
+                    first = first(first, e);
+                }
             }
-            actions.delete().forEach(gone -> ChildSync.delete(kyma, gone, writes));
+            for (HelmComponent gone : actions.delete()) {
+                try {
+                    ChildSync.delete(kyma, gone, writes);
+                } catch (KubernetesClientException e) {
+                    first = first(first, e);
+                }
+            }
+            if (first != null) {
+                throw first;
+            }
         } catch (KubernetesClientException e) {
             FailureClass failure = ApiFailure.classify(e);
             if (failure == FailureClass.CONFLICT) {
@@ -209,6 +226,14 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
             return UpdateControl.<Kyma>noUpdate().rescheduleAfter(NAME_TAKEN_RECHECK);
         }
         return control;
+    }
+
+    private static KubernetesClientException first(KubernetesClientException first, KubernetesClientException next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
     }
 
     /** A Kyma waiting in line for admission, or Ready with its spec observed, has nothing due. */

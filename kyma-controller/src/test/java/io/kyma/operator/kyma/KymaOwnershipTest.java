@@ -194,6 +194,26 @@ class KymaOwnershipTest {
     }
 
     @Test
+    void aCreateTheClusterRefusesDoesNotKeepTheOtherComponentsFromTheirDesiredState() {
+        Kyma kyma = kyma("k", "uid-k", "istio", "ory");
+        api.liveKymas.put("k", "uid-k");
+        HelmComponent ofGone = ChildComponents.desired(kyma("k", "uid-gone", "ory"), new Module("ory", null));
+        HelmComponent held = api.put(ofGone);
+        api.failCreates = new KubernetesClientException(new StatusBuilder()
+                .withCode(403)
+                .withReason("Forbidden")
+                .withMessage("admission webhook \"deny.example.com\" denied the request")
+                .build());
+        assertThatThrownBy(() -> reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of(held))))
+                .as("retried with backoff")
+                .isSameAs(api.failCreates);
+        assertThat(Ownership.controller(api.object("k-ory")).getUid())
+                .as("adopted though istio's create was refused first")
+                .isEqualTo("uid-k");
+        assertThat(message()).contains("deny.example.com");
+    }
+
+    @Test
     void aDeletionHeldBySomeoneElsesFinalizerNamesTheComponentAndTheFinalizerWithCurrentCounts() {
         Kyma kyma = kyma("k", "uid-k", "istio", "ory");
         kyma.getMetadata().setDeletionTimestamp("2026-01-02T00:00:00Z");
