@@ -1,7 +1,6 @@
 package io.kyma.operator.run;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -15,13 +14,6 @@ import java.util.concurrent.Flow;
  * heap holds at most {@code limit} bytes per request, whatever the server sends.
  */
 final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
-    /** The answer was larger than the limit. */
-    static final class TooLarge extends IOException {
-        TooLarge(long limit) {
-            super("the answer is larger than " + limit + " bytes");
-        }
-    }
-
     private final long limit;
     private final long declaredLength;
     private final CompletableFuture<byte[]> body = new CompletableFuture<>();
@@ -84,6 +76,8 @@ final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
     private void tooLarge() {
         subscription.cancel();
         buffer.reset();
-        body.completeExceptionally(new TooLarge(limit));
+        body.completeExceptionally(new RemoteJobException(
+                RemoteJobException.Kind.TOO_LARGE,
+                "the job service's answer is larger than " + limit + " bytes (--remote-response-limit)"));
     }
 }

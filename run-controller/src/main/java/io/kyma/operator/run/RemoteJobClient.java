@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -56,15 +55,12 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
     public static final int MAX_HEADER_BYTES = 64 * 1024;
 
     /**
-     * Why a call to a name fails when this JVM's HTTP client will not send a Host header of the operator's own
-     * ({@code jdk.httpclient.allowRestrictedHeaders}, which {@code Main} sets): it would have to connect by the name,
-     * which may resolve elsewhere than the address checked.
+     * Why no client is made in a JVM whose HTTP client will not send a Host header of the operator's own
+     * ({@code jdk.httpclient.allowRestrictedHeaders}, which {@code Main} sets): a call to a name would have to connect
+     * by the name, which may resolve elsewhere than the address checked.
      */
     static final String NOT_PINNED = "the operator cannot call a job service by name in this JVM: start it with"
             + " -Djdk.httpclient.allowRestrictedHeaders=host";
-
-    /** Whether a request may carry its own Host header, so that a connection can go to the address checked. */
-    static final boolean PINNED = hostHeaderAllowed();
 
     private final ServerAddresses addresses;
     private final ExecutorService lookups;
@@ -108,6 +104,9 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
             int lookupThreads,
             SSLContext tls,
             ScheduledExecutorService alarms) {
+        if (!hostHeaderAllowed()) {
+            throw new IllegalStateException(NOT_PINNED);
+        }
         this.addresses = addresses;
         ThreadPoolExecutor lookups = new ThreadPoolExecutor(
                 lookupThreads,
@@ -235,18 +234,14 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
                             if (result.isDone()) {
                                 throw new CancellationException("the call ended before its look-up began");
                             }
-                            return checked(() -> addresses.check(server));
+                            return addresses.check(server);
                         },
                         checker)
                 .thenCompose(address -> {
                     // The request goes to the address checked, the name in its Host header (and, over HTTPS, as the
                     // server name its certificate is checked against): the JDK's client is given no name to look up
-                    // again. Without a Host header of its own that cannot be done, and a checked name is not called.
+                    // again.
                     boolean name = server.hostIsName();
-                    if (address.isPresent() && name && !PINNED) {
-                        throw new CompletionException(
-                                new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, NOT_PINNED));
-                    }
                     boolean toAddress = address.isPresent();
                     HttpRequest built = (toAddress
                                     ? request.apply(server.at(address.get())).header("Host", server.authority())
@@ -261,7 +256,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
                     if (result.isDone()) {
                         sent.cancel(true);
                     }
-                    return sent.thenApply(response -> checked(() -> reply(response, kind, id, connected)));
+                    return sent.thenApply(response -> reply(response, kind, id, connected));
                 })
                 .whenComplete((answer, failure) -> {
                     alarm.cancel(false);
@@ -298,8 +293,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      * taken (2xx) by the job API is never sent again: without a job id in its body or its {@code Location}, it fails;
      * a 2xx whose body is not the job API's and that has no {@code Location} was not taken by a job service.
      */
-    private static Reply reply(HttpResponse<byte[]> response, Kind kind, String id, JobServerUrl server)
-            throws RemoteJobException {
+    private static Reply reply(HttpResponse<byte[]> response, Kind kind, String id, JobServerUrl server) {
         int code = response.statusCode();
         if (kind == Kind.CANCEL && (code / 100 == 2 || code == 404 || code == 409 || code == 410)) {
             return new Reply(null, null, server); // cancelled, or nothing left to cancel
@@ -384,20 +378,12 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
     }
 
     /** A failed call as the Run sees it: the job API's own failure as it is, anything else one message. */
-    private RemoteJobException failed(JobServerUrl server, Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof RemoteJobException remote) {
-                return remote;
-            }
-            if (cause instanceof BoundedBody.TooLarge) {
-                return new RemoteJobException(
-                        RemoteJobException.Kind.TOO_LARGE,
-                        "the job service's answer is" + " larger than " + responseLimit
-                                + " bytes (--remote-response-limit)");
-            }
+    private static RemoteJobException failed(JobServerUrl server, Throwable failure) {
+        RemoteJobException seen = RemoteJobException.of(failure);
+        if (seen.getCause() == failure) {
+            LOG.debug("{}: {}", server, failure.toString());
         }
-        LOG.debug("{}: {}", server, failure.toString());
-        return RemoteJobException.unreachable();
+        return seen;
     }
 
     /** A job id no call is made for: it would name another path than its job's (a status written by hand). */
@@ -410,19 +396,5 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
 
     private static RemoteJobException badAnswer(String what) {
         return new RemoteJobException(RemoteJobException.Kind.BAD_ANSWER, "the job service answered badly: " + what);
-    }
-
-    @FunctionalInterface
-    private interface Step<T> {
-        T run() throws RemoteJobException;
-    }
-
-    /** Runs a step of a future's chain, a failure carried on as the chain's exception. */
-    private static <T> T checked(Step<T> step) {
-        try {
-            return step.run();
-        } catch (RemoteJobException e) {
-            throw new CompletionException(e);
-        }
     }
 }

@@ -3,7 +3,7 @@ package io.kyma.operator.run;
 import io.kyma.operator.common.status.FailureClass;
 
 /** A remote job service call that did not give a usable answer. */
-public class RemoteJobException extends Exception {
+public class RemoteJobException extends RuntimeException {
     /** What went wrong, which decides what the controller does next. */
     public enum Kind {
         /** Connection refused, reset or timed out, or an answer that is not the job API's: try again later. */

@@ -86,7 +86,7 @@ public final class ServerAddresses {
      * @return empty for the default server, which is connected to by name
      * @throws RemoteJobException UNREACHABLE for a name that does not resolve, NOT_ALLOWED for an address refused
      */
-    public Optional<InetAddress> check(JobServerUrl server) throws RemoteJobException {
+    public Optional<InetAddress> check(JobServerUrl server) {
         if (server.pinned().isEmpty() && defaultServer.filter(server::equals).isPresent()) {
             return Optional.empty();
         }
