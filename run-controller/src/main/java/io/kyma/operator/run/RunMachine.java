@@ -56,7 +56,7 @@ final class RunMachine {
         ASK_POLL,
         /** Write what the poll says (paced), and ask for the next poll. */
         PROGRESS,
-        /** Write what blocks progress (server, answer), and try again after the backoff. */
+        /** Write what blocks progress (server, answer), and ask for the call again after the backoff, as NOTHING would. */
         BLOCKED,
         /** Write why the job is cancelled, and ask for the cancel. */
         BEGIN_CANCEL,

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -294,31 +293,23 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
 
     /**
      * A failure another try may cure: the status names the server and its answer (paced like progress), and the call
-     * is tried again after a backoff that doubles with each failure in a row.
+     * is asked for again, as with nothing new, after a backoff that doubles with each failure in a row.
      */
     private Next blocked(Run run, Context<Run> context, Seen seen) {
         RemoteJobException e = seen.failure();
         Instant now = clock.instant();
-        Duration retry = retryDelay(seen.mem());
-        if (seen.state() == State.DELETING) {
-            log(run, "cannot cancel job " + seen.id() + " yet, retrying: " + e.getMessage());
-            return new Next(min(max(retry, Duration.ofSeconds(1)), cleanupLeft(run, now)), false);
-        }
         Instant giveUp = seen.mem().first.getOrDefault(Kind.CANCEL, now).plus(settings.cleanupTimeout());
         RunStatus next = seen.state() == State.CANCELLING
                 ? statuses.cancelRetried(run, seen.id(), seen.server(), e, giveUp)
                 : statuses.unreachable(run, e);
-        // logged when the status says it, paced like the status
-        if (seen.mem().due(run.getStatus(), next, settings.statusInterval(), now)) {
-            write(run, seen.mem(), next, context);
-            log(run, e.getMessage() + "; trying again in " + GoDuration.format(retry));
+        if (seen.state() == State.DELETING) {
+            log(run, "cannot cancel job " + seen.id() + " yet, retrying: " + e.getMessage());
+        } else if (seen.mem().due(run.getStatus(), next, settings.statusInterval(), now)) {
+            write(run, seen.mem(), next, context); // logged when the status says it, paced like the status
+            log(run, e.getMessage() + "; trying again in " + GoDuration.format(retryDelay(seen.mem())));
         }
-        Optional<Duration> timeout =
-                seen.plan() == null ? Optional.empty() : seen.plan().timeout();
-        Instant since = seen.state() == State.NEW
-                ? seen.mem().first.getOrDefault(Kind.START, now)
-                : seen.state() == State.RUNNING ? RunObserver.startTime(run) : now;
-        return new Next(new RunTiming(since, timeout).nextPoll(now, retry), false);
+        return act(
+                run, context, seen, RunMachine.next(seen.state(), Event.NOTHING).action());
     }
 
     private Duration cleanupLeft(Run run, Instant now) {

@@ -37,8 +37,12 @@ class RunReconcilerTest {
     private int refuseWrites;
 
     private final List<Runnable> timed = new ArrayList<>();
+    /** The delays calls were asked for after, in order. */
+    private final List<Duration> delays = new ArrayList<>();
+
     private final JobCalls.Timer timer = (delay, task) -> {
         timed.add(task);
+        delays.add(delay);
         return () -> timed.remove(task);
     };
     private final JobCalls calls =
@@ -130,11 +134,12 @@ class RunReconcilerTest {
     void anUnreachableServiceIsATransientFailureTheStatusSaysIsRetriedWithBackoff() {
         jobs.failure = new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, RemoteJobClient.UNREACHABLE, null);
         Run run = run("job-1");
-        assertThat(reconcile(run).getScheduleDelay()).contains(1000L);
-        clock.advance(Duration.ofSeconds(5));
-        assertThat(reconcile(run).getScheduleDelay())
-                .as("the second failure in a row")
-                .contains(2000L);
+        run.getSpec().setPollInterval("100ms"); // the backoff, not the interval, paces the retry
+        reconcile(run);
+        assertThat(delays).as("the retry, asked for after the backoff").containsExactly(Duration.ofSeconds(1));
+        later(Duration.ofSeconds(5));
+        reconcile(run);
+        assertThat(delays).as("the second failure in a row").last().isEqualTo(Duration.ofSeconds(2));
         assertThat(last().getPhase()).isEqualTo(RunPhase.RUNNING);
         assertThat(last().getConditions()).anySatisfy(c -> {
             assertThat(c.getType()).isEqualTo("RemoteReachable");
@@ -492,7 +497,8 @@ class RunReconcilerTest {
         jobs.failure = new RemoteJobException(RemoteJobException.Kind.UNREACHABLE, RemoteJobClient.UNREACHABLE, null);
         Run run = run(null);
         run.getSpec().setTimeout("5s");
-        assertThat(reconcile(run).getScheduleDelay()).as("the first retry").contains(1000L);
+        reconcile(run);
+        assertThat(delays).as("the first retry").containsExactly(Duration.ofSeconds(1));
         run.setStatus(last());
         clock.advance(Duration.ofSeconds(5));
         reconcile(run);
