@@ -6,13 +6,11 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -38,9 +36,9 @@ import io.kyma.operator.common.DaemonThreads;
  * <li>at most {@code maxPerServer} of them to one service ({@link JobServerUrl#origin()}), so that a slow service holds
  * back its own Runs only;</li>
  * <li>one call per Run at a time;</li>
- * <li>calls that wait are served one namespace at a time in turn (round robin), so a namespace with a thousand
- * waiting calls delays another namespace's call by at most one call per busy namespace;</li>
- * <li>while a namespace below its share of the slots waits, a namespace at its share does not take a free slot.</li>
+ * <li>a free slot goes to the namespace with the fewest calls out among those with a call waiting, in turn among
+ * equals, so a namespace with a thousand waiting calls, or with calls that hang, delays another namespace's call by at
+ * most one call per namespace with as few out.</li>
  * </ul>
  * What it keeps per Run (its call, an answer not yet taken) is dropped by {@link #forget} when the Run ends or goes,
  * and after {@link #IDLE} without a call asked for in any case.
@@ -406,59 +404,35 @@ public final class JobCalls {
     }
 
     /**
-     * The waiting calls that may start now, taken from their lines; called holding the lock. The namespaces take
-     * turns, and each has a share of the slots (the slots divided among the namespaces with calls out or waiting): a
-     * first pass passes over the namespaces at their share, so that one whose calls hold their slots long (a server
-     * that answers late or never) cannot keep the slots from the others; a second pass, when the first started
-     * nothing, lets any namespace use what is free.
+     * The waiting calls that may start now, taken from their lines; called holding the lock. Each free slot goes to
+     * the namespace with the fewest calls out among those with a call that may start (the first in its line, within
+     * {@link #LOOK_AHEAD}, whose server is below its limit), the first in turn among equals, which then goes to the end
+     * of the turn. So a namespace whose calls hold their slots long (a server that answers late or never) cannot keep
+     * them from the others: while one with fewer calls out waits, it gets none.
      */
     private List<Call> next() {
         List<Call> start = new ArrayList<>();
-        int passed = 0; // namespaces looked at in a row that could not start a call
-        boolean byShare = true;
-        // the same all through: a namespace whose call starts here still has a call out
-        int share = share();
-        while (inFlight < maxInFlight && !waiting.isEmpty()) {
-            if (passed >= waiting.size()) {
-                if (!byShare) {
-                    break;
-                }
-                byShare = false;
-                passed = 0;
-            }
-            String namespace = waiting.keySet().iterator().next();
-            ArrayDeque<Call> line = waiting.get(namespace);
+        while (inFlight < maxInFlight) {
             Call pick = null;
-            boolean full = false;
-            if (!byShare || byNamespace.getOrDefault(namespace, 0) < share) {
-                int looked = 0;
-                for (Iterator<Call> it = line.iterator(); it.hasNext() && looked++ < LOOK_AHEAD; ) {
-                    Call call = it.next();
-                    if (perServer.getOrDefault(call.origin(), 0) < maxPerServer) {
-                        full = !fits(call);
-                        if (!full) {
-                            it.remove();
-                            pick = call;
-                        }
-                        break;
-                    }
+            int fewest = Integer.MAX_VALUE;
+            for (var line : waiting.entrySet()) {
+                int out = byNamespace.getOrDefault(line.getKey(), 0);
+                Call call = out < fewest ? startable(line.getValue()) : null;
+                if (call != null) {
+                    pick = call;
+                    fewest = out;
                 }
             }
-            if (full) {
-                // a call the byte budget cannot take yet waits, and no later call passes it: calls out end and
-                // free their bytes, so it cannot be kept waiting behind smaller ones for ever; its turn stays first
+            // a call the byte budget cannot take yet waits, and no later call passes it: calls out end and free
+            // their bytes, so it cannot be kept waiting behind smaller ones for ever
+            if (pick == null || !fits(pick)) {
                 break;
             }
-            waiting.remove(namespace); // to the end of the round, if it has calls left
+            ArrayDeque<Call> line = waiting.remove(pick.namespace()); // to the end of the turn, if it has calls left
+            line.remove(pick);
             if (!line.isEmpty()) {
-                waiting.put(namespace, line);
+                waiting.put(pick.namespace(), line);
             }
-            if (pick == null) {
-                passed++;
-                continue;
-            }
-            passed = 0;
-            byShare = true;
             inFlight++;
             bytesInFlight += pick.bytes();
             perServer.merge(pick.origin(), 1, Integer::sum);
@@ -468,16 +442,21 @@ public final class JobCalls {
         return start;
     }
 
+    /** The first call of a line whose server is below its limit, looking {@link #LOOK_AHEAD} calls deep; or null. */
+    private Call startable(ArrayDeque<Call> line) {
+        int looked = 0;
+        for (Iterator<Call> it = line.iterator(); it.hasNext() && looked++ < LOOK_AHEAD; ) {
+            Call call = it.next();
+            if (perServer.getOrDefault(call.origin(), 0) < maxPerServer) {
+                return call;
+            }
+        }
+        return null;
+    }
+
     /** Whether the call's bytes fit the budget beside the calls out; the first call always does. */
     private boolean fits(Call call) {
         return inFlight == 0 || bytesInFlight + call.bytes() <= budgetBytes;
-    }
-
-    /** A namespace's share of the slots: the slots divided among the namespaces with calls out or waiting. */
-    private int share() {
-        Set<String> active = new HashSet<>(byNamespace.keySet());
-        active.addAll(waiting.keySet());
-        return active.isEmpty() ? maxInFlight : (maxInFlight + active.size() - 1) / active.size();
     }
 
     private void finished(Call call, Object value, Throwable failure) {
