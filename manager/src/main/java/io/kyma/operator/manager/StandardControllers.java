@@ -53,14 +53,16 @@ public final class StandardControllers {
                 kyma.statusInterval(),
                 components,
                 kyma.effectiveAdmissionBacklog(config.reconcile().maxConcurrentReconciles()));
-        JobCalls calls = jobCalls(settings, config.retry(), clock);
+        JobCalls.Timer timer = JobCalls.timerThread(); // the calls' times, and their request timeouts
+        JobCalls calls = jobCalls(settings, config.retry(), clock, timer);
         // a look-up thread per call in flight: no call's name waits behind another tenant's
         RemoteJobClient jobs = new RemoteJobClient(
                 settings.connectTimeout(),
                 settings.requestTimeout(),
                 settings.responseLimit(),
                 serverAddresses(settings, clientConfig),
-                calls.maxInFlight());
+                calls.maxInFlight(),
+                timer);
         RunReconciler runs = new RunReconciler(clock, settings.runSettings(), jobs, calls);
         return List.of(
                 new ControllerSpec<>(
@@ -157,7 +159,7 @@ public final class StandardControllers {
      * The Run controller's calls to job services: at most {@code --remote-max-in-flight} at once, and fewer when that
      * many answers would not fit the answer budget, an eighth of the heap.
      */
-    static JobCalls jobCalls(JobServiceSettings settings, RetrySettings retry, Clock clock) {
+    static JobCalls jobCalls(JobServiceSettings settings, RetrySettings retry, Clock clock, JobCalls.Timer timer) {
         int inFlight = JobCalls.inFlightFor(answerBudget(), settings.responseLimit(), settings.maxInFlight());
         LoggerFactory.getLogger(StandardControllers.class)
                 .info(
@@ -176,7 +178,7 @@ public final class StandardControllers {
                 retry.baseDelay(),
                 retry.maxDelay(),
                 clock,
-                JobCalls.timerThread());
+                timer);
     }
 
     /**

@@ -13,12 +13,8 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
@@ -74,7 +70,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
     private final Duration requestTimeout;
     private final long responseLimit;
     /** Ends exchanges at the request timeout, however slowly a server sends its answer. */
-    private final ScheduledExecutorService alarms;
+    private final JobCalls.Timer alarms;
 
     /**
      * @param requestTimeout the longest a whole exchange may take, from connecting to the last byte of the answer
@@ -82,20 +78,19 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      * @param addresses where calls may connect, checked on each call's resolved addresses
      * @param lookupThreads threads for name look-ups, which block: as many as calls may be in flight, so that no
      *        call's look-up waits behind another's (they end when idle)
+     * @param alarms ends each exchange at the request timeout (the calls' timer; tests set them off themselves)
      */
     public RemoteJobClient(
             Duration connectTimeout,
             Duration requestTimeout,
             long responseLimit,
             ServerAddresses addresses,
-            int lookupThreads) {
-        this(connectTimeout, requestTimeout, responseLimit, addresses, lookupThreads, defaultTls(), timeoutAlarms());
+            int lookupThreads,
+            JobCalls.Timer alarms) {
+        this(connectTimeout, requestTimeout, responseLimit, addresses, lookupThreads, defaultTls(), alarms);
     }
 
-    /**
-     * @param tls what HTTPS calls trust and present
-     * @param alarms ends each exchange at the request timeout ({@link #timeoutAlarms()}; tests set them off themselves)
-     */
+    /** @param tls what HTTPS calls trust and present */
     RemoteJobClient(
             Duration connectTimeout,
             Duration requestTimeout,
@@ -103,7 +98,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
             ServerAddresses addresses,
             int lookupThreads,
             SSLContext tls,
-            ScheduledExecutorService alarms) {
+            JobCalls.Timer alarms) {
         if (!hostHeaderAllowed()) {
             throw new IllegalStateException(NOT_PINNED);
         }
@@ -130,13 +125,6 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         this.requestTimeout = requestTimeout;
         this.responseLimit = responseLimit;
         this.alarms = alarms;
-    }
-
-    static ScheduledExecutorService timeoutAlarms() {
-        ScheduledThreadPoolExecutor timer =
-                new ScheduledThreadPoolExecutor(1, DaemonThreads.named("job-service-timeouts"));
-        timer.setRemoveOnCancelPolicy(true);
-        return timer;
     }
 
     public long responseLimit() {
@@ -189,7 +177,6 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
     public void close() {
         tls.close();
         TlsClients.shutDown(http);
-        alarms.shutdownNow();
         lookups.shutdownNow();
         answers.shutdownNow();
     }
@@ -212,18 +199,8 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
             return CompletableFuture.failedFuture(notAnId(id));
         }
         CompletableFuture<Reply> result = new CompletableFuture<>();
-        AtomicReference<CompletableFuture<?>> exchange = new AtomicReference<>();
-        ScheduledFuture<?> alarm = alarms.schedule(
-                () -> {
-                    if (result.completeExceptionally(RemoteJobException.unreachable())) {
-                        CompletableFuture<?> sent = exchange.get();
-                        if (sent != null) {
-                            sent.cancel(true);
-                        }
-                    }
-                },
-                requestTimeout.toNanos(),
-                TimeUnit.NANOSECONDS);
+        Runnable disarm =
+                alarms.later(requestTimeout, () -> result.completeExceptionally(RemoteJobException.unreachable()));
         // Only a name waits for a name server, on the look-up threads: the default server and addresses are checked
         // at once, so that slow look-ups of one tenant's names do not hold them up. A look-up whose call has ended
         // (its time ran out while it waited for a thread) is dropped, not made: slow names must not fill the queue
@@ -252,14 +229,11 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
                     CompletableFuture<HttpResponse<byte[]>> sent = toAddress && name && !server.plainHttp()
                             ? tls.send(server.host(), built, BoundedBody.handler(responseLimit))
                             : http.sendAsync(built, BoundedBody.handler(responseLimit));
-                    exchange.set(sent);
-                    if (result.isDone()) {
-                        sent.cancel(true);
-                    }
+                    result.whenComplete((done, failure) -> sent.cancel(true)); // the exchange ends with its call
                     return sent.thenApply(response -> reply(response, kind, id, connected));
                 })
                 .whenComplete((answer, failure) -> {
-                    alarm.cancel(false);
+                    disarm.run();
                     if (failure == null) {
                         result.complete(answer);
                     } else {

@@ -20,6 +20,9 @@ import com.sun.net.httpserver.HttpServer;
 
 /** How the client reads a job service's HTTP status codes, against a real HTTP server on loopback. */
 class RemoteJobClientAnswerTest {
+    /** One timer for every client the tests make: the request timeouts. */
+    private static final JobCalls.Timer ALARMS = JobCalls.timerThread();
+
     private HttpServer server;
     private int code;
     private String answer = "{\"error\":\"not now\"}";
@@ -53,7 +56,7 @@ class RemoteJobClientAnswerTest {
         ServerAddresses addresses = new ServerAddresses(
                 ServerAllowList.parse("127.0.0.1"), Optional.empty(), Set.of(), InetAddress::getAllByName);
         // timeouts that only a hang reaches: no answer here is meant to be late
-        return new RemoteJobClient(Duration.ofMinutes(1), Duration.ofMinutes(2), 256 * 1024, addresses, 2);
+        return new RemoteJobClient(Duration.ofMinutes(1), Duration.ofMinutes(2), 256 * 1024, addresses, 2, ALARMS);
     }
 
     private RemoteJobException start(JobServerUrl url) {

@@ -16,8 +16,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import javax.net.ssl.SSLContext;
@@ -110,17 +108,13 @@ class RemoteJobClientLookupTest {
     }
 
     /** The calls' request timeouts, which go off when the test says so rather than when the time has passed. */
-    private static final class ManualAlarms extends ScheduledThreadPoolExecutor {
+    private static final class ManualAlarms implements JobCalls.Timer {
         private final List<Runnable> set = new CopyOnWriteArrayList<>();
 
-        ManualAlarms() {
-            super(1);
-        }
-
         @Override
-        public ScheduledFuture<?> schedule(Runnable alarm, long delay, TimeUnit unit) {
+        public Runnable later(Duration delay, Runnable alarm) {
             set.add(alarm);
-            return super.schedule(() -> {}, 365, TimeUnit.DAYS); // for the client to cancel
+            return () -> set.remove(alarm);
         }
 
         /** Sets off every alarm set so far. */

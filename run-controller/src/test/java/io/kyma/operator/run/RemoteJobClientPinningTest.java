@@ -24,6 +24,9 @@ import com.sun.net.httpserver.HttpServer;
  * cancel still go to the tenant's own service, against real HTTP servers on two loopback addresses.
  */
 class RemoteJobClientPinningTest {
+    /** One timer for every client the tests make: the request timeouts. */
+    private static final JobCalls.Timer ALARMS = JobCalls.timerThread();
+
     private final List<HttpServer> servers = new CopyOnWriteArrayList<>();
     private final List<String> heard = new CopyOnWriteArrayList<>();
     private volatile InetAddress resolvesTo;
@@ -59,7 +62,7 @@ class RemoteJobClientPinningTest {
         JobServerUrl url = JobServerUrl.parse("http://jobs.tenant.test:" + port);
         // timeouts that only a hang reaches: no answer here is meant to be late
         try (RemoteJobClient client =
-                new RemoteJobClient(Duration.ofMinutes(1), Duration.ofMinutes(2), 64 * 1024, addresses, 2)) {
+                new RemoteJobClient(Duration.ofMinutes(1), Duration.ofMinutes(2), 64 * 1024, addresses, 2, ALARMS)) {
             resolvesTo = InetAddress.getByName("127.0.0.1");
             JobService.Start start = client.start(url, "build", Map.of(), "uid").join();
             assertThat(start.server()).isEqualTo(url);

@@ -32,6 +32,9 @@ import io.kyma.operator.common.status.FailureClass;
  * unknown or finished, is done.
  */
 class RemoteJobClientProtocolTest {
+    /** One timer for every client the tests make: the request timeouts. */
+    private static final JobCalls.Timer ALARMS = JobCalls.timerThread();
+
     private static final String JOB = "job-1";
     private static final int LIMIT = 256 * 1024;
     private static final int[] CODES = {200, 201, 202, 204, 301, 400, 404, 409, 410, 422, 429, 500, 503};
@@ -82,7 +85,8 @@ class RemoteJobClientProtocolTest {
                 LIMIT,
                 new ServerAddresses(
                         ServerAllowList.parse("127.0.0.1"), Optional.empty(), Set.of(), InetAddress::getAllByName),
-                2);
+                2,
+                ALARMS);
     }
 
     @AfterEach

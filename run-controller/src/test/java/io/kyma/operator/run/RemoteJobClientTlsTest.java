@@ -38,6 +38,9 @@ import com.sun.net.httpserver.HttpsServer;
  * operator's own resolver, so any look-up by the JDK fails the call.
  */
 class RemoteJobClientTlsTest {
+    /** One timer for every client the tests make: the request timeouts. */
+    private static final JobCalls.Timer ALARMS = JobCalls.timerThread();
+
     private static final char[] PASSWORD = "changeit".toCharArray();
 
     @TempDir
@@ -138,13 +141,7 @@ class RemoteJobClientTlsTest {
                         new InetAddress[] {resolvesTo});
         // timeouts that only a hang reaches: no answer here is meant to be late, and a cold TLS handshake is slow
         return new RemoteJobClient(
-                Duration.ofMinutes(1),
-                Duration.ofMinutes(2),
-                64 * 1024,
-                addresses,
-                2,
-                context,
-                RemoteJobClient.timeoutAlarms());
+                Duration.ofMinutes(1), Duration.ofMinutes(2), 64 * 1024, addresses, 2, context, ALARMS);
     }
 
     @Test
