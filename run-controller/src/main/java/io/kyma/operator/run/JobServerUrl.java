@@ -7,12 +7,17 @@ import java.net.URISyntaxException;
 import java.net.UnknownHostException;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * The base URL of a job service, checked once so that every request built from it is one the JDK's HTTP client
  * accepts. The job API lives under the base's path: {@code http://h/api} means {@code http://h/api/jobs}.
  */
 public final class JobServerUrl {
+    /** An IPv4 address as the URL must write it: the one spelling, so that one service has one origin. */
+    private static final Pattern DOTTED_QUAD =
+            Pattern.compile("((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\\.(?!$)|$)){4}");
+
     private final URI base;
     private final String origin;
     /** The address a job's start connected to, which its polls and cancels connect to as well; null for none. */
@@ -55,6 +60,10 @@ public final class JobServerUrl {
         if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
             throw new IllegalArgumentException("a base URL has no query or fragment");
         }
+        if (uri.getHost().matches("[0-9.]+")
+                && !DOTTED_QUAD.matcher(uri.getHost()).matches()) {
+            throw new IllegalArgumentException("an IPv4 address is four numbers of 0 to 255, without leading zeros");
+        }
         String path = uri.getRawPath() == null ? "" : uri.getRawPath().replaceFirst("/+$", "");
         try {
             return new JobServerUrl(new URI(scheme + "://" + uri.getRawAuthority() + path));
@@ -71,8 +80,8 @@ public final class JobServerUrl {
 
     /**
      * The service a connection goes to, {@code scheme://host:port}: what a per-server limit counts by. An address is
-     * written one way whatever way the URL writes it ({@code [::ffff:a60:505]} and {@code 167118085} are
-     * {@code 10.96.5.5}), so that spelling it differently gives no more calls to one service.
+     * written one way whatever way the URL writes it ({@code [::ffff:a60:505]} is {@code 10.96.5.5}; an IPv4 address
+     * has one spelling only), so that spelling it differently gives no more calls to one service.
      */
     public String origin() {
         return origin;
@@ -88,39 +97,14 @@ public final class JobServerUrl {
             } catch (UnknownHostException e) {
                 // not read as an address: counted as written
             }
-        } else {
-            host = ipv4(host).orElse(host);
         }
         return base.getScheme() + "://" + host + ":" + port;
-    }
-
-    /**
-     * An IPv4 address in the forms the JDK reads as one ({@code a.b.c.d}, and {@code a.b.c}, {@code a.b}, {@code a}
-     * with the last part filling the rest), as a dotted quad; empty for anything else.
-     */
-    static Optional<String> ipv4(String host) {
-        if (!host.matches("[0-9]{1,10}(\\.[0-9]{1,10}){0,3}")) {
-            return Optional.empty();
-        }
-        String[] parts = host.split("\\.");
-        long value = 0;
-        for (int i = 0; i < parts.length; i++) {
-            long part = Long.parseLong(parts[i]);
-            boolean last = i == parts.length - 1;
-            long max = last ? (1L << (8 * (4 - i))) - 1 : 255;
-            if (part > max) {
-                return Optional.empty();
-            }
-            value = last ? (value << (8 * (4 - i))) | part : (value << 8) | part;
-        }
-        return Optional.of(
-                (value >> 24 & 255) + "." + (value >> 16 & 255) + "." + (value >> 8 & 255) + "." + (value & 255));
     }
 
     /** Whether the URL names its host by a name, not by an address (which the JDK reads without a name server). */
     boolean hostIsName() {
         String host = host();
-        return !host.contains(":") && ipv4(host).isEmpty();
+        return !host.contains(":") && !DOTTED_QUAD.matcher(host).matches();
     }
 
     /** Whether the service is spoken to over plain HTTP. */
@@ -171,8 +155,7 @@ public final class JobServerUrl {
      * @throws IllegalArgumentException for anything else, a name included
      */
     static InetAddress address(String text) {
-        Optional<String> v4 = ipv4(text).filter(text::equals);
-        if (v4.isEmpty() && !(text.contains(":") && text.matches("[0-9A-Fa-f:.]{2,45}"))) {
+        if (!DOTTED_QUAD.matcher(text).matches() && !(text.contains(":") && text.matches("[0-9A-Fa-f:.]{2,45}"))) {
             throw new IllegalArgumentException("not an IP address");
         }
         try {

@@ -77,27 +77,31 @@ class JobServerUrlTest {
     }
 
     @Test
-    void oneAddressWrittenManyWaysIsOneServiceForThePerServerLimit() {
+    void oneAddressWrittenManyWaysIsOneServiceForThePerServerLimitOrRefused() {
         for (String spelling : List.of(
-                "http://10.96.5.5",
-                "http://10.96.5.5:80",
-                "http://[::ffff:10.96.5.5]",
-                "http://[::ffff:a60:505]",
-                "http://010.096.005.005",
-                "http://174064901")) {
+                "http://10.96.5.5", "http://10.96.5.5:80", "http://[::ffff:10.96.5.5]", "http://[::ffff:a60:505]")) {
             assertThat(JobServerUrl.parse(spelling).origin()).as(spelling).isEqualTo("http://10.96.5.5:80");
         }
         assertThat(JobServerUrl.parse("http://[2001:DB8:0::1]:8080").origin())
                 .isEqualTo("http://[2001:db8:0:0:0:0:0:1]:8080");
         assertThat(JobServerUrl.parse("http://Jobs.Example:9090").origin()).isEqualTo("http://jobs.example:9090");
-        for (String shortForm : List.of("http://10.96.1285", "http://1.2.3.4.5")) {
-            assertThatThrownBy(() -> JobServerUrl.parse(shortForm))
-                    .as("the URL's grammar has no such address")
+        assertThat(JobServerUrl.parse("http://0.0.0.0").origin()).isEqualTo("http://0.0.0.0:80");
+        assertThat(JobServerUrl.parse("http://255.255.255.255").origin()).isEqualTo("http://255.255.255.255:80");
+        for (String other : List.of(
+                "http://010.096.005.005",
+                "http://174064901",
+                "http://10.96.1285",
+                "http://1.2.3.4.5",
+                "http://256.1.1.1",
+                "http://1.2.3.04",
+                "http://4294967296",
+                "http://0")) {
+            assertThatThrownBy(() -> JobServerUrl.parse(other))
+                    .as("another spelling of an address, or none: %s", other)
                     .isInstanceOf(IllegalArgumentException.class);
         }
-        assertThat(JobServerUrl.ipv4("10.6292741")).contains("10.96.5.5");
-        assertThat(JobServerUrl.ipv4("256.1.1.1")).isEmpty();
-        assertThat(JobServerUrl.ipv4("4294967296")).isEmpty();
+        assertThat(JobServerUrl.parse("http://123.example").hostIsName()).isTrue();
+        assertThat(JobServerUrl.parse("http://10.96.5.5").hostIsName()).isFalse();
     }
 
     @Test
