@@ -125,7 +125,7 @@ public final class ServerAddresses {
         if (special(address) || own.contains(address)) {
             return false;
         }
-        return allowList.allowsAll() || allowList.matchesName(server.host());
+        return allowList.allowsAll() || allowList.matchesName(server);
     }
 
     static String notAllowed(JobServerUrl server) {

@@ -2,7 +2,6 @@ package io.kyma.operator.run;
 
 import java.math.BigInteger;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -69,24 +68,17 @@ public final class ServerAllowList {
      * when the list has ranges, which is decided at each call.
      */
     public boolean allows(JobServerUrl server) {
-        String host = server.host().toLowerCase(Locale.ROOT);
-        boolean literal = host.contains(":") || host.matches("[0-9.]+");
-        if (literal) {
-            try {
-                InetAddress address = InetAddress.getByName(host); // a literal: parsed, not looked up
-                return new ServerAddresses(this, Optional.empty(), Set.of()).allows(server, address);
-            } catch (UnknownHostException e) {
-                return false;
-            }
+        if (!server.hostIsName()) { // an address, read without a name server
+            return new ServerAddresses(this, Optional.empty(), Set.of())
+                    .allows(server, JobServerUrl.address(server.host()));
         }
-        return allowsAll() || !ranges.isEmpty() || matchesName(host);
+        return allowsAll() || !ranges.isEmpty() || matchesName(server);
     }
 
-    /** Whether a name pattern lists {@code host} (an address literal is never listed by name). */
-    boolean matchesName(String host) {
-        String name = host.toLowerCase(Locale.ROOT);
-        return !(name.contains(":") || name.matches("[0-9.]+"))
-                && names.stream().anyMatch(pattern -> matchesName(pattern, name));
+    /** Whether a name pattern lists the server's host (an address is never listed by name). */
+    boolean matchesName(JobServerUrl server) {
+        String name = server.host().toLowerCase(Locale.ROOT);
+        return server.hostIsName() && names.stream().anyMatch(pattern -> matchesName(pattern, name));
     }
 
     /** Whether an address or range of the list holds {@code address}: the only way to allow a denied address. */
@@ -108,13 +100,10 @@ public final class ServerAllowList {
         static Range parse(String pattern) {
             int slash = pattern.indexOf('/');
             String address = slash < 0 ? pattern : pattern.substring(0, slash);
-            if (!address.matches("[0-9a-f:.]+")) { // never a name: no look-up while parsing
-                throw new IllegalArgumentException("'" + pattern + "' is not an IP address or CIDR range");
-            }
             byte[] bytes;
             try {
-                bytes = InetAddress.getByName(address).getAddress();
-            } catch (UnknownHostException e) {
+                bytes = JobServerUrl.address(address).getAddress();
+            } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("'" + pattern + "' is not an IP address or CIDR range");
             }
             int bits;

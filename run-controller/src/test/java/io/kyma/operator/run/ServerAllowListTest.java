@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.InetAddress;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -48,6 +49,15 @@ class ServerAllowListTest {
     }
 
     @Test
+    void anAddressIsNeverListedByANamePattern() {
+        ServerAllowList names = ServerAllowList.parse("*.1, *.0.0.1, *.example");
+        for (String url : List.of("http://10.0.0.1", "http://192.168.0.1", "http://[::1]", "http://[fd00::1]")) {
+            assertThat(names.allows(JobServerUrl.parse(url))).as(url).isFalse();
+        }
+        assertThat(names.allows(JobServerUrl.parse("http://a.example"))).isTrue();
+    }
+
+    @Test
     void anEmptyListAllowsEverything() {
         assertThat(ServerAllowList.parse(" , ").allowsAll()).isTrue();
         assertThat(ServerAllowList.parse("").allows(JobServerUrl.parse("http://anything.example")))
@@ -55,7 +65,17 @@ class ServerAllowListTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"jobs_example.com", "10.0.0.0/33", "10.0.0.0/x", "*.", "exa mple.com", "fd00::/129"})
+    @ValueSource(
+            strings = {
+                "jobs_example.com",
+                "10.0.0.0/33",
+                "10.0.0.0/x",
+                "*.",
+                "exa mple.com",
+                "fd00::/129",
+                "10/8",
+                "010.0.0.0/8"
+            })
     void rejectsPatternsItCannotMatchNamingThem(String pattern) {
         assertThatThrownBy(() -> ServerAllowList.parse("ok.example," + pattern))
                 .isInstanceOf(IllegalArgumentException.class)
