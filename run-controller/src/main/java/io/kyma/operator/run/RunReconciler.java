@@ -345,7 +345,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         RunStatus before = run.getStatus();
         statusWriter.write(run, status, context);
         mem.wrote(before, status, clock.instant());
-        RunEvents.of(before, status).ifPresent(notice -> notice.tell(events, run));
+        RunStatuses.notice(before, status).ifPresent(notice -> notice.tell(events, run));
     }
 
     private static void log(Run run, String message) {

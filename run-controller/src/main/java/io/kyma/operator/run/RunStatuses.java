@@ -15,10 +15,11 @@ import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunPhase;
 import io.kyma.operator.api.RunStatus;
 import io.kyma.operator.common.GoDuration;
+import io.kyma.operator.common.events.Notice;
 import io.kyma.operator.common.status.Conditions;
 import io.kyma.operator.common.status.ShardLabelCondition;
 
-/** The statuses a Run goes through, and whether a new one is worth a write. */
+/** The statuses a Run goes through, whether a new one is worth a write, and what its change tells. */
 public final class RunStatuses {
     public static final String REMOTE_REACHABLE = "RemoteReachable";
     static final String REASON_TIMEOUT = "Timeout";
@@ -249,6 +250,25 @@ public final class RunStatuses {
     private RunStatus reachable(Run run, RunStatus status) {
         set(run, status, REMOTE_REACHABLE, Conditions.Status.TRUE, "Answered", "the job server answered");
         return status;
+    }
+
+    /** The event a change of a Run's status tells: its job started, succeeded, failed or was cancelled. */
+    static Optional<Notice> notice(RunStatus before, RunStatus after) {
+        RunPhase was = before == null ? null : before.getPhase();
+        RunPhase now = after.getPhase();
+        if (now == null || now == was || (now == RunPhase.RUNNING && was == RunPhase.UNKNOWN)) {
+            return Optional.empty();
+        }
+        if (now == RunPhase.RUNNING) {
+            return Optional.of(
+                    Notice.normal("JobStarted", "job " + after.getRemoteId() + " started on " + after.getServer()));
+        }
+        var outcome = Conditions.find(after.getConditions(), SUCCEEDED);
+        String reason =
+                outcome.map(c -> c.getReason()).orElse(now == RunPhase.SUCCEEDED ? "JobSucceeded" : "JobFailed");
+        String message = outcome.map(c -> c.getMessage()).orElse(after.getMessage());
+        return Optional.of(
+                now == RunPhase.SUCCEEDED ? Notice.normal(reason, message) : Notice.warning(reason, message));
     }
 
     /** The status as it stands, with the shard-drain label's condition as the Run's labels make it. */

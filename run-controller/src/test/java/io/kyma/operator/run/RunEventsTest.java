@@ -34,17 +34,17 @@ class RunEventsTest {
     @Test
     void aStartedJobThenItsOutcomeAreTold() {
         RunStatus started = statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090"));
-        assertThat(RunEvents.of(null, started))
+        assertThat(RunStatuses.notice(null, started))
                 .contains(Notice.normal("JobStarted", "job job-1 started on http://jobs:9090"));
         Run running = run(started);
         RunStatus done = statuses.polled(running, new RemoteJob("job-1", "succeeded", "", false), Optional.empty());
-        assertThat(RunEvents.of(started, done)).hasValueSatisfying(n -> {
+        assertThat(RunStatuses.notice(started, done)).hasValueSatisfying(n -> {
             assertThat(n.type()).isEqualTo(Events.Type.NORMAL);
             assertThat(n.reason()).isEqualTo("JobSucceeded");
         });
         RunStatus cancelled =
                 statuses.polled(running, new RemoteJob("job-1", "cancelled", "", false), Optional.empty());
-        assertThat(RunEvents.of(started, cancelled)).hasValueSatisfying(n -> {
+        assertThat(RunStatuses.notice(started, cancelled)).hasValueSatisfying(n -> {
             assertThat(n.type()).isEqualTo(Events.Type.WARNING);
             assertThat(n.reason()).isEqualTo("JobCancelled");
         });
@@ -55,10 +55,10 @@ class RunEventsTest {
         RunStatus started = statuses.started(run(null), "job-1", JobServerUrl.parse("http://jobs:9090"));
         RunStatus polled =
                 statuses.polled(run(started), new RemoteJob("job-1", "running", "a\n", false), Optional.empty());
-        assertThat(RunEvents.of(started, polled)).isEmpty();
+        assertThat(RunStatuses.notice(started, polled)).isEmpty();
         RunStatus legacy = new RunStatus();
         legacy.setPhase(RunPhase.UNKNOWN);
-        assertThat(RunEvents.of(legacy, started))
+        assertThat(RunStatuses.notice(legacy, started))
                 .as("an older operator's started Run")
                 .isEmpty();
     }
