@@ -41,11 +41,9 @@ import io.kyma.operator.common.DaemonThreads;
  * most one call per namespace with as few out.</li>
  * </ul>
  * What it keeps per Run (its call, an answer not yet taken) is dropped by {@link #forget} when the Run ends or goes,
- * and after {@link #IDLE} without a call asked for in any case.
+ * or when the reconciler's memory forgets it ({@link RunMemory#IDLE}).
  */
 public final class JobCalls {
-    /** How long a Run's entry is kept without any call asked for it (a Run deleted unnoticed). */
-    static final Duration IDLE = Duration.ofHours(1);
     /**
      * How far into a namespace's line a turn looks for a call whose server is not at its limit: bounded, so that
      * thousands of calls waiting for one full server cost no scan of them all, under the lock, at every call that
@@ -101,7 +99,6 @@ public final class JobCalls {
     /** Calls out, by namespace. */
     private final Map<String, Integer> byNamespace = new HashMap<>();
 
-    private long asks;
     private long failedCalls;
     private long answeredCalls;
 
@@ -114,7 +111,6 @@ public final class JobCalls {
         Runnable unschedule = () -> {};
         Kind readyKind;
         Done<Object> ready;
-        Instant touched;
 
         Entry(ResourceID id) {
             this.id = id;
@@ -248,12 +244,8 @@ public final class JobCalls {
             Duration after,
             long bodyBytes) {
         synchronized (this) {
-            if (++asks % 1024 == 0) {
-                sweep();
-            }
             String uid = uid(run);
             Entry entry = entries.computeIfAbsent(uid, u -> new Entry(ResourceID.fromResource(run)));
-            entry.touched = clock.instant();
             if (entry.call != null && !(entry.scheduled && entry.call.kind() != kind)) {
                 return false;
             }
@@ -370,8 +362,8 @@ public final class JobCalls {
     }
 
     /** Drops what is kept for the Run; a call of it still in flight ends unheard, one still waiting is not made. */
-    public synchronized void forget(Run run) {
-        Entry entry = entries.remove(uid(run));
+    public synchronized void forget(String uid) {
+        Entry entry = entries.remove(uid);
         if (entry != null) {
             withdraw(entry);
         }
@@ -486,12 +478,6 @@ public final class JobCalls {
         if (heard != null) {
             answered.accept(heard.id);
         }
-    }
-
-    /** Drops entries no reconcile has asked about for {@link #IDLE}: their Runs went without a word. */
-    private void sweep() {
-        Instant before = clock.instant().minus(IDLE);
-        entries.values().removeIf(e -> e.call == null && e.touched != null && e.touched.isBefore(before));
     }
 
     static String uid(Run run) {

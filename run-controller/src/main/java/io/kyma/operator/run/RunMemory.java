@@ -7,6 +7,7 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 import io.kyma.operator.api.Run;
@@ -17,10 +18,13 @@ import io.kyma.operator.run.JobCalls.Kind;
 /**
  * What the Run controller keeps of each Run between its reconciles, in this process only; all else is derived from the
  * Run's status. Lost on a restart, it costs a Run a longer wait at most: its backoff, its count of bad answers and the
- * bound on its cancel start again. It is dropped when the Run ends or goes ({@link #forget}), and after
- * {@link JobCalls#IDLE} without a reconcile in any case (a Run deleted unnoticed).
+ * bound on its cancel start again. It is dropped when the Run ends or goes ({@link #forget}), and after {@link #IDLE}
+ * without a reconcile in any case (a Run deleted unnoticed), together with what the calls keep of it.
  */
 final class RunMemory {
+    /** How long a Run is remembered without a reconcile. */
+    static final Duration IDLE = Duration.ofHours(1);
+
     /** One Run's memory: only that Run's reconciles, one at a time, read and change it. */
     static final class Of {
         /** The start that answered with a job, until the status records the job (or the Run goes before). */
@@ -93,20 +97,28 @@ final class RunMemory {
     private final Map<String, Of> runs = new ConcurrentHashMap<>();
     private final Clock clock;
     private final AtomicLong looks = new AtomicLong();
+    private final Consumer<String> gone;
 
-    RunMemory(Clock clock) {
+    /** @param gone told the UID of each Run forgotten for want of reconciles */
+    RunMemory(Clock clock, Consumer<String> gone) {
         this.clock = clock;
+        this.gone = gone;
     }
 
     /** The Run's memory, new if none is kept. */
     Of of(Run run) {
         Instant now = clock.instant();
         if (looks.incrementAndGet() % 1024 == 0) {
-            runs.values().removeIf(m -> m.touched.isBefore(now.minus(JobCalls.IDLE)));
+            runs.entrySet().removeIf(e -> e.getValue().touched.isBefore(now.minus(IDLE)) && tell(e.getKey()));
         }
         Of memory = runs.computeIfAbsent(JobCalls.uid(run), uid -> new Of());
         memory.touched = now;
         return memory;
+    }
+
+    private boolean tell(String uid) {
+        gone.accept(uid);
+        return true;
     }
 
     void forget(Run run) {

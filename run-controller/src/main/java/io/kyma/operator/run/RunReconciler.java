@@ -79,7 +79,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
         this.jobs = jobs;
         this.calls = calls;
         this.statuses = new RunStatuses(clock);
-        this.memory = new RunMemory(clock);
+        this.memory = new RunMemory(clock, calls::forget);
         this.observer = new RunObserver(clock, settings, calls, memory);
         this.statusWriter = statusWriter;
     }
@@ -329,7 +329,7 @@ public class RunReconciler implements Reconciler<Run>, Cleaner<Run>, WorkPriorit
     }
 
     private Next end(Run run) {
-        calls.forget(run);
+        calls.forget(JobCalls.uid(run));
         memory.forget(run);
         return new Next(null, false);
     }

@@ -198,29 +198,14 @@ class JobCallsTest {
         Run second = run("a", "second");
         ask(calls, first, "http://jobs:9090");
         ask(calls, second, "http://jobs:9090");
-        calls.forget(second);
-        calls.forget(first);
+        calls.forget(JobCalls.uid(second));
+        calls.forget(JobCalls.uid(first));
         open.get(0).complete("late");
         assertThat(started).containsExactly("a/first");
         assertThat(answered).isEmpty();
         assertThat(calls.tracked()).isZero();
         assertThat(calls.inFlight()).isZero();
         assertThat(calls.waitingCalls()).isZero();
-    }
-
-    @Test
-    void anAnswerNobodyTakesForAnHourIsDropped() {
-        JobCalls calls = calls(2000, 2000);
-        Run old = run("a", "old");
-        ask(calls, old, "http://jobs:9090");
-        open.get(0).complete("never taken");
-        clock.advance(JobCalls.IDLE.plus(Duration.ofSeconds(1)));
-        for (int i = 0; i < 1023; i++) {
-            Run run = run("a", "r" + i);
-            ask(calls, run, "http://jobs:9090");
-        }
-        assertThat(calls.answered(old)).isFalse();
-        assertThat(calls.tracked()).isEqualTo(1023);
     }
 
     @Test

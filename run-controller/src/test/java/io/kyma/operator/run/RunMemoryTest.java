@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.IntFunction;
 
 import org.junit.jupiter.api.Test;
@@ -17,7 +19,10 @@ import io.kyma.operator.testing.MutableClock;
 /** What the Run controller remembers of a Run between reconciles: backoff, bad answers, the start, and for how long. */
 class RunMemoryTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
-    private final RunMemory memory = new RunMemory(clock);
+    /** The UIDs the memory forgot for want of reconciles. */
+    private final List<String> gone = new ArrayList<>();
+
+    private final RunMemory memory = new RunMemory(clock, gone::add);
     private final IntFunction<Duration> backoff = new JobCalls(
             4, 4, Long.MAX_VALUE, 0, Duration.ofSeconds(1), Duration.ofSeconds(60), clock, (d, t) -> () -> {})::backoff;
 
@@ -72,13 +77,14 @@ class RunMemoryTest {
     }
 
     @Test
-    void aRunNobodyReconcilesForAnHourIsForgotten() {
+    void aRunNobodyReconcilesForAnHourIsForgottenAndItsCallsAreTold() {
         memory.of(run("old")).lastWrite = clock.instant();
-        clock.advance(JobCalls.IDLE.plus(Duration.ofSeconds(1)));
+        clock.advance(RunMemory.IDLE.plus(Duration.ofSeconds(1)));
         for (int i = 0; i < 1023; i++) {
             memory.of(run("r" + i));
         }
         assertThat(memory.size()).isEqualTo(1023);
+        assertThat(gone).containsExactly(JobCalls.uid(run("old")));
         assertThat(memory.of(run("old")).lastWrite).isNull();
         memory.forget(run("old"));
         assertThat(memory.size()).isEqualTo(1023);
