@@ -7,30 +7,16 @@ public record LogTail(String text, boolean truncated) {
     /** Far below etcd's 1.5 MiB object limit, whatever else the Run holds. */
     public static final int MAX_BYTES = 32 * 1024;
 
-    public static LogTail of(String log) {
-        return of(log, MAX_BYTES);
-    }
-
     /**
-     * The tail of a log whose start the job service may have left out already ({@code cut}); then its first line may be
-     * a part of one, and is dropped.
+     * The tail of a log that fits {@code maxBytes}. The job service may have left out the log's start already
+     * ({@code cut}): then its first line may be a part of one, and is dropped.
      */
-    public static LogTail of(String log, boolean cut) {
-        if (!cut || log == null) {
-            return of(log);
-        }
-        int newline = log.indexOf('\n');
-        String whole = newline >= 0 && newline < log.length() - 1 ? log.substring(newline + 1) : log;
-        return new LogTail(of(whole).text(), true);
-    }
-
-    public static LogTail of(String log, int maxBytes) {
-        if (log == null) {
-            return new LogTail("", false);
-        }
+    public static LogTail of(String text, boolean cut, int maxBytes) {
+        int newline = text.indexOf('\n');
+        String log = cut && newline >= 0 && newline < text.length() - 1 ? text.substring(newline + 1) : text;
         byte[] bytes = log.getBytes(StandardCharsets.UTF_8);
         if (bytes.length <= maxBytes) {
-            return new LogTail(log, false);
+            return new LogTail(log, cut);
         }
         int start = bytes.length - maxBytes;
         while (start < bytes.length && (bytes[start] & 0xC0) == 0x80) {

@@ -127,10 +127,6 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         this.alarms = alarms;
     }
 
-    public long responseLimit() {
-        return responseLimit;
-    }
-
     @Override
     public CompletableFuture<JobService.Start> start(
             JobServerUrl server, String name, Map<String, String> params, String idempotencyKey) {
@@ -160,8 +156,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
                 .thenApply(reply -> {
                     JobAnswer answer = reply.answer();
                     // Kept until a reconcile takes it: cut here, on the call's thread, to the tail the status shows.
-                    LogTail tail =
-                            LogTail.of(ServerText.log(answer.log() == null ? "" : answer.log()), answer.logTruncated());
+                    LogTail tail = LogTail.of(ServerText.log(answer.log()), answer.logTruncated(), LogTail.MAX_BYTES);
                     return new RemoteJob(id, ServerText.line(answer.state(), MAX_STATE), tail.text(), tail.truncated());
                 });
     }
