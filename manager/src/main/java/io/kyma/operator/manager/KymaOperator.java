@@ -119,14 +119,7 @@ public final class KymaOperator implements AutoCloseable {
                 controllers);
         leadership.ifPresent(l -> l.onLoss(operator::stop));
         ManagerGauges.register(metrics, pool, config.leaseName(), this);
-        Guards guards = new Guards(
-                config.retry(),
-                reconcile.maxReconcileRate(),
-                reconcile.reconcileTimeout(),
-                reconcile.syncPeriod(),
-                clock,
-                watchdog,
-                metrics);
+        Guards guards = new Guards(config.retry(), reconcile, clock, watchdog, metrics, missedExecutions);
         Registration registration = new Registration(
                 operator,
                 reconcile,

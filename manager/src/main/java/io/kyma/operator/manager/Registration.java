@@ -87,6 +87,18 @@ final class Registration {
         metrics.maxConcurrentReconciles(name, reconcile.maxConcurrentReconciles());
         queueMetrics.measureWorkInProgress(name);
         metrics.missedExecutions(name);
+        // Like controller-runtime, every series exists from the start, so rates and alerts see a zero.
+        for (String result : new String[] {"success", "error", "requeue", "requeue_after"}) {
+            metrics.reconciles(name, result);
+        }
+        metrics.reconcileErrors(name);
+        metrics.terminalReconcileErrors(name);
+        metrics.reconcileConflicts(name);
+        metrics.statusWriteRefusals(name);
+        metrics.queueRetries(name);
+        metrics.queueAdds(name);
+        metrics.queueDepth(name);
+        metrics.queueDuration(name);
         Controller<P> controller = (Controller<P>) operator.register(
                 GuardedReconciler.wrap(spec.reconciler(), guards.forController(name), sharding.responder()), built);
         missedExecutions.register(controller);

@@ -2,6 +2,7 @@ package io.kyma.operator.manager.guard;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -53,7 +54,7 @@ public class GuardedReconciler<P extends HasMetadata> implements Reconciler<P> {
                 return UpdateControl.noUpdate();
             }
             case RETRY -> {
-                return UpdateControl.<P>noUpdate().rescheduleAfter(DRAIN_RETRY);
+                return UpdateControl.<P>noUpdate().rescheduleAfter(guard.again(current, Optional.of(DRAIN_RETRY)));
             }
             default -> {
                 // not being handed over: reconcile
@@ -61,11 +62,12 @@ public class GuardedReconciler<P extends HasMetadata> implements Reconciler<P> {
         }
         var result = guard.run(current, () -> delegate.reconcile(current, context));
         if (result.outcome() != ReconcileGuard.Outcome.SUCCEEDED) {
-            return UpdateControl.<P>noUpdate().rescheduleAfter(result.delay());
+            return UpdateControl.<P>noUpdate().rescheduleAfter(guard.again(current, Optional.of(result.delay())));
         }
         UpdateControl<P> control = result.value();
         guard.countSuccess(control.getScheduleDelay().isPresent());
-        return control.rescheduleAfter(guard.capToSyncPeriod(control.getScheduleDelay()));
+        return control.rescheduleAfter(
+                guard.again(current, control.getScheduleDelay().map(Duration::ofMillis)));
     }
 
     /**
@@ -101,7 +103,8 @@ public class GuardedReconciler<P extends HasMetadata> implements Reconciler<P> {
                     return DeleteControl.noFinalizerRemoval(); // the new shard's replica cleans up
                 }
                 case RETRY -> {
-                    return DeleteControl.noFinalizerRemoval().rescheduleAfter(DRAIN_RETRY);
+                    return DeleteControl.noFinalizerRemoval()
+                            .rescheduleAfter(guard.again(resource, Optional.of(DRAIN_RETRY)));
                 }
                 default -> {
                     // not being handed over: clean up
@@ -109,9 +112,11 @@ public class GuardedReconciler<P extends HasMetadata> implements Reconciler<P> {
             }
             var result = guard.run(resource, () -> ((Cleaner<P>) delegate).cleanup(resource, context));
             if (result.outcome() != ReconcileGuard.Outcome.SUCCEEDED) {
-                return DeleteControl.noFinalizerRemoval().rescheduleAfter(result.delay());
+                return DeleteControl.noFinalizerRemoval()
+                        .rescheduleAfter(guard.again(resource, Optional.of(result.delay())));
             }
             guard.countSuccess(result.value().getScheduleDelay().isPresent());
+            result.value().getScheduleDelay().ifPresent(d -> guard.again(resource, Optional.of(Duration.ofMillis(d))));
             return result.value();
         }
     }

@@ -1,6 +1,7 @@
 package io.kyma.operator.manager.guard;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
@@ -25,6 +26,7 @@ import io.micrometer.core.instrument.Counter;
  * <p>The sign is the one the metrics see: an execution finished that never started. Then an event of deletion drops
  * JOSDK's state of the resource (the mark with it, as a real deletion would), and, if the resource is in the cache
  * again, an event of update reconciles it afresh. For controllers that are not triggered on all events (none here).
+ * <p>It also delivers the reconciles JOSDK lost the timers of ({@link #deliver}, {@link LateReconciles}).
  */
 public final class MissedExecutions {
     private static final Logger LOG = LoggerFactory.getLogger(MissedExecutions.class);
@@ -75,6 +77,36 @@ public final class MissedExecutions {
         } catch (RuntimeException e) {
             // called inside JOSDK's executor; an exception here would skip the rest of its clean-up
             LOG.warn("{} {}: could not free it after its reconcile found it missing from the cache", controller, id, e);
+        }
+    }
+
+    /**
+     * A reconcile asked for did not begin in time ({@link LateReconciles}): delivered as a change of its object, if
+     * the same object is still cached and not being reconciled (then the end of that reconcile asks again).
+     */
+    public void deliver(LateReconciles.Due due) {
+        Controller<? extends HasMetadata> registered = controllers.get(due.controller());
+        if (registered == null) {
+            return;
+        }
+        try {
+            var processor = registered.getEventProcessor();
+            var cache = registered.getEventSourceManager().getControllerEventSource();
+            synchronized (processor) {
+                var latest = cache.get(due.id())
+                        .filter(r -> Objects.equals(r.getMetadata().getUid(), due.uid()));
+                if (latest.isEmpty() || processor.isUnderProcessing(due.id())) {
+                    return;
+                }
+                processor.handleEvent(new ResourceEvent(ResourceAction.UPDATED, due.id(), latest.get()));
+            }
+            released.apply(due.controller()).increment();
+            LOG.info(
+                    "{} {}: the reconcile it asked for had not begun in time; delivered as a change of it",
+                    due.controller(),
+                    due.id());
+        } catch (RuntimeException e) {
+            LOG.warn("{} {}: could not deliver the reconcile it asked for", due.controller(), due.id(), e);
         }
     }
 }

@@ -44,6 +44,7 @@ public final class ReconcileGuard {
     private final Clock clock;
     private final ScheduledExecutorService watchdog;
     private final OperatorMetrics metrics;
+    private final LateReconciles late;
     private final Timer reconcileTime;
     private final AtomicInteger activeWorkers;
 
@@ -73,7 +74,8 @@ public final class ReconcileGuard {
             Duration syncPeriod,
             Clock clock,
             ScheduledExecutorService watchdog,
-            OperatorMetrics metrics) {
+            OperatorMetrics metrics,
+            LateReconciles late) {
         this.controller = controller;
         this.limiter = limiter;
         this.gate = gate;
@@ -82,23 +84,13 @@ public final class ReconcileGuard {
         this.clock = clock;
         this.watchdog = watchdog;
         this.metrics = metrics;
+        this.late = late;
         this.reconcileTime = metrics.reconcileTime(controller);
         this.activeWorkers = metrics.activeWorkers(controller);
-        // Like controller-runtime, every series exists from the start, so rates and alerts see a zero.
-        for (String result : new String[] {"success", "error", "requeue", "requeue_after"}) {
-            metrics.reconciles(controller, result);
-        }
-        metrics.reconcileErrors(controller);
-        metrics.terminalReconcileErrors(controller);
-        metrics.reconcileConflicts(controller);
-        metrics.statusWriteRefusals(controller);
-        metrics.queueRetries(controller);
-        metrics.queueAdds(controller);
-        metrics.queueDepth(controller);
-        metrics.queueDuration(controller);
     }
 
     public <T> Result<T> run(HasMetadata resource, Work<T> work) {
+        late.came(controller, resource);
         // By UID, so that an object created again under the same name starts afresh; and the epoch, so that a new
         // generation or a deletion is tried at once rather than after the backoff its earlier failures earned.
         String uid = resource.getMetadata().getUid();
@@ -219,12 +211,14 @@ public final class ReconcileGuard {
         return new Result<>(Outcome.FAILED, null, delay);
     }
 
-    /** The reschedule to use: the controller's own, but never later than the sync period. */
-    public Duration capToSyncPeriod(Optional<Long> requestedMillis) {
-        return requestedMillis
-                .map(Duration::ofMillis)
-                .filter(d -> d.compareTo(syncPeriod) < 0)
-                .orElse(syncPeriod);
+    /**
+     * When to reconcile {@code resource} again: as asked, never later than the sync period; awaited from now on, in
+     * case JOSDK loses the timer ({@link LateReconciles}).
+     */
+    public Duration again(HasMetadata resource, Optional<Duration> asked) {
+        Duration after = asked.filter(d -> d.compareTo(syncPeriod) < 0).orElse(syncPeriod);
+        late.asked(controller, resource, after);
+        return after;
     }
 
     /** Counts a finished reconcile by its result, as controller-runtime does. */

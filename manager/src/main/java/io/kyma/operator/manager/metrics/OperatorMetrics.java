@@ -176,7 +176,7 @@ public final class OperatorMetrics {
         return counter("kyma_operator_shard_drains", "resource", resource);
     }
 
-    /** Resources JOSDK 5.2.3 left marked as under processing, freed ({@code MissedExecutions}), by controller. */
+    /** Resources JOSDK 5.2.3 would not have reconciled again, freed ({@code MissedExecutions}), by controller. */
     public Counter missedExecutions(String controller) {
         return counter("kyma_operator_missed_executions", "controller", controller);
     }

@@ -31,6 +31,7 @@ import io.kyma.operator.testing.MutableClock;
 class GuardedReconcilerTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor();
+    private final LateReconciles late = new LateReconciles(clock);
     private final ReconcileGuard guard = new ReconcileGuard(
             "test",
             new RequeueLimiter(
@@ -40,7 +41,8 @@ class GuardedReconcilerTest {
             Duration.ofMinutes(10),
             clock,
             watchdog,
-            new OperatorMetrics());
+            new OperatorMetrics(),
+            late);
     private final ConfigMap resource = new ConfigMapBuilder()
             .withNewMetadata()
             .withName("r")
@@ -62,6 +64,11 @@ class GuardedReconcilerTest {
 
         assertThat(delegate.reconciles.get()).isEqualTo(1);
         assertThat(control.getScheduleDelay()).contains(Duration.ofSeconds(5).toMillis());
+        assertThat(late.awaited()).as("the reschedule it returned is watched").isEqualTo(1);
+        clock.advance(Duration.ofSeconds(5).plus(LateReconciles.GRACE).plusMillis(1));
+        assertThat(late.overdue())
+                .extracting(LateReconciles.Due::uid)
+                .containsExactly(resource.getMetadata().getUid());
     }
 
     @Test
@@ -75,6 +82,7 @@ class GuardedReconcilerTest {
                 .isZero();
         assertThat(control.getScheduleDelay()).isEmpty();
         assertThat(control.isNoUpdate()).isTrue();
+        assertThat(late.awaited()).as("nothing asked for, nothing awaited").isZero();
     }
 
     @Test
@@ -85,6 +93,7 @@ class GuardedReconcilerTest {
 
         assertThat(delegate.reconciles.get()).isZero();
         assertThat(control.getScheduleDelay()).contains(GuardedReconciler.DRAIN_RETRY.toMillis());
+        assertThat(late.awaited()).isEqualTo(1);
     }
 
     @Test

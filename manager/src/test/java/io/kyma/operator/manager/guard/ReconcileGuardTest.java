@@ -34,7 +34,8 @@ class ReconcileGuardTest {
             Duration.ofMinutes(10),
             clock,
             watchdog,
-            metrics);
+            metrics,
+            new LateReconciles(clock));
     private final ConfigMap resource = new ConfigMapBuilder()
             .withNewMetadata()
             .withName("r")
