@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,7 +29,9 @@ import io.javaoperatorsdk.operator.api.monitoring.AggregatedMetrics;
 import io.javaoperatorsdk.operator.api.monitoring.Metrics;
 import io.javaoperatorsdk.operator.api.reconciler.RetryInfo;
 import io.javaoperatorsdk.operator.processing.Controller;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.kyma.operator.manager.ScriptedReconciler.Action;
+import io.kyma.operator.manager.guard.LateReconciles;
 import io.kyma.operator.manager.guard.MissedExecutions;
 import io.kyma.operator.manager.metrics.OperatorMetrics;
 import io.kyma.operator.manager.metrics.QueueMetrics;
@@ -111,6 +114,34 @@ class MissedExecutionIT {
             Stream.of("wedged", "released")
                     .forEach(name ->
                             admin.configMaps().inNamespace(NS).withName(name).delete());
+        }
+    }
+
+    @Test
+    void aReconcileDeliveredLateReachesItsObjectOnTheRealJosdk() {
+        MissedExecutions missed = new MissedExecutions(new OperatorMetrics()::missedExecutions);
+        var reconciler = new ScriptedReconciler.A((name, attempt) -> Action.SUCCEED, Duration.ZERO);
+        Operator operator = new Operator(o -> o.withKubernetesClient(admin).withCloseClientOnStop(false));
+        try {
+            var configuration = ControllerConfigurationOverrider.override(
+                            operator.getConfigurationService().getConfigurationFor(reconciler))
+                    .settingNamespace(NS)
+                    .build();
+            missed.register((Controller<ConfigMap>) operator.register(reconciler, configuration));
+            operator.start();
+            create("late");
+            await().atMost(HangCatcher.STEP)
+                    .until(() -> reconciler.attempts("late").size() == 1);
+            ConfigMap late = admin.configMaps().inNamespace(NS).withName("late").get();
+            ResourceID id = ResourceID.fromResource(late);
+
+            missed.deliver(
+                    new LateReconciles.Due("scripted-a", id, late.getMetadata().getUid(), Instant.now()));
+            await().atMost(HangCatcher.STEP)
+                    .until(() -> reconciler.attempts("late").size() == 2);
+        } finally {
+            operator.stop();
+            admin.configMaps().inNamespace(NS).withName("late").delete();
         }
     }
 
