@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
 
@@ -17,9 +18,11 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
  * the answer means for the next try ({@link FailureClass}), which reason a status gives and how it is described.
  * <ul>
  * <li>{@link FailureClass#SPEC}: 400 (bad request), 413 (too large) and 422 (invalid) to a write whose content the
- * object's spec decides: the same request fails however often it is sent. Never for the operator's own status write
- * ({@link StatusPatch}): a status the operator computed that the API server refuses is a defect of the operator or of
- * the API server, retried like anything else, and logged as such.</li>
+ * object's spec decides, refused by the API server itself: the same request fails however often it is sent. Never for
+ * the operator's own status write ({@link StatusPatch}): a status the operator computed that the API server refuses is
+ * a defect of the operator or of the API server, retried like anything else, and logged as such. Never for a
+ * deletion, which carries no spec, nor for a refusal by an admission webhook or policy, whose decision may change
+ * without any edit.</li>
  * <li>{@link FailureClass#GONE}: 404 and 410.</li>
  * <li>{@link FailureClass#CONFLICT}: 409 on a stale resourceVersion. A 409 {@code AlreadyExists} is no such conflict:
  * the name is taken, by an object the cache has not seen yet or by someone else's; it is {@link FailureClass#RETRY}.</li>
@@ -32,6 +35,9 @@ public final class ApiFailure {
     public static final int MAX_DESCRIPTION = 400;
     /** The answers that say the request itself is wrong: bad request, too large, invalid. */
     private static final Set<Integer> MALFORMED = Set.of(400, 413, 422);
+    /** How the API server words a refusal by admission: a webhook's denial or a failed call to it, or a policy's. */
+    private static final Pattern ADMISSION =
+            Pattern.compile("admission webhook \"|failed calling webhook|ValidatingAdmissionPolicy '");
 
     private ApiFailure() {}
 
@@ -41,13 +47,25 @@ public final class ApiFailure {
             return FailureClass.RETRY;
         }
         if (MALFORMED.contains(answer.getCode())) {
-            return ownStatusWrite(failure) ? FailureClass.RETRY : FailureClass.SPEC;
+            boolean spec = !ownStatusWrite(failure) && !deletion(answer) && !admission(answer);
+            return spec ? FailureClass.SPEC : FailureClass.RETRY;
         }
         return switch (answer.getCode()) {
             case 404, 410 -> FailureClass.GONE;
             case 409 -> alreadyExists(answer) ? FailureClass.RETRY : FailureClass.CONFLICT;
             default -> FailureClass.RETRY;
         };
+    }
+
+    /** Whether the refused call was a deletion (fabric8 names the verb first in its message). */
+    private static boolean deletion(KubernetesClientException answer) {
+        return String.valueOf(answer.getMessage()).startsWith("Failure executing: DELETE ");
+    }
+
+    /** Whether admission refused the call: a webhook (its answer, or a failed call to it) or a policy. */
+    private static boolean admission(KubernetesClientException answer) {
+        String said = answer.getStatus() == null ? null : answer.getStatus().getMessage();
+        return said != null && ADMISSION.matcher(said).find();
     }
 
     /** Whether only an edit of the object's spec can help: {@link #classify} is {@link FailureClass#SPEC}. */

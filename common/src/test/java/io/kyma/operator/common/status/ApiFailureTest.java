@@ -39,6 +39,11 @@ class ApiFailureTest {
             new Answer("", "", true),
             new Answer("Forbidden", QUOTA, true),
             new Answer("Forbidden", "admission webhook \"deny.example.com\" denied the request: no", true),
+            new Answer(
+                    "Invalid",
+                    "helmcomponents \"a\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request:"
+                            + " no",
+                    true),
             new Answer("InternalError", WEBHOOK, true),
             new Answer(
                     "Invalid", "Kyma.operator.kyma-project.io \"k\" is invalid: spec.channel: Unsupported value", true),
@@ -57,17 +62,26 @@ class ApiFailureTest {
             t -> new CompletionException(new ExecutionException(t)),
             t -> new IllegalStateException("outer", new RuntimeException("middle", t)));
 
+    /** The verbs of the calls that fail, as fabric8 names them in its message. */
+    private static final List<String> VERBS = List.of("POST", "PUT", "PATCH", "DELETE");
+
     @Test
     void onlyAMalformedWriteOfTheSpecsContentWaitsForASpecEditWhateverTheReasonOrWrapping() {
         int cases = 0;
         for (int code = 100; code <= 599; code++) {
             for (Answer answer : ANSWERS) {
                 for (UnaryOperator<Throwable> wrap : WRAPPERS) {
-                    KubernetesClientException thrown = exception(code, answer);
+                    String verb = VERBS.get(cases % VERBS.size());
+                    KubernetesClientException thrown = exception(code, answer, verb);
                     Throwable failure = wrap.apply(thrown);
-                    String at = code + " " + answer;
+                    String at = verb + " " + code + " " + answer;
+                    // a deletion carries no spec; admission may change its mind without an edit
+                    boolean admission = answer.message() != null
+                            && (answer.message().contains("webhook")
+                                    || answer.message().contains("AdmissionPolicy"));
                     FailureClass expected = switch (code) {
-                        case 400, 413, 422 -> FailureClass.SPEC;
+                        case 400, 413, 422 ->
+                            verb.equals("DELETE") || admission ? FailureClass.RETRY : FailureClass.SPEC;
                         case 404, 410 -> FailureClass.GONE;
                         case 409 ->
                             "AlreadyExists".equals(answer.reason()) ? FailureClass.RETRY : FailureClass.CONFLICT;
@@ -188,6 +202,10 @@ class ApiFailureTest {
     }
 
     private static KubernetesClientException exception(int code, Answer answer) {
+        return exception(code, answer, "POST");
+    }
+
+    private static KubernetesClientException exception(int code, Answer answer, String verb) {
         Status status = answer.hasStatus()
                 ? new StatusBuilder()
                         .withCode(code)
@@ -196,6 +214,6 @@ class ApiFailureTest {
                         .build()
                 : null;
         return new KubernetesClientException(
-                "Failure executing: POST at: https://api/x. Received status: " + code, code, status);
+                "Failure executing: " + verb + " at: https://api/x. Received status: " + code, code, status);
     }
 }
