@@ -59,6 +59,7 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
     private final OwnedComponents components;
     private final KymaWrites writes;
     private final Admission admission;
+    private final ChildOrder order = new ChildOrder();
     private volatile Events events = Events.NONE;
 
     /**
@@ -179,22 +180,17 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         try {
             // Each child on its own: one create a quota or a webhook refuses does not keep the others from their
             // desired state; the first failure decides the outcome once all were tried.
-            KubernetesClientException first = null;
+            List<ChildOrder.Write> each = new ArrayList<>();
             for (ComponentActions.Child child : actions.children()) {
-                try {
-                    ChildSync.sync(kyma, child.desired(), child.existing(), writes)
-                            .ifPresent(problems::add);
-                } catch (KubernetesClientException e) {
-                    first = first(first, e);
-                }
+                each.add(new ChildOrder.Write(
+                        name(child.desired()),
+                        () -> ChildSync.sync(kyma, child.desired(), child.existing(), writes)
+                                .ifPresent(problems::add)));
             }
-            for (HelmComponent gone : actions.delete()) {
-                try {
-                    ChildSync.delete(kyma, gone, writes);
-                } catch (KubernetesClientException e) {
-                    first = first(first, e);
-                }
-            }
+            actions.delete()
+                    .forEach(gone ->
+                            each.add(new ChildOrder.Write(name(gone), () -> ChildSync.delete(kyma, gone, writes))));
+            KubernetesClientException first = order.writeEach(uid, each);
             if (first != null) {
                 throw first;
             }
@@ -207,12 +203,7 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
                 // Quota, RBAC, a webhook, the server: retried with backoff by the shared limiter, as a raised quota or
                 // a fixed webhook helps without any edit; the status says so, if the API server takes it.
                 problems.add(new Problem(ApiFailure.reason(e), ApiFailure.describe(e), true));
-                try {
-                    writeStatus(kyma, summary.summarise(kyma, plan, mine, problems), writes);
-                } catch (KubernetesClientException statusFailure) {
-                    e.addSuppressed(statusFailure);
-                }
-                throw e;
+                throw tellDespite(e, () -> writeStatus(kyma, summary.summarise(kyma, plan, mine, problems), writes));
             }
             // Only an edit of the Kyma can help (invalid): say so, and wait for the next change of the Kyma.
             LOG.warn("Kyma {}/{}: {}", namespace(kyma), kyma.getMetadata().getName(), ApiFailure.describe(e));
@@ -226,14 +217,6 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
             return UpdateControl.<Kyma>noUpdate().rescheduleAfter(NAME_TAKEN_RECHECK);
         }
         return control;
-    }
-
-    private static KubernetesClientException first(KubernetesClientException first, KubernetesClientException next) {
-        if (first == null) {
-            return next;
-        }
-        first.addSuppressed(next);
-        return first;
     }
 
     /** A Kyma waiting in line for admission, or Ready with its spec observed, has nothing due. */
@@ -259,6 +242,7 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
                 .toList();
         if (remaining.isEmpty()) {
             lastStatusWrite.remove(uid);
+            order.forget(uid);
             LOG.info(
                     "Kyma {}/{}: all components deleted",
                     kyma.getMetadata().getNamespace(),
@@ -266,18 +250,17 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
             return DeleteControl.defaultDelete();
         }
         KymaWrites writes = writes(context);
-        try {
-            remaining.stream()
-                    .filter(c -> c.getMetadata().getDeletionTimestamp() == null)
-                    .forEach(writes::delete);
-        } catch (KubernetesClientException e) {
+        // each on its own, those that failed last time last: one deletion refused or hanging holds back no other
+        KubernetesClientException first = order.writeEach(
+                uid,
+                remaining.stream()
+                        .filter(c -> c.getMetadata().getDeletionTimestamp() == null)
+                        .map(c -> new ChildOrder.Write(name(c), () -> writes.delete(c)))
+                        .toList());
+        if (first != null) {
             // retried with backoff; the status names what the API server said
-            try {
-                showDeleting(kyma, remaining, new Problem(ApiFailure.reason(e), ApiFailure.describe(e)), writes);
-            } catch (KubernetesClientException statusFailure) {
-                e.addSuppressed(statusFailure);
-            }
-            throw e;
+            Problem problem = new Problem(ApiFailure.reason(first), ApiFailure.describe(first));
+            throw tellDespite(first, () -> showDeleting(kyma, remaining, problem, writes));
         }
         showDeleting(kyma, remaining, DeletionHold.of(remaining), writes);
         return DeleteControl.noFinalizerRemoval().rescheduleAfter(DELETION_RECHECK);
@@ -293,6 +276,29 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
             KymaEvents.of(kyma.getStatus() == null ? null : kyma.getStatus().getPhase(), deleting)
                     .ifPresent(notice -> notice.tell(events, kyma));
         }
+    }
+
+    /**
+     * Writes the status that tells what {@code failure} did, even when the reconcile's time ran out meanwhile and its
+     * thread is interrupted (which fails every call): the flag is set again after, for the guard that clears it. A
+     * failure of that write is kept beside {@code failure}, which is returned to be thrown.
+     */
+    private static KubernetesClientException tellDespite(KubernetesClientException failure, Runnable statusWrite) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            statusWrite.run();
+        } catch (KubernetesClientException statusFailure) {
+            failure.addSuppressed(statusFailure);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return failure;
+    }
+
+    private static String name(HelmComponent component) {
+        return component.getMetadata().getName();
     }
 
     private static String namespace(Kyma kyma) {
