@@ -7,6 +7,7 @@ import java.net.http.HttpResponse;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -259,8 +260,9 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      * The one place an answer's status code and body are judged. A body that is not the job API's reads as no job
      * service at all (as an unreachable one: a proxy may stand in during an outage, and a Run cannot probe what else
      * answers). A job-API answer that breaks the protocol is a bad answer, retried only up to a cap. A start that was
-     * taken (2xx) by the job API is never sent again: without a job id in its body or its {@code Location}, it fails;
-     * a 2xx whose body is not the job API's and that has no {@code Location} was not taken by a job service.
+     * taken is never sent again: without a job id in its body or its {@code Location}, it fails. Taken is any 2xx but
+     * a 200 that has neither a job-API body nor a {@code Location} (a stand-in's page), and a 303 whose
+     * {@code Location} names a job.
      */
     private static Reply reply(HttpResponse<byte[]> response, Kind kind, String id, JobServerUrl server) {
         int code = response.statusCode();
@@ -268,15 +270,12 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
             return new Reply(null, null, server); // cancelled, or nothing left to cancel
         }
         JobAnswer answer = JobAnswer.read(response.body());
-        boolean jobApi =
-                answer != null || response.headers().firstValue("Location").isPresent();
-        if (kind == Kind.START && code / 100 == 2 && jobApi) {
-            String started = answer != null && answer.id() != null
-                    ? answer.id()
-                    : response.headers()
-                            .firstValue("Location")
-                            .map(RemoteJobClient::idIn)
-                            .orElse(null);
+        Optional<String> location = response.headers().firstValue("Location");
+        String located = location.map(at -> idIn(response.request().uri(), at)).orElse(null);
+        if (kind == Kind.START
+                && (code / 100 == 2 && (code != 200 || answer != null || location.isPresent())
+                        || code == 303 && JobAnswer.validId(located))) {
+            String started = answer != null && answer.id() != null ? answer.id() : located;
             if (!JobAnswer.validId(started)) {
                 throw new RemoteJobException(
                         RemoteJobException.Kind.BAD_START,
@@ -325,12 +324,15 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         return new Reply(answer, null, server);
     }
 
-    /** The last segment of a {@code Location} whose path is {@code .../jobs/<id>}, or null. */
-    static String idIn(String location) {
+    /**
+     * The job a {@code Location} names: resolved against the URI of the start's request ({@code <base>/jobs}), its
+     * path must be that path followed by one segment, the id; else null.
+     */
+    static String idIn(URI jobs, String location) {
         try {
-            String path = URI.create(location.strip()).getRawPath();
-            int slash = path == null ? -1 : path.lastIndexOf('/');
-            return slash > 0 && path.substring(0, slash).endsWith("/jobs") ? path.substring(slash + 1) : null;
+            String path = jobs.resolve(location.strip()).normalize().getRawPath();
+            String prefix = jobs.getRawPath() + "/";
+            return path != null && path.startsWith(prefix) ? path.substring(prefix.length()) : null;
         } catch (IllegalArgumentException e) {
             return null;
         }

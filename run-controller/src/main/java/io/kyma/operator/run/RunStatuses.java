@@ -55,8 +55,7 @@ public final class RunStatuses {
         status.setLogs(job.log());
         status.setLogsTruncated(job.logTruncated() ? Boolean.TRUE : null);
         if (!job.running()) {
-            String reason =
-                    job.succeeded() ? "JobSucceeded" : "cancelled".equals(job.state()) ? "JobCancelled" : "JobFailed";
+            String reason = job.succeeded() ? "JobSucceeded" : job.cancelled() ? "JobCancelled" : "JobFailed";
             ended(run, status, job.succeeded(), reason, "job " + job.state() + lastLine(job.log()));
         } else {
             if (status.getPhase() != RunPhase.RUNNING) {

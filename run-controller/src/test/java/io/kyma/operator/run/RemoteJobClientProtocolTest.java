@@ -142,7 +142,7 @@ class RemoteJobClientProtocolTest {
                 assertThat(c.code() / 100 == 2 || c.code() == 409).as("%s", c).isTrue();
                 assertThat(start.id())
                         .as("the id the answer or its Location names: %s", c)
-                        .isIn(c.reportedId(), RemoteJobClient.idIn(String.valueOf(c.location())));
+                        .isIn(c.reportedId(), RemoteJobClient.idIn(url.jobs(), String.valueOf(c.location())));
             } else if (c.code() / 100 == 2
                     && (c.code() != 204 && JobAnswer.read(c.body()) != null || c.location() != null)) {
                 // (a 204 carries no body, whatever the service wrote)
