@@ -52,16 +52,12 @@ record JobAnswer(String id, String state, String log, boolean logTruncated, Stri
 
     /** The answer in {@code body}, or null if it is not the job API's. */
     static JobAnswer read(byte[] body) {
-        String text = lenient(body);
-        int start = 0;
-        while (start < text.length()
-                && (text.charAt(start) == '\uFEFF' || Character.isWhitespace(text.charAt(start)))) {
-            start++;
-        }
+        // UTF-8, each malformed byte sequence replaced by U+FFFD as the API server stores text; a byte order mark
+        // and white space before the JSON passed over
+        String text = new String(body, StandardCharsets.UTF_8).replaceFirst("^[\\s\uFEFF]+", "");
         Map<String, String> fields = new HashMap<>(); // each field of the job API given: its text, or null
-        boolean truncated = false;
         String wrong = null;
-        try (JsonParser in = JSON.createParser(text.substring(start))) {
+        try (JsonParser in = JSON.createParser(text)) {
             if (in.nextToken() != JsonToken.START_OBJECT) {
                 return null;
             }
@@ -73,17 +69,15 @@ record JobAnswer(String id, String state, String log, boolean logTruncated, Stri
                 }
                 if (field.equals("error") && value == JsonToken.START_OBJECT) {
                     fields.put(field, message(in));
-                } else if (field.equals("logTruncated")) {
-                    fields.put(field, null);
-                    truncated = value == JsonToken.VALUE_TRUE;
-                    if (!value.isBoolean() && value != JsonToken.VALUE_NULL) {
-                        wrong = "an answer whose logTruncated is not true or false";
-                    }
                 } else if (FIELDS.contains(field)) {
-                    boolean isText = value == JsonToken.VALUE_STRING;
-                    fields.put(field, isText ? in.getText() : null);
-                    if (!isText && value != JsonToken.VALUE_NULL && !field.equals("error")) {
-                        wrong = "an answer whose " + field + " is not text";
+                    boolean flag = field.equals("logTruncated"); // true or false; the others text (error may be none)
+                    fields.put(
+                            field,
+                            value == (flag ? JsonToken.VALUE_TRUE : JsonToken.VALUE_STRING) ? in.getText() : null);
+                    if (value != JsonToken.VALUE_NULL
+                            && !field.equals("error")
+                            && (flag ? !value.isBoolean() : value != JsonToken.VALUE_STRING)) {
+                        wrong = "an answer whose " + field + (flag ? " is not true or false" : " is not text");
                     }
                 }
                 in.skipChildren(); // the rest of a value not read, iteratively: no depth reaches the stack
@@ -94,6 +88,7 @@ record JobAnswer(String id, String state, String log, boolean logTruncated, Stri
         if (!(fields.containsKey("id") || fields.containsKey("state") || fields.containsKey("error"))) {
             return null;
         }
+        boolean truncated = fields.get("logTruncated") != null;
         return new JobAnswer(
                 fields.get("id"), fields.get("state"), fields.get("log"), truncated, fields.get("error"), wrong);
     }
@@ -109,10 +104,5 @@ record JobAnswer(String id, String state, String log, boolean logTruncated, Stri
             in.skipChildren();
         }
         return message;
-    }
-
-    /** UTF-8, each malformed byte sequence replaced by U+FFFD, as the API server stores text. */
-    static String lenient(byte[] body) {
-        return new String(body, StandardCharsets.UTF_8);
     }
 }

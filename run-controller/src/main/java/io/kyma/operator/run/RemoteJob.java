@@ -13,26 +13,20 @@ import java.util.Set;
  */
 public record RemoteJob(String id, String state, String log, boolean logTruncated) {
     /**
-     * States that end a job, read without case or surrounding white space, {@code canceled} as {@code cancelled}. Any
-     * other state, known or not ({@code queued}, say), means it has not ended yet.
+     * The state that ended the job, as the job API words it ({@code succeeded}, {@code failed} or {@code cancelled}),
+     * read without case or surrounding white space and {@code canceled} as {@code cancelled}; empty for any other
+     * state, known or not ({@code queued}, say), which means the job has not ended yet.
      */
-    private static final Set<String> ENDED = Set.of("succeeded", "failed", "cancelled");
-
-    /** The state as the job API words it. */
-    private String word() {
-        String word = state == null ? "" : state.strip().toLowerCase(Locale.ROOT);
-        return word.equals("canceled") ? "cancelled" : word;
+    public String ended() {
+        String word = state.strip().toLowerCase(Locale.ROOT).replace("canceled", "cancelled");
+        return Set.of("succeeded", "failed", "cancelled").contains(word) ? word : "";
     }
 
     public boolean running() {
-        return !ENDED.contains(word());
+        return ended().isEmpty();
     }
 
     public boolean succeeded() {
-        return word().equals("succeeded");
-    }
-
-    public boolean cancelled() {
-        return word().equals("cancelled");
+        return ended().equals("succeeded");
     }
 }

@@ -261,8 +261,8 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      * service at all (as an unreachable one: a proxy may stand in during an outage, and a Run cannot probe what else
      * answers). A job-API answer that breaks the protocol is a bad answer, retried only up to a cap. A start that was
      * taken is never sent again: without a job id in its body or its {@code Location}, it fails. Taken is any 2xx but
-     * a 200 that has neither a job-API body nor a {@code Location} (a stand-in's page), and a 303 whose
-     * {@code Location} names a job.
+     * a 200 that has neither a job-API body nor a {@code Location} (a stand-in's page), a 303 whose {@code Location}
+     * names a job, and a 409 naming the job an earlier try of the same start made.
      */
     private static Reply reply(HttpResponse<byte[]> response, Kind kind, String id, JobServerUrl server) {
         int code = response.statusCode();
@@ -272,10 +272,11 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         JobAnswer answer = JobAnswer.read(response.body());
         Optional<String> location = response.headers().firstValue("Location");
         String located = location.map(at -> idIn(response.request().uri(), at)).orElse(null);
+        String started = answer != null && answer.id() != null ? answer.id() : located;
         if (kind == Kind.START
                 && (code / 100 == 2 && (code != 200 || answer != null || location.isPresent())
-                        || code == 303 && JobAnswer.validId(located))) {
-            String started = answer != null && answer.id() != null ? answer.id() : located;
+                        || code == 303 && JobAnswer.validId(located)
+                        || code == 409 && answer != null && answer.id() != null)) { // 409: an earlier try's job
             if (!JobAnswer.validId(started)) {
                 throw new RemoteJobException(
                         RemoteJobException.Kind.BAD_START,
@@ -288,12 +289,6 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
             throw RemoteJobException.unreachable();
         }
         String text = answer.error() == null ? "" : ": " + ServerText.line(answer.error(), ServerText.MAX_MESSAGE);
-        if (kind == Kind.START && code == 409 && answer.id() != null) {
-            if (!JobAnswer.validId(answer.id())) {
-                throw badAnswer("a job id that is not 1 to 128 letters, digits and . _ : -, not starting with . _ : -");
-            }
-            return new Reply(answer, answer.id(), server); // the job an earlier try of the same start made
-        }
         if (code >= 500 || busy(code, kind == Kind.START)) {
             throw new RemoteJobException(
                     RemoteJobException.Kind.SERVER_ERROR, "the job service answered HTTP " + code + text);

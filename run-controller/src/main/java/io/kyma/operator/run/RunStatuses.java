@@ -55,7 +55,8 @@ public final class RunStatuses {
         status.setLogs(job.log());
         status.setLogsTruncated(job.logTruncated() ? Boolean.TRUE : null);
         if (!job.running()) {
-            String reason = job.succeeded() ? "JobSucceeded" : job.cancelled() ? "JobCancelled" : "JobFailed";
+            String reason =
+                    job.succeeded() ? "JobSucceeded" : job.ended().equals("cancelled") ? "JobCancelled" : "JobFailed";
             ended(run, status, job.succeeded(), reason, "job " + job.state() + lastLine(job.log()));
         } else {
             if (status.getPhase() != RunPhase.RUNNING) {
