@@ -25,8 +25,4 @@ public record RemoteJob(String id, String state, String log, boolean logTruncate
     public boolean running() {
         return ended().isEmpty();
     }
-
-    public boolean succeeded() {
-        return ended().equals("succeeded");
-    }
 }

@@ -114,13 +114,12 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         lookups.allowCoreThreadTimeOut(true);
         this.lookups = lookups;
         // Two threads hand answers on and parse them, for every client; a client's selector thread does the I/O.
-        ExecutorService answers = Executors.newFixedThreadPool(2, DaemonThreads.numbered("job-service-client-"));
-        this.answers = answers;
+        this.answers = Executors.newFixedThreadPool(2, DaemonThreads.numbered("job-service-client-"));
         Supplier<HttpClient.Builder> builder = () -> HttpClient.newBuilder()
                 .connectTimeout(connectTimeout)
                 .version(HttpClient.Version.HTTP_1_1)
                 .followRedirects(HttpClient.Redirect.NEVER)
-                .executor(answers);
+                .executor(this.answers);
         this.http = builder.get().build();
         this.tls = new TlsClients(tls, builder, lookupThreads);
         this.requestTimeout = requestTimeout;
@@ -308,10 +307,9 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
             throw badAnswer(answer.malformed());
         }
         if (kind == Kind.POLL && !id.equals(answer.id())) {
-            throw badAnswer("a poll of job " + id + " answered with "
-                    + (answer.id() == null
-                            ? "no job id"
-                            : "the record of job " + ServerText.line(answer.id(), MAX_STATE)));
+            String other =
+                    answer.id() == null ? "no job id" : "the record of job " + ServerText.line(answer.id(), MAX_STATE);
+            throw badAnswer("a poll of job " + id + " answered with " + other);
         }
         if (kind == Kind.POLL && (answer.state() == null || answer.state().isBlank())) {
             throw badAnswer("an answer without the job's state");

@@ -74,9 +74,4 @@ public class RemoteJobException extends RuntimeException {
     public FailureClass failureClass() {
         return kind.failureClass;
     }
-
-    /** Whether a later attempt may succeed. */
-    public boolean transientFailure() {
-        return failureClass() == FailureClass.RETRY;
-    }
 }

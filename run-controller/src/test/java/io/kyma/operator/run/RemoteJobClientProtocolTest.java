@@ -174,7 +174,6 @@ class RemoteJobClientProtocolTest {
                         .isEqualTo(ServerText.line(c.reportedState(), 64));
                 String ends = STATES.get(c.reportedState());
                 assertThat(job.running()).as("%s", c).isEqualTo(ends.equals("running"));
-                assertThat(job.succeeded()).as("%s", c).isEqualTo(ends.equals("succeeded"));
                 assertThat(job.ended()).as("%s", c).isEqualTo(ends.equals("running") ? "" : ends);
             } else {
                 RemoteJobException e = (RemoteJobException) outcome;
@@ -293,7 +292,7 @@ class RemoteJobClientProtocolTest {
         current = new Case(200, body, null, JOB, "SUCCEEDED", true, true);
         assertThat(outcome(client.get(url, JOB, LogTail.MAX_BYTES)))
                 .isInstanceOfSatisfying(
-                        RemoteJob.class, job -> assertThat(job.succeeded()).isTrue());
+                        RemoteJob.class, job -> assertThat(job.ended()).isEqualTo("succeeded"));
     }
 
     /** The value, null for a done cancel, or the failure. */
