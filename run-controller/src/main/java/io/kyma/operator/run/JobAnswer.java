@@ -52,8 +52,6 @@ record JobAnswer(String id, String state, String log, boolean logTruncated, Stri
 
     /** The answer in {@code body}, or null if it is not the job API's. */
     static JobAnswer read(byte[] body) {
-        // UTF-8, each malformed byte sequence replaced by U+FFFD as the API server stores text; a byte order mark
-        // and white space before the JSON passed over
         String text = new String(body, StandardCharsets.UTF_8).replaceFirst("^[\\s\uFEFF]+", "");
         Map<String, String> fields = new HashMap<>(); // each field of the job API given: its text, or null
         String wrong = null;
@@ -61,8 +59,7 @@ record JobAnswer(String id, String state, String log, boolean logTruncated, Stri
             if (in.nextToken() != JsonToken.START_OBJECT) {
                 return null;
             }
-            while (in.nextToken() == JsonToken.FIELD_NAME) {
-                String field = in.currentName();
+            for (String field; (field = in.nextFieldName()) != null; ) {
                 JsonToken value = in.nextToken();
                 if (FIELDS.contains(field) && fields.containsKey(field)) {
                     return new JobAnswer(null, null, null, false, null, "an answer with a field given twice");
@@ -96,12 +93,9 @@ record JobAnswer(String id, String state, String log, boolean logTruncated, Stri
     /** The text {@code message} of the object the parser is at the start of, read to the object's end; or null. */
     private static String message(JsonParser in) throws IOException {
         String message = null;
-        while (in.nextToken() == JsonToken.FIELD_NAME) {
-            boolean named = in.currentName().equals("message");
-            if (in.nextToken() == JsonToken.VALUE_STRING && named) {
-                message = in.getText();
-            }
-            in.skipChildren();
+        for (String field; (field = in.nextFieldName()) != null; in.skipChildren()) {
+            String text = in.nextTextValue(); // null for a value that is not text
+            message = field.equals("message") && text != null ? text : message;
         }
         return message;
     }

@@ -15,8 +15,6 @@ final class ServerText {
     /** The most characters of a server's message shown in a status. */
     static final int MAX_MESSAGE = 200;
 
-    static final char REPLACEMENT = '\uFFFD';
-
     private ServerText() {}
 
     /** One line of at most {@code max} characters, with "..." where it was cut. */
@@ -55,7 +53,7 @@ final class ServerText {
             return i + 1;
         }
         if (Character.isSurrogate(c)) {
-            out.append(REPLACEMENT);
+            out.append('\uFFFD'); // as the API server's JSON decoder makes it
         } else if (multiline && (c == '\n' || c == '\t')) {
             out.append(c);
         } else {
