@@ -19,7 +19,6 @@ final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
     private final CompletableFuture<byte[]> body = new CompletableFuture<>();
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
     private Flow.Subscription subscription;
-    private long received;
 
     private BoundedBody(long limit, long declaredLength) {
         this.limit = limit;
@@ -47,8 +46,7 @@ final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
             return;
         }
         for (ByteBuffer item : items) {
-            received += item.remaining();
-            if (received > limit) {
+            if (buffer.size() + (long) item.remaining() > limit) {
                 tooLarge();
                 return;
             }

@@ -1,21 +1,24 @@
 package io.kyma.operator.run;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
  * The one typed model of a job service's answer body. Only the top-level fields of the job API are read, each at its
- * own depth and of its own type ({@code error} may be text or an object with a text {@code message}); unknown fields
- * are ignored. The body is decoded leniently (bytes that are not UTF-8 become U+FFFD) and parsed within limits of
- * nesting, string length and duplicate fields. A body that is no JSON object, or names none of the job API's fields,
- * is {@code null}: no job service spoke. A job-API answer with a field of the wrong type or a repeated field is
+ * own depth and of its own type ({@code error} may be text or an object with a text {@code message}); every other
+ * value is skipped unchecked, as a stream, whatever it nests or repeats. The body is decoded leniently (bytes that are
+ * not UTF-8 become U+FFFD; a byte order mark and white space before the JSON are passed over). A body that is no JSON
+ * object, or names none of {@code id}, {@code state} and {@code error}, is {@code null}: no job service spoke. A
+ * job-API answer with a field of the wrong type, a field of the job API given twice, or JSON that breaks off is
  * {@link #malformed}.
  *
  * @param malformed what makes the answer unusable, or null
@@ -27,18 +30,20 @@ record JobAnswer(String id, String state, String log, boolean logTruncated, Stri
      */
     static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}");
 
-    static final int MAX_DEPTH = 32;
+    private static final Set<String> FIELDS = Set.of("id", "state", "log", "logTruncated", "error");
 
-    private static final ObjectMapper JSON = JsonMapper.builder()
-            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+    /**
+     * No limits of Jackson's own on depth, numbers, names or strings: the response limit already bounds the body, and
+     * so all of them (a level of nesting costs the parser some 50 bytes while it reads, on one of two threads).
+     */
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxNestingDepth(Integer.MAX_VALUE)
+                    .maxNumberLength(Integer.MAX_VALUE)
+                    .maxNameLength(Integer.MAX_VALUE)
+                    .maxStringLength(Integer.MAX_VALUE)
+                    .build())
             .build();
-
-    static {
-        JSON.getFactory()
-                .setStreamReadConstraints(StreamReadConstraints.builder()
-                        .maxNestingDepth(MAX_DEPTH)
-                        .build());
-    }
 
     /** Whether {@code id} is one the operator calls; see {@link #ID}. */
     static boolean validId(String id) {
@@ -47,43 +52,51 @@ record JobAnswer(String id, String state, String log, boolean logTruncated, Stri
 
     /** The answer in {@code body}, or null if it is not the job API's. */
     static JobAnswer read(byte[] body) {
-        JsonNode tree;
-        try {
-            tree = JSON.readTree(lenient(body));
-        } catch (JsonProcessingException e) {
-            return String.valueOf(e.getOriginalMessage()).startsWith("Duplicate field")
-                    ? new JobAnswer(null, null, null, false, null, "an answer with a field given twice")
-                    : null;
+        String text = new String(body, StandardCharsets.UTF_8).replaceFirst("^[\\s\uFEFF]+", "");
+        Map<String, String> fields = new HashMap<>(); // each field of the job API given: its text, or null
+        String wrong = null;
+        try (JsonParser in = JSON.createParser(text)) {
+            if (in.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            for (String field; (field = in.nextFieldName()) != null; ) {
+                JsonToken value = in.nextToken();
+                if (FIELDS.contains(field) && fields.containsKey(field)) {
+                    return new JobAnswer(null, null, null, false, null, "an answer with a field given twice");
+                }
+                if (field.equals("error") && value == JsonToken.START_OBJECT) {
+                    fields.put(field, message(in));
+                } else if (FIELDS.contains(field)) {
+                    boolean flag = field.equals("logTruncated"); // true or false; the others text (error may be none)
+                    fields.put(
+                            field,
+                            value == (flag ? JsonToken.VALUE_TRUE : JsonToken.VALUE_STRING) ? in.getText() : null);
+                    if (value != JsonToken.VALUE_NULL
+                            && !field.equals("error")
+                            && (flag ? !value.isBoolean() : value != JsonToken.VALUE_STRING)) {
+                        wrong = "an answer whose " + field + (flag ? " is not true or false" : " is not text");
+                    }
+                }
+                in.skipChildren(); // the rest of a value not read, iteratively: no depth reaches the stack
+            }
+        } catch (IOException e) {
+            wrong = "an answer whose JSON breaks off or is not JSON";
         }
-        if (tree == null || !tree.isObject() || !(tree.has("id") || tree.has("state") || tree.has("error"))) {
+        if (!(fields.containsKey("id") || fields.containsKey("state") || fields.containsKey("error"))) {
             return null;
         }
-        String wrong = null;
-        String id = text(tree, "id");
-        String state = text(tree, "state");
-        String log = text(tree, "log");
-        for (String field : new String[] {"id", "state", "log"}) {
-            JsonNode value = tree.get(field);
-            if (value != null && !value.isNull() && !value.isTextual()) {
-                wrong = "an answer whose " + field + " is not text";
-            }
-        }
-        JsonNode truncated = tree.get("logTruncated");
-        if (truncated != null && !truncated.isNull() && !truncated.isBoolean()) {
-            wrong = "an answer whose logTruncated is not true or false";
-        }
-        JsonNode error = tree.get("error");
-        String message = error == null ? null : error.isTextual() ? error.asText() : text(error, "message");
-        return new JobAnswer(id, state, log, truncated != null && truncated.asBoolean(false), message, wrong);
+        boolean truncated = fields.get("logTruncated") != null;
+        return new JobAnswer(
+                fields.get("id"), fields.get("state"), fields.get("log"), truncated, fields.get("error"), wrong);
     }
 
-    private static String text(JsonNode node, String field) {
-        JsonNode value = node.get(field);
-        return value != null && value.isTextual() ? value.asText() : null;
-    }
-
-    /** UTF-8, each malformed byte sequence replaced by U+FFFD, as the API server stores text. */
-    static String lenient(byte[] body) {
-        return new String(body, StandardCharsets.UTF_8);
+    /** The text {@code message} of the object the parser is at the start of, read to the object's end; or null. */
+    private static String message(JsonParser in) throws IOException {
+        String message = null;
+        for (String field; (field = in.nextFieldName()) != null; in.skipChildren()) {
+            String text = in.nextTextValue(); // null for a value that is not text
+            message = field.equals("message") && text != null ? text : message;
+        }
+        return message;
     }
 }

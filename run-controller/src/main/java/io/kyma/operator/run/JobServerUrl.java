@@ -23,10 +23,6 @@ public final class JobServerUrl {
     /** The address a job's start connected to, which its polls and cancels connect to as well; null for none. */
     private final InetAddress pinned;
 
-    private JobServerUrl(URI base) {
-        this(base, null);
-    }
-
     private JobServerUrl(URI base, InetAddress pinned) {
         this.base = base;
         this.origin = originOf(base);
@@ -66,7 +62,7 @@ public final class JobServerUrl {
         }
         String path = uri.getRawPath() == null ? "" : uri.getRawPath().replaceFirst("/+$", "");
         try {
-            return new JobServerUrl(new URI(scheme + "://" + uri.getRawAuthority() + path));
+            return new JobServerUrl(new URI(scheme + "://" + uri.getRawAuthority() + path), null);
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException("not a valid URL: " + e.getReason());
         }
@@ -122,7 +118,8 @@ public final class JobServerUrl {
         String host = hostText(address);
         String path = base.getRawPath() == null ? "" : base.getRawPath();
         return new JobServerUrl(
-                URI.create(base.getScheme() + "://" + host + (base.getPort() >= 0 ? ":" + base.getPort() : "") + path));
+                URI.create(base.getScheme() + "://" + host + (base.getPort() >= 0 ? ":" + base.getPort() : "") + path),
+                null);
     }
 
     /**

@@ -7,6 +7,7 @@ import java.net.http.HttpResponse;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -113,13 +114,12 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         lookups.allowCoreThreadTimeOut(true);
         this.lookups = lookups;
         // Two threads hand answers on and parse them, for every client; a client's selector thread does the I/O.
-        ExecutorService answers = Executors.newFixedThreadPool(2, DaemonThreads.numbered("job-service-client-"));
-        this.answers = answers;
+        this.answers = Executors.newFixedThreadPool(2, DaemonThreads.numbered("job-service-client-"));
         Supplier<HttpClient.Builder> builder = () -> HttpClient.newBuilder()
                 .connectTimeout(connectTimeout)
                 .version(HttpClient.Version.HTTP_1_1)
                 .followRedirects(HttpClient.Redirect.NEVER)
-                .executor(answers);
+                .executor(this.answers);
         this.http = builder.get().build();
         this.tls = new TlsClients(tls, builder, lookupThreads);
         this.requestTimeout = requestTimeout;
@@ -259,8 +259,9 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      * The one place an answer's status code and body are judged. A body that is not the job API's reads as no job
      * service at all (as an unreachable one: a proxy may stand in during an outage, and a Run cannot probe what else
      * answers). A job-API answer that breaks the protocol is a bad answer, retried only up to a cap. A start that was
-     * taken (2xx) by the job API is never sent again: without a job id in its body or its {@code Location}, it fails;
-     * a 2xx whose body is not the job API's and that has no {@code Location} was not taken by a job service.
+     * taken is never sent again: without a job id in its body or its {@code Location}, it fails. Taken is any 2xx but
+     * a 200 that has neither a job-API body nor a {@code Location} (a stand-in's page), a 303 whose {@code Location}
+     * names a job, and a 409 naming the job an earlier try of the same start made.
      */
     private static Reply reply(HttpResponse<byte[]> response, Kind kind, String id, JobServerUrl server) {
         int code = response.statusCode();
@@ -268,15 +269,13 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
             return new Reply(null, null, server); // cancelled, or nothing left to cancel
         }
         JobAnswer answer = JobAnswer.read(response.body());
-        boolean jobApi =
-                answer != null || response.headers().firstValue("Location").isPresent();
-        if (kind == Kind.START && code / 100 == 2 && jobApi) {
-            String started = answer != null && answer.id() != null
-                    ? answer.id()
-                    : response.headers()
-                            .firstValue("Location")
-                            .map(RemoteJobClient::idIn)
-                            .orElse(null);
+        Optional<String> location = response.headers().firstValue("Location");
+        String located = location.map(at -> idIn(response.request().uri(), at)).orElse(null);
+        String started = answer != null && answer.id() != null ? answer.id() : located;
+        if (kind == Kind.START
+                && (code / 100 == 2 && (code != 200 || answer != null || location.isPresent())
+                        || code == 303 && JobAnswer.validId(located)
+                        || code == 409 && answer != null && answer.id() != null)) { // 409: an earlier try's job
             if (!JobAnswer.validId(started)) {
                 throw new RemoteJobException(
                         RemoteJobException.Kind.BAD_START,
@@ -289,12 +288,6 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
             throw RemoteJobException.unreachable();
         }
         String text = answer.error() == null ? "" : ": " + ServerText.line(answer.error(), ServerText.MAX_MESSAGE);
-        if (kind == Kind.START && code == 409 && answer.id() != null) {
-            if (!JobAnswer.validId(answer.id())) {
-                throw badAnswer("a job id that is not 1 to 128 letters, digits and . _ : -, not starting with . _ : -");
-            }
-            return new Reply(answer, answer.id(), server); // the job an earlier try of the same start made
-        }
         if (code >= 500 || busy(code, kind == Kind.START)) {
             throw new RemoteJobException(
                     RemoteJobException.Kind.SERVER_ERROR, "the job service answered HTTP " + code + text);
@@ -314,10 +307,9 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
             throw badAnswer(answer.malformed());
         }
         if (kind == Kind.POLL && !id.equals(answer.id())) {
-            throw badAnswer("a poll of job " + id + " answered with "
-                    + (answer.id() == null
-                            ? "no job id"
-                            : "the record of job " + ServerText.line(answer.id(), MAX_STATE)));
+            String other =
+                    answer.id() == null ? "no job id" : "the record of job " + ServerText.line(answer.id(), MAX_STATE);
+            throw badAnswer("a poll of job " + id + " answered with " + other);
         }
         if (kind == Kind.POLL && (answer.state() == null || answer.state().isBlank())) {
             throw badAnswer("an answer without the job's state");
@@ -325,12 +317,15 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         return new Reply(answer, null, server);
     }
 
-    /** The last segment of a {@code Location} whose path is {@code .../jobs/<id>}, or null. */
-    static String idIn(String location) {
+    /**
+     * The job a {@code Location} names: resolved against the URI of the start's request ({@code <base>/jobs}), its
+     * path must be that path followed by one segment, the id; else null.
+     */
+    static String idIn(URI jobs, String location) {
         try {
-            String path = URI.create(location.strip()).getRawPath();
-            int slash = path == null ? -1 : path.lastIndexOf('/');
-            return slash > 0 && path.substring(0, slash).endsWith("/jobs") ? path.substring(slash + 1) : null;
+            String path = jobs.resolve(location.strip()).normalize().getRawPath();
+            String prefix = jobs.getRawPath() + "/";
+            return path != null && path.startsWith(prefix) ? path.substring(prefix.length()) : null;
         } catch (IllegalArgumentException e) {
             return null;
         }

@@ -12,7 +12,7 @@ public class RemoteJobException extends RuntimeException {
         SERVER_ERROR("ServerError", FailureClass.RETRY),
         /** A job-API answer that breaks the protocol: tried again, at most a few times in a row. */
         BAD_ANSWER("BadAnswer", FailureClass.RETRY),
-        /** A start the service took (2xx) without a usable job id: never sent again. */
+        /** A start the service took (2xx, 303 or 409, as the client reads them) without a usable id: not resent. */
         BAD_START("StartNotUnderstood", FailureClass.SPEC),
         /** A 4xx answer to starting a job: the job was refused, and retrying will not help. */
         REJECTED("Rejected", FailureClass.SPEC),
@@ -73,10 +73,5 @@ public class RemoteJobException extends RuntimeException {
     /** What the failure says about the next try: gone (the job is unknown), spec (give up) or retry. */
     public FailureClass failureClass() {
         return kind.failureClass;
-    }
-
-    /** Whether a later attempt may succeed. */
-    public boolean transientFailure() {
-        return failureClass() == FailureClass.RETRY;
     }
 }

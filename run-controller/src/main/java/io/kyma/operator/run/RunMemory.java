@@ -12,6 +12,7 @@ import java.util.function.IntFunction;
 
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunStatus;
+import io.kyma.operator.common.status.FailureClass;
 import io.kyma.operator.run.JobCalls.Done;
 import io.kyma.operator.run.JobCalls.Kind;
 
@@ -51,7 +52,7 @@ final class RunMemory {
         @SuppressWarnings("unchecked")
         void heard(Kind kind, Done<?> done, IntFunction<Duration> backoff) {
             RemoteJobException problem = done.failure();
-            failures = problem != null && problem.transientFailure() ? failures + 1 : 0;
+            failures = problem != null && problem.failureClass() == FailureClass.RETRY ? failures + 1 : 0;
             badAnswers =
                     problem == null ? 0 : badAnswers + (problem.kind() == RemoteJobException.Kind.BAD_ANSWER ? 1 : 0);
             retryAt = failures == 0 ? null : done.at().plus(backoff.apply(failures));

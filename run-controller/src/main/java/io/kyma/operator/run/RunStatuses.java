@@ -55,9 +55,9 @@ public final class RunStatuses {
         status.setLogs(job.log());
         status.setLogsTruncated(job.logTruncated() ? Boolean.TRUE : null);
         if (!job.running()) {
-            String reason =
-                    job.succeeded() ? "JobSucceeded" : "cancelled".equals(job.state()) ? "JobCancelled" : "JobFailed";
-            ended(run, status, job.succeeded(), reason, "job " + job.state() + lastLine(job.log()));
+            boolean succeeded = job.ended().equals("succeeded");
+            String reason = succeeded ? "JobSucceeded" : job.ended().equals("cancelled") ? "JobCancelled" : "JobFailed";
+            ended(run, status, succeeded, reason, "job " + job.state() + lastLine(job.log()));
         } else {
             if (status.getPhase() != RunPhase.RUNNING) {
                 running(run, status); // started by an operator that wrote phase Unknown
@@ -307,9 +307,7 @@ public final class RunStatuses {
     }
 
     private static String lastLine(String log) {
-        String trimmed = log.strip();
-        int newline = trimmed.lastIndexOf('\n');
-        String line = newline < 0 ? trimmed : trimmed.substring(newline + 1);
-        return line.isEmpty() ? "" : ": " + (line.length() > 200 ? line.substring(0, 200) : line);
+        String line = log.strip().substring(log.strip().lastIndexOf('\n') + 1);
+        return line.isEmpty() ? "" : ": " + ServerText.line(line, ServerText.MAX_MESSAGE);
     }
 }

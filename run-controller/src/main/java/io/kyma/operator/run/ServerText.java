@@ -15,35 +15,27 @@ final class ServerText {
     /** The most characters of a server's message shown in a status. */
     static final int MAX_MESSAGE = 200;
 
-    static final char REPLACEMENT = '\uFFFD';
-
     private ServerText() {}
 
     /** One line of at most {@code max} characters, with "..." where it was cut. */
     static String line(String text, int max) {
-        if (text == null) {
-            return "";
+        String line = shown(text, false);
+        if (line.length() <= max) {
+            return line;
         }
-        StringBuilder out = new StringBuilder(Math.min(text.length(), max + 3));
-        for (int i = 0; i < text.length(); i++) {
-            int before = out.length();
-            i = append(out, text, i, false);
-            if (out.length() > max) {
-                out.setLength(before); // never keep part of a character
-                return out.append("...").toString();
-            }
-        }
-        return out.toString();
+        // never keep part of a character
+        return line.substring(0, Character.isLowSurrogate(line.charAt(max)) ? max - 1 : max) + "...";
     }
 
     /** A log: lines and tabs stay, everything else {@link #line} replaces is replaced the same way. */
     static String log(String text) {
-        if (text == null) {
-            return "";
-        }
-        StringBuilder out = new StringBuilder(text.length());
-        for (int i = 0; i < text.length(); i++) {
-            i = append(out, text, i, true);
+        return shown(text, true);
+    }
+
+    private static String shown(String text, boolean multiline) {
+        StringBuilder out = new StringBuilder(text == null ? 0 : text.length());
+        for (int i = 0; text != null && i < text.length(); i++) {
+            i = append(out, text, i, multiline);
         }
         return out.toString();
     }
@@ -61,7 +53,7 @@ final class ServerText {
             return i + 1;
         }
         if (Character.isSurrogate(c)) {
-            out.append(REPLACEMENT);
+            out.append('\uFFFD'); // as the API server's JSON decoder makes it
         } else if (multiline && (c == '\n' || c == '\t')) {
             out.append(c);
         } else {

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.Test;
 
 import com.sun.net.httpserver.HttpServer;
 
+import io.kyma.operator.common.status.FailureClass;
+
 /** How the client reads a job service's HTTP status codes, against a real HTTP server on loopback. */
 class RemoteJobClientAnswerTest {
     /** One timer for every client the tests make: the request timeouts. */
@@ -74,12 +76,12 @@ class RemoteJobClientAnswerTest {
         for (int notNow : new int[] {408, 409, 425, 429, 503}) {
             code = notNow;
             RemoteJobException e = start(url);
-            assertThat(e.transientFailure()).as("HTTP %d", notNow).isTrue();
+            assertThat(e.failureClass()).as("HTTP %d", notNow).isEqualTo(FailureClass.RETRY);
             assertThat(e.getMessage()).isEqualTo("the job service answered HTTP " + notNow + ": not now");
         }
         for (int no : new int[] {400, 403, 422}) {
             code = no;
-            assertThat(start(url).transientFailure()).as("HTTP %d", no).isFalse();
+            assertThat(start(url).failureClass()).as("HTTP %d", no).isNotEqualTo(FailureClass.RETRY);
         }
     }
 

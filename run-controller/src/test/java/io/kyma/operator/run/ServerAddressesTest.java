@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.kyma.operator.common.status.FailureClass;
+
 /** Which addresses a Run's calls may connect to. */
 class ServerAddressesTest {
     private static final JobServerUrl JOBS = JobServerUrl.parse("http://jobs.example:9090");
@@ -72,7 +74,7 @@ class ServerAddressesTest {
                 .isInstanceOfSatisfying(RemoteJobException.class, e -> {
                     assertThat(e.kind()).isEqualTo(RemoteJobException.Kind.NOT_ALLOWED);
                     assertThat(e.reason()).isEqualTo("ServerNotAllowed");
-                    assertThat(e.transientFailure()).isFalse();
+                    assertThat(e.failureClass()).isNotEqualTo(FailureClass.RETRY);
                 });
         assertThatThrownBy(() -> addresses.check(JobServerUrl.parse("http://no-such-host.invalid:9090")))
                 .isInstanceOfSatisfying(
