@@ -11,15 +11,16 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 
 /**
  * The one typed model of a job service's answer body. Only the top-level fields of the job API are read, each at its
  * own depth and of its own type ({@code error} may be text or an object with a text {@code message}); every other
- * value is skipped unchecked, as a stream, whatever it nests or repeats. The body is decoded leniently (bytes that are
+ * value is skipped unchecked, as a stream, whatever it repeats, up to {@link #MAX_DEPTH} levels deep. The body is decoded leniently (bytes that are
  * not UTF-8 become U+FFFD; a byte order mark and white space before the JSON are passed over). A body that is no JSON
  * object, or names none of {@code id}, {@code state} and {@code error}, is {@code null}: no job service spoke. A
  * job-API answer with a field of the wrong type, a field of the job API given twice, or JSON that breaks off is
- * {@link #malformed}.
+ * {@link #malformed}, and so is any answer nested deeper than the bound.
  *
  * @param malformed what makes the answer unusable, or null
  */
@@ -33,12 +34,18 @@ record JobAnswer(String id, String state, String log, boolean logTruncated, Stri
     private static final Set<String> FIELDS = Set.of("id", "state", "log", "logTruncated", "error");
 
     /**
-     * No limits of Jackson's own on depth, numbers, names or strings: the response limit already bounds the body, and
-     * so all of them (a level of nesting costs the parser some 50 bytes while it reads, on one of two threads).
+     * How deep an answer may nest, anywhere: far beyond any job API, and a bound on the parser's memory, some 50 bytes
+     * a level while it reads (an answer of the response limit could otherwise nest a hundred thousand levels deep).
+     */
+    static final int MAX_DEPTH = 1000;
+
+    /**
+     * Beside the depth, no limits of Jackson's own on numbers, names or strings: the response limit already bounds
+     * them.
      */
     private static final JsonFactory JSON = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder()
-                    .maxNestingDepth(Integer.MAX_VALUE)
+                    .maxNestingDepth(MAX_DEPTH)
                     .maxNumberLength(Integer.MAX_VALUE)
                     .maxNameLength(Integer.MAX_VALUE)
                     .maxStringLength(Integer.MAX_VALUE)
@@ -79,6 +86,9 @@ record JobAnswer(String id, String state, String log, boolean logTruncated, Stri
                 }
                 in.skipChildren(); // the rest of a value not read, iteratively: no depth reaches the stack
             }
+        } catch (StreamConstraintsException e) {
+            return new JobAnswer(
+                    null, null, null, false, null, "an answer nested deeper than " + MAX_DEPTH + " levels");
         } catch (IOException e) {
             wrong = "an answer whose JSON breaks off or is not JSON";
         }

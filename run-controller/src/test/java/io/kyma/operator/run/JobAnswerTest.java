@@ -100,18 +100,29 @@ class JobAnswerTest {
     }
 
     @Test
-    void nestingDeeperThanAnyStackIsPassedOver() {
-        int depth = 500_000;
-        String body = "{\"id\":\"job-1\",\"trace\":" + "[{\"a\":".repeat(depth) + "1" + "}]".repeat(depth)
-                + ",\"state\":\"succeeded\"}";
-        JobAnswer answer = JobAnswer.read(body.getBytes(StandardCharsets.UTF_8));
-        assertThat(answer.malformed()).isNull();
-        assertThat(answer.state()).isEqualTo("succeeded");
+    void nestingWithinTheBoundIsPassedOverAndBeyondItIsABadAnswerWhereverItIs() {
+        for (int depth : new int[] {1, 100, JobAnswer.MAX_DEPTH - 10, JobAnswer.MAX_DEPTH + 1, 500_000}) {
+            String deep = "[".repeat(depth) + "1" + "]".repeat(depth);
+            for (String body : new String[] {
+                "{\"id\":\"job-1\",\"trace\":" + deep + ",\"state\":\"succeeded\"}",
+                "{\"trace\":" + deep + ",\"id\":\"job-1\",\"state\":\"succeeded\"}"
+            }) {
+                JobAnswer answer = JobAnswer.read(body.getBytes(StandardCharsets.UTF_8));
+                if (depth < JobAnswer.MAX_DEPTH) {
+                    assertThat(answer.malformed()).as("depth %d", depth).isNull();
+                    assertThat(answer.state()).isEqualTo("succeeded");
+                } else {
+                    assertThat(answer.malformed())
+                            .as("depth %d: a bounded bad answer, never 'no job service'", depth)
+                            .isEqualTo("an answer nested deeper than " + JobAnswer.MAX_DEPTH + " levels");
+                }
+            }
+        }
     }
 
     /** A value of a field the job API does not define. */
     private static String ignoredValue(Random random) {
-        int depth = 1 + random.nextInt(random.nextBoolean() ? 40 : 20_000);
+        int depth = 1 + random.nextInt(random.nextBoolean() ? 40 : JobAnswer.MAX_DEPTH - 10);
         return switch (random.nextInt(6)) {
             case 0 -> "[".repeat(depth) + "{\"state\":\"failed\"}" + "]".repeat(depth);
             case 1 -> "{\"id\":\"other\",\"state\":\"succeeded\",\"error\":{\"message\":5},\"log\":7}";

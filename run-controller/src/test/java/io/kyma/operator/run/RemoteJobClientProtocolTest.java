@@ -283,7 +283,7 @@ class RemoteJobClientProtocolTest {
     }
 
     @Test
-    void anUnknownFieldNestedAsDeepAsTheResponseLimitAllowsIsPassedOver() {
+    void anAnswerNestedAsDeepAsTheResponseLimitAllowsIsABadAnswer() {
         String head = "\uFEFF {\"id\":\"" + JOB + "\",\"trace\":";
         String tail = ",\"state\":\"SUCCEEDED\"}";
         int depth = (LIMIT - head.length() - tail.length() - 10) / 2;
@@ -292,7 +292,8 @@ class RemoteJobClientProtocolTest {
         current = new Case(200, body, null, JOB, "SUCCEEDED", true, true);
         assertThat(outcome(client.get(url, JOB, LogTail.MAX_BYTES)))
                 .isInstanceOfSatisfying(
-                        RemoteJob.class, job -> assertThat(job.ended()).isEqualTo("succeeded"));
+                        RemoteJobException.class,
+                        e -> assertThat(e.kind()).isEqualTo(RemoteJobException.Kind.BAD_ANSWER));
     }
 
     /** The value, null for a done cancel, or the failure. */
@@ -406,9 +407,9 @@ class RemoteJobClientProtocolTest {
                         "{\"" + "n".repeat(random.nextInt(60_000)) + "\":{}}")));
     }
 
-    /** Objects and arrays nested up to 20,000 deep, the innermost saying another job failed. */
+    /** Objects and arrays nested up to the bound, the innermost saying another job failed. */
     private static byte[] deep(Random random) {
-        int depth = random.nextBoolean() ? 1 + random.nextInt(60) : 1 + random.nextInt(20_000);
+        int depth = random.nextBoolean() ? 1 + random.nextInt(60) : 1 + random.nextInt(JobAnswer.MAX_DEPTH - 10);
         StringBuilder open = new StringBuilder();
         StringBuilder close = new StringBuilder();
         for (int i = 0; i < depth; i++) {
