@@ -348,13 +348,21 @@ public final class ApiFaultProxy implements AutoCloseable {
         exchange.getResponseBody().write(status);
     }
 
-    /** Copies a watch one event (line) at a time, so events can be delayed or lost. */
+    /**
+     * Copies a watch one event (line) at a time, so events can be delayed or lost. It begins with one space, which a
+     * stream of JSON objects may carry between them: a client whose WebSocket this proxy refused watches over a plain
+     * GET, and the fabric8 client counts such a watch as started only once its first bytes arrive, so without them an
+     * informer of a quiet resource would never say it watches (and an operator behind the proxy would never be ready),
+     * where the same watch over a WebSocket is started once it opens.
+     */
     private void stream(HttpExchange exchange, InputStream events) throws IOException {
         exchange.sendResponseHeaders(200, 0);
         WatchStream watch = new WatchStream(events, exchange);
         watches.add(watch);
         try (events) {
             OutputStream out = exchange.getResponseBody();
+            out.write(' ');
+            out.flush();
             ByteArrayOutputStream line = new ByteArrayOutputStream();
             byte[] buffer = new byte[16 * 1024];
             int read;
