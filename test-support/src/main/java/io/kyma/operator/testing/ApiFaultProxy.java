@@ -34,7 +34,7 @@ import io.fabric8.kubernetes.client.internal.SSLUtils;
 /**
  * An HTTP proxy on loopback between one client (an operator replica) and a kube-apiserver of this machine, for
  * fault injection at the level of requests: it answers a share of requests with 429 and {@code Retry-After}, 500,
- * 503 or 504 instead of forwarding them, delays answers, ends watches, delays or loses watch events (a lost event
+ * 503 or 504 instead of forwarding them, or closes their connection without an answer, delays answers, ends watches, delays or loses watch events (a lost event
  * ends the watch with "410 Gone", as the API server does for a watcher that fell behind, so the client relists), and
  * can cut the client off entirely (a partition). The client speaks plain HTTP to the proxy; the proxy speaks TLS to
  * the API server with the credentials of the configuration it was given. It records every request it saw: which
@@ -76,9 +76,18 @@ public final class ApiFaultProxy implements AutoCloseable {
 
     /**
      * A fault for ordinary requests (watches are left alone): answer {@code share} of them (0..1) with {@code status},
-     * with a {@code Retry-After} header of {@code retryAfter} when it is not null.
+     * with a {@code Retry-After} header of {@code retryAfter} when it is not null; status {@link #RESET} closes the
+     * connection instead, with no answer at all.
      */
-    public record Fault(int status, double share, Duration retryAfter) {}
+    public record Fault(int status, double share, Duration retryAfter) {
+        /** The status of a fault that closes the connection without an answer, as a reset one does. */
+        public static final int RESET = 0;
+
+        /** Closes the connection of {@code share} of the requests without answering them. */
+        public static Fault reset(double share) {
+            return new Fault(RESET, share, null);
+        }
+    }
 
     private final String name;
     private final URI upstream;
@@ -274,7 +283,9 @@ public final class ApiFaultProxy implements AutoCloseable {
             if (!watch && now != null && draw(now.share())) {
                 injected = true;
                 status = now.status();
-                answer(exchange, now);
+                if (status != Fault.RESET) {
+                    answer(exchange, now);
+                } // else closing the exchange before any answer closes the connection
                 return;
             }
             HttpRequest.Builder request = HttpRequest.newBuilder(

@@ -1,8 +1,10 @@
 package io.kyma.operator.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -13,8 +15,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 
 /** What a client behind an {@link ApiFaultProxy} sees when the proxy injects no fault: what the API server says. */
@@ -103,5 +107,45 @@ class ApiFaultProxyIT {
                     .as("still watching after the event")
                     .isTrue();
         }
+    }
+
+    @Test
+    void aResetRequestGetsNoAnswerAndTheNextOneDoes() {
+        String namespace = Namespaces.apply(admin, "fault-proxy-reset");
+        try (ApiFaultProxy proxy = ApiFaultProxy.to(EmbeddedControlPlane.get().config(), "reset");
+                KubernetesClient client = new KubernetesClientBuilder()
+                        .withConfig(withoutRetries(proxy.clientConfig()))
+                        .build()) {
+            List<Runnable> requests = List.of(
+                    () -> client.namespaces().withName(namespace).get(),
+                    () -> client.configMaps().inNamespace(namespace).list(),
+                    () -> client.resource(new ConfigMapBuilder()
+                                    .withNewMetadata()
+                                    .withName("after-reset")
+                                    .withNamespace(namespace)
+                                    .endMetadata()
+                                    .build())
+                            .createOr(c -> c.update()));
+            for (Runnable request : requests) {
+                proxy.inject(ApiFaultProxy.Fault.reset(1));
+                assertThatThrownBy(request::run)
+                        .as("a request whose connection was closed")
+                        .isInstanceOf(KubernetesClientException.class)
+                        .hasRootCauseInstanceOf(IOException.class);
+                proxy.inject(null);
+                request.run();
+            }
+            // the client may send a read once more on a fresh connection when a reused one closed unanswered
+            assertThat(proxy.exchanges())
+                    .filteredOn(ApiFaultProxy.Exchange::injected)
+                    .extracting(ApiFaultProxy.Exchange::status)
+                    .hasSizeGreaterThanOrEqualTo(requests.size())
+                    .containsOnly(ApiFaultProxy.Fault.RESET);
+        }
+    }
+
+    private static Config withoutRetries(Config config) {
+        config.setRequestRetryBackoffLimit(0);
+        return config;
     }
 }
