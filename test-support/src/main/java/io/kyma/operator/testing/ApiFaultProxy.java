@@ -201,6 +201,13 @@ public final class ApiFaultProxy implements AutoCloseable {
         }
     }
 
+    /** Withdraws {@link #loseNextWatchEvents()} from the watches that have not lost an event yet. */
+    public void keepWatchEvents() {
+        for (WatchStream watch : watches) {
+            watch.loseNext = false;
+        }
+    }
+
     /** Ends every open watch now (cleanly, as the API server ends one at its timeout or on a restart). */
     public void endWatches() {
         for (WatchStream watch : watches) {
