@@ -55,6 +55,8 @@ final class FuzzWorld implements AutoCloseable {
     static final java.util.Queue<String> ISOLATION_DELAYS = new java.util.concurrent.ConcurrentLinkedQueue<>();
     /** Per world with API faults: how many windows, and how many of the operator's requests met a fault. */
     static final java.util.Queue<String> API_FAULTS = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    /** How many of the operator's requests a window of errors or resets meets, unless the world settles first. */
+    static final int FAULTS_MET = 3;
     /** The operator's longest retry delay: a blocker gone is noticed this soon, so a world settles quickly. */
     static final String FAILURE_MAX_DELAY = "2s";
 
@@ -89,6 +91,7 @@ final class FuzzWorld implements AutoCloseable {
 
     private int faultLeft;
     private int faultWindows;
+    private long injectedAtOpen;
     /** Control Kymas made by an action, with the roles whose webhook hung at that moment (maybe none). */
     private final Map<String, List<String>> controlMade = new LinkedHashMap<>();
     /** The operator's configuration, whose timeouts state the isolation bound. */
@@ -242,24 +245,44 @@ final class FuzzWorld implements AutoCloseable {
         fault = next;
         faultLeft = next.steps();
         faultWindows++;
+        injectedAtOpen = injected();
         next.kind().begin(proxy, next.percent());
     }
 
     /**
      * The world's tick before each action ({@code left} actions to come, that one included) and before the final
      * judgement ({@code left} 0): an open fault window goes on for its actions, then ends; none is open at the end.
+     * It ends once it has met {@link #FAULTS_MET} of the operator's requests, or the world has settled with it on (the
+     * operator had no more to do): actions sent in a burst take less time than the operator's answer to them.
      */
     void beforeStep(int left) {
         if (fault == null) {
             return;
         }
         if (left == 0 || faultLeft == 0) {
+            try {
+                await().atMost(HangCatcher.STEP)
+                        .pollInterval(Duration.ofMillis(250))
+                        .ignoreExceptions()
+                        .until(() -> injected() - injectedAtOpen >= FAULTS_MET
+                                || FuzzOracles.atQuiescence().stream()
+                                        .allMatch(o -> o.check(this).isEmpty()));
+            } catch (ConditionTimeoutException e) {
+                // neither: the final judgement will say what does not hold
+            }
             TenantAction.ApiFault.Kind.end(proxy);
             fault = null;
         } else {
             faultLeft--;
             fault.kind().tick(proxy);
         }
+    }
+
+    /** The operator's requests the proxy answered with an injected error or reset so far. */
+    private long injected() {
+        return proxy.exchanges().stream()
+                .filter(ApiFaultProxy.Exchange::injected)
+                .count();
     }
 
     /** Waits until every oracle holds, or a hang catcher's deadline passes; the violations then left. */
