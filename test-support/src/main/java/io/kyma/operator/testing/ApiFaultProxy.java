@@ -34,7 +34,7 @@ import io.fabric8.kubernetes.client.internal.SSLUtils;
 /**
  * An HTTP proxy on loopback between one client (an operator replica) and a kube-apiserver of this machine, for
  * fault injection at the level of requests: it answers a share of requests with 429 and {@code Retry-After}, 500,
- * 503 or 504 instead of forwarding them, delays answers, ends watches, delays or loses watch events (a lost event
+ * 503 or 504 instead of forwarding them, or closes their connection without an answer, delays answers, ends watches, delays or loses watch events (a lost event
  * ends the watch with "410 Gone", as the API server does for a watcher that fell behind, so the client relists), and
  * can cut the client off entirely (a partition). The client speaks plain HTTP to the proxy; the proxy speaks TLS to
  * the API server with the credentials of the configuration it was given. It records every request it saw: which
@@ -76,9 +76,18 @@ public final class ApiFaultProxy implements AutoCloseable {
 
     /**
      * A fault for ordinary requests (watches are left alone): answer {@code share} of them (0..1) with {@code status},
-     * with a {@code Retry-After} header of {@code retryAfter} when it is not null.
+     * with a {@code Retry-After} header of {@code retryAfter} when it is not null; status {@link #RESET} closes the
+     * connection instead, with no answer at all.
      */
-    public record Fault(int status, double share, Duration retryAfter) {}
+    public record Fault(int status, double share, Duration retryAfter) {
+        /** The status of a fault that closes the connection without an answer, as a reset one does. */
+        public static final int RESET = 0;
+
+        /** Closes the connection of {@code share} of the requests without answering them. */
+        public static Fault reset(double share) {
+            return new Fault(RESET, share, null);
+        }
+    }
 
     private final String name;
     private final URI upstream;
@@ -192,6 +201,13 @@ public final class ApiFaultProxy implements AutoCloseable {
         }
     }
 
+    /** Withdraws {@link #loseNextWatchEvents()} from the watches that have not lost an event yet. */
+    public void keepWatchEvents() {
+        for (WatchStream watch : watches) {
+            watch.loseNext = false;
+        }
+    }
+
     /** Ends every open watch now (cleanly, as the API server ends one at its timeout or on a restart). */
     public void endWatches() {
         for (WatchStream watch : watches) {
@@ -274,7 +290,9 @@ public final class ApiFaultProxy implements AutoCloseable {
             if (!watch && now != null && draw(now.share())) {
                 injected = true;
                 status = now.status();
-                answer(exchange, now);
+                if (status != Fault.RESET) {
+                    answer(exchange, now);
+                } // else closing the exchange before any answer closes the connection
                 return;
             }
             HttpRequest.Builder request = HttpRequest.newBuilder(
@@ -348,13 +366,21 @@ public final class ApiFaultProxy implements AutoCloseable {
         exchange.getResponseBody().write(status);
     }
 
-    /** Copies a watch one event (line) at a time, so events can be delayed or lost. */
+    /**
+     * Copies a watch one event (line) at a time, so events can be delayed or lost. It begins with one space, which a
+     * stream of JSON objects may carry between them: a client whose WebSocket this proxy refused watches over a plain
+     * GET, and the fabric8 client counts such a watch as started only once its first bytes arrive, so without them an
+     * informer of a quiet resource would never say it watches (and an operator behind the proxy would never be ready),
+     * where the same watch over a WebSocket is started once it opens.
+     */
     private void stream(HttpExchange exchange, InputStream events) throws IOException {
         exchange.sendResponseHeaders(200, 0);
         WatchStream watch = new WatchStream(events, exchange);
         watches.add(watch);
         try (events) {
             OutputStream out = exchange.getResponseBody();
+            out.write(' ');
+            out.flush();
             ByteArrayOutputStream line = new ByteArrayOutputStream();
             byte[] buffer = new byte[16 * 1024];
             int read;

@@ -32,6 +32,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
  * <li>Objects are read without their {@code managedFields}, which the operator's caches dropped after reading them
  * anyway; the parser skips them instead of building them, in watch events, lists and the answers to writes.</li>
  * </ul>
+ * Watch events are read without the NULs of fabric8's plain HTTP watch (see {@link #unmarshal(String, Class)}).
  * Anything the one-pass reader does not expect (another kind, fields in another order or shape, malformed JSON) goes
  * to fabric8's own reading, so the result is the same either way; only the cost differs.
  */
@@ -66,13 +67,19 @@ public final class OnePassSerialization extends KubernetesSerialization {
     @JsonIgnoreProperties("managedFields")
     private abstract static class WithoutManagedFields {}
 
+    /**
+     * A watch event is read without the NUL characters fabric8 7.5 puts into events that come over a plain HTTP watch
+     * (its fallback when a WebSocket cannot be opened, say on a 503): it appends each network read's whole decoding
+     * buffer, whose unfilled end is NULs wherever a read held a character of more than one byte. JSON never carries a
+     * raw NUL, so dropping them restores the text the API server sent; read as they are, they end the watch with an
+     * error and, through JOSDK, the operator.
+     */
     @Override
     public <T> T unmarshal(String str, Class<T> type) {
         if (type == WatchEvent.class) {
-            WatchEvent event = readWatchEvent(str);
-            if (event != null) {
-                return type.cast(event);
-            }
+            String message = str.indexOf('\0') < 0 ? str : str.replace("\0", "");
+            WatchEvent event = readWatchEvent(message);
+            return type.cast(event != null ? event : super.unmarshal(message, type));
         }
         return super.unmarshal(str, type);
     }

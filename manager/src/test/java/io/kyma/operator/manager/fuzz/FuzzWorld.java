@@ -27,6 +27,7 @@ import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.manager.KymaOperator;
 import io.kyma.operator.manager.config.ManagerConfig;
+import io.kyma.operator.testing.ApiFaultProxy;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 import io.kyma.operator.testing.HangCatcher;
 import io.kyma.operator.testing.Namespaces;
@@ -37,7 +38,8 @@ import io.kyma.operator.testing.fuzz.Violation;
 
 /**
  * One run's world: two tenant namespaces ({@code a} and {@code b}), a control namespace no action touches, a job
- * service of scripted answers, and the real operator in this JVM watching every namespace, its requests recorded. What
+ * service of scripted answers, and the real operator in this JVM watching every namespace, its requests recorded and
+ * passing a fault proxy in front of the API server (the tenants' client does not). What
  * the tenants did that the oracles must know (Runs they made, objects they touched, stray objects they wrote, quotas,
  * deleted namespaces) is kept here. Closing it stops the operator and clears the namespaces.
  */
@@ -51,6 +53,10 @@ final class FuzzWorld implements AutoCloseable {
     static final List<String> CONTROL_MODULES = List.of("istio", "ory");
     /** Per control Kyma made while a webhook hung: how long it took to be Ready, by the operator's own timestamps. */
     static final java.util.Queue<String> ISOLATION_DELAYS = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    /** Per world with API faults: how many windows, and how many of the operator's requests met a fault. */
+    static final java.util.Queue<String> API_FAULTS = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    /** How many of the operator's requests a window of errors or resets meets, unless the world settles first. */
+    static final int FAULTS_MET = 3;
     /** The operator's longest retry delay: a blocker gone is noticed this soon, so a world settles quickly. */
     static final String FAILURE_MAX_DELAY = "2s";
 
@@ -62,6 +68,8 @@ final class FuzzWorld implements AutoCloseable {
     final ScriptedJobService otherJobs = ScriptedJobService.start(Duration.ofSeconds(3));
 
     final RequestRecorder requests = new RequestRecorder();
+    /** The API server as the operator reaches it; the tenants' client reaches it directly. */
+    final ApiFaultProxy proxy = ApiFaultProxy.to(EmbeddedControlPlane.get().config(), "operator");
 
     final KymaOperator operator;
     private final Map<String, String> namespaces = new LinkedHashMap<>();
@@ -78,6 +86,12 @@ final class FuzzWorld implements AutoCloseable {
     final FuzzWebhook webhook = new FuzzWebhook(UUID.randomUUID().toString().substring(0, 8));
 
     private final Set<String> webhookRoles = new java.util.HashSet<>();
+    /** The API fault of the open window, if any, and how many actions it still lasts after the next one begins. */
+    private TenantAction.ApiFault fault;
+
+    private int faultLeft;
+    private int faultWindows;
+    private long injectedAtOpen;
     /** Control Kymas made by an action, with the roles whose webhook hung at that moment (maybe none). */
     private final Map<String, List<String>> controlMade = new LinkedHashMap<>();
     /** The operator's configuration, whose timeouts state the isolation bound. */
@@ -99,7 +113,7 @@ final class FuzzWorld implements AutoCloseable {
                 "--remote-server-url", jobs.url(),
                 "--remote-server-allow", "127.0.0.1");
         config = ManagerConfig.parse(args.toArray(String[]::new), Map.of());
-        operator = new KymaOperator(config, EmbeddedControlPlane.get().config(), Clock.systemUTC(), List.of(requests));
+        operator = new KymaOperator(config, proxy.clientConfig(), Clock.systemUTC(), List.of(requests));
         operator.start();
         admin.resource(TenantAction.kyma(ns(CONTROL), CONTROL, CONTROL_MODULES)).create();
     }
@@ -223,6 +237,54 @@ final class FuzzWorld implements AutoCloseable {
         }
     }
 
+    /** Opens a window of API faults (ending the one open, if any): every object may see more writes meanwhile. */
+    void apiFault(TenantAction.ApiFault next) {
+        ROLES.forEach(role -> touch("ns/" + role));
+        touch("ns/" + CONTROL.charAt(0));
+        TenantAction.ApiFault.Kind.end(proxy);
+        fault = next;
+        faultLeft = next.steps();
+        faultWindows++;
+        injectedAtOpen = injected();
+        next.kind().begin(proxy, next.percent());
+    }
+
+    /**
+     * The world's tick before each action ({@code left} actions to come, that one included) and before the final
+     * judgement ({@code left} 0): an open fault window goes on for its actions, then ends; none is open at the end.
+     * It ends once it has met {@link #FAULTS_MET} of the operator's requests, or the world has settled with it on (the
+     * operator had no more to do): actions sent in a burst take less time than the operator's answer to them.
+     */
+    void beforeStep(int left) {
+        if (fault == null) {
+            return;
+        }
+        if (left == 0 || faultLeft == 0) {
+            try {
+                await().atMost(HangCatcher.STEP)
+                        .pollInterval(Duration.ofMillis(250))
+                        .ignoreExceptions()
+                        .until(() -> injected() - injectedAtOpen >= FAULTS_MET
+                                || FuzzOracles.atQuiescence().stream()
+                                        .allMatch(o -> o.check(this).isEmpty()));
+            } catch (ConditionTimeoutException e) {
+                // neither: the final judgement will say what does not hold
+            }
+            TenantAction.ApiFault.Kind.end(proxy);
+            fault = null;
+        } else {
+            faultLeft--;
+            fault.kind().tick(proxy);
+        }
+    }
+
+    /** The operator's requests the proxy answered with an injected error or reset so far. */
+    private long injected() {
+        return proxy.exchanges().stream()
+                .filter(ApiFaultProxy.Exchange::injected)
+                .count();
+    }
+
     /** Waits until every oracle holds, or a hang catcher's deadline passes; the violations then left. */
     List<Violation> settle(List<Oracle<FuzzWorld>> oracles) {
         List<Violation> last = new ArrayList<>();
@@ -257,6 +319,14 @@ final class FuzzWorld implements AutoCloseable {
         }
         webhook.close();
         operator.close();
+        if (faultWindows > 0) {
+            long met = proxy.exchanges().stream()
+                    .filter(ApiFaultProxy.Exchange::injected)
+                    .count();
+            API_FAULTS.add(faultWindows + " window(s) of API faults; " + met + " of the operator's "
+                    + proxy.exchanges().size() + " requests met an injected error or reset");
+        }
+        proxy.close();
         jobs.close();
         otherJobs.close();
         for (String ns : namespaces.values()) {

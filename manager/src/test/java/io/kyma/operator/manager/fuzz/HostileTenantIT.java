@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.manager.fuzz.TenantAction.AddOwner;
+import io.kyma.operator.manager.fuzz.TenantAction.ApiFault;
 import io.kyma.operator.manager.fuzz.TenantAction.ControlKyma;
 import io.kyma.operator.manager.fuzz.TenantAction.CreateKyma;
 import io.kyma.operator.manager.fuzz.TenantAction.CreateRun;
@@ -52,11 +53,12 @@ import io.kyma.operator.testing.fuzz.Seeded;
 class HostileTenantIT {
     /**
      * The short run of {@code make test}: a fixed seed, a few steps, each meeting a settled world (so that it does not
-     * hang on how the operator's work interleaves with the next action), no shrinking. Seed 123's 40 actions include
-     * a namespace's admission webhook hanging while Kymas there and one in the control namespace are created, then
-     * allowing again, and a running Run's {@code spec.server} edited to the other job service.
+     * hang on how the operator's work interleaves with the next action), no shrinking. Seed 7090's 40 actions include
+     * a namespace's admission webhook hanging while a Kyma in the control namespace is created, then allowing again;
+     * windows of API faults to the operator (503s, watches ended, connections reset, watch events lost) while Runs and
+     * Kymas are created and edited; and Runs' {@code spec.server} edited to the other job service.
      */
-    static final FuzzSettings SHORT = new FuzzSettings(123, 1, 40, null, List.of(), 0, true);
+    static final FuzzSettings SHORT = new FuzzSettings(7090, 1, 40, null, List.of(), 0, true);
 
     private static KubernetesClient admin;
 
@@ -80,7 +82,8 @@ class HostileTenantIT {
                         () -> new FuzzWorld(admin),
                         FuzzOracles.afterEachStep(),
                         w -> w.settle(FuzzOracles.atQuiescence()),
-                        settings.settleEach()),
+                        settings.settleEach(),
+                        FuzzWorld::beforeStep),
                 (seed, steps, kept) -> "make fuzz FUZZ_SEED=" + seed + " FUZZ_SEEDS=1 FUZZ_STEPS=" + steps
                         + " FUZZ_KEEP=" + kept.stream().map(String::valueOf).collect(Collectors.joining(","))
                         + " FUZZ_SHRINK=0 FUZZ_SETTLE_EACH=" + settings.settleEach());
@@ -96,6 +99,7 @@ class HostileTenantIT {
                 summary.steps(),
                 summary.failures().size());
         FuzzWorld.ISOLATION_DELAYS.forEach(line -> System.out.println("Isolation: " + line));
+        FuzzWorld.API_FAULTS.forEach(line -> System.out.println("API faults: " + line));
         assertThat(summary.failures())
                 .as("shrunk failing sequences")
                 .extracting(Fuzzer.Failure::script)
@@ -175,7 +179,11 @@ class HostileTenantIT {
                                         role, run(r, role), r.pick("other", "other", "default", "link-local"))))
                 .weight(3, r -> new JobAnswers(r.pick(ScriptedJobService.Shape.values()), r.between(1, 4)))
                 .weight(3, r -> new Webhook(role(r), r.pick(FuzzWebhook.Mode.values())))
-                .weight(2, r -> new ControlKyma(FuzzWorld.CONTROL + r.between(2, 4)));
+                .weight(2, r -> new ControlKyma(FuzzWorld.CONTROL + r.between(2, 4)))
+                .weight(3, r -> {
+                    ApiFault.Kind kind = r.pick(ApiFault.Kind.values());
+                    return new ApiFault(kind, kind.shared() ? r.pick(20, 50) : 100, r.between(1, 3));
+                });
     }
 
     private static String role(Seeded r) {

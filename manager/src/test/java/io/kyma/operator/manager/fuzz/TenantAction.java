@@ -1,5 +1,6 @@
 package io.kyma.operator.manager.fuzz;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,6 +25,7 @@ import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Module;
 import io.kyma.operator.api.Run;
 import io.kyma.operator.api.RunSpec;
+import io.kyma.operator.testing.ApiFaultProxy;
 import io.kyma.operator.testing.fuzz.Action;
 import io.kyma.operator.testing.fuzz.ScriptedJobService;
 
@@ -530,6 +532,90 @@ sealed interface TenantAction extends Action<FuzzWorld> {
         @Override
         public String script() {
             return "kubectl -n $CTL create -f - <<<'" + kymaJson(name, FuzzWorld.CONTROL_MODULES) + "'";
+        }
+    }
+
+    /**
+     * The API server misbehaves towards the operator for the next {@code steps} actions and then recovers by itself
+     * (the world's tick ends it, and before the final judgement at the latest): the fault proxy in front of it, which
+     * only the operator's requests pass (the tenants' do not), injects {@code kind}; {@code percent} is the share of
+     * requests an error or a reset meets.
+     */
+    record ApiFault(Kind kind, int percent, int steps) implements TenantAction {
+        /** What the proxy does while the window is open. */
+        enum Kind {
+            ERROR_500,
+            UNAVAILABLE_503,
+            TIMEOUT_504,
+            THROTTLED_429,
+            RESET,
+            SLOW_ANSWERS,
+            SLOW_EVENTS,
+            WATCHES_END,
+            EVENTS_LOST;
+
+            static final Duration DELAY = Duration.ofMillis(300);
+            static final Duration RETRY_AFTER = Duration.ofSeconds(1);
+
+            /** Whether {@code percent} means something: the kinds that meet a share of the requests. */
+            boolean shared() {
+                return ordinal() <= RESET.ordinal();
+            }
+
+            void begin(ApiFaultProxy proxy, int percent) {
+                double share = percent / 100.0;
+                switch (this) {
+                    case ERROR_500 -> proxy.inject(new ApiFaultProxy.Fault(500, share, null));
+                    case UNAVAILABLE_503 -> proxy.inject(new ApiFaultProxy.Fault(503, share, null));
+                    case TIMEOUT_504 -> proxy.inject(new ApiFaultProxy.Fault(504, share, null));
+                    case THROTTLED_429 -> proxy.inject(new ApiFaultProxy.Fault(429, share, RETRY_AFTER));
+                    case RESET -> proxy.inject(ApiFaultProxy.Fault.reset(share));
+                    case SLOW_ANSWERS -> proxy.delayAnswers(DELAY);
+                    case SLOW_EVENTS -> proxy.delayWatchEvents(DELAY);
+                    default -> tick(proxy);
+                }
+            }
+
+            /** Before each action of the window: watches end, or lose their next event, again. */
+            void tick(ApiFaultProxy proxy) {
+                if (this == WATCHES_END) {
+                    proxy.endWatches();
+                } else if (this == EVENTS_LOST) {
+                    proxy.loseNextWatchEvents();
+                }
+            }
+
+            static void end(ApiFaultProxy proxy) {
+                proxy.inject(null);
+                proxy.delayAnswers(Duration.ZERO);
+                proxy.delayWatchEvents(Duration.ZERO);
+                proxy.keepWatchEvents();
+            }
+
+            String describe(int percent) {
+                return switch (this) {
+                    case ERROR_500, UNAVAILABLE_503, TIMEOUT_504 ->
+                        percent + " % of requests answered " + name().substring(name().lastIndexOf('_') + 1);
+                    case THROTTLED_429 ->
+                        percent + " % of requests answered 429 with Retry-After: " + RETRY_AFTER.toSeconds();
+                    case RESET -> percent + " % of connections closed with no answer";
+                    case SLOW_ANSWERS -> "every answer " + DELAY.toMillis() + " ms late";
+                    case SLOW_EVENTS -> "every watch event " + DELAY.toMillis() + " ms late";
+                    case WATCHES_END -> "every watch ended, before each action";
+                    case EVENTS_LOST -> "every watch loses its next event (410 Gone), before each action";
+                };
+            }
+        }
+
+        @Override
+        public void apply(FuzzWorld w) {
+            w.apiFault(this);
+        }
+
+        @Override
+        public String script() {
+            return "# API server, to the operator's requests only, for the next " + steps + " action(s): "
+                    + kind.describe(percent);
         }
     }
 

@@ -64,4 +64,22 @@ class TenantModelTest {
                 .isTrue();
         assertThat(modes).as("webhook modes at the end").doesNotContainValue(FuzzWebhook.Mode.HANG);
     }
+
+    @Test
+    void theShortRunOpensWindowsOfErrorsAndOfBrokenWatchesThatEndBeforeItsEnd() {
+        List<TenantAction> actions =
+                HostileTenantIT.actions().sequence(HostileTenantIT.SHORT.seed(), HostileTenantIT.SHORT.steps());
+        Set<TenantAction.ApiFault.Kind> kinds = new java.util.HashSet<>();
+        for (int i = 0; i < actions.size() - 1; i++) {
+            if (actions.get(i) instanceof TenantAction.ApiFault fault
+                    && !(actions.get(i + 1) instanceof TenantAction.ApiFault)) {
+                kinds.add(fault.kind());
+            }
+        }
+        assertThat(kinds)
+                .as("fault windows with a tenant's action inside")
+                .anyMatch(TenantAction.ApiFault.Kind::shared)
+                .anyMatch(k ->
+                        k == TenantAction.ApiFault.Kind.WATCHES_END || k == TenantAction.ApiFault.Kind.EVENTS_LOST);
+    }
 }

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -146,6 +148,57 @@ class OnePassSerializationTest {
         assertThat(onePass.unmarshal(stream("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"code\":409}"), Status.class)
                         .getCode())
                 .isEqualTo(409);
+    }
+
+    /**
+     * fabric8's plain HTTP watch frames events by decoding each network read on its own and appending the decoder's
+     * whole buffer, NULs where a character of more than one byte left it unfilled, so that they land inside the event
+     * that goes on in the next read. Events of several kinds, each cut into two reads at every position, read as the
+     * event the API server sent.
+     */
+    @Test
+    void readsAnEventOfAPlainHttpWatchAsTheApiServerSentIt() {
+        String kymaEvent = """
+                {"type":"MODIFIED","object":{"apiVersion":"inventory.kyma-project.io/v1alpha1","kind":"Kyma",\
+                "metadata":{"name":"kyma-7","namespace":"pb","resourceVersion":"7"},\
+                "spec":{"modules":[{"name":"istio"}]},"status":{"phase":"Error","conditions":[{"type":"Ready",\
+                "status":"False","reason":"Http403","message":"the gate \u00abx\u00bb refuses \u2013 \u00e9t\u00e9",\
+                "lastTransitionTime":"2026-11-24T00:10:05Z"}]}}}""";
+        String error = """
+                {"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",\
+                "message":"too old resource version \u2013 1","reason":"Expired","code":410}}""";
+        String componentEvent = COMPONENT_EVENT.replace(
+                "\"state\":\"started\"", "\"message\":\"\u00e9chec \u2013 x\",\"state\":\"started\"");
+        int padded = 0;
+        for (String sent : List.of(kymaEvent, error, componentEvent)) {
+            byte[] bytes = (sent + "\n").getBytes(StandardCharsets.UTF_8);
+            String expected = onePass.asJson(onePass.unmarshal(sent, WatchEvent.class));
+            for (int cut = 1; cut < bytes.length; cut++) {
+                String received = plainHttpWatchLine(bytes, cut);
+                if (!received.replace("\0", "").equals(sent)) {
+                    continue; // the cut split a character, which fabric8 reads as replacement characters
+                }
+                padded += received.equals(sent) ? 0 : 1;
+                assertThat(onePass.asJson(onePass.unmarshal(received, WatchEvent.class)))
+                        .as("cut at byte %d of %s", cut, sent)
+                        .isEqualTo(expected);
+            }
+        }
+        assertThat(padded).as("events that came with NULs").isPositive();
+    }
+
+    /** The line fabric8 7.5's plain HTTP watch makes of {@code event} received in two reads, cut at {@code cut}. */
+    private static String plainHttpWatchLine(byte[] event, int cut) {
+        StringBuilder line = new StringBuilder();
+        for (byte[] read : List.of(Arrays.copyOfRange(event, 0, cut), Arrays.copyOfRange(event, cut, event.length))) {
+            for (char c : StandardCharsets.UTF_8.decode(ByteBuffer.wrap(read)).array()) {
+                if (c == '\n') {
+                    return line.toString();
+                }
+                line.append(c);
+            }
+        }
+        return line.toString();
     }
 
     private static InputStream stream(String text) {

@@ -34,10 +34,20 @@ public final class Chain<W extends AutoCloseable, A extends Action<W>> {
         }
     }
 
+    /**
+     * What the world does by itself between actions, as a cluster's own faults ending: run before each action, with
+     * {@code left} the actions still to come counting that one, and once more with {@code left} 0 before the final
+     * judgement.
+     */
+    public interface Tick<W> {
+        void before(W world, int left);
+    }
+
     private final Supplier<W> worlds;
     private final List<Oracle<W>> afterEachStep;
     private final Function<W, List<Violation>> atQuiescence;
     private final boolean settleEachStep;
+    private final Tick<W> tick;
 
     /**
      * @param worlds makes a fresh world for each run
@@ -58,10 +68,21 @@ public final class Chain<W extends AutoCloseable, A extends Action<W>> {
             List<Oracle<W>> afterEachStep,
             Function<W, List<Violation>> atQuiescence,
             boolean settleEachStep) {
+        this(worlds, afterEachStep, atQuiescence, settleEachStep, (world, left) -> {});
+    }
+
+    /** @param tick what the world does by itself between actions */
+    public Chain(
+            Supplier<W> worlds,
+            List<Oracle<W>> afterEachStep,
+            Function<W, List<Violation>> atQuiescence,
+            boolean settleEachStep,
+            Tick<W> tick) {
         this.worlds = worlds;
         this.afterEachStep = List.copyOf(afterEachStep);
         this.atQuiescence = atQuiescence;
         this.settleEachStep = settleEachStep;
+        this.tick = tick;
     }
 
     public Outcome run(List<A> actions) {
@@ -69,6 +90,7 @@ public final class Chain<W extends AutoCloseable, A extends Action<W>> {
             for (int i = 0; i < actions.size(); i++) {
                 A action = actions.get(i);
                 try {
+                    tick.before(world, actions.size() - i);
                     action.apply(world);
                 } catch (Exception e) {
                     return new Outcome(i + 1, false, List.of(new Violation("action", action.script() + " threw " + e)));
@@ -85,6 +107,7 @@ public final class Chain<W extends AutoCloseable, A extends Action<W>> {
                     }
                 }
             }
+            tick.before(world, 0);
             return new Outcome(actions.size(), true, atQuiescence.apply(world));
         } catch (Exception e) {
             throw new IllegalStateException("closing the world failed", e);

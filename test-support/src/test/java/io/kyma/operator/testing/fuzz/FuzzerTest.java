@@ -3,6 +3,7 @@ package io.kyma.operator.testing.fuzz;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -148,6 +149,29 @@ class FuzzerTest {
             assertThat(o.oracles()).containsExactly("low");
         });
         assertThat(atEnd.run(actions).failed()).as("drained before the end").isFalse();
+    }
+
+    @Test
+    void theWorldsOwnTickComesBeforeEachActionAndBeforeTheFinalJudgement() {
+        Oracle<Tank> low = new Oracle<>("low", t -> t.level > 4 ? List.of("level " + t.level) : List.of());
+        for (int length = 0; length <= 4; length++) {
+            List<TankAction> fills = Collections.nCopies(length, new Fill(3));
+            List<Integer> seen = new ArrayList<>();
+            // the tick drains the tank before the final judgement, so no sequence of fills ends high
+            Chain<Tank, TankAction> chain = new Chain<>(Tank::new, List.of(), low::check, false, (tank, left) -> {
+                seen.add(left);
+                if (left == 0) {
+                    tank.level = 0;
+                }
+            });
+
+            assertThat(chain.run(fills).failed()).as("%d fills", length).isFalse();
+            List<Integer> expected = new ArrayList<>();
+            for (int left = length; left >= 0; left--) {
+                expected.add(left);
+            }
+            assertThat(seen).as("%d fills", length).isEqualTo(expected);
+        }
     }
 
     @Test
