@@ -62,9 +62,4 @@ final class ChildOrder {
     void forget(String uid) {
         failing.remove(uid);
     }
-
-    /** Kymas with failing writes, for tests. */
-    int remembered() {
-        return failing.size();
-    }
 }

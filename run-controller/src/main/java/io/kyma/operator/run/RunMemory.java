@@ -110,16 +110,15 @@ final class RunMemory {
     Of of(Run run) {
         Instant now = clock.instant();
         if (looks.incrementAndGet() % 1024 == 0) {
-            runs.entrySet().removeIf(e -> e.getValue().touched.isBefore(now.minus(IDLE)) && tell(e.getKey()));
+            runs.forEach((uid, m) -> {
+                if (m.touched.isBefore(now.minus(IDLE)) && runs.remove(uid, m)) {
+                    gone.accept(uid);
+                }
+            });
         }
         Of memory = runs.computeIfAbsent(JobCalls.uid(run), uid -> new Of());
         memory.touched = now;
         return memory;
-    }
-
-    private boolean tell(String uid) {
-        gone.accept(uid);
-        return true;
     }
 
     void forget(Run run) {
