@@ -176,6 +176,7 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
             }
         }
         List<Problem> problems = new ArrayList<>();
+        DeletionHold.ofRemoved(actions.leaving()).ifPresent(problems::add);
         try {
             // Each child on its own: one create a quota or a webhook refuses does not keep the others from their
             // desired state; the first failure decides the outcome once all were tried.
@@ -269,11 +270,13 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         try {
             remaining.stream()
                     .filter(c -> c.getMetadata().getDeletionTimestamp() == null)
-                    .forEach(writes::delete);
+                    .forEach(c -> ChildSync.delete(kyma, c, writes));
         } catch (KubernetesClientException e) {
-            // retried with backoff; the status names what the API server said
+            // retried with backoff; the status names what the API server said, unless a stale read is all it was
             try {
-                showDeleting(kyma, remaining, new Problem(ApiFailure.reason(e), ApiFailure.describe(e)), writes);
+                if (ApiFailure.classify(e) != FailureClass.CONFLICT) {
+                    showDeleting(kyma, remaining, new Problem(ApiFailure.reason(e), ApiFailure.describe(e)), writes);
+                }
             } catch (KubernetesClientException statusFailure) {
                 e.addSuppressed(statusFailure);
             }

@@ -28,6 +28,8 @@ public final class KymaStatusSummary {
     static final String REASON_FINALIZERS = "ComponentFinalizers";
     static final String REASON_NAME_TAKEN = "ComponentNameTaken";
     static final String REASON_QUEUED = "Queued";
+    /** How many problems, or components held, a status message names at most, then says how many more. */
+    static final int NAMED = 3;
 
     private final Conditions conditions;
 
@@ -69,7 +71,7 @@ public final class KymaStatusSummary {
             List<Problem> shown = lasting.isEmpty() ? problems : lasting;
             phase = lasting.isEmpty() ? KymaPhase.PROCESSING : KymaPhase.ERROR;
             reason = shown.get(0).reason();
-            message = String.join("; ", shown.stream().map(Problem::message).toList())
+            message = named(shown.stream().map(Problem::message).toList())
                     + (lasting.isEmpty() ? "; retrying with backoff" : "");
         } else if (counts.getReady() == counts.getTotal()) {
             phase = KymaPhase.READY;
@@ -81,6 +83,12 @@ public final class KymaStatusSummary {
             message = counts.getReady() + " of " + counts.getTotal() + " components installed";
         }
         return status(kyma, phase, counts, reason, message, Stream.concat(Stream.of(kyma), components.stream()));
+    }
+
+    /** The first {@link #NAMED} of {@code items}, and how many more there are. */
+    static String named(List<String> items) {
+        String shown = String.join("; ", items.subList(0, Math.min(items.size(), NAMED)));
+        return items.size() > NAMED ? shown + "; and " + (items.size() - NAMED) + " more" : shown;
     }
 
     /** The status of a Kyma waiting in line for its components to be created. */

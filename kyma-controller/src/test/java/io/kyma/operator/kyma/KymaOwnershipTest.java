@@ -182,13 +182,13 @@ class KymaOwnershipTest {
         Kyma kyma = kyma("k", "uid-k", "ory");
         HelmComponent going = ChildComponents.desired(kyma, new Module("ory", null));
         going.getMetadata().setDeletionTimestamp("2026-01-02T00:00:00Z");
-        going.getMetadata().setFinalizers(List.of(DeletionHold.OWN_FINALIZER, "example.com/hold"));
+        going.getMetadata().setFinalizers(List.of("example.com/hold"));
         reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of(api.put(going))));
         assertThat(api.lastStatus.getPhase()).isEqualTo(KymaPhase.PROCESSING);
         assertThat(reason()).isEqualTo("ComponentFinalizers");
         assertThat(message()).startsWith("waiting for HelmComponent ns/k-ory: finalizer example.com/hold");
 
-        going.getMetadata().setFinalizers(List.of(DeletionHold.OWN_FINALIZER)); // its own controller's: progress
+        going.getMetadata().setFinalizers(List.of()); // none left: gone as the cache catches up
         reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of(api.put(going))));
         assertThat(reason()).isNotEqualTo("ComponentFinalizers");
     }
@@ -218,7 +218,7 @@ class KymaOwnershipTest {
         Kyma kyma = kyma("k", "uid-k", "istio", "ory");
         kyma.getMetadata().setDeletionTimestamp("2026-01-02T00:00:00Z");
         HelmComponent held = ChildComponents.desired(kyma, new Module("istio", null));
-        held.getMetadata().setFinalizers(List.of(DeletionHold.OWN_FINALIZER, "example.com/hold"));
+        held.getMetadata().setFinalizers(List.of("example.com/hold"));
         HelmComponent gone = ChildComponents.desired(kyma, new Module("ory", null)); // deleted meanwhile
         HelmComponent istio = api.put(held);
 
