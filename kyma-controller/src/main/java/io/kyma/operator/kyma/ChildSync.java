@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.common.GoDuration;
+import io.kyma.operator.common.status.ApiFailure;
+import io.kyma.operator.common.status.FailureClass;
 import io.kyma.operator.kyma.KymaStatusSummary.Problem;
 
 /**
@@ -100,14 +102,33 @@ final class ChildSync {
         return Optional.empty();
     }
 
-    /** Deletes a component the Kyma controls that no module asks for any more. */
+    /**
+     * Deletes a component the Kyma controls that it wants gone (its module was removed, or the Kyma is being deleted),
+     * as the version the decision was made on: the delete carries that resourceVersion as its precondition, so a
+     * component replaced under the same name meanwhile, or re-owned, is never deleted. On a conflict the decision is
+     * made once more on the API server's current object; a second conflict is left to the reconcile's retry.
+     */
     static void delete(Kyma kyma, HelmComponent gone, KymaWrites writes) {
+        String namespace = kyma.getMetadata().getNamespace();
+        String name = gone.getMetadata().getName();
         LOG.info(
-                "Kyma {}/{}: no module asks for component {} any more, deleting it",
-                kyma.getMetadata().getNamespace(),
+                "Kyma {}/{}: deleting component {}",
+                namespace,
                 kyma.getMetadata().getName(),
-                gone.getMetadata().getName());
-        writes.delete(gone);
+                name);
+        try {
+            writes.delete(gone);
+        } catch (KubernetesClientException e) {
+            if (ApiFailure.classify(e) != FailureClass.CONFLICT) {
+                throw e;
+            }
+            HelmComponent now = writes.get(namespace, name);
+            if (now != null
+                    && Ownership.controlledBy(now, kyma.getMetadata().getUid())
+                    && now.getMetadata().getDeletionTimestamp() == null) {
+                writes.delete(now);
+            }
+        }
     }
 
     private static Problem taken(Kyma kyma, HelmComponent desired, Ownership holder) {

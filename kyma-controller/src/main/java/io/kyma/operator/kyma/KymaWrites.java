@@ -5,7 +5,6 @@ import java.util.Optional;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -31,7 +30,11 @@ public interface KymaWrites {
      */
     void restore(HelmComponent existing, ChildDrift.Restore restore);
 
-    /** Deletes the component; one that is gone already counts as deleted. */
+    /**
+     * Deletes that version of the component: refused with 409 if the API server's object of that name is not it (a
+     * precondition on its resourceVersion, which a same-name replacement or any later write changes). One that is gone
+     * already counts as deleted.
+     */
     void delete(HelmComponent component);
 
     /** The uid of the API server's Kyma of that name, read afresh; empty if there is none. */
@@ -87,7 +90,16 @@ public interface KymaWrites {
             @Override
             public void delete(HelmComponent component) {
                 try {
-                    context.getClient().resource((HasMetadata) component).delete();
+                    var named = context.getClient()
+                            .resources(HelmComponent.class)
+                            .inNamespace(component.getMetadata().getNamespace())
+                            .withName(component.getMetadata().getName());
+                    String version = component.getMetadata().getResourceVersion();
+                    if (version == null) {
+                        named.delete();
+                    } else {
+                        named.lockResourceVersion(version).delete();
+                    }
                 } catch (KubernetesClientException e) {
                     if (e.getCode() != 404) {
                         throw e;

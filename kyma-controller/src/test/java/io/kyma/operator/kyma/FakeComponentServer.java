@@ -19,7 +19,8 @@ import io.kyma.operator.api.KymaStatus;
 /**
  * An API server for the Kyma controller's writes, holding HelmComponents by name as the real one would: creates
  * refused with 409 for a taken name, restores refused with 409 when based on an older version and applied with JSON
- * merge patch's rules, deletes that leave an object with finalizers in place, marked. Every request is recorded.
+ * merge patch's rules, deletes refused with 409 when their resourceVersion precondition is not the object's and
+ * leaving an object with finalizers in place, marked. Every request is recorded.
  */
 final class FakeComponentServer implements KymaWrites {
     private static final KubernetesSerialization JSON = new KubernetesSerialization();
@@ -137,6 +138,10 @@ final class FakeComponentServer implements KymaWrites {
         HelmComponent held = objects.get(name);
         if (held == null) {
             return; // gone already: done
+        }
+        String precondition = component.getMetadata().getResourceVersion();
+        if (precondition != null && !precondition.equals(held.getMetadata().getResourceVersion())) {
+            throw failure(409, "Conflict"); // the precondition: another object, or a later version of it
         }
         deleted.add(name);
         if (held.getMetadata().getFinalizers() == null
