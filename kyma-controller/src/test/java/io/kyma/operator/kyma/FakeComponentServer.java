@@ -56,6 +56,11 @@ final class FakeComponentServer implements KymaWrites {
         return JSON.clone(held);
     }
 
+    /** The object as JSON, for comparing what was with what is. */
+    static String json(HelmComponent component) {
+        return component == null ? null : JSON.asJson(component);
+    }
+
     HelmComponent object(String name) {
         return objects.get(name);
     }
