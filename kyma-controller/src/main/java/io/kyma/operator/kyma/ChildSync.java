@@ -1,5 +1,6 @@
 package io.kyma.operator.kyma;
 
+import java.util.List;
 import java.util.Optional;
 
 import org.slf4j.Logger;
@@ -91,15 +92,48 @@ final class ChildSync {
                 kyma.getMetadata().getName(),
                 ownership.kind() == Ownership.Kind.MINE ? "setting back the operator's fields of" : "adopting",
                 name);
+        HelmComponent stored;
         try {
-            writes.restore(existing, ChildDrift.restore(existing, desired));
+            stored = writes.restore(existing, ChildDrift.restore(existing, desired));
         } catch (KubernetesClientException e) {
             if (e.getCode() != 404) {
                 throw e;
             }
-            // gone meanwhile: its deletion event brings the Kyma back to create it
+            return Optional.empty(); // gone meanwhile: its deletion event brings the Kyma back to create it
         }
-        return Optional.empty();
+        // The write was based on the version read, so what differs in the answer is admission's doing: writing
+        // again at every event would never end. The status names it; the reconcile retries with backoff.
+        List<String> overridden = stored == null ? List.of() : ChildDrift.fields(stored, desired);
+        return overridden.isEmpty()
+                ? Optional.empty()
+                : Optional.of(new Problem(
+                        KymaStatusSummary.REASON_OVERRIDDEN,
+                        "HelmComponent " + namespace + "/" + name + ": the API server stored "
+                                + String.join(", ", overridden.subList(0, Math.min(overridden.size(), 3)))
+                                + (overridden.size() > 3 ? " and " + (overridden.size() - 3) + " more fields" : "")
+                                + " after the operator set it back (a mutating webhook or another writer changes it)",
+                        true));
+    }
+
+    /**
+     * Ends the reconcile with a retryable failure if a component's fields were overridden as they were written: the
+     * reconcile guard retries it with its capped backoff, however many events arrive meanwhile, so the writes stay
+     * bounded. Called once the status naming the fields is written.
+     */
+    static void backOffIfOverridden(List<Problem> problems) {
+        problems.stream()
+                .filter(p -> p.reason().equals(KymaStatusSummary.REASON_OVERRIDDEN))
+                .findFirst()
+                .ifPresent(p -> {
+                    throw new FieldsOverridden(p.message());
+                });
+    }
+
+    /** A write whose result admission changed back: retried with backoff, never at once. */
+    static final class FieldsOverridden extends RuntimeException {
+        FieldsOverridden(String message) {
+            super(message);
+        }
     }
 
     /**

@@ -222,6 +222,7 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
             admission.createsDone(uid);
         }
         UpdateControl<Kyma> control = writeStatus(kyma, summary.summarise(kyma, plan, mine, problems), writes);
+        ChildSync.backOffIfOverridden(problems);
         if (problems.stream().anyMatch(p -> p.reason().equals(KymaStatusSummary.REASON_NAME_TAKEN))) {
             // The holder's deletion is not an event of this Kyma's; look again now and then.
             return UpdateControl.<Kyma>noUpdate().rescheduleAfter(NAME_TAKEN_RECHECK);

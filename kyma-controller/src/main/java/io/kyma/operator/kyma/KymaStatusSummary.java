@@ -28,6 +28,7 @@ public final class KymaStatusSummary {
     static final String REASON_FINALIZERS = "ComponentFinalizers";
     static final String REASON_NAME_TAKEN = "ComponentNameTaken";
     static final String REASON_QUEUED = "Queued";
+    static final String REASON_OVERRIDDEN = "ComponentFieldsOverridden";
     /** How many problems, or components held, a status message names at most, then says how many more. */
     static final int NAMED = 3;
 

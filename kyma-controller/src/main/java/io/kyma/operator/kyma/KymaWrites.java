@@ -27,8 +27,10 @@ public interface KymaWrites {
     /**
      * Sets the operator's fields of a component back (see {@link ChildDrift.Restore}), leaving all others; refused
      * with 409 if the component changed since the version the restore is based on.
+     *
+     * @return the component as the API server stored it: admission (a mutating webhook) may have changed the write
      */
-    void restore(HelmComponent existing, ChildDrift.Restore restore);
+    HelmComponent restore(HelmComponent existing, ChildDrift.Restore restore);
 
     /**
      * Deletes that version of the component: refused with 409 if the API server's object of that name is not it (a
@@ -64,7 +66,7 @@ public interface KymaWrites {
             }
 
             @Override
-            public void restore(HelmComponent existing, ChildDrift.Restore restore) {
+            public HelmComponent restore(HelmComponent existing, ChildDrift.Restore restore) {
                 // a JSON merge patch: labels merge by key, a null spec field is removed
                 ObjectNode patch = JSON.createObjectNode();
                 ObjectNode metadata = patch.putObject("metadata");
@@ -80,7 +82,7 @@ public interface KymaWrites {
                 spec.put("kyma", restore.spec().getKyma());
                 spec.put("module", restore.spec().getModule());
                 spec.put("version", restore.spec().getVersion());
-                context.getClient()
+                return context.getClient()
                         .resources(HelmComponent.class)
                         .inNamespace(existing.getMetadata().getNamespace())
                         .withName(existing.getMetadata().getName())

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -36,6 +37,8 @@ final class FakeComponentServer implements KymaWrites {
     KubernetesClientException failRestores;
     KubernetesClientException failDeletes;
     KymaStatus lastStatus;
+    /** What a mutating webhook does to every component created or restored, after the write: nothing by default. */
+    Consumer<HelmComponent> admission = c -> {};
     /**
      * The uid of the API server's Kyma of each name (null: there is none); a name not in here is a live Kyma of a uid
      * no test uses, so that nothing is adopted from a Kyma a test did not say is gone.
@@ -82,6 +85,7 @@ final class FakeComponentServer implements KymaWrites {
         HelmComponent made = JSON.clone(desired);
         made.getMetadata().setUid("uid-of-" + name + "-" + version);
         made.getMetadata().setCreationTimestamp(now);
+        admission.accept(made);
         made.getMetadata().setResourceVersion(Long.toString(++version));
         objects.put(name, made);
         created.add(name);
@@ -96,7 +100,7 @@ final class FakeComponentServer implements KymaWrites {
     }
 
     @Override
-    public void restore(HelmComponent existing, ChildDrift.Restore restore) {
+    public HelmComponent restore(HelmComponent existing, ChildDrift.Restore restore) {
         String name = existing.getMetadata().getName();
         requests.add("restore " + name);
         if (failRestores != null) {
@@ -124,7 +128,9 @@ final class FakeComponentServer implements KymaWrites {
         if (restore.owners() != null) {
             held.getMetadata().setOwnerReferences(new ArrayList<>(restore.owners()));
         }
+        admission.accept(held);
         held.getMetadata().setResourceVersion(Long.toString(++version));
+        return JSON.clone(held);
     }
 
     @Override
