@@ -165,8 +165,9 @@ public final class KymaStatusSummary {
                             .equals(component.getMetadata().getName())) {
                 continue;
             }
-            if (!upToDate(component, module)) {
-                counts.setPending(counts.getPending() + 1); // its state is about an older spec
+            if (!upToDate(component, module) || component.getMetadata().getDeletionTimestamp() != null) {
+                // its state is about an older spec, or about an install that is being taken away
+                counts.setPending(counts.getPending() + 1);
                 continue;
             }
             ComponentState state = component.getStatus().getState();

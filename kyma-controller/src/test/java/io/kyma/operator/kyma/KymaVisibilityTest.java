@@ -12,7 +12,9 @@ import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.kyma.operator.api.ComponentState;
 import io.kyma.operator.api.HelmComponent;
+import io.kyma.operator.api.HelmComponentStatus;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
 import io.kyma.operator.api.KymaSpec;
@@ -87,6 +89,10 @@ class KymaVisibilityTest {
             HelmComponent component = ChildComponents.desired(kyma, new Module(heldModules.get(i), null));
             component.getMetadata().setFinalizers(finalizers.get(i));
             component.getMetadata().setDeletionTimestamp("2026-01-01T12:00:00Z");
+            component.getMetadata().setGeneration(1L);
+            component.setStatus(new HelmComponentStatus());
+            component.getStatus().setState(ComponentState.SUCCESS); // installed once, being taken away now
+            component.getStatus().setObservedGeneration(1L);
             HelmComponent held = api.put(component);
             store.put(store.getKey(held), held);
             cached.add(store.get(store.getKey(held))); // the lossy copy is what the reconcile reads
@@ -126,6 +132,9 @@ class KymaVisibilityTest {
         if (n > KymaStatusSummary.NAMED) {
             assertThat(message).as(description).contains("; and " + (n - KymaStatusSummary.NAMED) + " more");
         }
+        assertThat(status.getComponents().getReady())
+                .as("a component being deleted is not counted installed: %s", description)
+                .isZero();
         assertThat(message.length()).as("bounded: %s", description).isLessThan(2_000);
         assertThat(api.deleted)
                 .as("nothing held is deleted again: %s", description)
