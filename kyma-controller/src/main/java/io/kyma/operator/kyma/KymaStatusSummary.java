@@ -72,8 +72,10 @@ public final class KymaStatusSummary {
             List<Problem> shown = lasting.isEmpty() ? problems : lasting;
             phase = lasting.isEmpty() ? KymaPhase.PROCESSING : KymaPhase.ERROR;
             reason = shown.get(0).reason();
-            message = named(shown.stream().map(Problem::message).toList())
-                    + (lasting.isEmpty() ? "; retrying with backoff" : "");
+            // a hold is waited out on the holder's events, anything else retried with backoff
+            boolean backoff = lasting.isEmpty()
+                    && shown.stream().anyMatch(p -> !p.reason().equals(REASON_FINALIZERS));
+            message = named(shown.stream().map(Problem::message).toList()) + (backoff ? "; retrying with backoff" : "");
         } else if (counts.getReady() == counts.getTotal()) {
             phase = KymaPhase.READY;
             reason = REASON_READY;

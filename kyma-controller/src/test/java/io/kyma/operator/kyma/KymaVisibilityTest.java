@@ -113,6 +113,9 @@ class KymaVisibilityTest {
         assertThat(ready.getReason()).as(description).isEqualTo(KymaStatusSummary.REASON_FINALIZERS);
         String message = ready.getMessage();
         assertThat(message).as(description).doesNotContain("not.kept");
+        assertThat(message)
+                .as("a hold is waited out, not retried: %s", description)
+                .doesNotContain("backoff");
         int named = 0;
         for (int i = 0; i < finalizers.size(); i++) {
             String name = "k-" + heldModules.get(i);
