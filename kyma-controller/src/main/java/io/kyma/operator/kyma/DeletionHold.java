@@ -37,7 +37,7 @@ final class DeletionHold {
      * @param leaving the components the Kyma controls, no module asks for, and that are being deleted
      */
     static Optional<KymaStatusSummary.Problem> ofRemoved(List<HelmComponent> leaving) {
-        return held(leaving, "waiting for ", ", of a module no longer in spec.modules, to go")
+        return held(leaving, "held in deletion, of modules no longer in spec.modules: ", "")
                 .map(p -> new KymaStatusSummary.Problem(p.reason(), p.message(), true));
     }
 
