@@ -109,8 +109,12 @@ final class ChildSync {
                 : Optional.of(new Problem(
                         KymaStatusSummary.REASON_OVERRIDDEN,
                         "HelmComponent " + namespace + "/" + name + ": the API server stored "
-                                + String.join(", ", overridden.subList(0, Math.min(overridden.size(), 3)))
-                                + (overridden.size() > 3 ? " and " + (overridden.size() - 3) + " more fields" : "")
+                                + String.join(
+                                        ", ",
+                                        overridden.subList(0, Math.min(overridden.size(), KymaStatusSummary.NAMED)))
+                                + (overridden.size() > KymaStatusSummary.NAMED
+                                        ? " and " + (overridden.size() - KymaStatusSummary.NAMED) + " more fields"
+                                        : "")
                                 + " after the operator set it back (a mutating webhook or another writer changes it)",
                         true));
     }
