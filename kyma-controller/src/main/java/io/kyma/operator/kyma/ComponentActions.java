@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
@@ -20,8 +19,8 @@ import io.kyma.operator.api.Module;
  *
  * @param children each planned component, desired and as it stands (null if absent)
  * @param delete components the Kyma controls (by uid) that its plan does not name, not yet being deleted
- * @param leaving components the Kyma controls (by uid) that its plan does not name, being deleted: while one stays,
- *     the Kyma has not reached its desired state
+ * @param leaving every component the Kyma controls (by uid) that its plan does not name, being deleted or not: while
+ *     one stays, the Kyma has not reached its desired state
  */
 public record ComponentActions(List<Child> children, List<HelmComponent> delete, List<HelmComponent> leaving) {
     /** A planned component: what it should be, and what stands under its name, whoever controls it, or null. */
@@ -45,11 +44,14 @@ public record ComponentActions(List<Child> children, List<HelmComponent> delete,
                     new Child(ChildComponents.desired(kyma, module), existing != null ? existing : named.apply(name)));
         }
         String uid = kyma.getMetadata().getUid();
-        Map<Boolean, List<HelmComponent>> unplanned = controlled.stream()
+        List<HelmComponent> leaving = controlled.stream()
                 .filter(c -> !planned.contains(c.getMetadata().getName()))
                 .filter(c -> Ownership.controlledBy(c, uid))
-                .collect(Collectors.partitioningBy(c -> c.getMetadata().getDeletionTimestamp() != null));
-        return new ComponentActions(children, unplanned.get(false), unplanned.get(true));
+                .toList();
+        List<HelmComponent> delete = leaving.stream()
+                .filter(c -> c.getMetadata().getDeletionTimestamp() == null)
+                .toList();
+        return new ComponentActions(children, delete, leaving);
     }
 
     /** The planned components that exist and that the Kyma controls: those its status counts. */

@@ -18,7 +18,10 @@ final class DeletionHold {
 
     /** @param remaining the components the Kyma controls that still exist; not empty */
     static KymaStatusSummary.Problem of(List<HelmComponent> remaining) {
-        return held(remaining, "waiting for ", "").orElseGet(() -> {
+        List<HelmComponent> beingDeleted = remaining.stream()
+                .filter(c -> c.getMetadata().getDeletionTimestamp() != null)
+                .toList();
+        return held(beingDeleted, "waiting for ").orElseGet(() -> {
             List<String> names = remaining.stream()
                     .map(c -> "HelmComponent " + key(c))
                     .sorted()
@@ -32,18 +35,18 @@ final class DeletionHold {
     }
 
     /**
-     * The hold on components of modules the Kyma no longer asks for, which keeps it from Ready while they stay.
+     * The hold on components of modules the Kyma no longer asks for, which keeps it from Ready while they stay: a
+     * finalizer holds one being deleted, and one being deleted now alike (its delete leaves it in place).
      *
-     * @param leaving the components the Kyma controls, no module asks for, and that are being deleted
+     * @param leaving the components the Kyma controls and no module asks for
      */
     static Optional<KymaStatusSummary.Problem> ofRemoved(List<HelmComponent> leaving) {
-        return held(leaving, "held in deletion, of modules no longer in spec.modules: ", "")
+        return held(leaving, "held in deletion, of modules no longer in spec.modules: ")
                 .map(p -> new KymaStatusSummary.Problem(p.reason(), p.message(), true));
     }
 
-    private static Optional<KymaStatusSummary.Problem> held(List<HelmComponent> components, String pre, String post) {
+    private static Optional<KymaStatusSummary.Problem> held(List<HelmComponent> components, String lead) {
         List<String> held = components.stream()
-                .filter(c -> c.getMetadata().getDeletionTimestamp() != null)
                 .map(DeletionHold::held)
                 .filter(s -> !s.isEmpty())
                 .sorted()
@@ -51,7 +54,7 @@ final class DeletionHold {
         return held.isEmpty()
                 ? Optional.empty()
                 : Optional.of(new KymaStatusSummary.Problem(
-                        KymaStatusSummary.REASON_FINALIZERS, pre + KymaStatusSummary.named(held) + post));
+                        KymaStatusSummary.REASON_FINALIZERS, lead + KymaStatusSummary.named(held)));
     }
 
     /**

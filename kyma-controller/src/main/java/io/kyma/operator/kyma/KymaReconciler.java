@@ -176,7 +176,6 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
             }
         }
         List<Problem> problems = new ArrayList<>();
-        DeletionHold.ofRemoved(actions.leaving()).ifPresent(problems::add);
         try {
             // Each child on its own: one create a quota or a webhook refuses does not keep the others from their
             // desired state; the first failure decides the outcome once all were tried.
@@ -221,6 +220,7 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         } finally {
             admission.createsDone(uid);
         }
+        DeletionHold.ofRemoved(actions.leaving()).ifPresent(problems::add);
         UpdateControl<Kyma> control = writeStatus(kyma, summary.summarise(kyma, plan, mine, problems), writes);
         ChildSync.backOffIfOverridden(problems);
         if (problems.stream().anyMatch(p -> p.reason().equals(KymaStatusSummary.REASON_NAME_TAKEN))) {
