@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.kyma.operator.api.HelmComponent;
@@ -27,22 +28,50 @@ final class ChildDrift {
             String resourceVersion, Map<String, String> labels, HelmComponentSpec spec, List<OwnerReference> owners) {}
 
     static boolean differs(HelmComponent existing, HelmComponent desired) {
-        return specDiffers(existing, desired) || labelsDiffer(existing, desired) || ownerDiffers(existing, desired);
+        return !fields(existing, desired).isEmpty();
     }
 
-    static boolean specDiffers(HelmComponent existing, HelmComponent desired) {
-        HelmComponentSpec is = existing.getSpec();
+    /** The longest value a field's description quotes, in characters. */
+    private static final int QUOTED = 64;
+
+    /**
+     * The operator's fields in which {@code existing} differs from {@code desired}, each with the value it has and the
+     * one wanted, in words for a status: {@code spec.version "latest" (wanted none)}.
+     */
+    static List<String> fields(HelmComponent existing, HelmComponent desired) {
+        List<String> fields = new ArrayList<>();
+        HelmComponentSpec is = existing.getSpec() == null ? new HelmComponentSpec() : existing.getSpec();
         HelmComponentSpec want = desired.getSpec();
-        return is == null
-                || !Objects.equals(is.getKyma(), want.getKyma())
-                || !Objects.equals(is.getModule(), want.getModule())
-                || !Objects.equals(is.getVersion(), want.getVersion());
+        compare(fields, "spec.kyma", is.getKyma(), want.getKyma());
+        compare(fields, "spec.module", is.getModule(), want.getModule());
+        compare(fields, "spec.version", is.getVersion(), want.getVersion());
+        Map<String, String> labels = existing.getMetadata().getLabels();
+        new TreeMap<>(desired.getMetadata().getLabels())
+                .forEach((key, value) ->
+                        compare(fields, "label " + key, labels == null ? null : labels.get(key), value));
+        if (ownerDiffers(existing, desired)) {
+            OwnerReference controller = Ownership.controller(existing);
+            fields.add("the controller ownerReference ("
+                    + (controller == null
+                            ? "none"
+                            : controller.getKind() + " " + controller.getName() + " uid " + controller.getUid())
+                    + ", wanted Kyma " + wanted(desired).getName() + " uid "
+                    + wanted(desired).getUid() + ")");
+        }
+        return fields;
     }
 
-    static boolean labelsDiffer(HelmComponent existing, HelmComponent desired) {
-        Map<String, String> labels = existing.getMetadata().getLabels();
-        return desired.getMetadata().getLabels().entrySet().stream()
-                .anyMatch(e -> labels == null || !e.getValue().equals(labels.get(e.getKey())));
+    private static void compare(List<String> fields, String field, String is, String want) {
+        if (!Objects.equals(is, want)) {
+            fields.add(field + " " + quoted(is) + " (wanted " + quoted(want) + ")");
+        }
+    }
+
+    private static String quoted(String value) {
+        if (value == null) {
+            return "none";
+        }
+        return "\"" + (value.length() > QUOTED ? value.substring(0, QUOTED) + "..." : value) + "\"";
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.kyma.operator.kyma;
 
+import java.util.List;
 import java.util.Optional;
 
 import org.slf4j.Logger;
@@ -9,6 +10,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.common.GoDuration;
+import io.kyma.operator.common.status.ApiFailure;
+import io.kyma.operator.common.status.FailureClass;
 import io.kyma.operator.kyma.KymaStatusSummary.Problem;
 
 /**
@@ -89,25 +92,81 @@ final class ChildSync {
                 kyma.getMetadata().getName(),
                 ownership.kind() == Ownership.Kind.MINE ? "setting back the operator's fields of" : "adopting",
                 name);
+        HelmComponent stored;
         try {
-            writes.restore(existing, ChildDrift.restore(existing, desired));
+            stored = writes.restore(existing, ChildDrift.restore(existing, desired));
         } catch (KubernetesClientException e) {
             if (e.getCode() != 404) {
                 throw e;
             }
-            // gone meanwhile: its deletion event brings the Kyma back to create it
+            return Optional.empty(); // gone meanwhile: its deletion event brings the Kyma back to create it
         }
-        return Optional.empty();
+        // The write was based on the version read, so what differs in the answer is admission's doing: writing
+        // again at every event would never end. The status names it; the reconcile retries with backoff.
+        List<String> overridden = stored == null ? List.of() : ChildDrift.fields(stored, desired);
+        return overridden.isEmpty()
+                ? Optional.empty()
+                : Optional.of(new Problem(
+                        KymaStatusSummary.REASON_OVERRIDDEN,
+                        "HelmComponent " + namespace + "/" + name + ": the API server stored "
+                                + String.join(
+                                        ", ",
+                                        overridden.subList(0, Math.min(overridden.size(), KymaStatusSummary.NAMED)))
+                                + (overridden.size() > KymaStatusSummary.NAMED
+                                        ? " and " + (overridden.size() - KymaStatusSummary.NAMED) + " more fields"
+                                        : "")
+                                + " after the operator set it back (a mutating webhook or another writer changes it)",
+                        true));
     }
 
-    /** Deletes a component the Kyma controls that no module asks for any more. */
+    /**
+     * Ends the reconcile with a retryable failure if a component's fields were overridden as they were written: the
+     * reconcile guard retries it with its capped backoff, however many events arrive meanwhile, so the writes stay
+     * bounded. Called once the status naming the fields is written.
+     */
+    static void backOffIfOverridden(List<Problem> problems) {
+        problems.stream()
+                .filter(p -> p.reason().equals(KymaStatusSummary.REASON_OVERRIDDEN))
+                .findFirst()
+                .ifPresent(p -> {
+                    throw new FieldsOverridden(p.message());
+                });
+    }
+
+    /** A write whose result admission changed back: retried with backoff, never at once. */
+    static final class FieldsOverridden extends RuntimeException {
+        FieldsOverridden(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Deletes a component the Kyma controls that it wants gone (its module was removed, or the Kyma is being deleted),
+     * as the version the decision was made on: the delete carries that resourceVersion as its precondition, so a
+     * component replaced under the same name meanwhile, or re-owned, is never deleted. On a conflict the decision is
+     * made once more on the API server's current object; a second conflict is left to the reconcile's retry.
+     */
     static void delete(Kyma kyma, HelmComponent gone, KymaWrites writes) {
+        String namespace = kyma.getMetadata().getNamespace();
+        String name = gone.getMetadata().getName();
         LOG.info(
-                "Kyma {}/{}: no module asks for component {} any more, deleting it",
-                kyma.getMetadata().getNamespace(),
+                "Kyma {}/{}: deleting component {}",
+                namespace,
                 kyma.getMetadata().getName(),
-                gone.getMetadata().getName());
-        writes.delete(gone);
+                name);
+        try {
+            writes.delete(gone);
+        } catch (KubernetesClientException e) {
+            if (ApiFailure.classify(e) != FailureClass.CONFLICT) {
+                throw e;
+            }
+            HelmComponent now = writes.get(namespace, name);
+            if (now != null
+                    && Ownership.controlledBy(now, kyma.getMetadata().getUid())
+                    && now.getMetadata().getDeletionTimestamp() == null) {
+                writes.delete(now);
+            }
+        }
     }
 
     private static Problem taken(Kyma kyma, HelmComponent desired, Ownership holder) {

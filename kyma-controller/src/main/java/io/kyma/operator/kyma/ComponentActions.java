@@ -19,8 +19,10 @@ import io.kyma.operator.api.Module;
  *
  * @param children each planned component, desired and as it stands (null if absent)
  * @param delete components the Kyma controls (by uid) that its plan does not name, not yet being deleted
+ * @param leaving every component the Kyma controls (by uid) that its plan does not name, being deleted or not: while
+ *     one stays, the Kyma has not reached its desired state
  */
-public record ComponentActions(List<Child> children, List<HelmComponent> delete) {
+public record ComponentActions(List<Child> children, List<HelmComponent> delete, List<HelmComponent> leaving) {
     /** A planned component: what it should be, and what stands under its name, whoever controls it, or null. */
     public record Child(HelmComponent desired, HelmComponent existing) {}
 
@@ -42,12 +44,14 @@ public record ComponentActions(List<Child> children, List<HelmComponent> delete)
                     new Child(ChildComponents.desired(kyma, module), existing != null ? existing : named.apply(name)));
         }
         String uid = kyma.getMetadata().getUid();
-        List<HelmComponent> delete = controlled.stream()
+        List<HelmComponent> leaving = controlled.stream()
                 .filter(c -> !planned.contains(c.getMetadata().getName()))
                 .filter(c -> Ownership.controlledBy(c, uid))
+                .toList();
+        List<HelmComponent> delete = leaving.stream()
                 .filter(c -> c.getMetadata().getDeletionTimestamp() == null)
                 .toList();
-        return new ComponentActions(children, delete);
+        return new ComponentActions(children, delete, leaving);
     }
 
     /** The planned components that exist and that the Kyma controls: those its status counts. */

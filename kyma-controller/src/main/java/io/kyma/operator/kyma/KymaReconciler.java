@@ -211,7 +211,9 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
         } finally {
             admission.createsDone(uid);
         }
+        DeletionHold.ofRemoved(actions.leaving()).ifPresent(problems::add);
         UpdateControl<Kyma> control = writeStatus(kyma, summary.summarise(kyma, plan, mine, problems), writes);
+        ChildSync.backOffIfOverridden(problems);
         if (problems.stream().anyMatch(p -> p.reason().equals(KymaStatusSummary.REASON_NAME_TAKEN))) {
             // The holder's deletion is not an event of this Kyma's; look again now and then.
             return UpdateControl.<Kyma>noUpdate().rescheduleAfter(NAME_TAKEN_RECHECK);
@@ -255,10 +257,13 @@ public class KymaReconciler implements Reconciler<Kyma>, Cleaner<Kyma>, WorkPrio
                 uid,
                 remaining.stream()
                         .filter(c -> c.getMetadata().getDeletionTimestamp() == null)
-                        .map(c -> new ChildOrder.Write(name(c), () -> writes.delete(c)))
+                        .map(c -> new ChildOrder.Write(name(c), () -> ChildSync.delete(kyma, c, writes)))
                         .toList());
         if (first != null) {
-            // retried with backoff; the status names what the API server said
+            // retried with backoff; the status names what the API server said, unless a stale read is all it was
+            if (ApiFailure.classify(first) == FailureClass.CONFLICT) {
+                throw first;
+            }
             Problem problem = new Problem(ApiFailure.reason(first), ApiFailure.describe(first));
             throw tellDespite(first, () -> showDeleting(kyma, remaining, problem, writes));
         }

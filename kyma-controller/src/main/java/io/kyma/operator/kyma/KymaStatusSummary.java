@@ -28,6 +28,9 @@ public final class KymaStatusSummary {
     static final String REASON_FINALIZERS = "ComponentFinalizers";
     static final String REASON_NAME_TAKEN = "ComponentNameTaken";
     static final String REASON_QUEUED = "Queued";
+    static final String REASON_OVERRIDDEN = "ComponentFieldsOverridden";
+    /** How many problems, or components held, a status message names at most, then says how many more. */
+    static final int NAMED = 3;
 
     private final Conditions conditions;
 
@@ -69,8 +72,10 @@ public final class KymaStatusSummary {
             List<Problem> shown = lasting.isEmpty() ? problems : lasting;
             phase = lasting.isEmpty() ? KymaPhase.PROCESSING : KymaPhase.ERROR;
             reason = shown.get(0).reason();
-            message = String.join("; ", shown.stream().map(Problem::message).toList())
-                    + (lasting.isEmpty() ? "; retrying with backoff" : "");
+            // a hold is waited out on the holder's events, anything else retried with backoff
+            boolean backoff = lasting.isEmpty()
+                    && shown.stream().anyMatch(p -> !p.reason().equals(REASON_FINALIZERS));
+            message = named(shown.stream().map(Problem::message).toList()) + (backoff ? "; retrying with backoff" : "");
         } else if (counts.getReady() == counts.getTotal()) {
             phase = KymaPhase.READY;
             reason = REASON_READY;
@@ -81,6 +86,12 @@ public final class KymaStatusSummary {
             message = counts.getReady() + " of " + counts.getTotal() + " components installed";
         }
         return status(kyma, phase, counts, reason, message, Stream.concat(Stream.of(kyma), components.stream()));
+    }
+
+    /** The first {@link #NAMED} of {@code items}, and how many more there are. */
+    static String named(List<String> items) {
+        String shown = String.join("; ", items.subList(0, Math.min(items.size(), NAMED)));
+        return items.size() > NAMED ? shown + "; and " + (items.size() - NAMED) + " more" : shown;
     }
 
     /** The status of a Kyma waiting in line for its components to be created. */
@@ -156,8 +167,9 @@ public final class KymaStatusSummary {
                             .equals(component.getMetadata().getName())) {
                 continue;
             }
-            if (!upToDate(component, module)) {
-                counts.setPending(counts.getPending() + 1); // its state is about an older spec
+            if (!upToDate(component, module) || component.getMetadata().getDeletionTimestamp() != null) {
+                // its state is about an older spec, or about an install that is being taken away
+                counts.setPending(counts.getPending() + 1);
                 continue;
             }
             ComponentState state = component.getStatus().getState();

@@ -5,7 +5,6 @@ import java.util.Optional;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -28,10 +27,16 @@ public interface KymaWrites {
     /**
      * Sets the operator's fields of a component back (see {@link ChildDrift.Restore}), leaving all others; refused
      * with 409 if the component changed since the version the restore is based on.
+     *
+     * @return the component as the API server stored it: admission (a mutating webhook) may have changed the write
      */
-    void restore(HelmComponent existing, ChildDrift.Restore restore);
+    HelmComponent restore(HelmComponent existing, ChildDrift.Restore restore);
 
-    /** Deletes the component; one that is gone already counts as deleted. */
+    /**
+     * Deletes that version of the component: refused with 409 if the API server's object of that name is not it (a
+     * precondition on its resourceVersion, which a same-name replacement or any later write changes). One that is gone
+     * already counts as deleted.
+     */
     void delete(HelmComponent component);
 
     /** The uid of the API server's Kyma of that name, read afresh; empty if there is none. */
@@ -61,7 +66,7 @@ public interface KymaWrites {
             }
 
             @Override
-            public void restore(HelmComponent existing, ChildDrift.Restore restore) {
+            public HelmComponent restore(HelmComponent existing, ChildDrift.Restore restore) {
                 // a JSON merge patch: labels merge by key, a null spec field is removed
                 ObjectNode patch = JSON.createObjectNode();
                 ObjectNode metadata = patch.putObject("metadata");
@@ -77,7 +82,7 @@ public interface KymaWrites {
                 spec.put("kyma", restore.spec().getKyma());
                 spec.put("module", restore.spec().getModule());
                 spec.put("version", restore.spec().getVersion());
-                context.getClient()
+                return context.getClient()
                         .resources(HelmComponent.class)
                         .inNamespace(existing.getMetadata().getNamespace())
                         .withName(existing.getMetadata().getName())
@@ -87,7 +92,16 @@ public interface KymaWrites {
             @Override
             public void delete(HelmComponent component) {
                 try {
-                    context.getClient().resource((HasMetadata) component).delete();
+                    var named = context.getClient()
+                            .resources(HelmComponent.class)
+                            .inNamespace(component.getMetadata().getNamespace())
+                            .withName(component.getMetadata().getName());
+                    String version = component.getMetadata().getResourceVersion();
+                    if (version == null) {
+                        named.delete();
+                    } else {
+                        named.lockResourceVersion(version).delete();
+                    }
                 } catch (KubernetesClientException e) {
                     if (e.getCode() != 404) {
                         throw e;

@@ -29,10 +29,11 @@ import io.kyma.operator.common.cache.SharedStore;
 /**
  * The Kyma controller's HelmComponents, without an informer of its own: it reads the HelmComponent controller's
  * informer store, shared through the manager, and turns each change there into an event for the Kymas it concerns.
- * A Kyma's components are those whose controller reference names it ({@link Ownership}): other ownerReferences do
- * not count, whatever their order. This class keeps that index itself, since the store's own index goes by the first
- * reference to a Kyma. A change is told to the Kyma that controls the component before and after it, and to the Kyma
- * its {@code kyma} label names, which finds the orphans that Kyma may adopt.
+ * A Kyma's components are those whose controller reference carries its uid ({@link Ownership}): other ownerReferences
+ * do not count, whatever their order, and neither do the reference's name and kind, which anyone who may edit the
+ * component can change. This class keeps that index itself, by namespace and uid, since the store's own index goes by
+ * the first reference to a Kyma. A change is told to the Kyma the controller reference names before and after it, and
+ * to the Kyma its {@code kyma} label names, which finds the orphans that Kyma may adopt.
  * <p>
  * Read after write: a component this controller created is seen at once, before the informer has it, until the
  * informer holds that version or a later one, or for {@link #CREATED_TTL} at most (a create whose watch event was
@@ -52,9 +53,9 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
     private final SharedStore<HelmComponent> store;
     private final Clock clock;
     private final Map<String, Created> created = new ConcurrentHashMap<>();
-    /** Keys of {@link #created} by owning Kyma ("namespace/name"), so that a reconcile reads only its own. */
+    /** Keys of {@link #created} by owning Kyma ("namespace/uid"), so that a reconcile reads only its own. */
     private final Map<String, Set<String>> createdByOwner = new ConcurrentHashMap<>();
-    /** Keys of the store's components by controlling Kyma ("namespace/name"). */
+    /** Keys of the store's components by the uid of their controller ("namespace/uid"). */
     private final Map<String, Set<String>> byController = new ConcurrentHashMap<>();
 
     private volatile Instant nextSweep = Instant.MIN;
@@ -140,7 +141,7 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
                     .removeIf(e -> e.getValue().at().plus(CREATED_TTL).isBefore(now)
                             && unindexed(e.getKey(), e.getValue()) == null);
         }
-        Optional<String> owner = owner(component);
+        Optional<String> owner = controllerUid(component);
         if (created.size() < CREATED_MAX && owner.isPresent()) {
             // The API server's answer carries managedFields, often bigger than the rest of it: held as the store
             // holds its objects.
@@ -163,10 +164,9 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
 
     @Override
     public Set<HelmComponent> getSecondaryResources(Kyma kyma) {
-        String namespace = kyma.getMetadata().getNamespace();
-        String name = kyma.getMetadata().getName();
         Map<String, HelmComponent> found = new HashMap<>();
-        String owner = namespace + "/" + name;
+        String owner =
+                kyma.getMetadata().getNamespace() + "/" + kyma.getMetadata().getUid();
         Set<String> indexed = byController.get(owner);
         if (indexed != null) {
             indexed.stream().map(store::get).filter(Objects::nonNull).forEach(c -> found.put(key(c), c));
@@ -199,8 +199,8 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
     }
 
     private void index(HelmComponent before, HelmComponent after) {
-        Optional<String> was = before == null ? Optional.empty() : owner(before);
-        Optional<String> is = after == null ? Optional.empty() : owner(after);
+        Optional<String> was = before == null ? Optional.empty() : controllerUid(before);
+        Optional<String> is = after == null ? Optional.empty() : controllerUid(after);
         String key = key(after != null ? after : before);
         was.filter(o -> !is.equals(was))
                 .ifPresent(o -> byController.computeIfPresent(o, (k, keys) -> {
@@ -296,7 +296,15 @@ final class OwnedComponents extends AbstractEventSource<HelmComponent, Kyma> {
         }
     }
 
-    /** The Kyma that controls the component, as "namespace/name". */
+    /** The object that controls the component, as "namespace/uid": what the owner index goes by. */
+    private static Optional<String> controllerUid(HelmComponent component) {
+        OwnerReference controller = Ownership.controller(component);
+        return controller == null || controller.getUid() == null
+                ? Optional.empty()
+                : Optional.of(component.getMetadata().getNamespace() + "/" + controller.getUid());
+    }
+
+    /** The Kyma the component's controller reference names, as "namespace/name": whom a change is told. */
     private static Optional<String> owner(HelmComponent component) {
         OwnerReference controller = Ownership.controller(component);
         return controller == null || !Kyma.class.getSimpleName().equals(controller.getKind())

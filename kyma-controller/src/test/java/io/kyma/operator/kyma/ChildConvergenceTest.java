@@ -136,7 +136,7 @@ class ChildConvergenceTest {
                 store.put(store.getKey(held), held);
                 HelmComponent lean = store.get(store.getKey(held));
                 OwnerReference controller = Ownership.controller(lean);
-                if (controller != null && "Kyma".equals(controller.getKind()) && "k".equals(controller.getName())) {
+                if (controller != null && "uid-k".equals(controller.getUid())) { // the owner index: by uid
                     secondary.add(lean);
                 }
             }

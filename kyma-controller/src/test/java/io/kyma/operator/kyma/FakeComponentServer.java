@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -19,7 +20,8 @@ import io.kyma.operator.api.KymaStatus;
 /**
  * An API server for the Kyma controller's writes, holding HelmComponents by name as the real one would: creates
  * refused with 409 for a taken name, restores refused with 409 when based on an older version and applied with JSON
- * merge patch's rules, deletes that leave an object with finalizers in place, marked. Every request is recorded.
+ * merge patch's rules, deletes refused with 409 when their resourceVersion precondition is not the object's and
+ * leaving an object with finalizers in place, marked. Every request is recorded.
  */
 final class FakeComponentServer implements KymaWrites {
     private static final KubernetesSerialization JSON = new KubernetesSerialization();
@@ -35,6 +37,8 @@ final class FakeComponentServer implements KymaWrites {
     KubernetesClientException failRestores;
     KubernetesClientException failDeletes;
     KymaStatus lastStatus;
+    /** What a mutating webhook does to every component created or restored, after the write: nothing by default. */
+    Consumer<HelmComponent> admission = c -> {};
     /**
      * The uid of the API server's Kyma of each name (null: there is none); a name not in here is a live Kyma of a uid
      * no test uses, so that nothing is adopted from a Kyma a test did not say is gone.
@@ -53,6 +57,11 @@ final class FakeComponentServer implements KymaWrites {
         held.getMetadata().setResourceVersion(Long.toString(++version));
         objects.put(held.getMetadata().getName(), held);
         return JSON.clone(held);
+    }
+
+    /** The object as JSON, for comparing what was with what is. */
+    static String json(HelmComponent component) {
+        return component == null ? null : JSON.asJson(component);
     }
 
     HelmComponent object(String name) {
@@ -76,6 +85,7 @@ final class FakeComponentServer implements KymaWrites {
         HelmComponent made = JSON.clone(desired);
         made.getMetadata().setUid("uid-of-" + name + "-" + version);
         made.getMetadata().setCreationTimestamp(now);
+        admission.accept(made);
         made.getMetadata().setResourceVersion(Long.toString(++version));
         objects.put(name, made);
         created.add(name);
@@ -90,7 +100,7 @@ final class FakeComponentServer implements KymaWrites {
     }
 
     @Override
-    public void restore(HelmComponent existing, ChildDrift.Restore restore) {
+    public HelmComponent restore(HelmComponent existing, ChildDrift.Restore restore) {
         String name = existing.getMetadata().getName();
         requests.add("restore " + name);
         if (failRestores != null) {
@@ -118,7 +128,9 @@ final class FakeComponentServer implements KymaWrites {
         if (restore.owners() != null) {
             held.getMetadata().setOwnerReferences(new ArrayList<>(restore.owners()));
         }
+        admission.accept(held);
         held.getMetadata().setResourceVersion(Long.toString(++version));
+        return JSON.clone(held);
     }
 
     @Override
@@ -137,6 +149,10 @@ final class FakeComponentServer implements KymaWrites {
         HelmComponent held = objects.get(name);
         if (held == null) {
             return; // gone already: done
+        }
+        String precondition = component.getMetadata().getResourceVersion();
+        if (precondition != null && !precondition.equals(held.getMetadata().getResourceVersion())) {
+            throw failure(409, "Conflict"); // the precondition: another object, or a later version of it
         }
         deleted.add(name);
         if (held.getMetadata().getFinalizers() == null

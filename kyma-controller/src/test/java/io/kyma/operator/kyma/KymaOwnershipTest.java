@@ -182,13 +182,13 @@ class KymaOwnershipTest {
         Kyma kyma = kyma("k", "uid-k", "ory");
         HelmComponent going = ChildComponents.desired(kyma, new Module("ory", null));
         going.getMetadata().setDeletionTimestamp("2026-01-02T00:00:00Z");
-        going.getMetadata().setFinalizers(List.of(DeletionHold.OWN_FINALIZER, "example.com/hold"));
+        going.getMetadata().setFinalizers(List.of("example.com/hold"));
         reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of(api.put(going))));
         assertThat(api.lastStatus.getPhase()).isEqualTo(KymaPhase.PROCESSING);
         assertThat(reason()).isEqualTo("ComponentFinalizers");
         assertThat(message()).startsWith("waiting for HelmComponent ns/k-ory: finalizer example.com/hold");
 
-        going.getMetadata().setFinalizers(List.of(DeletionHold.OWN_FINALIZER)); // its own controller's: progress
+        going.getMetadata().setFinalizers(List.of()); // none left: gone as the cache catches up
         reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of(api.put(going))));
         assertThat(reason()).isNotEqualTo("ComponentFinalizers");
     }
@@ -218,7 +218,7 @@ class KymaOwnershipTest {
         Kyma kyma = kyma("k", "uid-k", "istio", "ory");
         kyma.getMetadata().setDeletionTimestamp("2026-01-02T00:00:00Z");
         HelmComponent held = ChildComponents.desired(kyma, new Module("istio", null));
-        held.getMetadata().setFinalizers(List.of(DeletionHold.OWN_FINALIZER, "example.com/hold"));
+        held.getMetadata().setFinalizers(List.of("example.com/hold"));
         HelmComponent gone = ChildComponents.desired(kyma, new Module("ory", null)); // deleted meanwhile
         HelmComponent istio = api.put(held);
 
@@ -266,6 +266,75 @@ class KymaOwnershipTest {
                         .isRemoveFinalizer())
                 .isTrue();
         assertThat(api.objects).containsKey("k-ory");
+    }
+
+    /** What stands under a component's name when the Kyma's delete, decided on an older copy, reaches the server. */
+    enum Replacement {
+        GONE,
+        ORPHAN,
+        CONFIG_MAP,
+        ANOTHER_KYMA,
+        THIS_KYMA_LATER_VERSION,
+        THIS_KYMA_BEING_DELETED
+    }
+
+    @Test
+    void aComponentReplacedOrReownedAfterTheKymaReadItIsDeletedOnlyIfTheKymaStillControlsIt() {
+        int checked = 0;
+        for (Replacement replacement : Replacement.values()) {
+            for (boolean kymaDeleted : new boolean[] {false, true}) {
+                FakeComponentServer server = new FakeComponentServer();
+                KymaReconciler fresh = new KymaReconciler(clock, Duration.ofSeconds(5), store, -1, server);
+                Kyma kyma = kymaDeleted ? kyma("k", "uid-k", "istio", "ory") : kyma("k", "uid-k", "istio");
+                if (kymaDeleted) {
+                    kyma.getMetadata().setDeletionTimestamp("2026-01-02T00:00:00Z");
+                }
+                HelmComponent stale = server.put(ChildComponents.desired(kyma, new Module("ory", null)));
+                server.objects.remove("k-ory");
+                HelmComponent now = ChildComponents.desired(kyma, new Module("ory", null));
+                now.getMetadata().setUid("uid-replacement");
+                switch (replacement) {
+                    case GONE -> now = null;
+                    case ORPHAN -> now.getMetadata().setOwnerReferences(null);
+                    case CONFIG_MAP ->
+                        now.getMetadata()
+                                .setOwnerReferences(List.of(new OwnerReferenceBuilder()
+                                        .withApiVersion("v1")
+                                        .withKind("ConfigMap")
+                                        .withName("k")
+                                        .withUid("uid-cm")
+                                        .withController(true)
+                                        .build()));
+                    case ANOTHER_KYMA ->
+                        now.getMetadata()
+                                .setOwnerReferences(List.of(ChildComponents.controllerReference(kyma("j", "uid-j"))));
+                    case THIS_KYMA_LATER_VERSION ->
+                        now.getMetadata().setUid(stale.getMetadata().getUid());
+                    case THIS_KYMA_BEING_DELETED -> {
+                        now.getMetadata().setDeletionTimestamp("2026-01-02T00:00:00Z");
+                        now.getMetadata().setFinalizers(List.of("example.com/hold"));
+                    }
+                }
+                String before = now == null ? null : server.json(server.put(now));
+                String description = replacement + (kymaDeleted ? ", Kyma deleted" : ", module removed");
+                if (kymaDeleted) {
+                    fresh.cleanup(kyma, new FakeContext<>(kyma, List.of(stale)));
+                } else {
+                    fresh.reconcile(kyma, new FakeContext<>(kyma, List.of(stale)));
+                }
+                boolean stillItsOwn = replacement == Replacement.THIS_KYMA_LATER_VERSION;
+                assertThat(server.deleted.contains("k-ory"))
+                        .as("deleted only if the Kyma controls what stands there now: %s", description)
+                        .isEqualTo(stillItsOwn);
+                if (!stillItsOwn && now != null) {
+                    assertThat(server.json(server.object("k-ory")))
+                            .as("left as it was: %s", description)
+                            .isEqualTo(before);
+                }
+                checked++;
+            }
+        }
+        assertThat(checked).isEqualTo(12);
     }
 
     private String reason() {

@@ -64,8 +64,11 @@ class OwnedComponentsTest {
 
     private static Kyma kyma(String name) {
         Kyma kyma = new Kyma();
-        kyma.setMetadata(
-                new ObjectMetaBuilder().withNamespace("ns").withName(name).build());
+        kyma.setMetadata(new ObjectMetaBuilder()
+                .withNamespace("ns")
+                .withName(name)
+                .withUid("uid-" + name)
+                .build());
         return kyma;
     }
 
@@ -113,6 +116,55 @@ class OwnedComponentsTest {
         assertThat(seen("k")).containsExactly("k-ory@1");
         assertThat(seen("other")).isEmpty();
         assertThat(events).containsExactly("ns/k");
+    }
+
+    @Test
+    void aComponentIsFoundByItsControllersUidWhateverNameOrKindItsReferenceWasEditedTo() {
+        // the edits a tenant may make to the controller reference while keeping its uid and controller: true
+        List<java.util.function.Consumer<io.fabric8.kubernetes.api.model.OwnerReference>> edits = List.of(
+                ref -> {},
+                ref -> ref.setName("x"),
+                ref -> ref.setName("j"),
+                ref -> ref.setKind("Foo"),
+                ref -> ref.setApiVersion("v1"),
+                ref -> {
+                    ref.setName("j");
+                    ref.setKind("ConfigMap");
+                    ref.setApiVersion("v1");
+                });
+        int checked = 0;
+        for (int e = 0; e < edits.size(); e++) {
+            for (boolean created : new boolean[] {false, true}) {
+                for (String namespace : List.of("ns", "elsewhere")) {
+                    SharedStore<HelmComponent> informer =
+                            new SharedStore<>("Kyma", LeanCache.store(HelmComponent::new), 100);
+                    OwnedComponents index =
+                            new OwnedComponents(informer, clock, Duration.ZERO, (delay, task) -> task.run());
+                    HelmComponent component = component("k-ory", "k", "5", e % 2 == 0);
+                    component.getMetadata().setNamespace(namespace);
+                    edits.get(e)
+                            .accept(component.getMetadata().getOwnerReferences().get(0));
+                    if (created) {
+                        index.created(component);
+                    } else {
+                        informer.put(namespace + "/k-ory", component);
+                    }
+                    String description =
+                            "edit " + e + (created ? ", created" : ", from the informer") + ", in " + namespace;
+                    boolean sameNamespace = namespace.equals("ns");
+                    assertThat(index.getSecondaryResources(kyma("k")))
+                            .as("the uid's Kyma of the namespace: %s", description)
+                            .hasSize(sameNamespace ? 1 : 0);
+                    for (String other : List.of("x", "j")) {
+                        assertThat(index.getSecondaryResources(kyma(other)))
+                                .as("not a Kyma only named: %s", description)
+                                .isEmpty();
+                    }
+                    checked++;
+                }
+            }
+        }
+        assertThat(checked).isEqualTo(24);
     }
 
     @Test

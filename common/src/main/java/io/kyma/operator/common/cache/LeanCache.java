@@ -40,7 +40,7 @@ import io.fabric8.kubernetes.client.informers.cache.ItemStore;
  * What is kept of the metadata: name, namespace, generateName, uid (as two longs), resourceVersion (as a long),
  * generation, creation and deletion timestamps, the deletion grace period, the labels the operator reads
  * ({@link #KEPT_LABELS}), the owner references it reads ({@link #shareOwners}) and the finalizers ({@link
- * #keptFinalizers}: a long list only as its length and the kind's own entry). What goes: server-side apply's {@code managedFields}
+ * #keptFinalizers}: a long list only as its length, its first {@link #NAMED_FINALIZERS} entries and the kind's own entry). What goes: server-side apply's {@code managedFields}
  * (bigger than the rest of an object once two managers have written it), selfLink, unknown fields, every other label
  * and every annotation. Those are the tenant's to write, up to hundreds of KiB an object, and nothing here reads
  * them: kept, a few hundred such objects would fill the heap. Spec and status are kept as they came, after the kind's
@@ -448,10 +448,16 @@ public final class LeanCache {
     }
 
     /**
+     * The first entries of any finalizer list kept by name, however long the list: a status that names what holds an
+     * object names these (and how many others there are), never a placeholder.
+     */
+    public static final int NAMED_FINALIZERS = 3;
+
+    /**
      * The finalizers as the cache keeps them: a short list as it is; a long one (anyone who may edit the object may
-     * write thousands) as its length and where the kind's own finalizer stands, every other entry read as a
-     * placeholder. Each entry keeps its place, so that the JSON patch JOSDK computes from the cached object to take
-     * its finalizer off removes that entry and no other.
+     * write thousands) as its length, its first {@link #NAMED_FINALIZERS} entries and where the kind's own finalizer
+     * stands, every other entry read as a placeholder. Each entry keeps its place, so that the JSON patch JOSDK
+     * computes from the cached object to take its finalizer off removes that entry and no other.
      */
     static List<String> keptFinalizers(List<String> all, String own) {
         if (all == null || all.isEmpty()) {
@@ -460,10 +466,17 @@ public final class LeanCache {
         if (all.size() <= FEW_FINALIZERS) {
             return share(all.stream().map(LeanCache::share).toList());
         }
-        return new Finalizers(all.size(), all.indexOf(own), own);
+        return new Finalizers(
+                all.size(),
+                all.indexOf(own),
+                own,
+                all.subList(0, NAMED_FINALIZERS).stream().map(LeanCache::share).toArray(String[]::new));
     }
 
-    /** A long finalizer list: its length and the kind's own finalizer in its place; the others read as a placeholder. */
+    /**
+     * A long finalizer list: its length, its first entries and the kind's own finalizer in their places; the others
+     * read as a placeholder.
+     */
     static final class Finalizers extends AbstractList<String> implements RandomAccess {
         /** What every finalizer not kept reads as. */
         static final String OTHER = "finalizer.not.kept.in.the.operator.cache/other";
@@ -471,17 +484,22 @@ public final class LeanCache {
         private final int size;
         private final int own;
         private final String ownName;
+        private final String[] first;
 
-        Finalizers(int size, int own, String ownName) {
+        Finalizers(int size, int own, String ownName, String[] first) {
             this.size = size;
             this.own = own;
             this.ownName = ownName;
+            this.first = first;
         }
 
         @Override
         public String get(int index) {
             Objects.checkIndex(index, size);
-            return index == own ? ownName : OTHER;
+            if (index == own) {
+                return ownName;
+            }
+            return index < first.length ? first[index] : OTHER;
         }
 
         @Override

@@ -52,7 +52,7 @@ class LeanCacheTest {
     }
 
     @Test
-    void aLongFinalizerListKeepsOnlyItsLengthAndTheKindsOwnEntryInItsPlace() {
+    void aLongFinalizerListKeepsItsLengthItsFirstNamesAndTheKindsOwnEntryInTheirPlaces() {
         Widget original = widget("a", "7");
         List<String> finalizers = new ArrayList<>();
         IntStream.range(0, 10_000).forEach(i -> finalizers.add("tenant.example/f-" + i));
@@ -64,7 +64,10 @@ class LeanCacheTest {
 
         assertThat(kept).hasSize(10_001).isInstanceOf(LeanCache.Finalizers.class);
         assertThat(kept.indexOf(own)).isEqualTo(5_000);
-        assertThat(kept.get(0)).isEqualTo(LeanCache.Finalizers.OTHER);
+        for (int i = 0; i < LeanCache.NAMED_FINALIZERS; i++) {
+            assertThat(kept.get(i)).as("named, for a status").isEqualTo("tenant.example/f-" + i);
+        }
+        assertThat(kept.get(LeanCache.NAMED_FINALIZERS)).isEqualTo(LeanCache.Finalizers.OTHER);
         assertThat(new ArrayList<>(kept).remove(own))
                 .as("as JOSDK takes it off a copy")
                 .isTrue();
