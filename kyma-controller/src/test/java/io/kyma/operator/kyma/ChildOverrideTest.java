@@ -11,12 +11,10 @@ import java.util.function.Consumer;
 
 import org.junit.jupiter.api.Test;
 
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
-import io.kyma.operator.api.KymaSpec;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Module;
 import io.kyma.operator.common.cache.LeanCache;
@@ -102,7 +100,7 @@ class ChildOverrideTest {
         store.syncedWhen(() -> true);
         KymaReconciler reconciler = new KymaReconciler(
                 new MutableClock(Instant.parse("2026-01-02T00:00:00Z")), Duration.ZERO, store, -1, api);
-        Kyma kyma = kyma();
+        Kyma kyma = TestKymas.kyma("k", "uid-k", List.of(new Module("ory", "1.0")));
         api.liveKymas.put("k", "uid-k");
         if (drift != null) {
             HelmComponent existing = ChildComponents.desired(kyma, new Module("ory", "1.0"));
@@ -173,19 +171,5 @@ class ChildOverrideTest {
             labels.put(key, value);
         }
         component.getMetadata().setLabels(labels);
-    }
-
-    private static Kyma kyma() {
-        Kyma kyma = new Kyma();
-        kyma.setMetadata(new ObjectMetaBuilder()
-                .withName("k")
-                .withNamespace("ns")
-                .withUid("uid-k")
-                .withGeneration(1L)
-                .withCreationTimestamp("2026-01-01T00:00:00Z")
-                .build());
-        kyma.setSpec(new KymaSpec());
-        kyma.getSpec().setModules(List.of(new Module("ory", "1.0")));
-        return kyma;
     }
 }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -14,14 +13,11 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
-import io.kyma.operator.api.KymaSpec;
 import io.kyma.operator.api.KymaStatus;
-import io.kyma.operator.api.Module;
 import io.kyma.operator.common.cache.LeanCache;
 import io.kyma.operator.common.cache.SharedStore;
 import io.kyma.operator.testing.FakeContext;
@@ -63,7 +59,7 @@ class KymaHangingWritesTest {
         store.syncedWhen(() -> true);
         KymaReconciler reconciler = new KymaReconciler(
                 new MutableClock(Instant.parse("2026-01-02T00:00:00Z")), Duration.ofSeconds(5), store, -1, api);
-        Kyma kyma = kyma();
+        Kyma kyma = TestKymas.kyma("k", "uid-k", MODULES.toArray(String[]::new));
         for (int reconcile = 0; reconcile < MODULES.size(); reconcile++) {
             Throwable thrown = catchThrowable(() -> reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of())));
             assertThat(thrown).as(at).isInstanceOf(KubernetesClientException.class);
@@ -156,20 +152,5 @@ class KymaHangingWritesTest {
             call();
             lastStatus = status;
         }
-    }
-
-    private static Kyma kyma() {
-        Kyma kyma = new Kyma();
-        kyma.setMetadata(new ObjectMetaBuilder()
-                .withName("k")
-                .withNamespace("ns")
-                .withUid("uid-k")
-                .withGeneration(1L)
-                .withCreationTimestamp("2026-01-01T00:00:00Z")
-                .withLabels(new HashMap<>())
-                .build());
-        kyma.setSpec(new KymaSpec());
-        kyma.getSpec().setModules(MODULES.stream().map(m -> new Module(m, null)).toList());
-        return kyma;
     }
 }

@@ -6,13 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
@@ -20,7 +18,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
-import io.kyma.operator.api.KymaSpec;
 import io.kyma.operator.api.KymaStatus;
 import io.kyma.operator.api.Labels;
 import io.kyma.operator.api.Module;
@@ -43,7 +40,7 @@ class KymaOwnershipTest {
 
     @Test
     void aComponentWhoseOwnerReferencesWereRemovedByHandIsAdoptedAndDeletedWithItsKyma() {
-        Kyma kyma = kyma("k", "uid-k", "ory");
+        Kyma kyma = TestKymas.kyma("k", "uid-k", "ory");
         for (boolean cached : new boolean[] {false, true}) {
             HelmComponent released = ChildComponents.desired(kyma, new Module("ory", null));
             released.getMetadata().setOwnerReferences(null);
@@ -57,7 +54,7 @@ class KymaOwnershipTest {
             assertThat(api.lastStatus.getPhase()).isEqualTo(KymaPhase.PROCESSING);
             assertThat(Ownership.controller(api.object("k-ory"))).isEqualTo(ChildComponents.controllerReference(kyma));
 
-            Kyma deleting = kyma("k", "uid-k", "ory");
+            Kyma deleting = TestKymas.kyma("k", "uid-k", "ory");
             deleting.getMetadata().setDeletionTimestamp("2026-01-02T00:00:00Z");
             reconciler.cleanup(deleting, new FakeContext<>(deleting, List.of(api.object("k-ory"))));
             assertThat(api.objects).as("cached: %s", cached).isEmpty();
@@ -67,13 +64,13 @@ class KymaOwnershipTest {
 
     @Test
     void aPlainReferenceToAnotherKymaListedFirstNeitherDeletesTheComponentNorLetsItGo() {
-        Kyma owner = kyma("k", "uid-k", "ory"), other = kyma("j", "uid-j", "istio");
+        Kyma owner = TestKymas.kyma("k", "uid-k", "ory"), other = TestKymas.kyma("j", "uid-j", "istio");
         HelmComponent component = ChildComponents.desired(owner, new Module("ory", null));
         component.getMetadata().getOwnerReferences().add(0, plain(other));
         HelmComponent held = api.put(component);
         // the other Kyma's reconcile and cleanup see it among what names it (the store's first-reference index)
         reconciler.reconcile(other, new FakeContext<>(other, List.of(held)));
-        Kyma otherDeleting = kyma("j", "uid-j", "istio");
+        Kyma otherDeleting = TestKymas.kyma("j", "uid-j", "istio");
         otherDeleting.getMetadata().setDeletionTimestamp("2026-01-02T00:00:00Z");
         reconciler.cleanup(otherDeleting, new FakeContext<>(otherDeleting, List.of(held)));
         assertThat(api.deleted).isEmpty();
@@ -85,7 +82,7 @@ class KymaOwnershipTest {
 
     @Test
     void editsOfSpecKymaAndOfTheKymaAndModuleLabelsAreSetBackAndNothingElse() {
-        Kyma kyma = kyma("k", "uid-k", "ory");
+        Kyma kyma = TestKymas.kyma("k", "uid-k", "ory");
         String[][] edits = {{"spec", null}, {"spec", "x"}, {Labels.KYMA, "x"}, {Labels.MODULE, "x"}, {Labels.KYMA, null}
         };
         for (String[] edit : edits) {
@@ -117,11 +114,11 @@ class KymaOwnershipTest {
 
     @Test
     void aKymaDeletedAndCreatedAgainUnderTheSameNameTakesOverTheOldComponents() {
-        Kyma old = kyma("k", "uid-old", "ory");
+        Kyma old = TestKymas.kyma("k", "uid-old", "ory");
         HelmComponent component = ChildComponents.desired(old, new Module("ory", null));
         component.getMetadata().setCreationTimestamp("2025-12-31T00:00:00Z");
         HelmComponent held = api.put(component);
-        Kyma again = kyma("k", "uid-new", "ory");
+        Kyma again = TestKymas.kyma("k", "uid-new", "ory");
         api.liveKymas.put("k", "uid-new");
         reconciler.reconcile(again, new FakeContext<>(again, List.of(held)));
         assertThat(Ownership.controller(api.object("k-ory")).getUid()).isEqualTo("uid-new");
@@ -131,8 +128,8 @@ class KymaOwnershipTest {
 
     @Test
     void aComponentAnotherLiveObjectControlsIsNamedInTheStatusAndNeverWritten() {
-        Kyma kyma = kyma("k", "uid-k", "ory");
-        Kyma later = kyma("k", "uid-later", "ory");
+        Kyma kyma = TestKymas.kyma("k", "uid-k", "ory");
+        Kyma later = TestKymas.kyma("k", "uid-later", "ory");
         HelmComponent ofLater = ChildComponents.desired(later, new Module("ory", null));
         HelmComponent held = api.put(ofLater);
         api.liveKymas.put("k", "uid-later"); // the API server's Kyma k is the later one: this copy is stale
@@ -147,8 +144,8 @@ class KymaOwnershipTest {
 
     @Test
     void aComponentOfAKymaDeletedAndCreatedAgainUnderTheSameNameIsAdoptedWhateverItsTimestamps() {
-        Kyma kyma = kyma("k", "uid-k", "ory");
-        HelmComponent ofGone = ChildComponents.desired(kyma("k", "uid-gone", "ory"), new Module("ory", null));
+        Kyma kyma = TestKymas.kyma("k", "uid-k", "ory");
+        HelmComponent ofGone = ChildComponents.desired(TestKymas.kyma("k", "uid-gone", "ory"), new Module("ory", null));
         ofGone.getMetadata().setCreationTimestamp(kyma.getMetadata().getCreationTimestamp()); // the same second
         HelmComponent held = api.put(ofGone);
         api.liveKymas.put("k", "uid-k");
@@ -159,14 +156,16 @@ class KymaOwnershipTest {
 
     @Test
     void aComponentControlledByAKymaTheApiServerDoesNotHaveIsAdoptedAndByALiveOneNever() {
-        Kyma kyma = kyma("k", "uid-k", "ory", "istio");
+        Kyma kyma = TestKymas.kyma("k", "uid-k", "ory", "istio");
         api.liveKymas.put("k", "uid-k");
         api.liveKymas.put("gone", null);
         api.liveKymas.put("j", "uid-j");
         HelmComponent ory = ChildComponents.desired(kyma, new Module("ory", null));
-        ory.getMetadata().setOwnerReferences(List.of(ChildComponents.controllerReference(kyma("gone", "uid-x"))));
+        ory.getMetadata()
+                .setOwnerReferences(List.of(ChildComponents.controllerReference(TestKymas.kyma("gone", "uid-x"))));
         HelmComponent istio = ChildComponents.desired(kyma, new Module("istio", null));
-        istio.getMetadata().setOwnerReferences(List.of(ChildComponents.controllerReference(kyma("j", "uid-j"))));
+        istio.getMetadata()
+                .setOwnerReferences(List.of(ChildComponents.controllerReference(TestKymas.kyma("j", "uid-j"))));
         reconciler.reconcile(kyma, new FakeContext<>(kyma, List.of(api.put(ory), api.put(istio))));
         assertThat(Ownership.controller(api.object("k-ory")).getUid())
                 .as("its Kyma is gone")
@@ -179,7 +178,7 @@ class KymaOwnershipTest {
 
     @Test
     void aWantedComponentHeldInDeletionBySomeoneElsesFinalizerIsNamedWhileTheKymaWaitsToCreateItAgain() {
-        Kyma kyma = kyma("k", "uid-k", "ory");
+        Kyma kyma = TestKymas.kyma("k", "uid-k", "ory");
         HelmComponent going = ChildComponents.desired(kyma, new Module("ory", null));
         going.getMetadata().setDeletionTimestamp("2026-01-02T00:00:00Z");
         going.getMetadata().setFinalizers(List.of("example.com/hold"));
@@ -195,9 +194,9 @@ class KymaOwnershipTest {
 
     @Test
     void aCreateTheClusterRefusesDoesNotKeepTheOtherComponentsFromTheirDesiredState() {
-        Kyma kyma = kyma("k", "uid-k", "istio", "ory");
+        Kyma kyma = TestKymas.kyma("k", "uid-k", "istio", "ory");
         api.liveKymas.put("k", "uid-k");
-        HelmComponent ofGone = ChildComponents.desired(kyma("k", "uid-gone", "ory"), new Module("ory", null));
+        HelmComponent ofGone = ChildComponents.desired(TestKymas.kyma("k", "uid-gone", "ory"), new Module("ory", null));
         HelmComponent held = api.put(ofGone);
         api.failCreates = new KubernetesClientException(new StatusBuilder()
                 .withCode(403)
@@ -215,7 +214,7 @@ class KymaOwnershipTest {
 
     @Test
     void aDeletionHeldBySomeoneElsesFinalizerNamesTheComponentAndTheFinalizerWithCurrentCounts() {
-        Kyma kyma = kyma("k", "uid-k", "istio", "ory");
+        Kyma kyma = TestKymas.kyma("k", "uid-k", "istio", "ory");
         kyma.getMetadata().setDeletionTimestamp("2026-01-02T00:00:00Z");
         HelmComponent held = ChildComponents.desired(kyma, new Module("istio", null));
         held.getMetadata().setFinalizers(List.of("example.com/hold"));
@@ -241,7 +240,7 @@ class KymaOwnershipTest {
 
     @Test
     void aDeletionTheApiServerRefusesSaysWhatItAnswered() {
-        Kyma kyma = kyma("k", "uid-k", "ory");
+        Kyma kyma = TestKymas.kyma("k", "uid-k", "ory");
         kyma.getMetadata().setDeletionTimestamp("2026-01-02T00:00:00Z");
         HelmComponent ory = api.put(ChildComponents.desired(kyma, new Module("ory", null)));
         api.failDeletes = new KubernetesClientException(new StatusBuilder()
@@ -257,9 +256,10 @@ class KymaOwnershipTest {
 
     @Test
     void aComponentOfAnotherOwnerIsNotDeletedWithTheKyma() {
-        Kyma kyma = kyma("k", "uid-k", "ory");
+        Kyma kyma = TestKymas.kyma("k", "uid-k", "ory");
         kyma.getMetadata().setDeletionTimestamp("2026-01-02T00:00:00Z");
-        HelmComponent anothers = ChildComponents.desired(kyma("k", "uid-later", "ory"), new Module("ory", null));
+        HelmComponent anothers =
+                ChildComponents.desired(TestKymas.kyma("k", "uid-later", "ory"), new Module("ory", null));
         HelmComponent held = api.put(anothers);
         assertThat(reconciler
                         .cleanup(kyma, new FakeContext<>(kyma, List.of(held)))
@@ -285,7 +285,9 @@ class KymaOwnershipTest {
             for (boolean kymaDeleted : new boolean[] {false, true}) {
                 FakeComponentServer server = new FakeComponentServer();
                 KymaReconciler fresh = new KymaReconciler(clock, Duration.ofSeconds(5), store, -1, server);
-                Kyma kyma = kymaDeleted ? kyma("k", "uid-k", "istio", "ory") : kyma("k", "uid-k", "istio");
+                Kyma kyma = kymaDeleted
+                        ? TestKymas.kyma("k", "uid-k", "istio", "ory")
+                        : TestKymas.kyma("k", "uid-k", "istio");
                 if (kymaDeleted) {
                     kyma.getMetadata().setDeletionTimestamp("2026-01-02T00:00:00Z");
                 }
@@ -307,7 +309,8 @@ class KymaOwnershipTest {
                                         .build()));
                     case ANOTHER_KYMA ->
                         now.getMetadata()
-                                .setOwnerReferences(List.of(ChildComponents.controllerReference(kyma("j", "uid-j"))));
+                                .setOwnerReferences(
+                                        List.of(ChildComponents.controllerReference(TestKymas.kyma("j", "uid-j"))));
                     case THIS_KYMA_LATER_VERSION ->
                         now.getMetadata().setUid(stale.getMetadata().getUid());
                     case THIS_KYMA_BEING_DELETED -> {
@@ -360,22 +363,5 @@ class KymaOwnershipTest {
                 .withName(kyma.getMetadata().getName())
                 .withUid(kyma.getMetadata().getUid())
                 .build();
-    }
-
-    private static Kyma kyma(String name, String uid, String... modules) {
-        Kyma kyma = new Kyma();
-        kyma.setMetadata(new ObjectMetaBuilder()
-                .withName(name)
-                .withNamespace("ns")
-                .withUid(uid)
-                .withGeneration(1L)
-                .withCreationTimestamp("2026-01-01T00:00:00Z")
-                .withLabels(new HashMap<>())
-                .build());
-        kyma.setSpec(new KymaSpec());
-        kyma.getSpec()
-                .setModules(
-                        List.of(modules).stream().map(m -> new Module(m, null)).toList());
-        return kyma;
     }
 }

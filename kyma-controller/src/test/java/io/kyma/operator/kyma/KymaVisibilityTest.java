@@ -11,13 +11,11 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.kyma.operator.api.ComponentState;
 import io.kyma.operator.api.HelmComponent;
 import io.kyma.operator.api.HelmComponentStatus;
 import io.kyma.operator.api.Kyma;
 import io.kyma.operator.api.KymaPhase;
-import io.kyma.operator.api.KymaSpec;
 import io.kyma.operator.api.KymaStatus;
 import io.kyma.operator.api.Module;
 import io.kyma.operator.common.cache.LeanCache;
@@ -80,7 +78,7 @@ class KymaVisibilityTest {
         // the Kyma plans its modules, except those removed on that path; one module it keeps is never held
         List<String> planned = new ArrayList<>(path == Path.MODULE_REMOVED ? List.of() : heldModules);
         planned.add("keda");
-        Kyma kyma = kyma(planned);
+        Kyma kyma = TestKymas.kyma("k", "uid-k", planned.toArray(String[]::new));
         if (path == Path.KYMA_DELETED) {
             kyma.getMetadata().setDeletionTimestamp("2026-01-02T00:00:00Z");
         }
@@ -147,19 +145,5 @@ class KymaVisibilityTest {
                     .as("deleted once, never again while held: %s", description)
                     .isEqualTo(c.getMetadata().getDeletionTimestamp() == null);
         }
-    }
-
-    private static Kyma kyma(List<String> modules) {
-        Kyma kyma = new Kyma();
-        kyma.setMetadata(new ObjectMetaBuilder()
-                .withName("k")
-                .withNamespace("ns")
-                .withUid("uid-k")
-                .withGeneration(1L)
-                .withCreationTimestamp("2026-01-01T00:00:00Z")
-                .build());
-        kyma.setSpec(new KymaSpec());
-        kyma.getSpec().setModules(modules.stream().map(m -> new Module(m, null)).toList());
-        return kyma;
     }
 }
