@@ -135,10 +135,15 @@ class MissedExecutionIT {
             ConfigMap late = admin.configMaps().inNamespace(NS).withName("late").get();
             ResourceID id = ResourceID.fromResource(late);
 
-            missed.deliver(
-                    new LateReconciles.Due("scripted-a", id, late.getMetadata().getUid(), Instant.now()));
+            assertThat(missed.deliver(new LateReconciles.Due(
+                            "scripted-a", id, late.getMetadata().getUid(), Instant.now(), false)))
+                    .isTrue();
             await().atMost(HangCatcher.STEP)
                     .until(() -> reconciler.attempts("late").size() == 2);
+            // as after the clean-up of an object of the name that was deleted: the object now there is reconciled
+            missed.deliver(new LateReconciles.Due("scripted-a", id, "uid-of-the-deleted-one", Instant.now(), true));
+            await().atMost(HangCatcher.STEP)
+                    .until(() -> reconciler.attempts("late").size() == 3);
         } finally {
             operator.stop();
             admin.configMaps().inNamespace(NS).withName("late").delete();

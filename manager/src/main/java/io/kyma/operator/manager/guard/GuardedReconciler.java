@@ -117,6 +117,9 @@ public class GuardedReconciler<P extends HasMetadata> implements Reconciler<P> {
             }
             guard.countSuccess(result.value().getScheduleDelay().isPresent());
             result.value().getScheduleDelay().ifPresent(d -> guard.again(resource, Optional.of(Duration.ofMillis(d))));
+            if (result.value().isRemoveFinalizer()) {
+                guard.released(resource);
+            }
             return result.value();
         }
     }

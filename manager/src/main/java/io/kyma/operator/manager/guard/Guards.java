@@ -64,7 +64,9 @@ public final class Guards {
         this.metrics = metrics;
         this.late = new LateReconciles(clock);
         watchdog.scheduleWithFixedDelay(
-                () -> late.overdue().forEach(missed::deliver),
+                () -> late.overdue().stream()
+                        .filter(due -> !missed.deliver(due))
+                        .forEach(late::again),
                 SWEEP.toMillis(),
                 SWEEP.toMillis(),
                 TimeUnit.MILLISECONDS);

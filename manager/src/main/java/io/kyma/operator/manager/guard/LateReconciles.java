@@ -17,14 +17,21 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
  * still ending, the end of that clean-up marks the new object's state as cleaned up, and JOSDK then skips every timer
  * of it (its retries, its rechecks) until the object itself changes. A reconcile that has not begun {@link #GRACE}
  * after its time is therefore delivered as a change of the object ({@link MissedExecutions#deliver}), which clears
- * that mark; for a resource JOSDK did not lose, the extra event only joins the one already due.
+ * that mark; for a resource JOSDK did not lose, the extra event only joins the one already due. And when a clean-up
+ * let its object go ({@link #released}), an object created again under its name meanwhile gets such a change once
+ * the clean-up has ended, since its state may carry the mark before it asked for anything.
  */
 public final class LateReconciles {
     /** How late a reconcile may begin before it counts as lost: longer than a busy pool keeps one waiting. */
     static final Duration GRACE = Duration.ofSeconds(30);
+    /** How long after a clean-up let its object go its end is surely past. */
+    static final Duration RELEASED = Duration.ofSeconds(2);
 
-    /** A reconcile {@code controller} asked for of the object {@code uid} at {@code id}, to begin by {@code by}. */
-    public record Due(String controller, ResourceID id, String uid, Instant by) {}
+    /**
+     * A reconcile {@code controller} owes the object {@code uid} at {@code id} by {@code by}; if {@code replaced}, the
+     * object now at {@code id} if it is another one than {@code uid}.
+     */
+    public record Due(String controller, ResourceID id, String uid, Instant by, boolean replaced) {}
 
     private final Map<String, Due> due = new ConcurrentHashMap<>();
     private final Clock clock;
@@ -42,7 +49,28 @@ public final class LateReconciles {
                         controller,
                         ResourceID.fromResource(resource),
                         resource.getMetadata().getUid(),
-                        by));
+                        by,
+                        false));
+    }
+
+    /** {@code controller}'s clean-up let {@code resource} go: its name may be taken again by a new object. */
+    public void released(String controller, HasMetadata resource) {
+        Instant by = clock.instant().plus(RELEASED);
+        due.put(
+                key(controller, resource),
+                new Due(
+                        controller,
+                        ResourceID.fromResource(resource),
+                        resource.getMetadata().getUid(),
+                        by,
+                        true));
+    }
+
+    /** {@code due} could not be delivered yet (its object was being reconciled): owed again a grace from now. */
+    public void again(Due due) {
+        Due later =
+                new Due(due.controller(), due.id(), due.uid(), clock.instant().plus(GRACE), due.replaced());
+        this.due.putIfAbsent(due.controller() + "/" + due.uid(), later);
     }
 
     /** A reconcile of {@code resource} by {@code controller} began: nothing of it is awaited. */

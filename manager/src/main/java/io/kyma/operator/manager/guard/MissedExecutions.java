@@ -81,32 +81,44 @@ public final class MissedExecutions {
     }
 
     /**
-     * A reconcile asked for did not begin in time ({@link LateReconciles}): delivered as a change of its object, if
-     * the same object is still cached and not being reconciled (then the end of that reconcile asks again).
+     * A reconcile owed did not begin in time ({@link LateReconciles}): delivered as a change of its object (for a
+     * released one, of the object now under its name, if another), if that object is cached and not being reconciled.
+     *
+     * @return false if the object was being reconciled: the delivery is to be tried again later
      */
-    public void deliver(LateReconciles.Due due) {
+    public boolean deliver(LateReconciles.Due due) {
         Controller<? extends HasMetadata> registered = controllers.get(due.controller());
         if (registered == null) {
-            return;
+            return true;
         }
         try {
             var processor = registered.getEventProcessor();
             var cache = registered.getEventSourceManager().getControllerEventSource();
             synchronized (processor) {
                 var latest = cache.get(due.id())
-                        .filter(r -> Objects.equals(r.getMetadata().getUid(), due.uid()));
-                if (latest.isEmpty() || processor.isUnderProcessing(due.id())) {
-                    return;
+                        .filter(r ->
+                                due.replaced() != Objects.equals(r.getMetadata().getUid(), due.uid()));
+                if (latest.isEmpty()) {
+                    return true;
                 }
+                if (processor.isUnderProcessing(due.id())) {
+                    return false;
+                }
+                // A state JOSDK marked as cleaned up skips even a change of an object being deleted (its clean-up
+                // would never run): it is dropped first, as a deletion would drop it, and the change makes a new one.
+                processor.handleEvent(new ResourceDeleteEvent(ResourceAction.DELETED, due.id(), latest.get(), false));
                 processor.handleEvent(new ResourceEvent(ResourceAction.UPDATED, due.id(), latest.get()));
             }
-            released.apply(due.controller()).increment();
-            LOG.info(
-                    "{} {}: the reconcile it asked for had not begun in time; delivered as a change of it",
-                    due.controller(),
-                    due.id());
+            if (!due.replaced()) {
+                released.apply(due.controller()).increment();
+                LOG.info(
+                        "{} {}: the reconcile it asked for had not begun in time; delivered as a change of it",
+                        due.controller(),
+                        due.id());
+            }
         } catch (RuntimeException e) {
             LOG.warn("{} {}: could not deliver the reconcile it asked for", due.controller(), due.id(), e);
         }
+        return true;
     }
 }

@@ -215,6 +215,11 @@ public final class ReconcileGuard {
      * When to reconcile {@code resource} again: as asked, never later than the sync period; awaited from now on, in
      * case JOSDK loses the timer ({@link LateReconciles}).
      */
+    /** The clean-up let {@code resource} go: an object created again under its name is looked after. */
+    public void released(HasMetadata resource) {
+        late.released(controller, resource);
+    }
+
     public Duration again(HasMetadata resource, Optional<Duration> asked) {
         Duration after = asked.filter(d -> d.compareTo(syncPeriod) < 0).orElse(syncPeriod);
         late.asked(controller, resource, after);

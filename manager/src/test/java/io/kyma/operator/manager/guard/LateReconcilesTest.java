@@ -75,6 +75,23 @@ class LateReconcilesTest {
     }
 
     @Test
+    void aReleasedObjectsNameIsLookedAfterOnceItsCleanUpHasEndedAndADeliveryLeftUndoneIsOwedAgain() {
+        ConfigMap gone = configMap("same", "uid-1");
+        late.released("c", gone);
+        assertThat(late.overdue()).as("its clean-up may still be ending").isEmpty();
+        clock.advance(LateReconciles.RELEASED.plusMillis(1));
+        List<LateReconciles.Due> due = late.overdue();
+        assertThat(due).singleElement().satisfies(d -> {
+            assertThat(d.replaced()).isTrue();
+            assertThat(d.uid()).isEqualTo("uid-1");
+        });
+        late.again(due.get(0));
+        assertThat(late.overdue()).isEmpty();
+        clock.advance(LateReconciles.GRACE.plusMillis(1));
+        assertThat(late.overdue()).extracting(LateReconciles.Due::replaced).containsExactly(true);
+    }
+
+    @Test
     void eachControllerAwaitsItsOwnReconciles() {
         ConfigMap resource = configMap("r", "uid");
         late.asked("a", resource, Duration.ZERO);
