@@ -40,8 +40,8 @@ record JobAnswer(String id, String state, String log, boolean logTruncated, Stri
     static final int MAX_DEPTH = 1000;
 
     /**
-     * Beside the depth, no limits of Jackson's own on numbers, names or strings: the response limit already bounds
-     * them.
+     * No limits of Jackson's own but the depth (the response limit bounds the rest), and no field names kept from one
+     * answer to the next (Jackson would keep a service's made-up names, of any length, for as long as it runs).
      */
     private static final JsonFactory JSON = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder()
@@ -50,6 +50,7 @@ record JobAnswer(String id, String state, String log, boolean logTruncated, Stri
                     .maxNameLength(Integer.MAX_VALUE)
                     .maxStringLength(Integer.MAX_VALUE)
                     .build())
+            .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
             .build();
 
     /** Whether {@code id} is one the operator calls; see {@link #ID}. */

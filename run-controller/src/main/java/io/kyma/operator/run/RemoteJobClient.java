@@ -259,7 +259,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
      * The one place an answer's status code and body are judged. A body that is not the job API's reads as no job
      * service at all (as an unreachable one: a proxy may stand in during an outage, and a Run cannot probe what else
      * answers). A job-API answer that breaks the protocol is a bad answer, retried only up to a cap. A start that was
-     * taken is never sent again: without a job id in its body or its {@code Location}, it fails. Taken is any 2xx but
+     * taken is never sent again: without a job id in its body (else its {@code Location}), it fails. Taken is any 2xx but
      * a 200 that has neither a job-API body nor a {@code Location} (a stand-in's page), a 303 whose {@code Location}
      * names a job, and a 409 naming the job an earlier try of the same start made.
      */
@@ -271,7 +271,7 @@ public final class RemoteJobClient implements JobService, AutoCloseable {
         JobAnswer answer = JobAnswer.read(response.body());
         Optional<String> location = response.headers().firstValue("Location");
         String located = location.map(at -> idIn(response.request().uri(), at)).orElse(null);
-        String started = answer != null && answer.id() != null ? answer.id() : located;
+        String started = answer != null && JobAnswer.validId(answer.id()) ? answer.id() : located;
         if (kind == Kind.START
                 && (code / 100 == 2 && (code != 200 || answer != null || location.isPresent())
                         || code == 303 && JobAnswer.validId(located)

@@ -19,6 +19,29 @@ class JobAnswerTest {
     private static final String[] PREFIXES = {"", "\uFEFF", " \r\n\t", "\uFEFF\n  ", "  \uFEFF"};
 
     @Test
+    void fieldNamesAreNotKeptFromOneAnswerToTheNext() throws Exception {
+        // Jackson's canonical names would keep every made-up name of every answer: a service could fill the heap
+        var canonical = java.lang.invoke.MethodHandles.privateLookupIn(
+                        com.fasterxml.jackson.core.JsonFactory.class, java.lang.invoke.MethodHandles.lookup())
+                .findVarHandle(
+                        com.fasterxml.jackson.core.JsonFactory.class,
+                        "_rootCharSymbols",
+                        com.fasterxml.jackson.core.sym.CharsToNameCanonicalizer.class);
+        Random random = new Random(7);
+        for (int i = 0; i < 200; i++) {
+            String name = "n" + i + "x".repeat(random.nextInt(2_000));
+            JobAnswer.read(
+                    ("{\"" + name + "\":1,\"id\":\"j\",\"state\":\"running\"}").getBytes(StandardCharsets.UTF_8));
+        }
+        var factory = java.lang.invoke.MethodHandles.privateLookupIn(
+                        JobAnswer.class, java.lang.invoke.MethodHandles.lookup())
+                .findStaticVarHandle(JobAnswer.class, "JSON", com.fasterxml.jackson.core.JsonFactory.class)
+                .get();
+        var symbols = (com.fasterxml.jackson.core.sym.CharsToNameCanonicalizer) canonical.get(factory);
+        assertThat(symbols.size()).as("names kept by the parser factory").isZero();
+    }
+
+    @Test
     void theTopLevelFieldsAreReadWhateverTheIgnoredPartsHold() {
         Random random = new Random(55);
         for (int i = 0; i < 500; i++) {

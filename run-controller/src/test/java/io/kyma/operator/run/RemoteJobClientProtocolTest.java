@@ -196,8 +196,8 @@ class RemoteJobClientProtocolTest {
 
     /**
      * Taken is any 2xx but a 200 with neither a job-API body nor a Location (a stand-in's page), a 303 whose Location
-     * names a job, and a 409 naming one: such a start is followed by the id its body names, else its Location's, or
-     * fails for good. Any other 2xx or 3xx is no job service's answer, and the start is sent again.
+     * names a job, and a 409 naming one: such a start is followed by the usable id its body names, else its
+     * Location's, or fails for good. Any other 2xx or 3xx is no job service's answer, and the start is sent again.
      */
     @Test
     void aStartTheServiceTookIsNeverOneToSendAgain() {
@@ -211,7 +211,7 @@ class RemoteJobClientProtocolTest {
                     || c.code() == 303 && !located.isEmpty()
                     || c.code() == 409 && c.reportedId() != null; // the job an earlier try made
             String bodyId = c.code() == 204 ? null : c.reportedId(); // 204: no body is sent
-            String expected = bodyId != null ? bodyId : located;
+            String expected = JobAnswer.validId(bodyId) ? bodyId : located; // an unusable body id hides no Location
             if (c.body().length > LIMIT && c.code() != 204) {
                 assertThat(((RemoteJobException) outcome).kind()).isEqualTo(RemoteJobException.Kind.TOO_LARGE);
             } else if (taken && JobAnswer.validId(expected)) {

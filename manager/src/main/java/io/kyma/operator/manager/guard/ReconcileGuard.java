@@ -212,8 +212,9 @@ public final class ReconcileGuard {
     }
 
     /**
-     * When to reconcile {@code resource} again: as asked, never later than the sync period; awaited from now on, in
-     * case JOSDK loses the timer ({@link LateReconciles}).
+     * When to reconcile {@code resource} again: as asked, never later than the sync period; a reconcile sooner than
+     * that is awaited, in case JOSDK loses the timer ({@link LateReconciles}), so that nothing is kept for long of an
+     * object deleted meanwhile.
      */
     /** The clean-up let {@code resource} go: an object created again under its name is looked after. */
     public void released(HasMetadata resource) {
@@ -221,9 +222,9 @@ public final class ReconcileGuard {
     }
 
     public Duration again(HasMetadata resource, Optional<Duration> asked) {
-        Duration after = asked.filter(d -> d.compareTo(syncPeriod) < 0).orElse(syncPeriod);
-        late.asked(controller, resource, after);
-        return after;
+        Optional<Duration> sooner = asked.filter(d -> d.compareTo(syncPeriod) < 0);
+        sooner.ifPresentOrElse(d -> late.asked(controller, resource, d), () -> late.came(controller, resource));
+        return sooner.orElse(syncPeriod);
     }
 
     /** Counts a finished reconcile by its result, as controller-runtime does. */

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -25,6 +27,7 @@ class ReconcileGuardTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final OperatorMetrics metrics = new OperatorMetrics();
     private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor();
+    private final LateReconciles late = new LateReconciles(clock);
     private final ReconcileGuard guard = new ReconcileGuard(
             "test",
             new RequeueLimiter(
@@ -35,7 +38,7 @@ class ReconcileGuardTest {
             clock,
             watchdog,
             metrics,
-            new LateReconciles(clock));
+            late);
     private final ConfigMap resource = new ConfigMapBuilder()
             .withNewMetadata()
             .withName("r")
@@ -46,6 +49,18 @@ class ReconcileGuardTest {
     @AfterEach
     void stopWatchdog() {
         watchdog.shutdownNow();
+    }
+
+    @Test
+    void onlyAReconcileSoonerThanTheSyncPeriodIsAwaitedSoThatNothingOfADeletedObjectIsKeptLong() {
+        for (Duration asked : List.of(Duration.ZERO, Duration.ofSeconds(1), Duration.ofMinutes(9))) {
+            assertThat(guard.again(resource, Optional.of(asked))).isEqualTo(asked);
+            assertThat(late.awaited()).as("%s", asked).isEqualTo(1);
+        }
+        for (Optional<Duration> resync : List.of(Optional.<Duration>empty(), Optional.of(Duration.ofHours(11)))) {
+            assertThat(guard.again(resource, resync)).isEqualTo(Duration.ofMinutes(10));
+            assertThat(late.awaited()).as("the resync: %s", resync).isZero();
+        }
     }
 
     @Test
