@@ -97,14 +97,7 @@ class ServedApisIT {
                     .v1()
                     .customResourceDefinitions()
                     .withName(older.getMetadata().getName())
-                    .waitUntilCondition(
-                            crd -> crd != null
-                                    && crd.getStatus() != null
-                                    && crd.getStatus().getConditions().stream()
-                                            .anyMatch(c -> c.getType().equals("Established")
-                                                    && c.getStatus().equals("True")),
-                            30,
-                            TimeUnit.SECONDS);
+                    .waitUntilCondition(Crds::established, 30, TimeUnit.SECONDS);
         }
         ManagerConfig config = ManagerConfig.parse(
                 new String[] {

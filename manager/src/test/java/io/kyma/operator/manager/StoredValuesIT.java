@@ -21,6 +21,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
 import io.kyma.operator.testing.Namespaces;
 
@@ -239,13 +240,6 @@ class StoredValuesIT {
                 .v1()
                 .customResourceDefinitions()
                 .withName(crd.getMetadata().getName())
-                .waitUntilCondition(
-                        c -> c != null
-                                && c.getStatus() != null
-                                && c.getStatus().getConditions().stream()
-                                        .anyMatch(
-                                                s -> "Established".equals(s.getType()) && "True".equals(s.getStatus())),
-                        30,
-                        TimeUnit.SECONDS);
+                .waitUntilCondition(Crds::established, 30, TimeUnit.SECONDS);
     }
 }

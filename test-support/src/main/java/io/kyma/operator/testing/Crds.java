@@ -57,7 +57,8 @@ public final class Crds {
         return installed;
     }
 
-    private static boolean established(CustomResourceDefinition crd) {
+    /** Whether the API server serves the CRD: its status says Established (a new one may have no conditions yet). */
+    public static boolean established(CustomResourceDefinition crd) {
         return crd != null
                 && crd.getStatus() != null
                 && crd.getStatus().getConditions() != null
