@@ -27,6 +27,7 @@ import io.kyma.operator.api.Run;
 import io.kyma.operator.manager.config.ManagerConfig;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.HangCatcher;
 
 /**
  * Before anything starts, the manager checks that the API server serves what it needs, and that the installed CRDs
@@ -97,7 +98,7 @@ class ServedApisIT {
                     .v1()
                     .customResourceDefinitions()
                     .withName(older.getMetadata().getName())
-                    .waitUntilCondition(Crds::established, 30, TimeUnit.SECONDS);
+                    .waitUntilCondition(Crds::established, HangCatcher.STEP.toSeconds(), TimeUnit.SECONDS);
         }
         ManagerConfig config = ManagerConfig.parse(
                 new String[] {

@@ -23,6 +23,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kyma.operator.testing.Crds;
 import io.kyma.operator.testing.EmbeddedControlPlane;
+import io.kyma.operator.testing.HangCatcher;
 import io.kyma.operator.testing.Namespaces;
 
 /**
@@ -240,6 +241,6 @@ class StoredValuesIT {
                 .v1()
                 .customResourceDefinitions()
                 .withName(crd.getMetadata().getName())
-                .waitUntilCondition(Crds::established, 30, TimeUnit.SECONDS);
+                .waitUntilCondition(Crds::established, HangCatcher.STEP.toSeconds(), TimeUnit.SECONDS);
     }
 }

@@ -42,28 +42,20 @@ public final class LateReconciles {
 
     /** {@code controller} asked to reconcile {@code resource} again after {@code after}. */
     public void asked(String controller, HasMetadata resource, Duration after) {
-        Instant by = clock.instant().plus(after).plus(GRACE);
-        due.put(
-                key(controller, resource),
-                new Due(
-                        controller,
-                        ResourceID.fromResource(resource),
-                        resource.getMetadata().getUid(),
-                        by,
-                        false));
+        owe(controller, resource, after.plus(GRACE), false);
     }
 
     /** {@code controller}'s clean-up let {@code resource} go: its name may be taken again by a new object. */
     public void released(String controller, HasMetadata resource) {
-        Instant by = clock.instant().plus(RELEASED);
+        owe(controller, resource, RELEASED, true);
+    }
+
+    private void owe(String controller, HasMetadata resource, Duration within, boolean replaced) {
+        ResourceID id = ResourceID.fromResource(resource);
+        Instant by = clock.instant().plus(within);
         due.put(
                 key(controller, resource),
-                new Due(
-                        controller,
-                        ResourceID.fromResource(resource),
-                        resource.getMetadata().getUid(),
-                        by,
-                        true));
+                new Due(controller, id, resource.getMetadata().getUid(), by, replaced));
     }
 
     /** {@code due} could not be delivered yet (its object was being reconciled): owed again a grace from now. */
